@@ -1,0 +1,113 @@
+// Argument checks shared by every public entry point: they run before any WebAssembly or native
+// code sees a value, and their errors name the calling function and the offending value.
+
+import { describe, InvalidArgumentError } from './errors.js';
+
+/** Largest vertex/row count dype accepts: indices are stored as signed 32-bit integers. */
+export const MAX_INDEX = 2 ** 31 - 1;
+
+/** Damerau-free Levenshtein distance, for "did you mean" suggestions on misspelled names. */
+export function editDistance(a: string, b: string): number {
+  const prev = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j]!;
+      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** The closest of `candidates` to `name`, when it is close enough to be a plausible typo. */
+export function suggest(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(name.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+/**
+ * Check that `options` is undefined or a plain object whose keys are all in `allowed`.
+ * Returns the options object (or an empty one) typed as given.
+ */
+export function checkOptions<T extends object>(
+  fn: string,
+  options: T | undefined,
+  allowed: readonly (keyof T & string)[],
+): Partial<T> {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new InvalidArgumentError(`${fn}: options must be an object, got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!(allowed as readonly string[]).includes(key)) {
+      const hint = suggest(key, allowed);
+      throw new InvalidArgumentError(
+        `${fn}: unknown option ${JSON.stringify(key)}` +
+          (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (known options: ${allowed.join(', ')})`),
+      );
+    }
+  }
+  return options;
+}
+
+/** An integer in [min, max]; `what` names the argument in the message. */
+export function checkInt(fn: string, what: string, value: unknown, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new InvalidArgumentError(`${fn}: ${what} must be an integer, got ${describe(value)}`);
+  }
+  if (value < min || value > max) {
+    throw new InvalidArgumentError(`${fn}: ${what} must be in [${min}, ${max}], got ${value}`);
+  }
+  return value;
+}
+
+/** A finite number in [min, max]. */
+export function checkNumber(fn: string, what: string, value: unknown, min = -Infinity, max = Infinity): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new InvalidArgumentError(`${fn}: ${what} must be a finite number, got ${describe(value)}`);
+  }
+  if (value < min || value > max) {
+    throw new InvalidArgumentError(`${fn}: ${what} must be in [${min}, ${max}], got ${value}`);
+  }
+  return value;
+}
+
+/** One of a fixed set of strings. */
+export function checkEnum<T extends string>(fn: string, what: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    const hint = typeof value === 'string' ? suggest(value, allowed) : undefined;
+    throw new InvalidArgumentError(
+      `${fn}: ${what} must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(value)}` +
+        (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''),
+    );
+  }
+  return value as T;
+}
+
+export function checkBoolean(fn: string, what: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') {
+    throw new InvalidArgumentError(`${fn}: ${what} must be a boolean, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** Index of the first non-finite element, or -1. */
+export function firstNonFinite(a: Float32Array | Float64Array): number {
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i]!;
+    // v - v is NaN exactly for NaN and +-Infinity, and this is faster than Number.isFinite here.
+    if (v - v !== 0) return i;
+  }
+  return -1;
+}
