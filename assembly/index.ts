@@ -1,1 +1,6 @@
-export function ping(): i32 { return 1; }
+// WebAssembly entry point: structural statistics of CSR inputs, read in place from linear memory.
+// Large arrays are written once into blocks this module allocates (alloc/free) and passed by
+// pointer, never copied per call. The cost model of a later stage builds on these exports.
+
+export { alloc, free } from './memory';
+export { rowLengthStats, ROW_STATS_FIELDS } from './row-stats';

@@ -111,3 +111,9 @@ export function firstNonFinite(a: Float32Array | Float64Array): number {
   }
   return -1;
 }
+
+/** Whether two typed arrays share any byte of memory. */
+export function overlaps(a: ArrayBufferView, b: ArrayBufferView): boolean {
+  if (a.buffer !== b.buffer || a.byteLength === 0 || b.byteLength === 0) return false;
+  return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+}

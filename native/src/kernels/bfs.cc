@@ -1,0 +1,496 @@
+// Direction-optimising BFS (Beamer, Asanović and Patterson, SC 2012) with the switching rule
+// and thresholds of the GAP benchmark suite, and a bit-parallel multi-source BFS. Every index
+// read from the graph is bounds-checked as it is used; a bad one stops the search with a Status.
+#include "bfs.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../thread_pool.h"
+
+namespace dype {
+
+namespace {
+
+template <typename P>
+struct Graph {
+  const P* rp;
+  const int32_t* ci;
+  int64_t n;
+  int64_t nnz;
+
+  // Row bounds of v; false when the row pointers are inconsistent (never trusted blindly).
+  inline bool row(int64_t v, int64_t& b, int64_t& e) const {
+    b = static_cast<int64_t>(rp[v]);
+    e = static_cast<int64_t>(rp[v + 1]);
+    return 0 <= b && b <= e && e <= nnz;
+  }
+};
+
+template <typename P>
+Graph<P> graph_of(const Csr& c) {
+  return Graph<P>{static_cast<const P*>(c.row_ptr), c.col_idx, c.rows, c.nnz};
+}
+
+// First fault seen by any thread; later ones are ignored.
+struct Fault {
+  std::atomic<int> kind{0};  // 0 none, 1 column out of range, 2 bad row pointers, 3 output modified
+  std::atomic<int64_t> where{-1};
+  const char* graph = "";
+
+  void raise(int k, int64_t at, const char* which) {
+    int expected = 0;
+    if (kind.compare_exchange_strong(expected, k)) {
+      where.store(at);
+      graph = which;
+    }
+  }
+  bool raised() const { return kind.load(std::memory_order_relaxed) != 0; }
+
+  Status status(const char* fn, const Csr& out, const Csr& in) const {
+    const int64_t at = where.load();
+    const Csr& g = std::strcmp(graph, "in-edges") == 0 ? in : out;
+    switch (kind.load()) {
+      case 1:
+        return Status::invalid(std::string(fn) + ": colIdx[" + std::to_string(at) + "] = " + std::to_string(g.col_idx[at]) +
+                               " of the " + graph + " is outside [0, " + std::to_string(g.rows) + ")");
+      case 2:
+        return Status::invalid(std::string(fn) + ": rowPtr of the " + graph + " is not non-decreasing within [0, nnz] at row " +
+                               std::to_string(at));
+      case 3:
+        return Status::invalid(std::string(fn) + ": output buffer was modified while the search ran");
+      default:
+        return Status{};
+    }
+  }
+};
+
+inline bool bit_test(const uint64_t* bm, int64_t i) { return (bm[i >> 6] >> (i & 63)) & 1u; }
+
+inline int32_t load_relaxed(const int32_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+// Append a thread's local discoveries to the shared queue, refusing to run past its end.
+inline bool flush(std::vector<int32_t>& buf, int32_t* queue, std::atomic<int64_t>& tail, int64_t capacity) {
+  if (buf.empty()) return true;
+  const int64_t at = tail.fetch_add(static_cast<int64_t>(buf.size()), std::memory_order_relaxed);
+  if (at + static_cast<int64_t>(buf.size()) > capacity) return false;
+  std::memcpy(queue + at, buf.data(), buf.size() * sizeof(int32_t));
+  buf.clear();
+  return true;
+}
+
+template <typename P>
+class DirectionOptimizingBfs {
+ public:
+  DirectionOptimizingBfs(const BfsArgs& a, BfsStats* st)
+      : a_(a), g_(graph_of<P>(a.out)), gi_(graph_of<P>(a.in)), n_(a.out.rows), st_(st),
+        pool_(ThreadPool::instance()), queue_(static_cast<size_t>(n_)) {}
+
+  Status run(const char* fn) {
+    init_outputs();
+    const int32_t src = static_cast<int32_t>(a_.source);
+    a_.depth[src] = 0;
+    if (a_.parent) a_.parent[src] = src;
+    queue_[0] = src;
+    int64_t q_begin = 0, q_end = 1;
+    st_->frontier.assign(1, 1);
+    int64_t b, e;
+    if (!g_.row(src, b, e)) return (fault_.raise(2, src, "graph"), fault_.status(fn, a_.out, a_.in));
+    int64_t scout = e - b;
+    int64_t edges_to_check = g_.nnz;
+    int32_t level = 0;
+
+    while (q_end > q_begin && !fault_.raised()) {
+      const bool bottom_up = a_.direction == BfsDirection::kBottomUp ||
+                             (a_.direction == BfsDirection::kAuto && static_cast<double>(scout) > edges_to_check / a_.alpha);
+      if (bottom_up) {
+        ensure_bitmaps();
+        queue_to_bitmap(q_begin, q_end);
+        int64_t awake = q_end - q_begin, previous;
+        do {
+          previous = awake;
+          awake = bottom_up_step(level++);
+          std::swap(front_, next_);
+          record(awake, true);
+        } while (awake > 0 && !fault_.raised() &&
+                 (a_.direction == BfsDirection::kBottomUp || awake >= previous ||
+                  static_cast<double>(awake) > static_cast<double>(n_) / a_.beta));
+        if (awake == 0 || fault_.raised()) break;
+        q_begin = 0;
+        q_end = bitmap_to_queue();
+        scout = 1;
+      } else {
+        edges_to_check -= scout;
+        const int64_t tail = q_end;
+        scout = top_down_step(level++, q_begin, q_end, scout);
+        q_begin = tail;
+        q_end = tail_.load();
+        record(q_end - q_begin, false);
+      }
+    }
+    // The last recorded level is empty (the search ran dry); drop it from the profile.
+    while (st_->frontier.size() > 1 && st_->frontier.back() == 0) {
+      st_->frontier.pop_back();
+      st_->bottom_up.pop_back();
+    }
+    st_->edges_examined = examined_.load();
+    return fault_.status(fn, a_.out, a_.in);
+  }
+
+ private:
+  void record(int64_t discovered, bool bottom_up) {
+    st_->frontier.push_back(discovered);
+    st_->bottom_up.push_back(bottom_up ? 1 : 0);
+  }
+
+  int64_t chunks_for(int64_t work, int64_t grain) const {
+    if (work < grain) return 1;
+    return std::min<int64_t>(pool_.participants() * 16, work / grain);
+  }
+
+  void init_outputs() {
+    const int64_t chunks = chunks_for(n_, 1 << 16);
+    pool_.parallel_for(chunks, [&](int64_t c) {
+      const int64_t v0 = n_ * c / chunks, v1 = n_ * (c + 1) / chunks;
+      std::fill(a_.depth + v0, a_.depth + v1, -1);
+      if (a_.parent) std::fill(a_.parent + v0, a_.parent + v1, -1);
+    });
+  }
+
+  void ensure_bitmaps() {
+    if (!front_.empty()) return;
+    words_ = (n_ + 63) / 64;
+    front_.assign(static_cast<size_t>(words_), 0);
+    next_.assign(static_cast<size_t>(words_), 0);
+  }
+
+  // Expand the frontier queue[q_begin, q_end); returns the out-degree sum of the discovered
+  // vertices (the next step's "scout count").
+  int64_t top_down_step(int32_t level, int64_t q_begin, int64_t q_end, int64_t frontier_edges) {
+    const int64_t f = q_end - q_begin;
+    tail_.store(q_end);
+    const int64_t chunks = std::min<int64_t>(chunks_for(frontier_edges, 4096), std::max<int64_t>(1, f / 16));
+    std::atomic<int64_t> scout(0);
+    const int32_t next_depth = level + 1;
+    pool_.parallel_for(chunks, [&](int64_t c) {
+      thread_local std::vector<int32_t> buf;
+      buf.clear();
+      int64_t sc = 0, ex = 0;
+      const int64_t i0 = q_begin + f * c / chunks, i1 = q_begin + f * (c + 1) / chunks;
+      for (int64_t i = i0; i < i1 && !fault_.raised(); ++i) {
+        const int32_t u = queue_[i];
+        int64_t b, e;
+        if (!g_.row(u, b, e)) return fault_.raise(2, u, "graph");
+        ex += e - b;
+        for (int64_t p = b; p < e; ++p) {
+          const int32_t v = g_.ci[p];
+          if (static_cast<uint64_t>(static_cast<uint32_t>(v)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "graph");
+          if (load_relaxed(a_.depth + v) >= 0) continue;
+          int32_t expected = -1;
+          if (__atomic_compare_exchange_n(a_.depth + v, &expected, next_depth, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            if (a_.parent) a_.parent[v] = u;
+            int64_t vb, ve;
+            if (!g_.row(v, vb, ve)) return fault_.raise(2, v, "graph");
+            sc += ve - vb;
+            buf.push_back(v);
+            if (buf.size() >= 4096 && !flush(buf, queue_.data(), tail_, n_)) return fault_.raise(3, 0, "graph");
+          }
+        }
+      }
+      if (!flush(buf, queue_.data(), tail_, n_)) fault_.raise(3, 0, "graph");
+      scout.fetch_add(sc, std::memory_order_relaxed);
+      examined_.fetch_add(ex, std::memory_order_relaxed);
+    });
+    return scout.load();
+  }
+
+  // Every unvisited vertex looks for a parent among its in-neighbours in the frontier bitmap.
+  // Chunks are whole 64-vertex words, so each word of `next_` has one writer.
+  int64_t bottom_up_step(int32_t level) {
+    const int32_t next_depth = level + 1;
+    std::atomic<int64_t> awake(0);
+    const int64_t chunks = chunks_for(words_, 64);
+    pool_.parallel_for(chunks, [&](int64_t c) {
+      const int64_t w0 = words_ * c / chunks, w1 = words_ * (c + 1) / chunks;
+      int64_t found = 0, ex = 0;
+      for (int64_t w = w0; w < w1; ++w) {
+        uint64_t bits = 0;
+        const int64_t v_end = std::min<int64_t>(n_, (w + 1) * 64);
+        for (int64_t v = w * 64; v < v_end; ++v) {
+          if (a_.depth[v] >= 0) continue;
+          int64_t b, e;
+          if (!gi_.row(v, b, e)) return fault_.raise(2, v, "in-edges");
+          for (int64_t p = b; p < e; ++p) {
+            const int32_t u = gi_.ci[p];
+            if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "in-edges");
+            ++ex;
+            if (bit_test(front_.data(), u)) {
+              a_.depth[v] = next_depth;
+              if (a_.parent) a_.parent[v] = u;
+              bits |= uint64_t(1) << (v & 63);
+              ++found;
+              break;
+            }
+          }
+        }
+        next_[w] = bits;
+      }
+      awake.fetch_add(found, std::memory_order_relaxed);
+      examined_.fetch_add(ex, std::memory_order_relaxed);
+    });
+    return awake.load();
+  }
+
+  void queue_to_bitmap(int64_t q_begin, int64_t q_end) {
+    std::fill(front_.begin(), front_.end(), 0);
+    const int64_t f = q_end - q_begin;
+    const int64_t chunks = chunks_for(f, 1 << 14);
+    pool_.parallel_for(chunks, [&](int64_t c) {
+      for (int64_t i = q_begin + f * c / chunks, end = q_begin + f * (c + 1) / chunks; i < end; ++i) {
+        const int32_t v = queue_[i];
+        __atomic_fetch_or(&front_[v >> 6], uint64_t(1) << (v & 63), __ATOMIC_RELAXED);
+      }
+    });
+  }
+
+  int64_t bitmap_to_queue() {
+    tail_.store(0);
+    const int64_t chunks = chunks_for(words_, 1024);
+    pool_.parallel_for(chunks, [&](int64_t c) {
+      thread_local std::vector<int32_t> buf;
+      buf.clear();
+      for (int64_t w = words_ * c / chunks, end = words_ * (c + 1) / chunks; w < end; ++w) {
+        uint64_t bits = front_[w];
+        while (bits) {
+          buf.push_back(static_cast<int32_t>(w * 64 + __builtin_ctzll(bits)));
+          bits &= bits - 1;
+        }
+      }
+      if (!flush(buf, queue_.data(), tail_, n_)) fault_.raise(3, 0, "graph");
+    });
+    return std::min<int64_t>(tail_.load(), n_);
+  }
+
+  const BfsArgs& a_;
+  Graph<P> g_, gi_;
+  int64_t n_;
+  BfsStats* st_;
+  ThreadPool& pool_;
+  std::vector<int32_t> queue_;
+  std::atomic<int64_t> tail_{0};
+  std::atomic<int64_t> examined_{0};
+  std::vector<uint64_t> front_, next_;
+  int64_t words_ = 0;
+  Fault fault_;
+};
+
+template <typename P>
+class MultiSourceBfs {
+ public:
+  MultiSourceBfs(const MsBfsArgs& a)
+      : a_(a), g_(graph_of<P>(a.out)), gi_(graph_of<P>(a.in)), n_(a.out.rows), pool_(ThreadPool::instance()),
+        seen_(static_cast<size_t>(n_)), visit_(static_cast<size_t>(n_)), next_(static_cast<size_t>(n_)),
+        claimed_(static_cast<size_t>(n_)) {}
+
+  Status run(const char* fn, int64_t* edges_examined) {
+    const int64_t total = a_.num_sources * n_;
+    const int64_t fill_chunks = total < (1 << 18) ? 1 : pool_.participants() * 8;
+    pool_.parallel_for(fill_chunks, [&](int64_t c) {
+      std::fill(a_.depths + total * c / fill_chunks, a_.depths + total * (c + 1) / fill_chunks, -1);
+    });
+    for (int64_t base = 0; base < a_.num_sources && !fault_.raised(); base += 64) {
+      run_batch(base, std::min<int64_t>(64, a_.num_sources - base));
+    }
+    *edges_examined = examined_.load();
+    return fault_.status(fn, a_.out, a_.in);
+  }
+
+ private:
+  void set_depths(int64_t base, int32_t v, uint64_t bits, int32_t d) {
+    while (bits) {
+      const int lane = __builtin_ctzll(bits);
+      a_.depths[(base + lane) * n_ + v] = d;
+      bits &= bits - 1;
+    }
+  }
+
+  void run_batch(int64_t base, int64_t lanes) {
+    std::fill(seen_.begin(), seen_.end(), 0);
+    std::fill(visit_.begin(), visit_.end(), 0);
+    std::fill(next_.begin(), next_.end(), 0);
+    active_.clear();
+    for (int64_t l = 0; l < lanes; ++l) {
+      const int32_t s = a_.sources[base + l];
+      // Re-checked here: the sources array lives in JS memory and may have changed since validation.
+      if (s < 0 || s >= n_) return fault_.raise(3, 0, "graph");
+      const uint64_t bit = uint64_t(1) << l;
+      if (visit_[s] == 0) active_.push_back(s);
+      visit_[s] |= bit;
+      seen_[s] |= bit;
+      a_.depths[(base + l) * n_ + s] = 0;
+    }
+    int32_t level = 0;
+    while (!active_.empty() && !fault_.raised()) {
+      int64_t frontier_edges = 0;
+      for (int32_t v : active_) {
+        int64_t b, e;
+        if (!g_.row(v, b, e)) return fault_.raise(2, v, "graph");
+        frontier_edges += e - b;
+      }
+      ++level;
+      if (static_cast<double>(frontier_edges) > static_cast<double>(g_.nnz) / 15.0) {
+        pull(base, level);
+      } else {
+        push(base, level);
+      }
+    }
+  }
+
+  // Sparse frontier: each active vertex ORs its lanes into its out-neighbours.
+  void push(int64_t base, int32_t level) {
+    std::vector<int32_t> touched;
+    std::atomic<int64_t> tail(0);
+    touched.resize(static_cast<size_t>(n_));
+    const int64_t f = static_cast<int64_t>(active_.size());
+    const int64_t chunks = f < 256 ? 1 : std::min<int64_t>(pool_.participants() * 16, f / 64);
+    pool_.parallel_for(chunks, [&](int64_t c) {
+      thread_local std::vector<int32_t> buf;
+      buf.clear();
+      int64_t ex = 0;
+      for (int64_t i = f * c / chunks, end = f * (c + 1) / chunks; i < end; ++i) {
+        const int32_t v = active_[i];
+        const uint64_t lanes = visit_[v];
+        int64_t b, e;
+        if (!g_.row(v, b, e)) return fault_.raise(2, v, "graph");
+        ex += e - b;
+        for (int64_t p = b; p < e; ++p) {
+          const int32_t u = g_.ci[p];
+          if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "graph");
+          const uint64_t fresh = lanes & ~__atomic_load_n(&seen_[u], __ATOMIC_RELAXED);
+          if (!fresh) continue;
+          __atomic_fetch_or(&next_[u], fresh, __ATOMIC_RELAXED);
+          if (!__atomic_exchange_n(&claimed_[u], uint8_t(1), __ATOMIC_RELAXED)) buf.push_back(u);
+        }
+      }
+      if (!flush(buf, touched.data(), tail, n_)) fault_.raise(3, 0, "graph");
+      examined_.fetch_add(ex, std::memory_order_relaxed);
+    });
+    if (fault_.raised()) return;
+    for (int32_t v : active_) visit_[v] = 0;
+    active_.clear();
+    const int64_t t = std::min<int64_t>(tail.load(), n_);
+    for (int64_t i = 0; i < t; ++i) {
+      const int32_t u = touched[i];
+      claimed_[u] = 0;
+      const uint64_t fresh = next_[u] & ~seen_[u];
+      next_[u] = 0;
+      if (!fresh) continue;
+      seen_[u] |= fresh;
+      visit_[u] = fresh;
+      set_depths(base, u, fresh, level);
+      active_.push_back(u);
+    }
+  }
+
+  // Dense frontier: every vertex gathers its in-neighbours' lanes; one writer per vertex.
+  void pull(int64_t base, int32_t level) {
+    const int64_t chunks = std::min<int64_t>(pool_.participants() * 16, std::max<int64_t>(1, n_ / 1024));
+    std::vector<std::vector<int32_t>> found(static_cast<size_t>(chunks));
+    pool_.parallel_for(chunks, [&](int64_t c) {
+      int64_t ex = 0;
+      auto& out = found[c];
+      for (int64_t u = n_ * c / chunks, end = n_ * (c + 1) / chunks; u < end; ++u) {
+        if (~seen_[u] == 0) continue;
+        int64_t b, e;
+        if (!gi_.row(u, b, e)) return fault_.raise(2, u, "in-edges");
+        uint64_t acc = 0;
+        for (int64_t p = b; p < e; ++p) {
+          const int32_t v = gi_.ci[p];
+          if (static_cast<uint64_t>(static_cast<uint32_t>(v)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "in-edges");
+          acc |= visit_[v];
+        }
+        ex += e - b;
+        const uint64_t fresh = acc & ~seen_[u];
+        if (fresh) {
+          next_[u] = fresh;
+          out.push_back(static_cast<int32_t>(u));
+        }
+      }
+      examined_.fetch_add(ex, std::memory_order_relaxed);
+    });
+    if (fault_.raised()) return;
+    for (int32_t v : active_) visit_[v] = 0;
+    active_.clear();
+    for (auto& list : found) {
+      for (int32_t u : list) {
+        const uint64_t fresh = next_[u];
+        next_[u] = 0;
+        seen_[u] |= fresh;
+        visit_[u] = fresh;
+        set_depths(base, u, fresh, level);
+        active_.push_back(u);
+      }
+    }
+  }
+
+  const MsBfsArgs& a_;
+  Graph<P> g_, gi_;
+  int64_t n_;
+  ThreadPool& pool_;
+  std::vector<uint64_t> seen_, visit_, next_;
+  std::vector<uint8_t> claimed_;
+  std::vector<int32_t> active_;
+  std::atomic<int64_t> examined_{0};
+  Fault fault_;
+};
+
+Status check_graph(const char* fn, const Csr& out, const Csr& in) {
+  if (out.rows != out.cols) {
+    return Status::invalid(std::string(fn) + ": the graph must be square, got " + std::to_string(out.rows) + "x" +
+                           std::to_string(out.cols));
+  }
+  if (in.rows != out.rows || in.cols != out.cols || in.nnz != out.nnz) {
+    return Status::invalid(std::string(fn) + ": in-edges must have the graph's shape and edge count");
+  }
+  if (in.wide_row_ptr != out.wide_row_ptr) {
+    return Status::invalid(std::string(fn) + ": in-edges and graph must use the same row-pointer width");
+  }
+  if (out.ptr(0) != 0 || out.ptr(out.rows) != out.nnz || in.ptr(0) != 0 || in.ptr(in.rows) != in.nnz) {
+    return Status::invalid(std::string(fn) + ": rowPtr must start at 0 and end at nnz");
+  }
+  return Status{};
+}
+
+}  // namespace
+
+Status bfs(const char* fn, const BfsArgs& a, BfsStats* stats) {
+  Status st = check_graph(fn, a.out, a.in);
+  if (!st.ok) return st;
+  if (a.source < 0 || a.source >= a.out.rows) {
+    return Status::invalid(std::string(fn) + ": source " + std::to_string(a.source) + " is outside [0, " +
+                           std::to_string(a.out.rows) + ")");
+  }
+  if (!(a.alpha > 0) || !(a.beta > 0)) return Status::invalid(std::string(fn) + ": alpha and beta must be positive");
+  if (a.out.wide_row_ptr) return DirectionOptimizingBfs<int64_t>(a, stats).run(fn);
+  return DirectionOptimizingBfs<int32_t>(a, stats).run(fn);
+}
+
+Status msbfs(const char* fn, const MsBfsArgs& a, int64_t* edges_examined) {
+  Status st = check_graph(fn, a.out, a.in);
+  if (!st.ok) return st;
+  for (int64_t i = 0; i < a.num_sources; ++i) {
+    if (a.sources[i] < 0 || a.sources[i] >= a.out.rows) {
+      return Status::invalid(std::string(fn) + ": sources[" + std::to_string(i) + "] = " + std::to_string(a.sources[i]) +
+                             " is outside [0, " + std::to_string(a.out.rows) + ")");
+    }
+  }
+  *edges_examined = 0;
+  if (a.out.rows == 0 || a.num_sources == 0) return Status{};
+  if (a.out.wide_row_ptr) return MultiSourceBfs<int64_t>(a).run(fn, edges_examined);
+  return MultiSourceBfs<int32_t>(a).run(fn, edges_examined);
+}
+
+}  // namespace dype

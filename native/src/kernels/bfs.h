@@ -1,0 +1,46 @@
+// Breadth-first search on the CPU: direction-optimising single-source BFS and bit-parallel
+// multi-source BFS.
+#pragma once
+
+#include <vector>
+
+#include "csr.h"
+
+namespace dype {
+
+enum class BfsDirection { kAuto = 0, kTopDown = 1, kBottomUp = 2 };
+
+struct BfsArgs {
+  Csr out;  // out-edges, square
+  Csr in;   // in-edges (the transpose); the same arrays as `out` for an undirected graph
+  int64_t source = 0;
+  int32_t* depth = nullptr;   // [n], output: hops from source, -1 when unreachable
+  int32_t* parent = nullptr;  // [n] or null, output: BFS-tree parent, source's own id, -1 unreachable
+  BfsDirection direction = BfsDirection::kAuto;
+  // Beamer's switching thresholds (GAP's defaults): go bottom-up when the frontier's edges
+  // exceed (unexplored edges) / alpha, back top-down when the frontier shrinks below n / beta.
+  double alpha = 15.0;
+  double beta = 18.0;
+};
+
+struct BfsStats {
+  std::vector<int64_t> frontier;   // vertices discovered at each depth (index 0 is the source)
+  std::vector<uint8_t> bottom_up;  // whether the step that produced each next level ran bottom-up
+  int64_t edges_examined = 0;      // edges looked at, the work behind TEPS
+};
+
+Status bfs(const char* fn, const BfsArgs& args, BfsStats* stats);
+
+struct MsBfsArgs {
+  Csr out;
+  Csr in;
+  const int32_t* sources = nullptr;
+  int64_t num_sources = 0;
+  int32_t* depths = nullptr;  // [num_sources * n], row s holds the depths from sources[s]
+};
+
+// Many BFSs at once, 64 sources per machine word (Then et al., "The More the Merrier", VLDB
+// 2014): one traversal of an edge serves every source whose frontier contains it.
+Status msbfs(const char* fn, const MsBfsArgs& args, int64_t* edges_examined);
+
+}  // namespace dype

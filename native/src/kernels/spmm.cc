@@ -1,0 +1,234 @@
+// SpMM by merge path (Merrill and Garland's merge-based decomposition applied to k columns):
+// each chunk owns an equal share of rows + nonzeros; rows cut by a chunk boundary leave a
+// partial sum (a carry) that one cheap serial pass adds in afterwards.
+#include "spmm.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../thread_pool.h"
+
+namespace dype {
+
+namespace {
+
+struct Pattern {};  // value type of a matrix without stored values: every entry is 1
+
+template <typename V, typename T>
+inline T value_at(const V* vals, int64_t p) {
+  if constexpr (std::is_same_v<V, Pattern>) {
+    (void)vals;
+    (void)p;
+    return T(1);
+  } else {
+    return static_cast<T>(vals[p]);
+  }
+}
+
+// Smallest x in [lo, hi] with ends[x] > diagonal - x - 1, i.e. the row coordinate where the
+// merge path crosses `diagonal` (rows consumed, nonzeros consumed = diagonal - x).
+template <typename P>
+inline int64_t merge_path_search(int64_t diagonal, const P* ends, int64_t base, int64_t rows, int64_t nnz) {
+  int64_t lo = std::max<int64_t>(diagonal - nnz, 0);
+  int64_t hi = std::min<int64_t>(diagonal, rows);
+  while (lo < hi) {
+    int64_t mid = lo + ((hi - lo) >> 1);
+    if (static_cast<int64_t>(ends[mid]) - base <= diagonal - mid - 1) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+// Accumulate acc += a * x_row over one width-K strip. K == 0 means the width is the runtime k.
+template <int K, typename T>
+inline void axpy(T* __restrict acc, const T* __restrict xr, T a, int64_t k) {
+  if constexpr (K > 0) {
+    (void)k;
+#pragma GCC unroll 16
+    for (int j = 0; j < K; ++j) acc[j] += a * xr[j];
+  } else {
+    for (int64_t j = 0; j < k; ++j) acc[j] += a * xr[j];
+  }
+}
+
+constexpr int64_t kPrefetchDistance = 8;
+
+template <typename P, typename V, typename T, int K>
+Status spmm_impl(const char* fn, const SpmmArgs& s) {
+  const P* rp = static_cast<const P*>(s.a.row_ptr);
+  const int32_t* ci = s.a.col_idx;
+  const V* vals = static_cast<const V*>(s.a.values);
+  const T* x = static_cast<const T*>(s.x);
+  T* y = static_cast<T*>(s.y);
+  const int64_t k = K > 0 ? K : s.k;
+  const uint64_t cols = static_cast<uint64_t>(s.a.cols);
+  const int64_t rows = s.row_end - s.row_begin;
+  const int64_t base = static_cast<int64_t>(rp[s.row_begin]);
+  const int64_t nnz = static_cast<int64_t>(rp[s.row_end]) - base;
+  const P* ends = rp + s.row_begin + 1;
+  const int32_t* cols_of = ci + base;
+  const int64_t total = rows + nnz;
+
+  ThreadPool& pool = ThreadPool::instance();
+  // Enough chunks to balance dynamically, few enough that the carry pass stays negligible;
+  // small products run inline on the calling thread.
+  const int64_t work = nnz * k + rows;
+  int64_t chunks = 1;
+  if (work >= (1 << 16)) {
+    chunks = std::min<int64_t>(pool.participants() * 16, std::max<int64_t>(1, total / 256));
+  }
+
+  std::vector<int64_t> carry_row(chunks, -1);
+  std::vector<T> carry(static_cast<size_t>(chunks * k));
+  std::atomic<int64_t> bad(-1);
+
+  auto body = [&](int64_t c) {
+    const int64_t d0 = total / chunks * c + std::min(c, total % chunks);
+    const int64_t d1 = d0 + total / chunks + (c < total % chunks ? 1 : 0);
+    const int64_t x0 = merge_path_search(d0, ends, base, rows, nnz);
+    const int64_t x1 = merge_path_search(d1, ends, base, rows, nnz);
+    const int64_t y1 = d1 - x1;
+    int64_t p = d0 - x0;
+
+    std::vector<T> heap_acc(K > 0 ? 0 : k);
+    alignas(64) T fixed_acc[K > 0 ? K : 1];
+    T* acc = K > 0 ? fixed_acc : heap_acc.data();
+
+    auto accumulate_to = [&](int64_t stop) -> bool {
+      std::fill(acc, acc + k, T(0));
+      for (; p < stop; ++p) {
+        if (p + kPrefetchDistance < stop) {
+          const uint32_t pc = static_cast<uint32_t>(cols_of[p + kPrefetchDistance]);
+          if (pc < cols) __builtin_prefetch(x + static_cast<int64_t>(pc) * k);
+        }
+        const int32_t col = cols_of[p];
+        if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) {
+          int64_t expected = -1;
+          bad.compare_exchange_strong(expected, base + p);
+          return false;
+        }
+        axpy<K>(acc, x + static_cast<int64_t>(col) * k, value_at<V, T>(vals, base + p), k);
+      }
+      return true;
+    };
+
+    for (int64_t r = x0; r < x1; ++r) {
+      if (!accumulate_to(static_cast<int64_t>(ends[r]) - base)) return;
+      std::memcpy(y + r * k, acc, sizeof(T) * k);
+    }
+    if (x1 < rows && p < y1) {
+      if (!accumulate_to(y1)) return;
+      carry_row[c] = x1;
+      std::memcpy(carry.data() + c * k, acc, sizeof(T) * k);
+    }
+  };
+  pool.parallel_for(chunks, body);
+
+  if (bad.load() >= 0) {
+    const int64_t at = bad.load();
+    return Status::invalid(std::string(fn) + ": colIdx[" + std::to_string(at) + "] = " + std::to_string(ci[at]) +
+                           " is outside [0, " + std::to_string(s.a.cols) + ")");
+  }
+  // A row split across chunks was written by the chunk that finished it; add the others' parts.
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t r = carry_row[c];
+    if (r < 0) continue;
+    T* yr = y + r * k;
+    const T* cr = carry.data() + c * k;
+    for (int64_t j = 0; j < k; ++j) yr[j] += cr[j];
+  }
+  return Status{};
+}
+
+template <typename P, typename V, typename T>
+Status dispatch_width(const char* fn, const SpmmArgs& s) {
+  if constexpr (std::is_same_v<P, int32_t>) {
+    switch (s.k) {
+      case 1: return spmm_impl<P, V, T, 1>(fn, s);
+      case 2: return spmm_impl<P, V, T, 2>(fn, s);
+      case 4: return spmm_impl<P, V, T, 4>(fn, s);
+      case 8: return spmm_impl<P, V, T, 8>(fn, s);
+      case 16: return spmm_impl<P, V, T, 16>(fn, s);
+      case 32: return spmm_impl<P, V, T, 32>(fn, s);
+      case 64: return spmm_impl<P, V, T, 64>(fn, s);
+      case 128: return spmm_impl<P, V, T, 128>(fn, s);
+      default: return spmm_impl<P, V, T, 0>(fn, s);
+    }
+  } else {
+    // 64-bit row pointers only occur beyond 2^31 nonzeros, where memory traffic dominates and
+    // unrolling for a fixed width buys little; keep the instantiation count down.
+    return s.k == 1 ? spmm_impl<P, V, T, 1>(fn, s) : spmm_impl<P, V, T, 0>(fn, s);
+  }
+}
+
+template <typename P, typename T>
+Status dispatch_values(const char* fn, const SpmmArgs& s) {
+  switch (s.a.value_type) {
+    case ValueType::kF32: return dispatch_width<P, float, T>(fn, s);
+    case ValueType::kF64: return dispatch_width<P, double, T>(fn, s);
+    default: return dispatch_width<P, Pattern, T>(fn, s);
+  }
+}
+
+template <typename P>
+Status dispatch_dense(const char* fn, const SpmmArgs& s) {
+  return s.type == DenseType::kF32 ? dispatch_values<P, float>(fn, s) : dispatch_values<P, double>(fn, s);
+}
+
+}  // namespace
+
+Status spmm(const char* fn, const SpmmArgs& s) {
+  if (s.row_begin < 0 || s.row_end < s.row_begin || s.row_end > s.a.rows) {
+    return Status::invalid(std::string(fn) + ": row range [" + std::to_string(s.row_begin) + ", " +
+                           std::to_string(s.row_end) + ") is outside [0, " + std::to_string(s.a.rows) + "]");
+  }
+  if (s.k < 0) return Status::invalid(std::string(fn) + ": k must be non-negative");
+  if (s.row_end == s.row_begin || s.k == 0) return Status{};
+  Status st = check_row_ptr(fn, s.a, s.row_begin, s.row_end);
+  if (!st.ok) return st;
+  return s.a.wide_row_ptr ? dispatch_dense<int64_t>(fn, s) : dispatch_dense<int32_t>(fn, s);
+}
+
+Status check_row_ptr(const char* fn, const Csr& a, int64_t row_begin, int64_t row_end) {
+  if (a.ptr(0) != 0) return Status::invalid(std::string(fn) + ": rowPtr[0] must be 0, got " + std::to_string(a.ptr(0)));
+  if (a.ptr(a.rows) != a.nnz) {
+    return Status::invalid(std::string(fn) + ": rowPtr[rows] = " + std::to_string(a.ptr(a.rows)) +
+                           " must equal nnz = " + std::to_string(a.nnz));
+  }
+  const int64_t n = row_end - row_begin;
+  ThreadPool& pool = ThreadPool::instance();
+  const int64_t chunks = n < (1 << 18) ? 1 : pool.participants() * 4;
+  std::atomic<int64_t> bad(-1);
+  pool.parallel_for(chunks, [&](int64_t c) {
+    const int64_t r0 = row_begin + n / chunks * c + std::min(c, n % chunks);
+    const int64_t r1 = r0 + n / chunks + (c < n % chunks ? 1 : 0);
+    int64_t prev = a.ptr(r0);
+    if (prev < 0 || prev > a.nnz) {
+      bad.store(r0);
+      return;
+    }
+    for (int64_t r = r0 + 1; r <= r1; ++r) {
+      const int64_t cur = a.ptr(r);
+      if (cur < prev || cur > a.nnz) {
+        int64_t expected = -1;
+        bad.compare_exchange_strong(expected, r);
+        return;
+      }
+      prev = cur;
+    }
+  });
+  if (bad.load() >= 0) {
+    const int64_t r = bad.load();
+    return Status::invalid(std::string(fn) + ": rowPtr[" + std::to_string(r) + "] = " + std::to_string(a.ptr(r)) +
+                           " breaks monotonicity or exceeds nnz = " + std::to_string(a.nnz));
+  }
+  return Status{};
+}
+
+}  // namespace dype

@@ -1,0 +1,136 @@
+// Implementation of the shared pool: workers spin briefly before sleeping, because level-
+// synchronous kernels (BFS on road graphs has thousands of levels) submit many short jobs and a
+// condition-variable wake-up per level would dominate their run time.
+#include "thread_pool.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+namespace dype {
+
+int usable_cores() {
+  if (const char* env = std::getenv("DYPE_THREADS")) {
+    char* end = nullptr;
+    long v = std::strtol(env, &end, 10);
+    if (end != env && *end == '\0' && v >= 1 && v <= 1024) return static_cast<int>(v);
+  }
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return n;
+  }
+#endif
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+ThreadPool& ThreadPool::instance() {
+  // Leaked on purpose: joining threads from a static destructor at process exit can race with
+  // Node's own teardown; the OS reclaims them.
+  static ThreadPool* pool = new ThreadPool(usable_cores());
+  return *pool;
+}
+
+ThreadPool::ThreadPool(int participants) {
+  int n = participants < 1 ? 0 : participants - 1;
+  workers_.reserve(n);
+  for (int i = 0; i < n; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+void ThreadPool::work_on(Job& job) {
+  int64_t finished = 0;
+  for (;;) {
+    int64_t c = job.next.fetch_add(1, std::memory_order_relaxed);
+    if (c >= job.chunks) break;
+    (*job.body)(c);
+    ++finished;
+  }
+  if (finished > 0 && job.done.fetch_add(finished, std::memory_order_acq_rel) + finished == job.chunks) {
+    std::lock_guard<std::mutex> lock(job.mutex);
+    job.finished.notify_all();
+  }
+}
+
+void ThreadPool::parallel_for(int64_t chunks, const std::function<void(int64_t)>& body) {
+  if (chunks <= 0) return;
+  if (chunks == 1 || workers_.empty()) {
+    for (int64_t c = 0; c < chunks; ++c) body(c);
+    return;
+  }
+  auto job = std::make_shared<Job>();
+  job->body = &body;
+  job->chunks = chunks;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs_.push_back(job);
+  }
+  generation_.fetch_add(1, std::memory_order_release);
+  wake_.notify_all();
+
+  work_on(*job);
+
+  // Other participants may still be inside a chunk; wait for them (spin first: chunks are short).
+  auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+  while (job->done.load(std::memory_order_acquire) < chunks) {
+    if (std::chrono::steady_clock::now() > spin_until) {
+      std::unique_lock<std::mutex> lock(job->mutex);
+      job->finished.wait(lock, [&] { return job->done.load(std::memory_order_acquire) >= chunks; });
+      break;
+    }
+    std::this_thread::yield();
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
+    if (it->get() == job.get()) {
+      jobs_.erase(it);
+      break;
+    }
+  }
+}
+
+void ThreadPool::worker_loop() {
+  uint64_t seen = 0;
+  for (;;) {
+    std::shared_ptr<Job> job;
+    {
+      // Spin a little on the generation counter before taking the lock and sleeping.
+      auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+      while (generation_.load(std::memory_order_acquire) == seen &&
+             std::chrono::steady_clock::now() < spin_until) {
+        std::this_thread::yield();
+      }
+      std::unique_lock<std::mutex> lock(mutex_);
+      for (;;) {
+        if (stopping_) return;
+        for (auto& j : jobs_) {
+          if (j->next.load(std::memory_order_relaxed) < j->chunks) {
+            job = j;
+            break;
+          }
+        }
+        if (job) break;
+        seen = generation_.load(std::memory_order_acquire);
+        wake_.wait(lock, [&] { return stopping_ || generation_.load(std::memory_order_acquire) != seen; });
+      }
+    }
+    work_on(*job);
+  }
+}
+
+}  // namespace dype

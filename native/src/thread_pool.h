@@ -1,0 +1,61 @@
+// A persistent pool of worker threads shared by every native kernel. Callers submit a job of
+// independent chunks and take part in it themselves, so several concurrent jobs (several
+// AsyncWorkers at once) always make progress and never deadlock waiting for a busy pool.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dype {
+
+class ThreadPool {
+ public:
+  // The process-wide pool, created on first use with one participant per usable core
+  // (sched_getaffinity aware; DYPE_THREADS overrides).
+  static ThreadPool& instance();
+
+  explicit ThreadPool(int participants);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  // Threads that can work on one job at once: the pool's workers plus the calling thread.
+  int participants() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // Run body(chunk) for every chunk in [0, chunks), spread over the pool and the calling
+  // thread; returns when all chunks are done. Chunks are claimed dynamically, so uneven
+  // chunks balance themselves. body must not throw.
+  void parallel_for(int64_t chunks, const std::function<void(int64_t)>& body);
+
+ private:
+  struct Job {
+    const std::function<void(int64_t)>* body;
+    int64_t chunks;
+    std::atomic<int64_t> next{0};
+    std::atomic<int64_t> done{0};
+    std::mutex mutex;
+    std::condition_variable finished;
+  };
+
+  void worker_loop();
+  static void work_on(Job& job);
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::shared_ptr<Job>> jobs_;
+  std::atomic<uint64_t> generation_{0};
+  bool stopping_ = false;
+};
+
+// Number of cores this process may run on.
+int usable_cores();
+
+}  // namespace dype

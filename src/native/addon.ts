@@ -1,0 +1,87 @@
+// Loads the C++ addon once and describes its raw interface. Only src/kernels/ calls it, and only
+// after validating every argument; nothing else in dype touches native code directly.
+
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NativeError } from '../errors.js';
+import type { RowPtrArray, ValueArray } from '../data/csr.js';
+import type { DenseArray } from '../data/dense.js';
+
+export interface NativeBfsStats {
+  readonly frontier: Float64Array;
+  readonly bottomUp: Uint8Array;
+  readonly edgesExamined: number;
+}
+
+/** The addon's exports, positional for cheap marshalling (see native/src/addon.cc). */
+export interface NativeAddon {
+  readonly abiVersion: number;
+  spmm(
+    rows: number,
+    cols: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    values: ValueArray | null,
+    x: DenseArray,
+    k: number,
+    y: DenseArray,
+    rowBegin: number,
+    rowEnd: number,
+  ): Promise<void>;
+  bfs(
+    n: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    inRowPtr: RowPtrArray,
+    inColIdx: Int32Array,
+    source: number,
+    depth: Int32Array,
+    parent: Int32Array | null,
+    direction: 0 | 1 | 2,
+    alpha: number,
+    beta: number,
+  ): Promise<NativeBfsStats>;
+  msbfs(
+    n: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    inRowPtr: RowPtrArray,
+    inColIdx: Int32Array,
+    sources: Int32Array,
+    depths: Int32Array,
+  ): Promise<{ readonly edgesExamined: number }>;
+  noopSync(): void;
+  noopAsync(): Promise<void>;
+  threads(): number;
+}
+
+const EXPECTED_ABI = 1;
+let cached: NativeAddon | undefined;
+
+/** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */
+export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The native addon, loaded on first use.
+ * @throws {NativeError} when the addon was not built (run `npm install` or `npm run build:native`).
+ */
+export function nativeAddon(): NativeAddon {
+  if (cached) return cached;
+  const path = process.env['DYPE_NATIVE_ADDON'] ?? join(packageRoot, 'build', 'Release', 'dype_native.node');
+  let addon: NativeAddon;
+  try {
+    addon = createRequire(import.meta.url)(path) as NativeAddon;
+  } catch (cause) {
+    throw new NativeError(
+      `nativeAddon: cannot load the native addon from ${path} (${cause instanceof Error ? cause.message : String(cause)}); ` +
+        'build it with `npm run build:native`',
+      { cause },
+    );
+  }
+  if (addon.abiVersion !== EXPECTED_ABI) {
+    throw new NativeError(`nativeAddon: addon ABI ${addon.abiVersion} does not match ${EXPECTED_ABI}; rebuild with \`npm run build:native\``);
+  }
+  cached = addon;
+  return addon;
+}
