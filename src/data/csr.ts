@@ -43,6 +43,8 @@ export interface CsrInit {
  *   colIdx: Int32Array.of(1, 0) });
  * a.nnz; // 2
  */
+let trustedConstruction = false;
+
 export class CsrMatrix {
   readonly rows: number;
   readonly cols: number;
@@ -54,7 +56,7 @@ export class CsrMatrix {
   readonly sortedColumns: boolean;
 
   constructor(init: CsrInit) {
-    const sorted = validateCsr('CsrMatrix', init);
+    const sorted = trustedConstruction ? init.sortedColumns === true : validateCsr('CsrMatrix', init);
     this.rows = init.rows;
     this.cols = init.cols;
     this.rowPtr = init.rowPtr;
@@ -62,6 +64,21 @@ export class CsrMatrix {
     this.values = init.values;
     this.symmetric = init.symmetric ?? false;
     this.sortedColumns = sorted;
+  }
+
+  /**
+   * Wrap arrays that dype's own code has just built and checked (converters, loaders,
+   * generators), skipping the O(nnz) validation pass. `sortedColumns` is taken as given.
+   * Not for user-supplied arrays: use the constructor.
+   * @internal
+   */
+  static trusted(init: CsrInit): CsrMatrix {
+    trustedConstruction = true;
+    try {
+      return new CsrMatrix(init);
+    } finally {
+      trustedConstruction = false;
+    }
   }
 
   /** Number of stored entries. */

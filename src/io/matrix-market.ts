@@ -1,0 +1,509 @@
+// Matrix Market reader: `coordinate` files become CsrMatrix (through cooToCsr, which owns
+// duplicate handling and symmetric expansion), `array` files become row-major DenseMatrix.
+
+import { FormatError, InvalidArgumentError, LimitError, UnsupportedError } from '../errors.js';
+import { cooToCsr, type DuplicatePolicy, type MirrorMode } from '../data/coo.js';
+import { CsrMatrix, type ValueArray } from '../data/csr.js';
+import { DenseMatrix, denseElements, type DenseArray, type Precision } from '../data/dense.js';
+import { checkEnum, checkOptions, MAX_INDEX } from '../validate.js';
+import { readBufferLines, readFileLines, type LineSink } from './byte-lines.js';
+import { LineCursor } from './line-cursor.js';
+import {
+  allocate,
+  capacityFor,
+  checkInput,
+  checkLabel,
+  checkPath,
+  fitsF32,
+  optBoolean,
+  optDuplicates,
+  optMaxEntries,
+  optPrecision,
+} from './options.js';
+
+export interface MatrixMarketOptions {
+  /** Element type of the values of `real` and `integer` files. @default 'f64' */
+  readonly precision?: Precision;
+  /**
+   * Policy for stored entries at the same position, applied by cooToCsr. In symmetric and
+   * skew-symmetric files an entry may sit in either triangle, so (i, j) and (j, i) name the same
+   * entry and count as duplicates. Ignored for `array` files.
+   * @default 'sum'
+   */
+  readonly duplicates?: DuplicatePolicy;
+  /** Drop diagonal entries (self-loops of a graph). Ignored for `array` files. @default false */
+  readonly dropSelfLoops?: boolean;
+  /**
+   * Refuse (LimitError, before allocating) a file that declares more stored entries than this:
+   * the header's entry count for `coordinate` files, the stored elements for `array` files.
+   * @default 2 ** 31 - 1
+   */
+  readonly maxEntries?: number;
+  /** Expected format; a file of the other one is a FormatError. @default either */
+  readonly format?: MatrixMarketFormat;
+}
+
+export interface ParseMatrixMarketOptions extends MatrixMarketOptions {
+  /** Name used for the input in error messages. @default '<buffer>' */
+  readonly label?: string;
+}
+
+export type MatrixMarketFormat = 'coordinate' | 'array';
+
+const OPTION_KEYS = ['precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'format'] as const;
+const PARSE_OPTION_KEYS = [...OPTION_KEYS, 'label'] as const;
+
+interface Resolved {
+  readonly precision: Precision;
+  readonly duplicates: DuplicatePolicy;
+  readonly dropSelfLoops: boolean;
+  readonly maxEntries: number;
+  readonly format: MatrixMarketFormat | undefined;
+}
+
+function resolve(fn: string, opts: Partial<ParseMatrixMarketOptions>): Resolved {
+  return {
+    precision: optPrecision(fn, opts.precision),
+    duplicates: optDuplicates(fn, opts.duplicates),
+    dropSelfLoops: optBoolean(fn, 'dropSelfLoops', opts.dropSelfLoops),
+    maxEntries: optMaxEntries(fn, opts.maxEntries),
+    format: opts.format === undefined ? undefined : checkEnum<MatrixMarketFormat>(fn, 'format', opts.format, ['coordinate', 'array']),
+  };
+}
+
+/**
+ * Load a Matrix Market file: `coordinate` (pattern, real or integer; general, symmetric or
+ * skew-symmetric) as a CsrMatrix with sorted columns, `array` (real or integer) as a row-major
+ * DenseMatrix. Symmetric files may store either triangle; the other is filled in and the result
+ * is marked `symmetric`. Gzipped files are detected by their magic bytes and read transparently.
+ *
+ * @throws {InvalidArgumentError} for a bad path or option (unknown option names included).
+ * @throws {IoError} when the file cannot be opened or read.
+ * @throws {FormatError} for malformed content, with `.file` and the 1-based `.line`.
+ * @throws {UnsupportedError} for `complex` and `hermitian` matrices.
+ * @throws {LimitError} when sizes exceed 2^31 - 1 or the entry count exceeds `maxEntries`.
+ * @example
+ * const a = await loadMatrixMarket('web.mtx.gz', { format: 'coordinate' });
+ * console.log(a.rows, a.nnz);
+ */
+export function loadMatrixMarket(path: string, options: MatrixMarketOptions & { readonly format: 'coordinate' }): Promise<CsrMatrix>;
+export function loadMatrixMarket(path: string, options: MatrixMarketOptions & { readonly format: 'array' }): Promise<DenseMatrix>;
+export function loadMatrixMarket(path: string, options?: MatrixMarketOptions): Promise<CsrMatrix | DenseMatrix>;
+export async function loadMatrixMarket(path: string, options?: MatrixMarketOptions): Promise<CsrMatrix | DenseMatrix> {
+  const fn = 'loadMatrixMarket';
+  checkPath(fn, path);
+  const parser = new MatrixMarketParser(fn, path, resolve(fn, checkOptions(fn, options, OPTION_KEYS)));
+  await readFileLines(fn, path, parser);
+  return parser.finish();
+}
+
+/**
+ * Parse Matrix Market text or bytes held in memory (bytes may be gzipped); see
+ * {@link loadMatrixMarket}. Errors name the input `options.label`, by default `<buffer>`.
+ *
+ * @throws {InvalidArgumentError} for a bad input type or option.
+ * @throws {FormatError} for malformed content, with `.file` and the 1-based `.line`.
+ * @throws {UnsupportedError} for `complex` and `hermitian` matrices.
+ * @throws {LimitError} when sizes exceed 2^31 - 1 or the entry count exceeds `maxEntries`.
+ * @example
+ * const a = parseMatrixMarket('%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n');
+ * // a is a 2x2 CsrMatrix with one entry at (0, 1)
+ */
+export function parseMatrixMarket(input: string | Uint8Array, options: ParseMatrixMarketOptions & { readonly format: 'coordinate' }): CsrMatrix;
+export function parseMatrixMarket(input: string | Uint8Array, options: ParseMatrixMarketOptions & { readonly format: 'array' }): DenseMatrix;
+export function parseMatrixMarket(input: string | Uint8Array, options?: ParseMatrixMarketOptions): CsrMatrix | DenseMatrix;
+export function parseMatrixMarket(input: string | Uint8Array, options?: ParseMatrixMarketOptions): CsrMatrix | DenseMatrix {
+  const fn = 'parseMatrixMarket';
+  checkInput(fn, input);
+  const raw = checkOptions(fn, options, PARSE_OPTION_KEYS);
+  const label = checkLabel(fn, raw.label);
+  const parser = new MatrixMarketParser(fn, label, resolve(fn, raw));
+  readBufferLines(fn, label, input, parser);
+  return parser.finish();
+}
+
+/**
+ * The parser behind both entry points, as a LineSink. Internal (not re-exported): tests feed it
+ * through readFileLines with tiny chunks so that every line straddles a chunk boundary.
+ */
+export function matrixMarketSink(
+  fn: string,
+  file: string,
+  options?: MatrixMarketOptions,
+): LineSink & { finish(): CsrMatrix | DenseMatrix } {
+  return new MatrixMarketParser(fn, file, resolve(fn, checkOptions(fn, options, OPTION_KEYS)));
+}
+
+const NEWLINE = 10;
+const PERCENT = 37;
+const SPACE = 32;
+const TAB = 9;
+const CR = 13;
+const ZERO = 48;
+
+// Where the parser is: before the banner, before the size line, in the data lines.
+const BANNER = 0;
+const SIZE = 1;
+const DATA = 2;
+
+type Field = 'pattern' | 'real' | 'integer';
+type Symmetry = 'general' | 'symmetric' | 'skew-symmetric';
+
+/** Shortest line each kind of data line can be, newline included: bounds allocations. */
+const MIN_BYTES = { pattern: 4, real: 6, integer: 6, array: 2 } as const;
+
+class MatrixMarketParser implements LineSink {
+  private readonly cursor: LineCursor;
+  private phase = BANNER;
+  private maxBytes = 0;
+
+  private format: MatrixMarketFormat = 'coordinate';
+  private field: Field = 'real';
+  private symmetry: Symmetry = 'general';
+
+  private rows = 0;
+  private cols = 0;
+  /** Entries (coordinate) or stored elements (array) the size line declares. */
+  private declared = 0;
+  private sizeLine = 0;
+  /** Entries read so far. */
+  private count = 0;
+
+  // Coordinate storage.
+  private rowIdx = new Int32Array(0);
+  private colIdx = new Int32Array(0);
+  private values: ValueArray | undefined;
+
+  // Array storage: `data` stays undefined when the input is too short to hold what the size line
+  // declares, since then the file is certainly truncated and the error comes at its end.
+  private data: DenseArray | undefined;
+  private nextRow = 0;
+  private nextCol = 0;
+
+  constructor(
+    private readonly fn: string,
+    private readonly file: string,
+    private readonly opts: Resolved,
+  ) {
+    this.cursor = new LineCursor(fn, file);
+  }
+
+  begin(maxBytes: number): void {
+    this.maxBytes = maxBytes;
+  }
+
+  lines(buf: Uint8Array, start: number, end: number): void {
+    const c = this.cursor;
+    c.reset(buf, start, end);
+    while (c.pos < end) {
+      if (this.phase === DATA) {
+        if (this.format === 'coordinate') this.coordinateLines(c);
+        else this.arrayLines(c);
+        return;
+      }
+      if (this.phase === BANNER) this.banner(c);
+      else this.sizeLineOrComment(c);
+    }
+  }
+
+  private banner(c: LineCursor): void {
+    const text = c.restOfLine().trim();
+    const tokens = text.split(/\s+/);
+    if (tokens[0]?.toLowerCase() !== '%%matrixmarket') {
+      c.fail(`missing the %%MatrixMarket banner: the first line is ${JSON.stringify(text.slice(0, 60))}`);
+    }
+    if (tokens.length !== 5) {
+      c.fail(`the banner must read "%%MatrixMarket matrix <format> <field> <symmetry>", got ${JSON.stringify(text.slice(0, 80))}`);
+    }
+    const [object, format, field, symmetry] = tokens.slice(1).map((t) => t.toLowerCase()) as [string, string, string, string];
+    if (object !== 'matrix') c.fail(`unknown object ${JSON.stringify(object)} in the banner (expected "matrix")`);
+    if (format !== 'coordinate' && format !== 'array') {
+      c.fail(`unknown format ${JSON.stringify(format)} in the banner (expected "coordinate" or "array")`);
+    }
+    if (field === 'complex') this.unsupported('complex matrices are not supported');
+    if (field !== 'real' && field !== 'integer' && field !== 'pattern') {
+      c.fail(`unknown field ${JSON.stringify(field)} in the banner (expected "real", "integer" or "pattern")`);
+    }
+    if (symmetry === 'hermitian') this.unsupported('hermitian matrices are not supported');
+    if (symmetry !== 'general' && symmetry !== 'symmetric' && symmetry !== 'skew-symmetric') {
+      c.fail(`unknown symmetry ${JSON.stringify(symmetry)} in the banner (expected "general", "symmetric" or "skew-symmetric")`);
+    }
+    if (format === 'array' && field === 'pattern') c.fail('an array matrix cannot have the pattern field');
+    if (symmetry === 'skew-symmetric' && field === 'pattern') c.fail('a skew-symmetric matrix cannot have the pattern field');
+    if (this.opts.format !== undefined && format !== this.opts.format) {
+      c.fail(`expected a ${this.opts.format} matrix, but the file holds an ${format} one`);
+    }
+    this.format = format;
+    this.field = field;
+    this.symmetry = symmetry;
+    this.phase = SIZE;
+    c.nextLine();
+  }
+
+  private sizeLineOrComment(c: LineCursor): void {
+    const b = c.skipBlanks();
+    if (b === NEWLINE) return c.nextLine();
+    if (b === PERCENT) return c.skipLine();
+    this.sizeLine = c.line;
+    const rows = c.readUint('row count');
+    const cols = c.readUint('column count');
+    const coordinate = this.format === 'coordinate';
+    const entries = coordinate ? c.readUint('entry count') : 0;
+    c.endLine('the size line');
+    if (rows > MAX_INDEX || cols > MAX_INDEX) {
+      this.limit(`a ${rows}x${cols} matrix exceeds the largest supported dimension ${MAX_INDEX}`);
+    }
+    if (this.symmetry !== 'general' && rows !== cols) c.fail(`a ${this.symmetry} matrix must be square, got ${rows}x${cols}`, this.sizeLine);
+    this.rows = rows;
+    this.cols = cols;
+    this.phase = DATA;
+    const { maxEntries, precision } = this.opts;
+    const makeValues = (n: number): Float32Array | Float64Array => (precision === 'f32' ? new Float32Array(n) : new Float64Array(n));
+
+    if (coordinate) {
+      if (entries > maxEntries) this.limit(`the file declares ${entries} entries, more than maxEntries = ${maxEntries}`);
+      this.declared = entries;
+      const capacity = capacityFor(entries, this.maxBytes, MIN_BYTES[this.field]);
+      this.rowIdx = allocate(this.fn, 'row indices', capacity, (n) => new Int32Array(n));
+      this.colIdx = allocate(this.fn, 'column indices', capacity, (n) => new Int32Array(n));
+      if (this.field !== 'pattern') this.values = allocate(this.fn, 'values', capacity, makeValues);
+      return;
+    }
+    const n = rows;
+    const stored =
+      this.symmetry === 'general' ? rows * cols : this.symmetry === 'symmetric' ? (n * (n + 1)) / 2 : (n * (n - 1)) / 2;
+    if (stored > maxEntries) this.limit(`the file declares ${stored} elements, more than maxEntries = ${maxEntries}`);
+    const total = denseElements(this.fn, rows, cols);
+    this.declared = stored;
+    if (capacityFor(stored, this.maxBytes, MIN_BYTES.array) === stored) {
+      this.data = allocate(this.fn, 'the dense matrix', total, makeValues);
+    }
+    this.nextCol = 0;
+    this.nextRow = this.symmetry === 'skew-symmetric' ? 1 : 0;
+  }
+
+  // The hot loop. Lines of the usual shape ("i j" or "i j value", single blanks, '\n' or
+  // "\r\n") are parsed inline; any other line (comments, extra blanks, every kind of error) is
+  // re-read from its start by checkedLine, so the checks and messages live in one place.
+  private coordinateLines(c: LineCursor): void {
+    const buf = c.buf;
+    const end = c.end;
+    const rows = this.rows;
+    const cols = this.cols;
+    const rowIdx = this.rowIdx;
+    const colIdx = this.colIdx;
+    const values = this.values;
+    const integer = this.field === 'integer';
+    const f32 = values instanceof Float32Array;
+    const skew = this.symmetry === 'skew-symmetric';
+    const capacity = rowIdx.length;
+    let n = this.count;
+    let p = c.pos;
+    let line = c.line;
+    while (p < end) {
+      fast: {
+        if (n >= capacity) break fast;
+        let q = p;
+        let d = buf[q]! - ZERO;
+        if (d >>> 0 > 9) break fast;
+        let i = 0;
+        do {
+          i = i * 10 + d;
+          d = buf[++q]! - ZERO;
+        } while (d >>> 0 <= 9);
+        let ch = buf[q]!;
+        if (ch !== SPACE && ch !== TAB) break fast;
+        d = buf[++q]! - ZERO;
+        if (d >>> 0 > 9) break fast;
+        let j = 0;
+        do {
+          j = j * 10 + d;
+          d = buf[++q]! - ZERO;
+        } while (d >>> 0 <= 9);
+        if (i < 1 || i > rows || j < 1 || j > cols || (skew && i === j)) break fast;
+        if (values !== undefined) {
+          ch = buf[q]!;
+          if (ch !== SPACE && ch !== TAB) break fast;
+          c.pos = q;
+          c.line = line;
+          const v = integer ? c.readInt('value') : c.readReal('value');
+          if (f32 && !fitsF32(v)) break fast;
+          q = c.pos;
+          values[n] = v;
+        }
+        ch = buf[q]!;
+        if (ch === CR && buf[q + 1] === NEWLINE) ch = buf[++q]!;
+        if (ch !== NEWLINE) break fast;
+        rowIdx[n] = i - 1;
+        colIdx[n] = j - 1;
+        n++;
+        p = q + 1;
+        line++;
+        continue;
+      }
+      c.pos = p;
+      c.line = line;
+      n = this.checkedLine(c, n);
+      p = c.pos;
+      line = c.line;
+    }
+    c.pos = p;
+    c.line = line;
+    this.count = n;
+  }
+
+  /** Read one coordinate line at `c` with every check; returns the new entry count. */
+  private checkedLine(c: LineCursor, n: number): number {
+    const b = c.skipBlanks();
+    if (b === NEWLINE) {
+      c.nextLine();
+      return n;
+    }
+    if (b === PERCENT) {
+      c.skipLine();
+      return n;
+    }
+    const declared = this.declared;
+    if (n >= this.rowIdx.length) {
+      c.fail(
+        n === declared
+          ? `more entries than the ${declared} declared on line ${this.sizeLine}`
+          : `the input is too short to hold the ${declared} entries declared on line ${this.sizeLine}`,
+      );
+    }
+    const { rows, cols, values } = this;
+    const i = c.readUint('row index');
+    const j = c.readUint('column index');
+    if (i < 1 || i > rows) c.fail(`row index ${i} is outside [1, ${rows}]`);
+    if (j < 1 || j > cols) c.fail(`column index ${j} is outside [1, ${cols}]`);
+    if (this.symmetry === 'skew-symmetric' && i === j) c.fail(`skew-symmetric matrix with a diagonal entry at (${i}, ${j})`);
+    this.rowIdx[n] = i - 1;
+    this.colIdx[n] = j - 1;
+    if (values !== undefined) {
+      const v = this.field === 'integer' ? c.readInt('value') : c.readReal('value');
+      if (values instanceof Float32Array && !fitsF32(v)) c.fail(`value ${v} overflows single precision (precision: "f32")`);
+      values[n] = v;
+    }
+    c.endLine(values === undefined ? 'the row and column indices' : 'the value');
+    return n + 1;
+  }
+
+  private arrayLines(c: LineCursor): void {
+    const end = c.end;
+    const data = this.data;
+    const integer = this.field === 'integer';
+    const f32 = this.opts.precision === 'f32';
+    const { rows, cols, declared } = this;
+    const symmetric = this.symmetry === 'symmetric';
+    const skew = this.symmetry === 'skew-symmetric';
+    let n = this.count;
+    let i = this.nextRow;
+    let j = this.nextCol;
+    while (c.pos < end) {
+      const b = c.skipBlanks();
+      if (b === NEWLINE) {
+        c.nextLine();
+        continue;
+      }
+      if (b === PERCENT) {
+        c.skipLine();
+        continue;
+      }
+      if (n === declared) c.fail(`more elements than the ${declared} declared by the size line ${this.sizeLine}`);
+      const v = integer ? c.readInt('value') : c.readReal('value');
+      if (f32 && !fitsF32(v)) c.fail(`value ${v} overflows single precision (precision: "f32")`);
+      c.endLine('the value');
+      n++;
+      if (data !== undefined) {
+        // The file is column-major; the matrix is row-major.
+        data[i * cols + j] = v;
+        if (symmetric) data[j * cols + i] = v;
+        else if (skew) data[j * cols + i] = -v;
+      }
+      if (++i === rows) {
+        j++;
+        i = symmetric ? j : skew ? j + 1 : 0;
+      }
+    }
+    this.count = n;
+    this.nextRow = i;
+    this.nextCol = j;
+  }
+
+  finish(): CsrMatrix | DenseMatrix {
+    const c = this.cursor;
+    if (this.phase === BANNER) c.fail('empty input: missing the %%MatrixMarket banner');
+    if (this.phase === SIZE) c.fail('missing the size line');
+    if (this.count < this.declared) {
+      const what = this.format === 'coordinate' ? 'entries' : 'elements';
+      c.fail(`the input ends after ${this.count} of the ${this.declared} ${what} declared on line ${this.sizeLine}`);
+    }
+    if (this.format === 'array') return new DenseMatrix(this.rows, this.cols, this.data!);
+    return this.toCsr();
+  }
+
+  private toCsr(): CsrMatrix {
+    const n = this.count;
+    const coo = {
+      rows: this.rows,
+      cols: this.cols,
+      rowIdx: this.rowIdx.length === n ? this.rowIdx : this.rowIdx.subarray(0, n),
+      colIdx: this.colIdx.length === n ? this.colIdx : this.colIdx.subarray(0, n),
+      values: this.values === undefined || this.values.length === n ? this.values : this.values.subarray(0, n),
+    };
+    const { duplicates, dropSelfLoops } = this.opts;
+    const mirror: MirrorMode = this.symmetry === 'symmetric' ? 'symmetric' : this.symmetry === 'skew-symmetric' ? 'skew' : 'none';
+    try {
+      if (mirror === 'skew' && (duplicates === 'max' || duplicates === 'min')) {
+        // cooToCsr mirrors before it resolves duplicates, and negation swaps max and min, so
+        // resolve the stored entries first (folded onto one triangle), then mirror.
+        return mirrorSkew(this.fn, foldSkew(coo), duplicates);
+      }
+      return cooToCsr(coo, { duplicates, mirror, dropSelfLoops, caller: this.fn });
+    } catch (e) {
+      // Indices and values were checked while parsing, so only the 'error' policy gets here.
+      if (e instanceof InvalidArgumentError) {
+        throw new FormatError(this.fn, this.file, 0, `duplicate entries (duplicates: "${duplicates}"): ${e.message}`, { cause: e });
+      }
+      throw e;
+    }
+  }
+
+  private unsupported(detail: string): never {
+    throw new UnsupportedError(`${this.fn}: ${this.file}:${this.cursor.line}: ${detail}`);
+  }
+
+  private limit(detail: string): never {
+    throw new LimitError(`${this.fn}: ${this.file}:${this.sizeLine}: ${detail}`);
+  }
+}
+
+interface Coo {
+  readonly rows: number;
+  readonly cols: number;
+  readonly rowIdx: Int32Array;
+  readonly colIdx: Int32Array;
+  readonly values: ValueArray | undefined;
+}
+
+/** Move upper-triangle entries of a skew-symmetric matrix to the lower one, negated (in place). */
+function foldSkew(coo: Coo): Coo {
+  const { rowIdx, colIdx, values } = coo;
+  for (let e = 0; e < rowIdx.length; e++) {
+    const r = rowIdx[e]!;
+    const col = colIdx[e]!;
+    if (r < col) {
+      rowIdx[e] = col;
+      colIdx[e] = r;
+      if (values !== undefined) values[e] = -values[e]!;
+    }
+  }
+  return coo;
+}
+
+function mirrorSkew(fn: string, coo: Coo, duplicates: DuplicatePolicy): CsrMatrix {
+  const lower = cooToCsr(coo, { duplicates, caller: fn });
+  const rowIdx = new Int32Array(lower.nnz);
+  for (let r = 0; r < lower.rows; r++) rowIdx.fill(r, lower.rowStart(r), lower.rowStart(r + 1));
+  return cooToCsr({ rows: lower.rows, cols: lower.cols, rowIdx, colIdx: lower.colIdx, values: lower.values }, { mirror: 'skew', caller: fn });
+}
