@@ -1,11 +1,11 @@
 // Single-source BFS on the CPU through the native addon, direction-optimising by default.
 
 import type { CsrMatrix } from '../data/csr.js';
-import { checkEnum, checkInt, checkNumber, checkOptions, MAX_INDEX } from '../validate.js';
+import { checkEnum, checkInt, checkNumber, checkOptions, MAX_INDEX, overlaps } from '../validate.js';
 import { nativeAddon } from '../native/addon.js';
 import { callNative } from './native-call.js';
 import { checkGraph, inEdgesOf } from './in-edges.js';
-import { InvalidArgumentError } from '../errors.js';
+import { describe, InvalidArgumentError } from '../errors.js';
 
 export type BfsDirection = 'auto' | 'top-down' | 'bottom-up';
 const DIRECTIONS: readonly BfsDirection[] = ['auto', 'top-down', 'bottom-up'];
@@ -28,6 +28,11 @@ export interface BfsOptions {
   readonly alpha?: number;
   /** Return top-down when the frontier falls below n / beta vertices. @default 18 */
   readonly beta?: number;
+  /**
+   * Write depths (and parents, when `parents` is set) into these arrays of length n instead of
+   * allocating: repeated searches then skip the page faults of fresh memory. Fully overwritten.
+   */
+  readonly out?: { readonly depth: Int32Array; readonly parent?: Int32Array };
 }
 
 /** Result of a BFS. Depths are exact; a parent tree is one valid tree among possibly many. */
@@ -57,7 +62,7 @@ export interface BfsResult {
  */
 export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions): Promise<BfsResult> {
   const fn = 'bfs';
-  const opts = checkOptions(fn, options, ['direction', 'parents', 'inEdges', 'alpha', 'beta']);
+  const opts = checkOptions(fn, options, ['direction', 'parents', 'inEdges', 'alpha', 'beta', 'out']);
   const g = checkGraph(fn, graph);
   if (g.rows === 0) throw new InvalidArgumentError(`${fn}: the graph has no vertices`);
   checkInt(fn, 'source', source, 0, Math.min(g.rows - 1, MAX_INDEX));
@@ -68,8 +73,7 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
     throw new InvalidArgumentError(`${fn}: parents must be a boolean, got ${String(opts.parents)}`);
   }
   const inEdges = direction === 'top-down' ? g : inEdgesOf(fn, g, opts.inEdges);
-  const depth = new Int32Array(g.rows);
-  const parent = opts.parents === true ? new Int32Array(g.rows) : undefined;
+  const { depth, parent } = outputs(fn, g.rows, opts.parents === true, opts.out);
   const addon = nativeAddon();
   const stats = await callNative(fn, () =>
     addon.bfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, source, depth, parent ?? null,
@@ -78,4 +82,25 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
   let reached = 0;
   for (const f of stats.frontier) reached += f;
   return { depth, parent, frontier: stats.frontier, bottomUp: stats.bottomUp, reached, edgesExamined: stats.edgesExamined };
+}
+
+function outputs(
+  fn: string,
+  n: number,
+  wantParents: boolean,
+  out: BfsOptions['out'],
+): { depth: Int32Array; parent: Int32Array | undefined } {
+  if (out === undefined) return { depth: new Int32Array(n), parent: wantParents ? new Int32Array(n) : undefined };
+  if (out === null || typeof out !== 'object') throw new InvalidArgumentError(`${fn}: out must be { depth, parent? }, got ${describe(out)}`);
+  const { depth, parent } = out;
+  if (!(depth instanceof Int32Array) || depth.length !== n) {
+    throw new InvalidArgumentError(`${fn}: out.depth must be an Int32Array of length ${n}, got ${describe(depth)}`);
+  }
+  if (!wantParents) return { depth, parent: undefined };
+  if (parent === undefined) return { depth, parent: new Int32Array(n) };
+  if (!(parent instanceof Int32Array) || parent.length !== n) {
+    throw new InvalidArgumentError(`${fn}: out.parent must be an Int32Array of length ${n}, got ${describe(parent)}`);
+  }
+  if (overlaps(depth, parent)) throw new InvalidArgumentError(`${fn}: out.depth and out.parent must not share memory`);
+  return { depth, parent };
 }

@@ -1,6 +1,7 @@
 // Native BFS returns exact depths and a valid BFS tree in every direction mode.
 
 import { describe, expect, it } from 'vitest';
+import { cooToCsr } from '../../src/data/coo.js';
 import { CsrMatrix } from '../../src/data/csr.js';
 import { symmetrize } from '../../src/data/convert.js';
 import { bfs } from '../../src/kernels/bfs.js';
@@ -39,6 +40,26 @@ describe('bfs', () => {
     expect(r.bottomUp.includes(1) || r.frontier.length <= 2).toBe(true);
   });
 
+  it('splits the edge lists of hub vertices across threads (top-down)', async () => {
+    // Source 0 reaches three hubs (1..3) of 30,000 leaves each plus a few light vertices.
+    const n = 90_010;
+    const rows: number[] = [];
+    const cols: number[] = [];
+    const edge = (u: number, v: number) => { rows.push(u, v); cols.push(v, u); };
+    for (let h = 1; h <= 3; h++) {
+      edge(0, h);
+      for (let i = 0; i < 30_000; i++) edge(h, 10 + (h - 1) * 30_000 + i);
+    }
+    for (let v = 4; v < 10; v++) edge(0, v);
+    const g = cooToCsr({ rows: n, cols: n, rowIdx: Int32Array.from(rows), colIdx: Int32Array.from(cols) }, { duplicates: 'first', symmetric: true });
+    for (const direction of DIRECTIONS) {
+      const r = await bfs(g, 0, { direction, parents: true });
+      expect(firstDifference(r.depth, bfsReference(g, 0))).toBe(-1);
+      expect(checkBfsParents(g, 0, r.depth, r.parent!)).toBe(-1);
+      expect([...r.frontier]).toEqual([1, 9, 90_000]);
+    }
+  });
+
   it('handles a path (long diameter) and an isolated source', async () => {
     const n = 5000;
     const rowPtr = new Int32Array(n + 1);
@@ -59,5 +80,20 @@ describe('bfs', () => {
     const r = await bfs(lonely, 0, { parents: true });
     expect([...r.depth]).toEqual([0, -1, -1]);
     expect([...r.parent!]).toEqual([0, -1, -1]);
+  });
+});
+
+describe('bfs output buffers', () => {
+  it('writes into caller-provided arrays and rejects wrong ones', async () => {
+    const g = skewedMatrix(1000, 1000, 5000, 8, 'pattern');
+    const depth = new Int32Array(1000).fill(77);
+    const parent = new Int32Array(1000);
+    const r = await bfs(g, 2, { parents: true, out: { depth, parent } });
+    expect(r.depth).toBe(depth);
+    expect(r.parent).toBe(parent);
+    expect(firstDifference(depth, bfsReference(g, 2))).toBe(-1);
+    expect(checkBfsParents(g, 2, depth, parent)).toBe(-1);
+    await expect(bfs(g, 2, { out: { depth: new Int32Array(999) } })).rejects.toThrow(/out.depth must be an Int32Array of length 1000/);
+    await expect(bfs(g, 2, { parents: true, out: { depth, parent: depth } })).rejects.toThrow(/must not share memory/);
   });
 });

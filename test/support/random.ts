@@ -28,15 +28,17 @@ export function skewedMatrix(
     r[i] = Math.min(rows - 1, Math.floor(rnd() ** 3 * rows));
     c[i] = Math.floor(rnd() * cols);
   }
-  const v =
-    values === 'pattern'
-      ? undefined
-      : (values === 'f32' ? Float32Array : Float64Array).from({ length: entries }, () => rnd() * 2 - 1);
+  let v: Float32Array | Float64Array | undefined;
+  if (values !== 'pattern') {
+    v = values === 'f32' ? new Float32Array(entries) : new Float64Array(entries);
+    for (let i = 0; i < entries; i++) v[i] = rnd() * 2 - 1;
+  }
   return cooToCsr({ rows, cols, rowIdx: r, colIdx: c, values: v }, { duplicates: 'first' });
 }
 
 export function randomDense(rows: number, cols: number, precision: Precision, seed: number): DenseMatrix {
   const rnd = lcg(seed);
-  const data = (precision === 'f32' ? Float32Array : Float64Array).from({ length: rows * cols }, () => rnd() * 2 - 1);
+  const data = precision === 'f32' ? new Float32Array(rows * cols) : new Float64Array(rows * cols);
+  for (let i = 0; i < data.length; i++) data[i] = rnd() * 2 - 1;
   return new DenseMatrix(rows, cols, data);
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -87,7 +88,7 @@ class DirectionOptimizingBfs {
  public:
   DirectionOptimizingBfs(const BfsArgs& a, BfsStats* st)
       : a_(a), g_(graph_of<P>(a.out)), gi_(graph_of<P>(a.in)), n_(a.out.rows), st_(st),
-        pool_(ThreadPool::instance()), queue_(static_cast<size_t>(n_)) {}
+        pool_(ThreadPool::instance()), queue_(new int32_t[static_cast<size_t>(n_)]) {}
 
   Status run(const char* fn) {
     init_outputs();
@@ -168,75 +169,141 @@ class DirectionOptimizingBfs {
   }
 
   // Expand the frontier queue[q_begin, q_end); returns the out-degree sum of the discovered
-  // vertices (the next step's "scout count").
+  // vertices (the next step's "scout count"). Power-law frontiers are a handful of hubs with
+  // most of the edges, so vertices above kHeavy edges are set aside in the first pass and their
+  // edge lists are split evenly across threads in a second one.
   int64_t top_down_step(int32_t level, int64_t q_begin, int64_t q_end, int64_t frontier_edges) {
+    constexpr int64_t kHeavy = 4096;
     const int64_t f = q_end - q_begin;
     tail_.store(q_end);
-    const int64_t chunks = std::min<int64_t>(chunks_for(frontier_edges, 4096), std::max<int64_t>(1, f / 16));
     std::atomic<int64_t> scout(0);
+    std::atomic<int64_t> heavy_count(0);
+    if (heavy_.size() < static_cast<size_t>(f)) heavy_.resize(static_cast<size_t>(f));
     const int32_t next_depth = level + 1;
+
+    // Visit edges [b, e) of u; false on a fault.
+    auto expand = [&](int32_t u, int64_t b, int64_t e, std::vector<int32_t>& buf, int64_t& sc) -> bool {
+      const int32_t* ci = g_.ci;
+      int32_t* depth = a_.depth;
+      for (int64_t p = b; p < e; ++p) {
+        const int32_t v = ci[p];
+        if (static_cast<uint64_t>(static_cast<uint32_t>(v)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "graph"), false;
+        if (load_relaxed(depth + v) >= 0) continue;
+        int32_t expected = -1;
+        if (__atomic_compare_exchange_n(depth + v, &expected, next_depth, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+          if (a_.parent) a_.parent[v] = u;
+          int64_t vb, ve;
+          if (!g_.row(v, vb, ve)) return fault_.raise(2, v, "graph"), false;
+          sc += ve - vb;
+          buf.push_back(v);
+          if (buf.size() >= 4096 && !flush(buf, queue_.get(), tail_, n_)) return fault_.raise(3, 0, "graph"), false;
+        }
+      }
+      return true;
+    };
+
+    const int64_t chunks = std::min<int64_t>(chunks_for(frontier_edges, 4096), std::max<int64_t>(1, f / 4));
     pool_.parallel_for(chunks, [&](int64_t c) {
       thread_local std::vector<int32_t> buf;
       buf.clear();
       int64_t sc = 0, ex = 0;
       const int64_t i0 = q_begin + f * c / chunks, i1 = q_begin + f * (c + 1) / chunks;
-      for (int64_t i = i0; i < i1 && !fault_.raised(); ++i) {
+      for (int64_t i = i0; i < i1; ++i) {
         const int32_t u = queue_[i];
         int64_t b, e;
         if (!g_.row(u, b, e)) return fault_.raise(2, u, "graph");
-        ex += e - b;
-        for (int64_t p = b; p < e; ++p) {
-          const int32_t v = g_.ci[p];
-          if (static_cast<uint64_t>(static_cast<uint32_t>(v)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "graph");
-          if (load_relaxed(a_.depth + v) >= 0) continue;
-          int32_t expected = -1;
-          if (__atomic_compare_exchange_n(a_.depth + v, &expected, next_depth, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-            if (a_.parent) a_.parent[v] = u;
-            int64_t vb, ve;
-            if (!g_.row(v, vb, ve)) return fault_.raise(2, v, "graph");
-            sc += ve - vb;
-            buf.push_back(v);
-            if (buf.size() >= 4096 && !flush(buf, queue_.data(), tail_, n_)) return fault_.raise(3, 0, "graph");
-          }
+        if (e - b > kHeavy && chunks > 1) {
+          heavy_[heavy_count.fetch_add(1, std::memory_order_relaxed)] = u;
+          continue;
         }
+        ex += e - b;
+        if (!expand(u, b, e, buf, sc)) return;
       }
-      if (!flush(buf, queue_.data(), tail_, n_)) fault_.raise(3, 0, "graph");
+      if (!flush(buf, queue_.get(), tail_, n_)) fault_.raise(3, 0, "graph");
       scout.fetch_add(sc, std::memory_order_relaxed);
       examined_.fetch_add(ex, std::memory_order_relaxed);
     });
+
+    const int64_t h = heavy_count.load();
+    if (h > 0 && !fault_.raised()) {
+      std::vector<int64_t> prefix(static_cast<size_t>(h) + 1, 0);
+      for (int64_t i = 0; i < h; ++i) {
+        int64_t b, e;
+        g_.row(heavy_[i], b, e);  // already checked in the first pass
+        prefix[i + 1] = prefix[i] + (e - b);
+      }
+      const int64_t total = prefix[h];
+      const int64_t pieces = std::max<int64_t>(1, std::min<int64_t>(pool_.participants() * 8, total / 2048));
+      pool_.parallel_for(pieces, [&](int64_t c) {
+        thread_local std::vector<int32_t> buf;
+        buf.clear();
+        int64_t sc = 0;
+        const int64_t e0 = total * c / pieces, e1 = total * (c + 1) / pieces;
+        // First heavy vertex whose edges reach past e0.
+        int64_t i = std::upper_bound(prefix.begin(), prefix.end(), e0) - prefix.begin() - 1;
+        for (int64_t pos = e0; pos < e1 && i < h; ++i) {
+          const int32_t u = heavy_[i];
+          int64_t b, e;
+          g_.row(u, b, e);
+          const int64_t from = b + (pos - prefix[i]);
+          const int64_t to = b + (std::min(e1, prefix[i + 1]) - prefix[i]);
+          if (!expand(u, from, to, buf, sc)) return;
+          pos = prefix[i + 1];
+        }
+        if (!flush(buf, queue_.get(), tail_, n_)) fault_.raise(3, 0, "graph");
+        scout.fetch_add(sc, std::memory_order_relaxed);
+      });
+      examined_.fetch_add(total, std::memory_order_relaxed);
+    }
     return scout.load();
   }
 
   // Every unvisited vertex looks for a parent among its in-neighbours in the frontier bitmap.
   // Chunks are whole 64-vertex words, so each word of `next_` has one writer.
   int64_t bottom_up_step(int32_t level) {
+    // Rows of visited vertices are skipped, which defeats the hardware prefetcher: fetch the
+    // start of the in-edge list kPrefetch vertices ahead by hand (the loop is latency-bound).
+    constexpr int64_t kPrefetch = 24;
     const int32_t next_depth = level + 1;
     std::atomic<int64_t> awake(0);
     const int64_t chunks = chunks_for(words_, 64);
     pool_.parallel_for(chunks, [&](int64_t c) {
       const int64_t w0 = words_ * c / chunks, w1 = words_ * (c + 1) / chunks;
+      int32_t* depth = a_.depth;
+      int32_t* parent = a_.parent;
+      const uint64_t* front = front_.data();
+      uint64_t* next = next_.data();
+      const int32_t* ci = gi_.ci;
+      const uint64_t n = static_cast<uint64_t>(n_);
+      const int64_t v_stop = std::min<int64_t>(n_, w1 * 64);
       int64_t found = 0, ex = 0;
       for (int64_t w = w0; w < w1; ++w) {
         uint64_t bits = 0;
         const int64_t v_end = std::min<int64_t>(n_, (w + 1) * 64);
         for (int64_t v = w * 64; v < v_end; ++v) {
-          if (a_.depth[v] >= 0) continue;
+          if (v + kPrefetch < v_stop && depth[v + kPrefetch] < 0) {
+            const int64_t ahead = static_cast<int64_t>(gi_.rp[v + kPrefetch]);
+            if (ahead >= 0 && ahead < gi_.nnz) __builtin_prefetch(ci + ahead);
+          }
+          if (depth[v] >= 0) continue;
           int64_t b, e;
           if (!gi_.row(v, b, e)) return fault_.raise(2, v, "in-edges");
           for (int64_t p = b; p < e; ++p) {
-            const int32_t u = gi_.ci[p];
-            if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "in-edges");
-            ++ex;
-            if (bit_test(front_.data(), u)) {
-              a_.depth[v] = next_depth;
-              if (a_.parent) a_.parent[v] = u;
+            const int32_t u = ci[p];
+            if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= n) return fault_.raise(1, p, "in-edges");
+            if (bit_test(front, u)) {
+              ex += p - b + 1;
+              depth[v] = next_depth;
+              if (parent) parent[v] = u;
               bits |= uint64_t(1) << (v & 63);
               ++found;
-              break;
+              goto next_vertex;
             }
           }
+          ex += e - b;
+        next_vertex:;
         }
-        next_[w] = bits;
+        next[w] = bits;
       }
       awake.fetch_add(found, std::memory_order_relaxed);
       examined_.fetch_add(ex, std::memory_order_relaxed);
@@ -269,7 +336,7 @@ class DirectionOptimizingBfs {
           bits &= bits - 1;
         }
       }
-      if (!flush(buf, queue_.data(), tail_, n_)) fault_.raise(3, 0, "graph");
+      if (!flush(buf, queue_.get(), tail_, n_)) fault_.raise(3, 0, "graph");
     });
     return std::min<int64_t>(tail_.load(), n_);
   }
@@ -279,7 +346,9 @@ class DirectionOptimizingBfs {
   int64_t n_;
   BfsStats* st_;
   ThreadPool& pool_;
-  std::vector<int32_t> queue_;
+  // Uninitialised on purpose: zero-filling n entries per search costs more than a small BFS.
+  std::unique_ptr<int32_t[]> queue_;
+  std::vector<int32_t> heavy_;
   std::atomic<int64_t> tail_{0};
   std::atomic<int64_t> examined_{0};
   std::vector<uint64_t> front_, next_;

@@ -1,0 +1,154 @@
+// `dype kernels`: load or generate a graph, run the native CPU kernels (SpMM, SpMV, BFS,
+// multi-source BFS) on it and print measured times and rates.
+
+import type { CsrMatrix } from '../../data/csr.js';
+import { DenseMatrix, type Precision } from '../../data/dense.js';
+import { denseFeatures } from '../../generators/index.js';
+import { bfs } from '../../kernels/bfs.js';
+import { msbfs } from '../../kernels/msbfs.js';
+import { spmm } from '../../kernels/spmm.js';
+import { spmv } from '../../kernels/spmv.js';
+import { nativeAddon } from '../../native/addon.js';
+import { DEFAULT_GENERATOR, loadInput } from '../input.js';
+import { choiceFlag, intFlag, parseFlags } from '../parse.js';
+import { formatCount, formatMs, formatRate, formatTable } from '../table.js';
+
+export const KERNELS_HELP = `Usage: dype kernels [--data FILE | --generate SPEC] [options]
+
+Run dype's native CPU kernels on one graph and print measured times.
+
+Input (default: --generate ${DEFAULT_GENERATOR}):
+  --data FILE          Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
+  --generate SPEC      kronecker:scale=S[,edgeFactor=E][,seed=N] | erdos-renyi:n=N,... |
+                       grid:rows=R,cols=C[,deleteFraction=F] | banded:n=N,halfBandwidth=B
+
+Options:
+  --k N                width of the dense matrix for SpMM (default 32)
+  --precision P        f32 or f64 (default f32)
+  --sources N          BFS searches to time, from distinct sources (default 16)
+  --repeat N           timed repetitions of each SpMM/SpMV (default 10)
+  --json               print one JSON object instead of tables
+  -h, --help           show this help
+
+Every figure is measured on this machine (wall time of the native kernel call, medians).
+
+Examples:
+  dype kernels
+  dype kernels --generate kronecker:scale=18 --k 64
+  dype kernels --data ../shared/datasets/soc-Slashdot0902.mtx --json`;
+
+const FLAGS = {
+  data: { type: 'string' },
+  generate: { type: 'string' },
+  k: { type: 'string' },
+  precision: { type: 'string' },
+  sources: { type: 'string' },
+  repeat: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  verbose: { type: 'boolean' },
+} as const;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+async function timeIt(repeat: number, f: () => Promise<unknown>): Promise<number> {
+  await f(); // warm-up: first touch of outputs, thread pool start
+  const times: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const t = performance.now();
+    await f();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+/** Deterministic, spread-out sources with at least one edge (Graph500 skips isolated roots). */
+function pickSources(g: CsrMatrix, count: number): Int32Array {
+  const out: number[] = [];
+  let v = 0;
+  const stride = Math.max(1, Math.floor(g.rows / (count * 4 + 1))) | 1;
+  for (let tries = 0; out.length < count && tries < g.rows; tries++) {
+    v = (v + stride * 7919) % g.rows;
+    if (g.rowLength(v) > 0 && !out.includes(v)) out.push(v);
+  }
+  return Int32Array.from(out);
+}
+
+export async function kernelsCommand(argv: readonly string[], write: (s: string) => void): Promise<void> {
+  const { values } = parseFlags('kernels', argv, FLAGS);
+  if (values['help']) {
+    write(KERNELS_HELP);
+    return;
+  }
+  const k = intFlag('kernels', 'k', values['k'], 32, 1, 4096);
+  const precision = choiceFlag<Precision>('kernels', 'precision', values['precision'], 'f32', ['f32', 'f64']);
+  const sourceCount = intFlag('kernels', 'sources', values['sources'], 16, 1, 4096);
+  const repeat = intFlag('kernels', 'repeat', values['repeat'], 10, 1, 10_000);
+  const input = await loadInput('kernels', values['data'] as string | undefined, values['generate'] as string | undefined);
+  const a = input.matrix;
+
+  const x = denseFeatures({ rows: a.cols, cols: k, precision, seed: 1 });
+  const out = DenseMatrix.zeros(a.rows, k, precision);
+  const spmmMs = await timeIt(repeat, () => spmm(a, x, { out }));
+  const vec = denseFeatures({ rows: a.cols, cols: 1, precision, seed: 2 }).data;
+  const spmvMs = await timeIt(repeat, () => spmv(a, vec));
+  const elem = precision === 'f32' ? 4 : 8;
+  const matrixBytes = (a.rows + 1) * (a.wideRowPtr ? 8 : 4) + a.nnz * 4 + (a.values ? a.nnz * a.values.BYTES_PER_ELEMENT : 0);
+  const spmmBytes = matrixBytes + (a.cols + a.rows) * k * elem;
+
+  const result: Record<string, unknown> = {
+    input: { label: input.label, origin: input.origin, rows: a.rows, cols: a.cols, nnz: a.nnz, symmetric: a.symmetric, loadMs: input.ms },
+    threads: nativeAddon().threads(),
+    source: 'measured',
+    spmm: { k, precision, medianMs: spmmMs, gflops: (2 * a.nnz * k) / (spmmMs * 1e6), effectiveGBps: spmmBytes / (spmmMs * 1e6) },
+    spmv: { precision, medianMs: spmvMs, gflops: (2 * a.nnz) / (spmvMs * 1e6) },
+  };
+
+  if (a.rows === a.cols && a.rows > 0) {
+    const sources = pickSources(a, sourceCount);
+    const times: number[] = [];
+    const teps: number[] = [];
+    let levels = 0;
+    await bfs(a, sources[0]!); // warm-up (and the transpose for directed graphs)
+    for (const s of sources) {
+      const t = performance.now();
+      const r = await bfs(a, s);
+      const ms = performance.now() - t;
+      times.push(ms);
+      // Graph500 TEPS: edges of the reached component over time, undirected edges counted once.
+      let edges = 0;
+      for (let v = 0; v < a.rows; v++) if (r.depth[v]! >= 0) edges += a.rowLength(v);
+      teps.push((a.symmetric ? edges / 2 : edges) / (ms / 1000));
+      levels = Math.max(levels, r.frontier.length);
+    }
+    const t = performance.now();
+    await msbfs(a, sources);
+    const msMs = performance.now() - t;
+    result['bfs'] = { searches: sources.length, medianMs: median(times), medianTeps: median(teps), maxLevels: levels };
+    result['msbfs'] = { sources: sources.length, totalMs: msMs, perSourceMs: msMs / sources.length };
+  }
+
+  if (values['json']) {
+    write(JSON.stringify(result, null, 2));
+    return;
+  }
+  const inp = result['input'] as { rows: number; cols: number; nnz: number };
+  write(`${input.label}: ${formatCount(inp.rows)} x ${formatCount(inp.cols)}, ${formatCount(inp.nnz)} nonzeros` +
+    `${a.symmetric ? ', undirected' : ''} (${input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(input.ms)})`);
+  write(`native CPU kernels, ${result['threads']} threads, all figures measured (median of ${repeat} runs)\n`);
+  const rows: string[][] = [
+    [`SpMM ${precision} k=${k}`, formatMs(spmmMs), formatRate((2 * a.nnz * k) / (spmmMs / 1000), 'FLOP/s'), `${(spmmBytes / (spmmMs * 1e6)).toFixed(1)} GB/s`],
+    [`SpMV ${precision}`, formatMs(spmvMs), formatRate((2 * a.nnz) / (spmvMs / 1000), 'FLOP/s'), ''],
+  ];
+  const b = result['bfs'] as { searches: number; medianMs: number; medianTeps: number; maxLevels: number } | undefined;
+  const m = result['msbfs'] as { sources: number; totalMs: number; perSourceMs: number } | undefined;
+  if (b && m) {
+    rows.push([`BFS (${b.searches} sources)`, formatMs(b.medianMs), formatRate(b.medianTeps, 'TEPS'), `${b.maxLevels} levels`]);
+    rows.push([`multi-source BFS (${m.sources})`, formatMs(m.totalMs), `${formatMs(m.perSourceMs)} per source`, '']);
+  }
+  write(formatTable(['kernel', 'time', 'rate', 'notes'], rows));
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// The `dype` command line: dispatches to one module per command and turns errors into one line
+// on stderr with a meaningful exit code (0 success, 1 failure, 2 usage error).
+
+import { readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../native/addon.js';
+import { suggest } from '../validate.js';
+import { kernelsCommand, KERNELS_HELP } from './commands/kernels.js';
+import { describeFailure, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
+
+const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[], write: (s: string) => void) => Promise<void>; help: string }> = {
+  kernels: { summary: 'run the native CPU kernels (SpMM, SpMV, BFS) on a graph and print times', run: kernelsCommand, help: KERNELS_HELP },
+};
+
+const HELP = `dype: data-aware scheduling of sparse and graph kernels on heterogeneous machines
+
+Usage: dype <command> [options]
+
+Commands:
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`).join('\n')}
+
+Global options:
+  -h, --help       help for dype or a command (dype <command> --help)
+  --version        print the version
+  --verbose        print stack traces with errors
+
+Examples:
+  dype kernels
+  dype kernels --data graph.mtx --k 64`;
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+export async function main(argv: readonly string[], out = (s: string) => process.stdout.write(`${s}\n`)): Promise<number> {
+  const verbose = argv.includes('--verbose');
+  const args = argv.filter((a) => a !== '--verbose');
+  try {
+    const [command, ...rest] = args;
+    if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+      const topic = command === 'help' ? rest[0] : undefined;
+      out(topic && COMMANDS[topic] ? COMMANDS[topic].help : HELP);
+      return EXIT_OK;
+    }
+    if (command === '--version' || command === '-v') {
+      out(version());
+      return EXIT_OK;
+    }
+    const entry = COMMANDS[command];
+    if (!entry) {
+      const hint = suggest(command, Object.keys(COMMANDS));
+      throw new UsageError(`unknown command ${JSON.stringify(command)}${hint ? ` (did you mean ${hint}?)` : ''}; see dype --help`);
+    }
+    await entry.run(rest, out);
+    return EXIT_OK;
+  } catch (e) {
+    const { code, message } = describeFailure(e, verbose);
+    process.stderr.write(`${message}\n`);
+    return code === EXIT_USAGE ? EXIT_USAGE : code;
+  }
+}
+
+// Run when executed directly (also through npm's bin symlink), not when imported by tests.
+function invokedDirectly(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+if (invokedDirectly()) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

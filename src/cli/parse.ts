@@ -1,0 +1,49 @@
+// Flag parsing on top of node:util's strict parseArgs, with "did you mean" for unknown flags
+// and typed number conversion, so every command rejects bad input the same way.
+
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { suggest } from '../validate.js';
+import { UsageError } from './usage-error.js';
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+export function parseFlags<T extends Options>(
+  command: string,
+  argv: readonly string[],
+  options: T,
+  allowPositionals = false,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals });
+    return { values: values as Record<string, string | boolean | undefined>, positionals };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(message);
+    if (unknown) {
+      const flag = unknown[1]!;
+      const hint = suggest(flag.replace(/^-+/, ''), Object.keys(options));
+      throw new UsageError(`${command}: unknown option ${flag}${hint ? ` (did you mean --${hint}?)` : ''}; see dype ${command} --help`);
+    }
+    throw new UsageError(`${command}: ${message.replace(/\. To specify.*$/s, '')}`);
+  }
+}
+
+export function intFlag(command: string, name: string, raw: string | boolean | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const v = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(v) || v < min || v > max) {
+    throw new UsageError(`${command}: --${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(raw)}`);
+  }
+  return v;
+}
+
+export function choiceFlag<T extends string>(command: string, name: string, raw: string | boolean | undefined, fallback: T, choices: readonly T[]): T {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !(choices as readonly string[]).includes(raw)) {
+    const hint = typeof raw === 'string' ? suggest(raw, choices) : undefined;
+    throw new UsageError(
+      `${command}: --${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}${hint ? ` (did you mean ${hint}?)` : ''}`,
+    );
+  }
+  return raw as T;
+}
