@@ -155,8 +155,7 @@ class SpmmWorker : public KernelWorker {
   SpmmArgs args_;
 };
 
-Napi::Value Spmm(const Napi::CallbackInfo& info) {
-  const char* fn = "spmm";
+Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
   Napi::Env env = info.Env();
   try {
     SpmmArgs a;
@@ -196,6 +195,11 @@ Napi::Value Spmm(const Napi::CallbackInfo& info) {
     throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
   }
 }
+
+Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "spmm"); }
+
+// spmv(...): spmm's arguments with k = 1; a separate entry point so errors name spmv.
+Napi::Value Spmv(const Napi::CallbackInfo& info) { return SpmmCommon(info, "spmv"); }
 
 // bfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, parent|null, direction, alpha, beta)
 //   : Promise<{ frontier: Float64Array, bottomUp: Uint8Array, edgesExamined: number }>
@@ -348,12 +352,13 @@ Napi::Value Threads(const Napi::CallbackInfo& info) {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("spmm", Napi::Function::New(env, Spmm, "spmm"));
+  exports.Set("spmv", Napi::Function::New(env, Spmv, "spmv"));
   exports.Set("bfs", Napi::Function::New(env, Bfs, "bfs"));
   exports.Set("msbfs", Napi::Function::New(env, MsBfs, "msbfs"));
   exports.Set("noopSync", Napi::Function::New(env, NoopSync, "noopSync"));
   exports.Set("noopAsync", Napi::Function::New(env, NoopAsync, "noopAsync"));
   exports.Set("threads", Napi::Function::New(env, Threads, "threads"));
-  exports.Set("abiVersion", Napi::Number::New(env, 1));
+  exports.Set("abiVersion", Napi::Number::New(env, 2));
   return exports;
 }
 

@@ -1,10 +1,12 @@
 // Where a command's matrix comes from: a file (format chosen by extension, .gz allowed) or a
 // seeded generator spec such as `kronecker:scale=16`.
 
-import { basename } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { CsrMatrix } from '../data/csr.js';
 import { generate, parseGeneratorSpec } from '../generators/index.js';
 import { loadEdgeList, loadMatrixMarket, loadMetis } from '../io/index.js';
+import { packageRoot } from '../native/addon.js';
 import { UsageError } from './usage-error.js';
 
 export interface LoadedInput {
@@ -17,6 +19,11 @@ export interface LoadedInput {
 }
 
 export const DEFAULT_GENERATOR = 'kronecker:scale=16,edgeFactor=16,seed=1';
+
+/** Named generator specs from datasets/presets.json (for example `kron18`, `road`). */
+export function presets(): Record<string, { spec: string; about: string }> {
+  return JSON.parse(readFileSync(join(packageRoot, 'datasets', 'presets.json'), 'utf8')) as Record<string, { spec: string; about: string }>;
+}
 
 const FORMATS = [
   { test: /\.mtx(\.gz)?$/i, name: 'Matrix Market' },
@@ -43,7 +50,8 @@ export async function loadInput(command: string, data: string | undefined, spec:
     }
     return { matrix, label: basename(data), origin: 'file', ms: performance.now() - t0 };
   }
-  const text = spec ?? DEFAULT_GENERATOR;
+  const named = spec !== undefined && !spec.includes(':') ? presets()[spec] : undefined;
+  const text = named?.spec ?? spec ?? DEFAULT_GENERATOR;
   const matrix = generate(parseGeneratorSpec(text));
-  return { matrix, label: text, origin: 'generated', ms: performance.now() - t0 };
+  return { matrix, label: spec !== undefined && named ? `${spec} (${text})` : text, origin: 'generated', ms: performance.now() - t0 };
 }

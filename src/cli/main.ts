@@ -34,7 +34,10 @@ function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-export async function main(argv: readonly string[], out = (s: string) => process.stdout.write(`${s}\n`)): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => void process.stdout.write(`${s}\n`),
+): Promise<number> {
   const verbose = argv.includes('--verbose');
   const args = argv.filter((a) => a !== '--verbose');
   try {

@@ -29,6 +29,8 @@ export interface NativeAddon {
     rowBegin: number,
     rowEnd: number,
   ): Promise<void>;
+  /** spmm with k = 1 whose errors name spmv. */
+  spmv: NativeAddon['spmm'];
   bfs(
     n: number,
     rowPtr: RowPtrArray,
@@ -56,7 +58,7 @@ export interface NativeAddon {
   threads(): number;
 }
 
-const EXPECTED_ABI = 1;
+const EXPECTED_ABI = 2;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */

@@ -119,3 +119,15 @@ describe('arrays corrupted after validation', () => {
     }
   });
 });
+
+describe('non-finite inputs reaching the kernels', () => {
+  it('spmm names a NaN or infinity written into x after validation, and reports overflow', async () => {
+    const a = fresh();
+    const x = randomDense(a.cols, 8, 'f64', 5);
+    x.data[3 * 8 + 2] = Infinity;
+    const e = await rejection(spmm(a, x));
+    expect(e.message).toBe('spmm: x element (3, 2) = Infinity is not finite');
+    const big = new DenseMatrix(a.cols, 4, new Float32Array(a.cols * 4).fill(3e38));
+    expect((await rejection(spmm(a, big))).message).toMatch(/^spmm: the result is not finite in row \d+ \(overflow/);
+  });
+});

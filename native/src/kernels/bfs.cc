@@ -138,6 +138,7 @@ class DirectionOptimizingBfs {
       st_->bottom_up.pop_back();
     }
     st_->edges_examined = examined_.load();
+    finish_outputs();
     return fault_.status(fn, a_.out, a_.in);
   }
 
@@ -152,12 +153,35 @@ class DirectionOptimizingBfs {
     return std::min<int64_t>(pool_.participants() * 16, work / grain);
   }
 
+  // Unvisited vertices hold -(out-degree + 1) in `depth` while the search runs (GAP keeps the
+  // same trick in its parent array): a top-down step then learns a discovered vertex's degree,
+  // which Beamer's switching rule needs, from the word it already loaded instead of a second
+  // random read of the row pointers. finish_outputs() turns every leftover negative into -1.
   void init_outputs() {
     const int64_t chunks = chunks_for(n_, 1 << 16);
     pool_.parallel_for(chunks, [&](int64_t c) {
       const int64_t v0 = n_ * c / chunks, v1 = n_ * (c + 1) / chunks;
-      std::fill(a_.depth + v0, a_.depth + v1, -1);
+      int32_t* depth = a_.depth;
+      const P* rp = g_.rp;
+      for (int64_t v = v0; v < v1; ++v) depth[v] = unvisited_mark(static_cast<int64_t>(rp[v + 1]) - static_cast<int64_t>(rp[v]));
       if (a_.parent) std::fill(a_.parent + v0, a_.parent + v1, -1);
+    });
+  }
+
+  static int32_t unvisited_mark(int64_t degree) {
+    // Degrees that do not fit (or garbage from bad row pointers) saturate: only the switching
+    // heuristic reads them, and the row pointers are checked again where edges are read.
+    if (degree < 0) return -1;
+    return degree >= INT32_MAX ? INT32_MIN : static_cast<int32_t>(-degree - 1);
+  }
+
+  void finish_outputs() {
+    const int64_t chunks = chunks_for(n_, 1 << 16);
+    pool_.parallel_for(chunks, [&](int64_t c) {
+      int32_t* depth = a_.depth;
+      for (int64_t v = n_ * c / chunks, end = n_ * (c + 1) / chunks; v < end; ++v) {
+        if (depth[v] < 0) depth[v] = -1;
+      }
     });
   }
 
@@ -188,13 +212,11 @@ class DirectionOptimizingBfs {
       for (int64_t p = b; p < e; ++p) {
         const int32_t v = ci[p];
         if (static_cast<uint64_t>(static_cast<uint32_t>(v)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "graph"), false;
-        if (load_relaxed(depth + v) >= 0) continue;
-        int32_t expected = -1;
-        if (__atomic_compare_exchange_n(depth + v, &expected, next_depth, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        int32_t seen = load_relaxed(depth + v);
+        if (seen >= 0) continue;
+        if (__atomic_compare_exchange_n(depth + v, &seen, next_depth, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
           if (a_.parent) a_.parent[v] = u;
-          int64_t vb, ve;
-          if (!g_.row(v, vb, ve)) return fault_.raise(2, v, "graph"), false;
-          sc += ve - vb;
+          sc += -static_cast<int64_t>(seen) - 1;
           buf.push_back(v);
           if (buf.size() >= 4096 && !flush(buf, queue_.get(), tail_, n_)) return fault_.raise(3, 0, "graph"), false;
         }
@@ -203,6 +225,7 @@ class DirectionOptimizingBfs {
     };
 
     const int64_t chunks = std::min<int64_t>(chunks_for(frontier_edges, 4096), std::max<int64_t>(1, f / 4));
+    if (chunks == 1) return top_down_serial(next_depth, q_begin, q_end);
     pool_.parallel_for(chunks, [&](int64_t c) {
       thread_local std::vector<int32_t> buf;
       buf.clear();
@@ -256,6 +279,40 @@ class DirectionOptimizingBfs {
       examined_.fetch_add(total, std::memory_order_relaxed);
     }
     return scout.load();
+  }
+
+  // The same step on one thread for small frontiers (every level of a road network): plain
+  // stores instead of compare-and-swap, discoveries written straight to the queue. Long-diameter
+  // graphs run thousands of these, so they must cost no more than a textbook serial BFS level.
+  int64_t top_down_serial(int32_t next_depth, int64_t q_begin, int64_t q_end) {
+    const int32_t* ci = g_.ci;
+    int32_t* depth = a_.depth;
+    int32_t* parent = a_.parent;
+    int32_t* queue = queue_.get();
+    const uint64_t n = static_cast<uint64_t>(n_);
+    int64_t tail = q_end;
+    int64_t sc = 0, ex = 0;
+    for (int64_t i = q_begin; i < q_end; ++i) {
+      const int32_t u = queue[i];
+      int64_t b, e;
+      if (!g_.row(u, b, e)) return fault_.raise(2, u, "graph"), 0;
+      ex += e - b;
+      for (int64_t p = b; p < e; ++p) {
+        const int32_t v = ci[p];
+        if (static_cast<uint64_t>(static_cast<uint32_t>(v)) >= n) return fault_.raise(1, p, "graph"), 0;
+        const int32_t seen = depth[v];
+        if (seen >= 0) continue;
+        depth[v] = next_depth;
+        if (parent) parent[v] = u;
+        sc += -static_cast<int64_t>(seen) - 1;
+        // Cannot overflow unless the depth array changed under us; refuse rather than write past it.
+        if (tail >= n_) return fault_.raise(3, 0, "graph"), 0;
+        queue[tail++] = v;
+      }
+    }
+    tail_.store(tail);
+    examined_.fetch_add(ex, std::memory_order_relaxed);
+    return sc;
   }
 
   // Every unvisited vertex looks for a parent among its in-neighbours in the frontier bitmap.
@@ -410,22 +467,45 @@ class MultiSourceBfs {
         frontier_edges += e - b;
       }
       ++level;
-      if (static_cast<double>(frontier_edges) > static_cast<double>(g_.nnz) / 15.0) {
+      // A pull step reads every in-edge (it cannot stop early: all 64 lanes need the OR), so
+      // unlike single-source BFS it only pays once the frontier holds a large share of edges.
+      if (static_cast<double>(frontier_edges) > static_cast<double>(g_.nnz) / 3.0) {
         pull(base, level);
       } else {
-        push(base, level);
+        push(base, level, frontier_edges);
       }
     }
   }
 
   // Sparse frontier: each active vertex ORs its lanes into its out-neighbours.
-  void push(int64_t base, int32_t level) {
-    std::vector<int32_t> touched;
+  void push(int64_t base, int32_t level, int64_t frontier_edges) {
+    // Allocated once per search, not per level: road networks run thousands of levels.
+    if (touched_.empty()) touched_.resize(static_cast<size_t>(n_));
+    int32_t* touched = touched_.data();
     std::atomic<int64_t> tail(0);
-    touched.resize(static_cast<size_t>(n_));
     const int64_t f = static_cast<int64_t>(active_.size());
-    const int64_t chunks = f < 256 ? 1 : std::min<int64_t>(pool_.participants() * 16, f / 64);
-    pool_.parallel_for(chunks, [&](int64_t c) {
+    // Split only when there is enough work to pay for waking the pool and for atomics.
+    const int64_t chunks = frontier_edges < (1 << 15) ? 1 : std::min<int64_t>(pool_.participants() * 16, std::max<int64_t>(1, f / 64));
+    if (chunks == 1) {
+      // One thread: plain read-modify-writes, and next_[u] == 0 marks a first touch.
+      int64_t t = 0, ex = 0;
+      for (int32_t v : active_) {
+        const uint64_t lanes = visit_[v];
+        int64_t b, e;
+        if (!g_.row(v, b, e)) return fault_.raise(2, v, "graph");
+        ex += e - b;
+        for (int64_t p = b; p < e; ++p) {
+          const int32_t u = g_.ci[p];
+          if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "graph");
+          const uint64_t fresh = lanes & ~seen_[u];
+          if (!fresh) continue;
+          if (next_[u] == 0) touched[t++] = u;
+          next_[u] |= fresh;
+        }
+      }
+      tail.store(t);
+      examined_.fetch_add(ex, std::memory_order_relaxed);
+    } else pool_.parallel_for(chunks, [&](int64_t c) {
       thread_local std::vector<int32_t> buf;
       buf.clear();
       int64_t ex = 0;
@@ -444,7 +524,7 @@ class MultiSourceBfs {
           if (!__atomic_exchange_n(&claimed_[u], uint8_t(1), __ATOMIC_RELAXED)) buf.push_back(u);
         }
       }
-      if (!flush(buf, touched.data(), tail, n_)) fault_.raise(3, 0, "graph");
+      if (!flush(buf, touched, tail, n_)) fault_.raise(3, 0, "graph");
       examined_.fetch_add(ex, std::memory_order_relaxed);
     });
     if (fault_.raised()) return;
@@ -512,6 +592,7 @@ class MultiSourceBfs {
   std::vector<uint64_t> seen_, visit_, next_;
   std::vector<uint8_t> claimed_;
   std::vector<int32_t> active_;
+  std::vector<int32_t> touched_;
   std::atomic<int64_t> examined_{0};
   Fault fault_;
 };

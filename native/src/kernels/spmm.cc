@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -59,20 +61,52 @@ inline void axpy(T* __restrict acc, const T* __restrict xr, T a, int64_t k) {
 
 constexpr int64_t kPrefetchDistance = 8;
 
+// True when every element is finite: x - x is 0 for finite x and NaN otherwise, and the loop
+// vectorises, so checking a row already in registers costs next to nothing.
+template <int K, typename T>
+inline bool all_finite(const T* v, int64_t k) {
+  bool ok = true;
+  if constexpr (K > 0) {
+    for (int j = 0; j < K; ++j) ok &= (v[j] - v[j]) == T(0);
+  } else {
+    for (int64_t j = 0; j < k; ++j) ok &= (v[j] - v[j]) == T(0);
+  }
+  return ok;
+}
+
+// A number as JavaScript prints it, so native messages read like the TypeScript ones.
+std::string js_number(double v) {
+  if (v != v) return "NaN";
+  if (v == std::numeric_limits<double>::infinity()) return "Infinity";
+  if (v == -std::numeric_limits<double>::infinity()) return "-Infinity";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.17g", v);
+  return buf;
+}
+
+template <typename T>
+Status non_finite_status(const char* fn, const SpmmArgs& s, int64_t row) {
+  const T* x = static_cast<const T*>(s.x);
+  const int64_t n = s.a.cols * s.k;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!((x[i] - x[i]) == T(0))) {
+      const std::string where = s.k == 1 ? "x[" + std::to_string(i) + "]"
+                                         : "x element (" + std::to_string(i / s.k) + ", " + std::to_string(i % s.k) + ")";
+      return Status::invalid(std::string(fn) + ": " + where + " = " + js_number(static_cast<double>(x[i])) + " is not finite");
+    }
+  }
+  return Status::invalid(std::string(fn) + ": the result is not finite in row " + std::to_string(s.row_begin + row) +
+                         " (overflow, or values changed after validation)");
+}
+
 template <typename P, typename V, typename T, int K>
 Status spmm_impl(const char* fn, const SpmmArgs& s) {
   const P* rp = static_cast<const P*>(s.a.row_ptr);
   const int32_t* ci = s.a.col_idx;
-  const V* vals = static_cast<const V*>(s.a.values);
-  const T* x = static_cast<const T*>(s.x);
-  T* y = static_cast<T*>(s.y);
   const int64_t k = K > 0 ? K : s.k;
-  const uint64_t cols = static_cast<uint64_t>(s.a.cols);
   const int64_t rows = s.row_end - s.row_begin;
   const int64_t base = static_cast<int64_t>(rp[s.row_begin]);
   const int64_t nnz = static_cast<int64_t>(rp[s.row_end]) - base;
-  const P* ends = rp + s.row_begin + 1;
-  const int32_t* cols_of = ci + base;
   const int64_t total = rows + nnz;
 
   ThreadPool& pool = ThreadPool::instance();
@@ -86,9 +120,22 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
 
   std::vector<int64_t> carry_row(chunks, -1);
   std::vector<T> carry(static_cast<size_t>(chunks * k));
-  std::atomic<int64_t> bad(-1);
+  std::atomic<int64_t> bad_col(-1);
+  std::atomic<int64_t> bad_row(-1);
 
   auto body = [&](int64_t c) {
+    // Locals, not captures: the compiler keeps them in registers across the stores to y.
+    const P* ends = rp + s.row_begin + 1;
+    const int32_t* cols_of = ci + base;
+    const V* vals = static_cast<const V*>(s.a.values) + (std::is_same_v<V, Pattern> ? 0 : base);
+    const T* __restrict x = static_cast<const T*>(s.x);
+    T* __restrict y = static_cast<T*>(s.y);
+    const uint64_t cols = static_cast<uint64_t>(s.a.cols);
+    const int64_t nz_end = nnz;
+    // Prefetching pays when each gathered row of x spans cache lines of its own; for narrow x
+    // (SpMV) a line serves many neighbours and the extra loads only slow the loop.
+    const bool prefetch = k * static_cast<int64_t>(sizeof(T)) >= 32;
+
     const int64_t d0 = total / chunks * c + std::min(c, total % chunks);
     const int64_t d1 = d0 + total / chunks + (c < total % chunks ? 1 : 0);
     const int64_t x0 = merge_path_search(d0, ends, base, rows, nnz);
@@ -100,26 +147,33 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
     alignas(64) T fixed_acc[K > 0 ? K : 1];
     T* acc = K > 0 ? fixed_acc : heap_acc.data();
 
+    // Accumulate nonzeros [p, stop) into acc; false when a column index is out of range.
     auto accumulate_to = [&](int64_t stop) -> bool {
       std::fill(acc, acc + k, T(0));
       for (; p < stop; ++p) {
-        if (p + kPrefetchDistance < stop) {
+        // Look ahead across row boundaries: short rows (meshes, roads) would otherwise never
+        // prefetch, and their gathers from x are what the loop waits on.
+        if (prefetch && p + kPrefetchDistance < nz_end) {
           const uint32_t pc = static_cast<uint32_t>(cols_of[p + kPrefetchDistance]);
           if (pc < cols) __builtin_prefetch(x + static_cast<int64_t>(pc) * k);
         }
         const int32_t col = cols_of[p];
         if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) {
           int64_t expected = -1;
-          bad.compare_exchange_strong(expected, base + p);
+          bad_col.compare_exchange_strong(expected, base + p);
           return false;
         }
-        axpy<K>(acc, x + static_cast<int64_t>(col) * k, value_at<V, T>(vals, base + p), k);
+        axpy<K>(acc, x + static_cast<int64_t>(col) * k, value_at<V, T>(vals, p), k);
       }
       return true;
     };
 
     for (int64_t r = x0; r < x1; ++r) {
       if (!accumulate_to(static_cast<int64_t>(ends[r]) - base)) return;
+      if (!all_finite<K>(acc, k)) {
+        int64_t expected = -1;
+        bad_row.compare_exchange_strong(expected, r);
+      }
       std::memcpy(y + r * k, acc, sizeof(T) * k);
     }
     if (x1 < rows && p < y1) {
@@ -130,19 +184,24 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
   };
   pool.parallel_for(chunks, body);
 
-  if (bad.load() >= 0) {
-    const int64_t at = bad.load();
+  if (bad_col.load() >= 0) {
+    const int64_t at = bad_col.load();
     return Status::invalid(std::string(fn) + ": colIdx[" + std::to_string(at) + "] = " + std::to_string(ci[at]) +
                            " is outside [0, " + std::to_string(s.a.cols) + ")");
   }
   // A row split across chunks was written by the chunk that finished it; add the others' parts.
+  T* y = static_cast<T*>(s.y);
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t r = carry_row[c];
     if (r < 0) continue;
     T* yr = y + r * k;
     const T* cr = carry.data() + c * k;
     for (int64_t j = 0; j < k; ++j) yr[j] += cr[j];
+    if (!all_finite<K>(yr, k)) bad_row.store(r);
   }
+  // Inputs were validated as finite, so a non-finite output means x (or values) changed since,
+  // or the product overflowed; say which.
+  if (bad_row.load() >= 0) return non_finite_status<T>(fn, s, bad_row.load());
   return Status{};
 }
 
@@ -195,6 +254,23 @@ Status spmm(const char* fn, const SpmmArgs& s) {
   return s.a.wide_row_ptr ? dispatch_dense<int64_t>(fn, s) : dispatch_dense<int32_t>(fn, s);
 }
 
+namespace {
+
+// First row r in [r0, r1] whose pointer breaks 0 <= rowPtr[r-1] <= rowPtr[r] <= nnz, or -1.
+template <typename P>
+int64_t first_bad_row_ptr(const P* rp, int64_t r0, int64_t r1, int64_t nnz) {
+  if (rp[r0] < 0 || rp[r0] > nnz) return r0;
+  bool ok = true;
+  for (int64_t r = r0 + 1; r <= r1; ++r) ok &= (rp[r] >= rp[r - 1]) & (rp[r] <= nnz);
+  if (ok) return -1;
+  for (int64_t r = r0 + 1; r <= r1; ++r) {
+    if (rp[r] < rp[r - 1] || rp[r] > nnz) return r;
+  }
+  return -1;
+}
+
+}  // namespace
+
 Status check_row_ptr(const char* fn, const Csr& a, int64_t row_begin, int64_t row_end) {
   if (a.ptr(0) != 0) return Status::invalid(std::string(fn) + ": rowPtr[0] must be 0, got " + std::to_string(a.ptr(0)));
   if (a.ptr(a.rows) != a.nnz) {
@@ -203,24 +279,16 @@ Status check_row_ptr(const char* fn, const Csr& a, int64_t row_begin, int64_t ro
   }
   const int64_t n = row_end - row_begin;
   ThreadPool& pool = ThreadPool::instance();
-  const int64_t chunks = n < (1 << 18) ? 1 : pool.participants() * 4;
+  const int64_t chunks = n < (1 << 16) ? 1 : pool.participants() * 4;
   std::atomic<int64_t> bad(-1);
   pool.parallel_for(chunks, [&](int64_t c) {
     const int64_t r0 = row_begin + n / chunks * c + std::min(c, n % chunks);
     const int64_t r1 = r0 + n / chunks + (c < n % chunks ? 1 : 0);
-    int64_t prev = a.ptr(r0);
-    if (prev < 0 || prev > a.nnz) {
-      bad.store(r0);
-      return;
-    }
-    for (int64_t r = r0 + 1; r <= r1; ++r) {
-      const int64_t cur = a.ptr(r);
-      if (cur < prev || cur > a.nnz) {
-        int64_t expected = -1;
-        bad.compare_exchange_strong(expected, r);
-        return;
-      }
-      prev = cur;
+    const int64_t r = a.wide_row_ptr ? first_bad_row_ptr(static_cast<const int64_t*>(a.row_ptr), r0, r1, a.nnz)
+                                     : first_bad_row_ptr(static_cast<const int32_t*>(a.row_ptr), r0, r1, a.nnz);
+    if (r >= 0) {
+      int64_t expected = -1;
+      bad.compare_exchange_strong(expected, r);
     }
   });
   if (bad.load() >= 0) {

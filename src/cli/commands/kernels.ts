@@ -19,7 +19,8 @@ Run dype's native CPU kernels on one graph and print measured times.
 
 Input (default: --generate ${DEFAULT_GENERATOR}):
   --data FILE          Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
-  --generate SPEC      kronecker:scale=S[,edgeFactor=E][,seed=N] | erdos-renyi:n=N,... |
+  --generate SPEC      a preset (kron16, kron18, kron20, road, fem, random) or a spec:
+                       kronecker:scale=S[,edgeFactor=E][,seed=N] | erdos-renyi:n=N,m=M |
                        grid:rows=R,cols=C[,deleteFraction=F] | banded:n=N,halfBandwidth=B
 
 Options:
@@ -34,7 +35,8 @@ Every figure is measured on this machine (wall time of the native kernel call, m
 
 Examples:
   dype kernels
-  dype kernels --generate kronecker:scale=18 --k 64
+  dype kernels --generate kron18 --k 64
+  dype kernels --generate grid:rows=1000,cols=1000,deleteFraction=0.2
   dype kernels --data ../shared/datasets/soc-Slashdot0902.mtx --json`;
 
 const FLAGS = {

@@ -1,0 +1,90 @@
+// Timing through tinybench with the suites' conventions: medians and quartiles from retained
+// samples, and competing implementations measured in alternating order so neither always
+// runs first (on a warm cache, after the other's page faults, ...).
+
+import { Bench, type Task } from 'tinybench';
+
+export interface BenchSettings {
+  /** Time budget per task and round (ms); iterations still reach the minimum below. */
+  readonly time: number;
+  readonly warmupTime: number;
+  readonly iterations: number;
+  readonly warmupIterations: number;
+}
+
+/** One implementation to time: a synchronous or asynchronous call of the work. */
+export interface Candidate {
+  readonly name: string;
+  readonly fn: () => unknown;
+  readonly async: boolean;
+}
+
+/** Wall-time statistics of one candidate, in milliseconds. */
+export interface Timing {
+  readonly median: number;
+  readonly p25: number;
+  readonly p75: number;
+  /** Median absolute deviation from the median (unscaled). */
+  readonly mad: number;
+  readonly samples: number;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Collect garbage when the process allows it (run with --expose-gc), so one input's garbage is not billed to the next. */
+export function collectGarbage(): void {
+  gc?.();
+}
+
+export function quantile(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  const a = sorted[lo]!;
+  return a + (sorted[hi]! - a) * (pos - lo);
+}
+
+export function median(xs: readonly number[]): number {
+  return quantile([...xs].sort((a, b) => a - b), 0.5);
+}
+
+export function summarize(samples: readonly number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const m = quantile(sorted, 0.5);
+  const dev = sorted.map((x) => Math.abs(x - m)).sort((a, b) => a - b);
+  return { median: m, p25: quantile(sorted, 0.25), p75: quantile(sorted, 0.75), mad: quantile(dev, 0.5), samples: sorted.length };
+}
+
+function samplesOf(task: Task): number[] {
+  const r = task.result;
+  if (r.state === 'errored') throw new Error(`${task.name} failed: ${r.error.message}`, { cause: r.error });
+  if (r.state !== 'completed') throw new Error(`${task.name} did not complete (state ${r.state})`);
+  const s = r.latency.samples;
+  if (s === undefined || s.length === 0) throw new Error(`${task.name}: tinybench kept no samples`);
+  return Array.from(s);
+}
+
+/**
+ * Time each candidate; with `rounds` > 1 the order alternates between as given and reversed
+ * (A B C, then C B A) and the samples of all rounds are pooled. Returns timings in candidate order.
+ */
+export async function measure(candidates: readonly Candidate[], settings: BenchSettings, rounds = 2): Promise<Timing[]> {
+  const pooled = candidates.map((): number[] => []);
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ ...settings, retainSamples: true, setup: collectGarbage });
+    const order = candidates.map((_, i) => (round % 2 === 0 ? i : candidates.length - 1 - i));
+    for (const i of order) {
+      const c = candidates[i]!;
+      bench.add(c.name, c.fn as () => unknown, { async: c.async });
+    }
+    await bench.run();
+    candidates.forEach((c, i) => {
+      const task = bench.getTask(c.name);
+      if (task === undefined) throw new Error(`tinybench lost task ${c.name}`);
+      const into = pooled[i]!;
+      for (const x of samplesOf(task)) into.push(x);
+    });
+  }
+  return pooled.map(summarize);
+}

@@ -1,0 +1,17 @@
+{
+  "targets": [
+    {
+      "target_name": "dype_bench_refs",
+      "sources": ["references.cc"],
+      "include_dirs": [
+        "<!(node -p \"require('node-addon-api').include_dir\")",
+        "/usr/include/eigen3"
+      ],
+      "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED", "EIGEN_NO_DEBUG"],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
+      "cflags_cc": ["-std=c++17", "-fexceptions", "-O3", "-march=native", "-fopenmp", "-Wno-deprecated-declarations"],
+      "ldflags": ["-fopenmp"]
+    }
+  ]
+}

@@ -1,0 +1,82 @@
+// Runs the benchmark suites, each in a fresh child process (no JIT state, heap or page cache
+// of one suite leaks into the next), and merges their reports into bench/results/latest.{json,md}.
+// Run: node --expose-gc --import tsx bench/run.ts [--quick] [--suite spmm|bfs|boundary[,...]] [-- flags for that one suite]
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from './common/datasets.js';
+import { reportMarkdown, resultsDir, SUITES, type SuiteName, type SuiteReport } from './common/report.js';
+
+const SCRIPTS: Readonly<Record<SuiteName, string>> = {
+  spmm: 'bench/kernels/spmm.ts',
+  bfs: 'bench/kernels/bfs.ts',
+  boundary: 'bench/boundary.ts',
+};
+
+const { values: args, positionals } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    suite: { type: 'string', multiple: true },
+  },
+  allowPositionals: true,
+  strict: true,
+});
+
+function chosenSuites(): SuiteName[] {
+  if (args.suite === undefined) return [...SUITES];
+  const names = args.suite.flatMap((s) => s.split(',')).map((s) => s.trim());
+  for (const n of names) {
+    if (!(SUITES as readonly string[]).includes(n)) throw new Error(`--suite: unknown suite ${JSON.stringify(n)} (suites: ${SUITES.join(', ')})`);
+  }
+  return names as SuiteName[];
+}
+
+interface Failure {
+  readonly suite: SuiteName;
+  readonly reason: string;
+}
+
+function runSuite(suite: SuiteName): SuiteReport | Failure {
+  const file = join(resultsDir, `${suite}.json`);
+  rmSync(file, { force: true });
+  const argv = [
+    '--expose-gc', '--import', 'tsx', SCRIPTS[suite],
+    '--json', file, '--quiet', ...(args.quick ? ['--quick'] : []), ...positionals,
+  ];
+  process.stderr.write(`\n== ${suite}: node ${argv.join(' ')}\n`);
+  const t = performance.now();
+  // Progress streams through; the report comes back as a file, so stdout noise cannot corrupt it.
+  const r = spawnSync(process.execPath, argv, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+  process.stderr.write(`== ${suite}: ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  if (r.error) return { suite, reason: r.error.message };
+  if (r.status !== 0) return { suite, reason: `exited with ${r.status ?? r.signal}` };
+  if (!existsSync(file)) return { suite, reason: 'skipped (see its message above)' };
+  return JSON.parse(readFileSync(file, 'utf8')) as SuiteReport;
+}
+
+function main(): void {
+  const suites = chosenSuites();
+  if (positionals.length > 0 && suites.length !== 1) {
+    throw new Error('flags after -- go to one suite only: add --suite NAME');
+  }
+  mkdirSync(resultsDir, { recursive: true });
+  const outcomes = suites.map(runSuite);
+  const reports = outcomes.filter((o): o is SuiteReport => 'tables' in o);
+  const failures = outcomes.filter((o): o is Failure => 'reason' in o);
+  const latest = { date: new Date().toISOString(), quick: args.quick, suites: reports, failures };
+  writeFileSync(join(resultsDir, 'latest.json'), `${JSON.stringify(latest, null, 2)}\n`);
+  const md = [
+    `# dype benchmarks${args.quick ? ' (quick mode: fewer inputs, short runs)' : ''}`,
+    'All figures are wall time measured on the machine named in each section, in this run.',
+    ...reports.map(reportMarkdown),
+    ...(failures.length > 0 ? [`## Failed or skipped\n\n${failures.map((f) => `- ${f.suite}: ${f.reason}`).join('\n')}\n`] : []),
+  ].join('\n\n');
+  writeFileSync(join(resultsDir, 'latest.md'), md);
+  console.log(md);
+  process.stderr.write(`\nwritten: ${join(resultsDir, 'latest.json')}, ${join(resultsDir, 'latest.md')}\n`);
+  if (failures.some((f) => !f.reason.startsWith('skipped'))) process.exitCode = 1;
+}
+
+main();
