@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     },
     {
       name: 'spmm-1x1',
-      what: 'public API: await spmm(1x1 matrix, 1x1, { out }) (validation + async round trip + kernel start)',
+      what: 'public API: await spmm(1x1 matrix, 1x1, { out }) (validation + kernel; below INLINE_WORK it runs on the calling thread, no thread hop)',
       batch: ASYNC_BATCH,
       async: true,
       once: () => spmm(tiny, x, { out }),

@@ -104,6 +104,21 @@ class KernelWorker : public Napi::AsyncWorker {
 
   Napi::Promise promise() { return deferred_.Promise(); }
 
+  // Run on a libuv worker, or, for work too small to repay two cross-thread wake-ups (each can
+  // cost 50-200 us on a virtual machine whose other vCPU is idle), right here on the JS thread.
+  // Either way the caller gets a Promise; `self` must come from new and is consumed.
+  static Napi::Promise start(KernelWorker* self, bool run_inline) {
+    Napi::Promise p = self->promise();
+    if (!run_inline) {
+      self->Queue();
+      return p;
+    }
+    self->Execute();
+    self->OnOK();
+    delete self;
+    return p;
+  }
+
   void pin(const Napi::CallbackInfo& info, size_t first, size_t count) {
     for (size_t i = first; i < first + count && i < info.Length(); ++i) {
       if (info[i].IsObject()) pins_.push_back(Napi::Persistent(info[i].As<Napi::Object>()));
@@ -143,7 +158,7 @@ class KernelWorker : public Napi::AsyncWorker {
   Status status_;
 };
 
-// spmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd): Promise<void>
+// spmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, inline?): Promise<void>
 class SpmmWorker : public KernelWorker {
  public:
   SpmmWorker(Napi::Env env, const char* fn, SpmmArgs args) : KernelWorker(env, fn), args_(args) {}
@@ -186,11 +201,10 @@ Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
     a.x = x.data;
     a.y = y.data;
     a.type = x.type == napi_float32_array ? DenseType::kF32 : DenseType::kF64;
+    const bool run_inline = info.Length() > 10 && info[10].ToBoolean().Value();
     auto* w = new SpmmWorker(env, fn, a);
-    w->pin(info, 0, 10);
-    Napi::Promise p = w->promise();
-    w->Queue();
-    return p;
+    if (!run_inline) w->pin(info, 0, 10);
+    return KernelWorker::start(w, run_inline);
   } catch (const ArgError& e) {
     throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
   }
@@ -201,7 +215,7 @@ Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "spmm
 // spmv(...): spmm's arguments with k = 1; a separate entry point so errors name spmv.
 Napi::Value Spmv(const Napi::CallbackInfo& info) { return SpmmCommon(info, "spmv"); }
 
-// bfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, parent|null, direction, alpha, beta)
+// bfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, parent|null, direction, alpha, beta, inline?)
 //   : Promise<{ frontier: Float64Array, bottomUp: Uint8Array, edgesExamined: number }>
 class BfsWorker : public KernelWorker {
  public:
@@ -273,17 +287,16 @@ Napi::Value Bfs(const Napi::CallbackInfo& info) {
     a.direction = static_cast<BfsDirection>(get_int(info, 8, fn, "direction", 0, 2));
     a.alpha = get_double(info, 9, fn, "alpha");
     a.beta = get_double(info, 10, fn, "beta");
+    const bool run_inline = info.Length() > 11 && info[11].ToBoolean().Value();
     auto* w = new BfsWorker(env, fn, a);
-    w->pin(info, 0, 11);
-    Napi::Promise p = w->promise();
-    w->Queue();
-    return p;
+    if (!run_inline) w->pin(info, 0, 11);
+    return KernelWorker::start(w, run_inline);
   } catch (const ArgError& e) {
     throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
   }
 }
 
-// msbfs(n, rowPtr, colIdx, inRowPtr, inColIdx, sources, depths): Promise<{ edgesExamined }>
+// msbfs(n, rowPtr, colIdx, inRowPtr, inColIdx, sources, depths, inline?): Promise<{ edgesExamined }>
 class MsBfsWorker : public KernelWorker {
  public:
   MsBfsWorker(Napi::Env env, const char* fn, MsBfsArgs args) : KernelWorker(env, fn), args_(args) {}
@@ -318,11 +331,10 @@ Napi::Value MsBfs(const Napi::CallbackInfo& info) {
     a.sources = static_cast<const int32_t*>(sources.data);
     a.num_sources = static_cast<int64_t>(sources.length);
     a.depths = static_cast<int32_t*>(depths.data);
+    const bool run_inline = info.Length() > 7 && info[7].ToBoolean().Value();
     auto* w = new MsBfsWorker(env, fn, a);
-    w->pin(info, 0, 7);
-    Napi::Promise p = w->promise();
-    w->Queue();
-    return p;
+    if (!run_inline) w->pin(info, 0, 7);
+    return KernelWorker::start(w, run_inline);
   } catch (const ArgError& e) {
     throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
   }
@@ -358,7 +370,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("noopSync", Napi::Function::New(env, NoopSync, "noopSync"));
   exports.Set("noopAsync", Napi::Function::New(env, NoopAsync, "noopAsync"));
   exports.Set("threads", Napi::Function::New(env, Threads, "threads"));
-  exports.Set("abiVersion", Napi::Number::New(env, 2));
+  exports.Set("abiVersion", Napi::Number::New(env, 3));
   return exports;
 }
 

@@ -4,6 +4,7 @@ import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix, denseElements } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { nativeAddon } from '../native/addon.js';
+import { inlineWork } from './inline.js';
 import { checkOptions, overlaps } from '../validate.js';
 import { callNative } from './native-call.js';
 import { checkRowRange } from './row-range.js';
@@ -56,7 +57,7 @@ export async function spmm(a: CsrMatrix, x: DenseMatrix, options?: SpmmOptions):
   }
   const addon = nativeAddon();
   await callNative(fn, () =>
-    addon.spmm(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x.data, k, y.data, begin, end),
+    addon.spmm(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x.data, k, y.data, begin, end, inlineWork(a, begin, end, k)),
   );
   return y;
 }

@@ -5,6 +5,7 @@ import { CsrMatrix } from '../data/csr.js';
 import type { DenseArray } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { nativeAddon } from '../native/addon.js';
+import { inlineWork } from './inline.js';
 import { checkOptions, overlaps } from '../validate.js';
 import { callNative } from './native-call.js';
 import { checkRowRange } from './row-range.js';
@@ -47,6 +48,6 @@ export async function spmv<T extends DenseArray>(a: CsrMatrix, x: T, options?: S
     y = x instanceof Float32Array ? new Float32Array(end - begin) : new Float64Array(end - begin);
   }
   const addon = nativeAddon();
-  await callNative(fn, () => addon.spmv(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x, 1, y, begin, end));
+  await callNative(fn, () => addon.spmv(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x, 1, y, begin, end, inlineWork(a, begin, end, 1)));
   return y as T;
 }

@@ -28,6 +28,7 @@ export interface NativeAddon {
     y: DenseArray,
     rowBegin: number,
     rowEnd: number,
+    inline?: boolean,
   ): Promise<void>;
   /** spmm with k = 1 whose errors name spmv. */
   spmv: NativeAddon['spmm'];
@@ -43,6 +44,7 @@ export interface NativeAddon {
     direction: 0 | 1 | 2,
     alpha: number,
     beta: number,
+    inline?: boolean,
   ): Promise<NativeBfsStats>;
   msbfs(
     n: number,
@@ -52,13 +54,14 @@ export interface NativeAddon {
     inColIdx: Int32Array,
     sources: Int32Array,
     depths: Int32Array,
+    inline?: boolean,
   ): Promise<{ readonly edgesExamined: number }>;
   noopSync(): void;
   noopAsync(): Promise<void>;
   threads(): number;
 }
 
-const EXPECTED_ABI = 2;
+const EXPECTED_ABI = 3;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */
@@ -87,3 +90,10 @@ export function nativeAddon(): NativeAddon {
   cached = addon;
   return addon;
 }
+
+/**
+ * Work (roughly, memory touches) below which a kernel runs on the calling thread instead of a
+ * libuv worker: a few tens of microseconds of compute, less than the async round trip costs.
+ * The Promise-based API is unchanged; the event loop is held for at most that long.
+ */
+export const INLINE_WORK = 1 << 15;

@@ -61,17 +61,90 @@ inline void axpy(T* __restrict acc, const T* __restrict xr, T a, int64_t k) {
 
 constexpr int64_t kPrefetchDistance = 8;
 
-// True when every element is finite: x - x is 0 for finite x and NaN otherwise, and the loop
-// vectorises, so checking a row already in registers costs next to nothing.
+// One output row: dst = sum over nonzeros [p, stop) of value * x[col, :]. Returns the new p, or
+// -1 after recording the position of an out-of-range column in *bad.
+//
+// For widths that are a multiple of a 256-bit vector the row lives in vector registers for the
+// whole row (GCC vector extensions; a plain array accumulator ended up in memory behind a
+// `rep stos` and a load/store per nonzero), and is written to dst once.
+template <int K, typename V, typename T>
+inline int64_t accumulate_row(T* __restrict dst, const int32_t* __restrict cols_of, const V* vals,
+                              const T* __restrict x, int64_t p, int64_t stop, uint64_t cols, int64_t k,
+                              bool prefetch, int64_t nz_end, int64_t* bad) {
+  constexpr int kLanes = static_cast<int>(32 / sizeof(T));
+  if constexpr (K > 0 && K % kLanes == 0) {
+    typedef T vec __attribute__((vector_size(32)));
+    constexpr int kVectors = K / kLanes;
+    vec acc[kVectors];
+#pragma GCC unroll 16
+    for (int i = 0; i < kVectors; ++i) acc[i] = vec{};
+    for (; p < stop; ++p) {
+      if (prefetch && p + kPrefetchDistance < nz_end) {
+        const uint32_t pc = static_cast<uint32_t>(cols_of[p + kPrefetchDistance]);
+        if (pc < cols) __builtin_prefetch(x + static_cast<int64_t>(pc) * K);
+      }
+      const int32_t col = cols_of[p];
+      if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) return (*bad = p), -1;
+      const T a = value_at<V, T>(vals, p);
+      const T* xr = x + static_cast<int64_t>(col) * K;
+#pragma GCC unroll 16
+      for (int i = 0; i < kVectors; ++i) {
+        vec xv;
+        std::memcpy(&xv, xr + i * kLanes, sizeof(vec));
+        acc[i] += a * xv;
+      }
+    }
+#pragma GCC unroll 16
+    for (int i = 0; i < kVectors; ++i) std::memcpy(dst + i * kLanes, &acc[i], sizeof(vec));
+    return p;
+  } else {
+    for (int64_t j = 0; j < k; ++j) dst[j] = T(0);
+    for (; p < stop; ++p) {
+      if (prefetch && p + kPrefetchDistance < nz_end) {
+        const uint32_t pc = static_cast<uint32_t>(cols_of[p + kPrefetchDistance]);
+        if (pc < cols) __builtin_prefetch(x + static_cast<int64_t>(pc) * k);
+      }
+      const int32_t col = cols_of[p];
+      if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) return (*bad = p), -1;
+      axpy<K>(dst, x + static_cast<int64_t>(col) * k, value_at<V, T>(vals, p), k);
+    }
+    return p;
+  }
+}
+
+// Exponent bits of each precision: all ones exactly for infinities and NaN.
+template <typename T>
+struct FloatBits;
+template <>
+struct FloatBits<float> {
+  using U = uint32_t;
+  static constexpr U kExponent = 0x7f800000u;
+};
+template <>
+struct FloatBits<double> {
+  using U = uint64_t;
+  static constexpr U kExponent = 0x7ff0000000000000ull;
+};
+
+// Fold a row's exponent fields into `acc` with an integer max, which (unlike a floating-point
+// test) vectorises: the row is still in L1, so checking it for NaN/infinity costs two or three
+// vector instructions. acc reaches kExponent iff some element was not finite.
+template <int K, typename T>
+inline typename FloatBits<T>::U fold_exponents(typename FloatBits<T>::U acc, const T* v, int64_t k) {
+  using U = typename FloatBits<T>::U;
+  const int64_t n = K > 0 ? K : k;
+  for (int64_t j = 0; j < n; ++j) {
+    U bits;
+    std::memcpy(&bits, v + j, sizeof(U));
+    const U e = bits & FloatBits<T>::kExponent;
+    acc = e > acc ? e : acc;
+  }
+  return acc;
+}
+
 template <int K, typename T>
 inline bool all_finite(const T* v, int64_t k) {
-  bool ok = true;
-  if constexpr (K > 0) {
-    for (int j = 0; j < K; ++j) ok &= (v[j] - v[j]) == T(0);
-  } else {
-    for (int64_t j = 0; j < k; ++j) ok &= (v[j] - v[j]) == T(0);
-  }
-  return ok;
+  return fold_exponents<K, T>(0, v, k) != FloatBits<T>::kExponent;
 }
 
 // A number as JavaScript prints it, so native messages read like the TypeScript ones.
@@ -143,43 +216,36 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
     const int64_t y1 = d1 - x1;
     int64_t p = d0 - x0;
 
-    std::vector<T> heap_acc(K > 0 ? 0 : k);
-    alignas(64) T fixed_acc[K > 0 ? K : 1];
-    T* acc = K > 0 ? fixed_acc : heap_acc.data();
-
-    // Accumulate nonzeros [p, stop) into acc; false when a column index is out of range.
-    auto accumulate_to = [&](int64_t stop) -> bool {
-      std::fill(acc, acc + k, T(0));
-      for (; p < stop; ++p) {
-        // Look ahead across row boundaries: short rows (meshes, roads) would otherwise never
-        // prefetch, and their gathers from x are what the loop waits on.
-        if (prefetch && p + kPrefetchDistance < nz_end) {
-          const uint32_t pc = static_cast<uint32_t>(cols_of[p + kPrefetchDistance]);
-          if (pc < cols) __builtin_prefetch(x + static_cast<int64_t>(pc) * k);
-        }
-        const int32_t col = cols_of[p];
-        if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) {
-          int64_t expected = -1;
-          bad_col.compare_exchange_strong(expected, base + p);
-          return false;
-        }
-        axpy<K>(acc, x + static_cast<int64_t>(col) * k, value_at<V, T>(vals, p), k);
-      }
-      return true;
+    // Rows this chunk finishes are written straight to y; a row cut by the chunk's end goes to
+    // carry. accumulate_to returns false when a column index is out of range.
+    auto accumulate_to = [&](T* __restrict dst, int64_t stop) -> bool {
+      int64_t at = -1;
+      p = accumulate_row<K, V, T>(dst, cols_of, vals, x, p, stop, cols, k, prefetch, nz_end, &at);
+      if (p >= 0) return true;
+      int64_t expected = -1;
+      bad_col.compare_exchange_strong(expected, base + at);
+      return false;
     };
 
+    typename FloatBits<T>::U exponents = 0;
     for (int64_t r = x0; r < x1; ++r) {
-      if (!accumulate_to(static_cast<int64_t>(ends[r]) - base)) return;
-      if (!all_finite<K>(acc, k)) {
-        int64_t expected = -1;
-        bad_row.compare_exchange_strong(expected, r);
+      T* yr = y + r * k;
+      if (!accumulate_to(yr, static_cast<int64_t>(ends[r]) - base)) return;
+      exponents = fold_exponents<K, T>(exponents, yr, k);
+    }
+    if (exponents == FloatBits<T>::kExponent) {
+      // Rare: find the first non-finite row of this chunk for the error message.
+      for (int64_t r = x0; r < x1; ++r) {
+        if (!all_finite<K>(y + r * k, k)) {
+          int64_t expected = -1;
+          bad_row.compare_exchange_strong(expected, r);
+          break;
+        }
       }
-      std::memcpy(y + r * k, acc, sizeof(T) * k);
     }
     if (x1 < rows && p < y1) {
-      if (!accumulate_to(y1)) return;
+      if (!accumulate_to(carry.data() + c * k, y1)) return;
       carry_row[c] = x1;
-      std::memcpy(carry.data() + c * k, acc, sizeof(T) * k);
     }
   };
   pool.parallel_for(chunks, body);
