@@ -88,7 +88,9 @@ class DirectionOptimizingBfs {
  public:
   DirectionOptimizingBfs(const BfsArgs& a, BfsStats* st)
       : a_(a), g_(graph_of<P>(a.out)), gi_(graph_of<P>(a.in)), n_(a.out.rows), st_(st),
-        pool_(ThreadPool::instance()), queue_(new int32_t[static_cast<size_t>(n_)]) {}
+        pool_(ThreadPool::instance()), queue_(new int32_t[static_cast<size_t>(n_)]),
+        undirected_(a.in.row_ptr == a.out.row_ptr && a.in.col_idx == a.out.col_idx),
+        average_degree_(n_ > 0 ? static_cast<double>(a.out.nnz) / static_cast<double>(n_) : 0.0) {}
 
   Status run(const char* fn) {
     init_outputs();
@@ -103,20 +105,35 @@ class DirectionOptimizingBfs {
     int64_t scout = e - b;
     int64_t edges_to_check = g_.nnz;
     int32_t level = 0;
+    bool bottom_up_unprofitable = false;
 
     while (q_end > q_begin && !fault_.raised()) {
       const bool bottom_up = a_.direction == BfsDirection::kBottomUp ||
-                             (a_.direction == BfsDirection::kAuto && static_cast<double>(scout) > edges_to_check / a_.alpha);
+                             (a_.direction == BfsDirection::kAuto && !bottom_up_unprofitable &&
+                              static_cast<double>(scout) > edges_to_check / a_.alpha);
       if (bottom_up) {
         ensure_bitmaps();
         queue_to_bitmap(q_begin, q_end);
         int64_t awake = q_end - q_begin, previous;
+        bool stop = false;
         do {
           previous = awake;
+          const int64_t examined_before = examined_.load();
           awake = bottom_up_step(level++);
           std::swap(front_, next_);
           record(awake, true);
-        } while (awake > 0 && !fault_.raised() &&
+          // Beamer's alpha assumes most unvisited vertices find a parent after a few edges, as in
+          // social graphs. In meshes and road networks they scan every edge and find none, and a
+          // bottom-up step costs many top-down steps. If this step read more than kBottomUpWaste
+          // times what top-down would have (the frontier's edges, at the average degree), go
+          // back and stay top-down for the rest of this search.
+          const double top_down_cost = static_cast<double>(previous) * average_degree_;
+          if (a_.direction == BfsDirection::kAuto &&
+              static_cast<double>(examined_.load() - examined_before) > kBottomUpWaste * top_down_cost) {
+            bottom_up_unprofitable = true;
+            stop = true;
+          }
+        } while (awake > 0 && !fault_.raised() && !stop &&
                  (a_.direction == BfsDirection::kBottomUp || awake >= previous ||
                   static_cast<double>(awake) > static_cast<double>(n_) / a_.beta));
         if (awake == 0 || fault_.raised()) break;
@@ -224,7 +241,9 @@ class DirectionOptimizingBfs {
       return true;
     };
 
-    const int64_t chunks = std::min<int64_t>(chunks_for(frontier_edges, 4096), std::max<int64_t>(1, f / 4));
+    // Below ~32k edges a level takes tens of microseconds: less than waking the pool and paying
+    // for compare-and-swap on every edge (meshes and road graphs run hundreds of such levels).
+    const int64_t chunks = frontier_edges < (1 << 15) ? 1 : std::min<int64_t>(chunks_for(frontier_edges, 4096), std::max<int64_t>(1, f / 4));
     if (chunks == 1) return top_down_serial(next_depth, q_begin, q_end);
     pool_.parallel_for(chunks, [&](int64_t c) {
       thread_local std::vector<int32_t> buf;
@@ -284,7 +303,8 @@ class DirectionOptimizingBfs {
   // The same step on one thread for small frontiers (every level of a road network): plain
   // stores instead of compare-and-swap, discoveries written straight to the queue. Long-diameter
   // graphs run thousands of these, so they must cost no more than a textbook serial BFS level.
-  int64_t top_down_serial(int32_t next_depth, int64_t q_begin, int64_t q_end) {
+  // Kept out of line so its hot loop gets registers of its own (inlined into run() it spilled).
+  __attribute__((noinline)) int64_t top_down_serial(int32_t next_depth, int64_t q_begin, int64_t q_end) {
     const int32_t* ci = g_.ci;
     int32_t* depth = a_.depth;
     int32_t* parent = a_.parent;
@@ -333,16 +353,21 @@ class DirectionOptimizingBfs {
       const int32_t* ci = gi_.ci;
       const uint64_t n = static_cast<uint64_t>(n_);
       const int64_t v_stop = std::min<int64_t>(n_, w1 * 64);
+      // Visited vertices are >= 0. In an undirected graph an unvisited vertex's mark -(degree + 1)
+      // is -1 exactly when it has no edges at all, so it can be skipped without touching its row
+      // (Kronecker graphs are a third isolated vertices). Directed marks count out-edges, not the
+      // in-edges scanned here, so there only visited vertices are skipped.
+      const int32_t skip_from = undirected_ ? -1 : 0;
       int64_t found = 0, ex = 0;
       for (int64_t w = w0; w < w1; ++w) {
         uint64_t bits = 0;
         const int64_t v_end = std::min<int64_t>(n_, (w + 1) * 64);
         for (int64_t v = w * 64; v < v_end; ++v) {
-          if (v + kPrefetch < v_stop && depth[v + kPrefetch] < 0) {
+          if (v + kPrefetch < v_stop && depth[v + kPrefetch] < skip_from) {
             const int64_t ahead = static_cast<int64_t>(gi_.rp[v + kPrefetch]);
             if (ahead >= 0 && ahead < gi_.nnz) __builtin_prefetch(ci + ahead);
           }
-          if (depth[v] >= 0) continue;
+          if (depth[v] >= skip_from) continue;
           int64_t b, e;
           if (!gi_.row(v, b, e)) return fault_.raise(2, v, "in-edges");
           for (int64_t p = b; p < e; ++p) {
@@ -405,6 +430,9 @@ class DirectionOptimizingBfs {
   ThreadPool& pool_;
   // Uninitialised on purpose: zero-filling n entries per search costs more than a small BFS.
   std::unique_ptr<int32_t[]> queue_;
+  bool undirected_;
+  double average_degree_;
+  static constexpr double kBottomUpWaste = 4.0;
   std::vector<int32_t> heavy_;
   std::atomic<int64_t> tail_{0};
   std::atomic<int64_t> examined_{0};
