@@ -18,7 +18,7 @@
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
       "cflags_cc": ["-std=c++17", "-fexceptions", "-Wall", "-Wextra", "-Wno-unused-parameter", "<(dype_arch_flags)"],
       "conditions": [
-        ["dype_sanitize=='1'", {
+        ["dype_sanitize==1", {
           "cflags!": ["-O3"],
           "cflags_cc": ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"],
           "ldflags": ["-fsanitize=address,undefined"]
