@@ -7,7 +7,7 @@ import { DenseMatrix } from '../src/data/dense.js';
 import { CsrMatrix } from '../src/data/csr.js';
 import { spmm } from '../src/kernels/spmm.js';
 import { nativeAddon } from '../src/native/addon.js';
-import { wasmModule } from '../src/wasm/module.js';
+import { wasmModule } from '../src/webassembly/module.js';
 import { type BenchSettings, measure } from './common/measure.js';
 import { emitReport, fixed, machineInfo, progress, type SuiteReport } from './common/report.js';
 

@@ -41,7 +41,7 @@ export { spmv, type SpmvOptions } from './kernels/spmv.js';
 export { bfs, type BfsDirection, type BfsOptions, type BfsResult } from './kernels/bfs.js';
 export { msbfs, type MsBfsOptions, type MsBfsResult } from './kernels/msbfs.js';
 export { bfsReference, msbfsReference, spmmReference } from './kernels/reference.js';
-export { rowLengthStats, type RowLengthStats } from './wasm/row-stats.js';
+export { rowLengthStats, type RowLengthStats } from './webassembly/row-stats.js';
 
 import { nativeAddon } from './native/addon.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CsrMatrix } from '../../src/data/csr.js';
 import { generate, parseGeneratorSpec } from '../../src/generators/index.js';
-import { rowLengthStats } from '../../src/wasm/row-stats.js';
+import { rowLengthStats } from '../../src/webassembly/row-stats.js';
 
 function plain(a: CsrMatrix) {
   const lens = Array.from({ length: a.rows }, (_, r) => a.rowLength(r));
