@@ -184,8 +184,13 @@ function combine(policy: DuplicatePolicy, kept: number, next: number): number {
   }
 }
 
-/** Stable sort of cols[a, b) (and vals alongside) by column. */
-function sortRow(cols: Int32Array, vals: ValueArray | undefined, a: number, b: number): void {
+/**
+ * Stable sort of cols[a, b) (and vals alongside) by column: cooToCsr's 'first' and 'last'
+ * policies rely on equal columns keeping their order. Also sorts rows for the METIS reader and
+ * the Matrix Market writer (io/csr-rows.ts).
+ * @internal
+ */
+export function sortRow(cols: Int32Array, vals: ValueArray | undefined, a: number, b: number): void {
   let sorted = true;
   for (let p = a + 1; p < b; p++) {
     if (cols[p]! < cols[p - 1]!) {

@@ -1,6 +1,7 @@
 // Row-level work on CSR arrays that the METIS reader and the Matrix Market writer share: sorting
 // each row's columns in place, finding repeated columns, and checking symmetry in O(nnz).
 
+import { sortRow } from '../data/coo.js';
 import type { RowPtrArray, ValueArray } from '../data/csr.js';
 
 function at(rowPtr: RowPtrArray, r: number): number {
@@ -8,46 +9,10 @@ function at(rowPtr: RowPtrArray, r: number): number {
   return typeof p === 'bigint' ? Number(p) : p;
 }
 
-/** Sort the columns of every row ascending, moving values along. Equal columns keep no particular order. */
+/** Sort the columns of every row ascending, moving values along (stably, with cooToCsr's sortRow). */
 export function sortRows(rowPtr: RowPtrArray, colIdx: Int32Array, values: ValueArray | undefined): void {
   const rows = rowPtr.length - 1;
   for (let r = 0; r < rows; r++) sortRow(colIdx, values, at(rowPtr, r), at(rowPtr, r + 1));
-}
-
-function sortRow(cols: Int32Array, vals: ValueArray | undefined, a: number, b: number): void {
-  let sorted = true;
-  for (let p = a + 1; p < b; p++) {
-    if (cols[p]! < cols[p - 1]!) {
-      sorted = false;
-      break;
-    }
-  }
-  if (sorted) return;
-  if (vals === undefined) {
-    cols.subarray(a, b).sort();
-    return;
-  }
-  if (b - a <= 32) {
-    for (let i = a + 1; i < b; i++) {
-      const c = cols[i]!;
-      const v = vals[i]!;
-      let j = i - 1;
-      while (j >= a && cols[j]! > c) {
-        cols[j + 1] = cols[j]!;
-        vals[j + 1] = vals[j]!;
-        j--;
-      }
-      cols[j + 1] = c;
-      vals[j + 1] = v;
-    }
-    return;
-  }
-  const order = Array.from({ length: b - a }, (_, i) => a + i);
-  order.sort((x, y) => cols[x]! - cols[y]!);
-  const c = order.map((p) => cols[p]!);
-  const v = order.map((p) => vals[p]!);
-  cols.set(c, a);
-  vals.set(v, a);
 }
 
 /** First (row, column) stored twice, in rows whose columns are sorted; undefined when none. */

@@ -14,11 +14,16 @@ const MINUS = 45;
 const DOT = 46;
 const LOWER_E = 101;
 const UPPER_E = 69;
+const HASH = 35;
+const PERCENT = 37;
 
 /** 10^0 .. 10^22: every one is exact in a double, which is what makes the fast path exact. */
 const POW10 = Float64Array.from({ length: 23 }, (_, i) => 10 ** i);
 
 const EMPTY = Buffer.alloc(0);
+
+/** What follows the two integers of a data line: nothing, an integer or a decimal number. */
+export type LineValue = 'none' | 'integer' | 'real';
 
 /**
  * A position in a block of whole lines (see `LineSink.lines`). Every line ends with '\n', so the
@@ -31,6 +36,11 @@ export class LineCursor {
   end = 0;
   /** 1-based number of the line `pos` is on. */
   line = 1;
+  /** The two integers scanPair read. */
+  first = 0;
+  second = 0;
+  /** The number scanLineEnd read. */
+  value = 0;
 
   constructor(
     readonly fn: string,
@@ -69,6 +79,24 @@ export class LineCursor {
     const nl = this.buf.indexOf(NEWLINE, this.pos);
     this.pos = nl < 0 ? this.end : nl + 1;
     this.line++;
+  }
+
+  /**
+   * Move past the line at the cursor when it is blank or a comment (starting with '%', or with
+   * '#' as well when `hash` is set) and return true; otherwise stop at its first field and
+   * return false.
+   */
+  skipEmptyLine(hash = false): boolean {
+    const b = this.skipBlanks();
+    if (b === NEWLINE) {
+      this.nextLine();
+      return true;
+    }
+    if (b === PERCENT || (hash && b === HASH)) {
+      this.skipLine();
+      return true;
+    }
+    return false;
   }
 
   /** Finish a line that must hold nothing more than blanks. */
@@ -205,6 +233,56 @@ export class LineCursor {
       if (!Number.isFinite(v)) this.fail(`${what} ${this.describeToken(start)} is out of the range of a double`);
     }
     return v;
+  }
+
+  /**
+   * Inline fast path of the data-line loops ("i j" or "i j value" lines): reads two unsigned
+   * integers at `p`, the start of a line, separated by one space or tab, into `first` and
+   * `second`, and returns the position after the second, or -1 when the line does not start
+   * that way (the caller then re-reads it with the checking readers). Nothing is range-checked,
+   * and the cursor does not move.
+   */
+  scanPair(p: number): number {
+    const buf = this.buf;
+    let d = buf[p]! - ZERO;
+    if (d >>> 0 > 9) return -1;
+    let a = 0;
+    do {
+      a = a * 10 + d;
+      d = buf[++p]! - ZERO;
+    } while (d >>> 0 <= 9);
+    const ch = buf[p]!;
+    if (ch !== SPACE && ch !== TAB) return -1;
+    d = buf[++p]! - ZERO;
+    if (d >>> 0 > 9) return -1;
+    let b = 0;
+    do {
+      b = b * 10 + d;
+      d = buf[++p]! - ZERO;
+    } while (d >>> 0 <= 9);
+    this.first = a;
+    this.second = b;
+    return p;
+  }
+
+  /**
+   * The rest of the fast path after scanPair: unless `value` is 'none', one space or tab and a
+   * number (readInt or readReal, into `value`; a malformed one fails here, on line `line`, as it
+   * would on the checked path), then the line end ('\n' or "\r\n"). Returns the position after
+   * the line, or -1 when the line goes on otherwise.
+   */
+  scanLineEnd(q: number, line: number, value: LineValue, what: string): number {
+    const buf = this.buf;
+    if (value !== 'none') {
+      const ch = buf[q]!;
+      if (ch !== SPACE && ch !== TAB) return -1;
+      this.pos = q;
+      this.line = line;
+      this.value = value === 'integer' ? this.readInt(what) : this.readReal(what);
+      q = this.pos;
+    }
+    if (buf[q] === CR && buf[q + 1] === NEWLINE) q++;
+    return buf[q] === NEWLINE ? q + 1 : -1;
   }
 
   /** The whitespace-delimited token at `start`, quoted and shortened, for messages. */

@@ -134,13 +134,6 @@ export function matrixMarketSink(
   return new MatrixMarketParser(fn, file, resolve(fn, checkOptions(fn, options, OPTION_KEYS)));
 }
 
-const NEWLINE = 10;
-const PERCENT = 37;
-const SPACE = 32;
-const TAB = 9;
-const CR = 13;
-const ZERO = 48;
-
 // Where the parser is: before the banner, before the size line, in the data lines.
 const BANNER = 0;
 const SIZE = 1;
@@ -241,9 +234,7 @@ class MatrixMarketParser implements LineSink {
   }
 
   private sizeLineOrComment(c: LineCursor): void {
-    const b = c.skipBlanks();
-    if (b === NEWLINE) return c.nextLine();
-    if (b === PERCENT) return c.skipLine();
+    if (c.skipEmptyLine()) return;
     this.sizeLine = c.line;
     const rows = c.readUint('row count');
     const cols = c.readUint('column count');
@@ -283,17 +274,17 @@ class MatrixMarketParser implements LineSink {
   }
 
   // The hot loop. Lines of the usual shape ("i j" or "i j value", single blanks, '\n' or
-  // "\r\n") are parsed inline; any other line (comments, extra blanks, every kind of error) is
-  // re-read from its start by checkedLine, so the checks and messages live in one place.
+  // "\r\n") take the cursor's fast path (scanPair, scanLineEnd); any other line (comments, extra
+  // blanks, every kind of error) is re-read from its start by checkedLine, so the checks and
+  // messages live in one place.
   private coordinateLines(c: LineCursor): void {
-    const buf = c.buf;
     const end = c.end;
     const rows = this.rows;
     const cols = this.cols;
     const rowIdx = this.rowIdx;
     const colIdx = this.colIdx;
     const values = this.values;
-    const integer = this.field === 'integer';
+    const value = values === undefined ? 'none' : this.field === 'integer' ? 'integer' : 'real';
     const f32 = values instanceof Float32Array;
     const skew = this.symmetry === 'skew-symmetric';
     const capacity = rowIdx.length;
@@ -303,41 +294,22 @@ class MatrixMarketParser implements LineSink {
     while (p < end) {
       fast: {
         if (n >= capacity) break fast;
-        let q = p;
-        let d = buf[q]! - ZERO;
-        if (d >>> 0 > 9) break fast;
-        let i = 0;
-        do {
-          i = i * 10 + d;
-          d = buf[++q]! - ZERO;
-        } while (d >>> 0 <= 9);
-        let ch = buf[q]!;
-        if (ch !== SPACE && ch !== TAB) break fast;
-        d = buf[++q]! - ZERO;
-        if (d >>> 0 > 9) break fast;
-        let j = 0;
-        do {
-          j = j * 10 + d;
-          d = buf[++q]! - ZERO;
-        } while (d >>> 0 <= 9);
+        let q = c.scanPair(p);
+        if (q < 0) break fast;
+        const i = c.first;
+        const j = c.second;
         if (i < 1 || i > rows || j < 1 || j > cols || (skew && i === j)) break fast;
+        q = c.scanLineEnd(q, line, value, 'value');
+        if (q < 0) break fast;
         if (values !== undefined) {
-          ch = buf[q]!;
-          if (ch !== SPACE && ch !== TAB) break fast;
-          c.pos = q;
-          c.line = line;
-          const v = integer ? c.readInt('value') : c.readReal('value');
+          const v = c.value;
           if (f32 && !fitsF32(v)) break fast;
-          q = c.pos;
           values[n] = v;
         }
-        ch = buf[q]!;
-        if (ch === CR && buf[q + 1] === NEWLINE) ch = buf[++q]!;
-        if (ch !== NEWLINE) break fast;
         rowIdx[n] = i - 1;
         colIdx[n] = j - 1;
         n++;
-        p = q + 1;
+        p = q;
         line++;
         continue;
       }
@@ -354,15 +326,7 @@ class MatrixMarketParser implements LineSink {
 
   /** Read one coordinate line at `c` with every check; returns the new entry count. */
   private checkedLine(c: LineCursor, n: number): number {
-    const b = c.skipBlanks();
-    if (b === NEWLINE) {
-      c.nextLine();
-      return n;
-    }
-    if (b === PERCENT) {
-      c.skipLine();
-      return n;
-    }
+    if (c.skipEmptyLine()) return n;
     const declared = this.declared;
     if (n >= this.rowIdx.length) {
       c.fail(
@@ -400,15 +364,7 @@ class MatrixMarketParser implements LineSink {
     let i = this.nextRow;
     let j = this.nextCol;
     while (c.pos < end) {
-      const b = c.skipBlanks();
-      if (b === NEWLINE) {
-        c.nextLine();
-        continue;
-      }
-      if (b === PERCENT) {
-        c.skipLine();
-        continue;
-      }
+      if (c.skipEmptyLine()) continue;
       if (n === declared) c.fail(`more elements than the ${declared} declared by the size line ${this.sizeLine}`);
       const v = integer ? c.readInt('value') : c.readReal('value');
       if (f32 && !fitsF32(v)) c.fail(`value ${v} overflows single precision (precision: "f32")`);

@@ -127,9 +127,7 @@ class MetisParser implements LineSink {
   }
 
   private headerOrComment(c: LineCursor): void {
-    const b = c.skipBlanks();
-    if (b === NEWLINE) return c.nextLine();
-    if (b === PERCENT) return c.skipLine();
+    if (c.skipEmptyLine()) return;
     const line = c.line;
     const n = c.readUint('vertex count');
     const m = c.readUint('edge count');

@@ -123,12 +123,6 @@ export function edgeListSink(fn: string, file: string, options?: EdgeListOptions
 }
 
 const NEWLINE = 10;
-const SPACE = 32;
-const TAB = 9;
-const CR = 13;
-const HASH = 35;
-const PERCENT = 37;
-const ZERO = 48;
 
 /** The edge count is unknown up front, so the arrays start at this and double. */
 const INITIAL_CAPACITY = 1 << 16;
@@ -158,12 +152,14 @@ class EdgeListParser implements LineSink {
     if (this.opts.weights) this.weights = this.opts.precision === 'f32' ? new Float32Array(capacity) : new Float64Array(capacity);
   }
 
-  // Lines of the usual shape ("u v" or "u v w", single blanks) are parsed inline; any other line
-  // is re-read from its start by checkedLine, which holds every check and message.
+  // Lines of the usual shape ("u v" or "u v w", single blanks) take the cursor's fast path
+  // (scanPair, scanLineEnd); any other line is re-read from its start by checkedLine, which holds
+  // every check and message.
   lines(buf: Uint8Array, start: number, end: number): void {
     const c = this.cursor;
     c.reset(buf, start, end);
     let { src, dst, weights } = this;
+    const value = weights === undefined ? 'none' : 'real';
     const f32 = weights instanceof Float32Array;
     // Ids above this leave the inline path: past 2^31 - 1 the arrays must switch to doubles.
     let idLimit = src instanceof Float64Array ? Number.MAX_SAFE_INTEGER : MAX_INDEX;
@@ -174,43 +170,24 @@ class EdgeListParser implements LineSink {
     while (p < end) {
       fast: {
         if (n === src.length) break fast;
-        let q = p;
-        let d = buf[q]! - ZERO;
-        if (d >>> 0 > 9) break fast;
-        let u = 0;
-        do {
-          u = u * 10 + d;
-          d = buf[++q]! - ZERO;
-        } while (d >>> 0 <= 9);
-        let ch = buf[q]!;
-        if (ch !== TAB && ch !== SPACE) break fast;
-        d = buf[++q]! - ZERO;
-        if (d >>> 0 > 9) break fast;
-        let v = 0;
-        do {
-          v = v * 10 + d;
-          d = buf[++q]! - ZERO;
-        } while (d >>> 0 <= 9);
+        let q = c.scanPair(p);
+        if (q < 0) break fast;
+        const u = c.first;
+        const v = c.second;
         if (u > idLimit || v > idLimit) break fast;
+        q = c.scanLineEnd(q, line, value, 'edge weight');
+        if (q < 0) break fast;
         if (weights !== undefined) {
-          ch = buf[q]!;
-          if (ch !== TAB && ch !== SPACE) break fast;
-          c.pos = q;
-          c.line = line;
-          const w = c.readReal('edge weight');
+          const w = c.value;
           if (f32 && !fitsF32(w)) break fast;
-          q = c.pos;
           weights[n] = w;
         }
-        ch = buf[q]!;
-        if (ch === CR && buf[q + 1] === NEWLINE) ch = buf[++q]!;
-        if (ch !== NEWLINE) break fast;
         src[n] = u;
         dst[n] = v;
         n++;
         if (u > maxId) maxId = u;
         if (v > maxId) maxId = v;
-        p = q + 1;
+        p = q;
         line++;
         continue;
       }
@@ -232,9 +209,7 @@ class EdgeListParser implements LineSink {
   }
 
   private checkedLine(c: LineCursor): void {
-    const b = c.skipBlanks();
-    if (b === NEWLINE) return c.nextLine();
-    if (b === HASH || b === PERCENT) return c.skipLine();
+    if (c.skipEmptyLine(true)) return;
     const u = c.readUint('source vertex id');
     const v = c.readUint('target vertex id');
     let w = 0;

@@ -21,9 +21,7 @@ export function expectFormatError(f: () => unknown, line: number, file = '<buffe
   } catch (e) {
     caught = e;
   }
-  expect(caught).toBeInstanceOf(FormatError);
-  const e = caught as FormatError;
-  expect({ file: e.file, line: e.line, message: e.message }).toMatchObject({ file, line });
+  const e = checkFormatError(caught, line, file);
   expect(e.code).toBe('ERR_FORMAT');
   return e;
 }
@@ -35,6 +33,11 @@ export async function expectFormatErrorAsync(f: () => Promise<unknown>, line: nu
   } catch (e) {
     caught = e;
   }
+  return checkFormatError(caught, line, file);
+}
+
+/** The checks both of the above make on what was thrown. */
+function checkFormatError(caught: unknown, line: number, file: string): FormatError {
   expect(caught).toBeInstanceOf(FormatError);
   const e = caught as FormatError;
   expect({ file: e.file, line: e.line, message: e.message }).toMatchObject({ file, line });
