@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { symmetrize } from '../../src/data/convert.js';
+import { generate, parseGeneratorSpec } from '../../src/generators/index.js';
 import { msbfs } from '../../src/kernels/msbfs.js';
 import { msbfsReference } from '../../src/kernels/reference.js';
 import { firstDifference } from '../support/compare.js';
@@ -19,6 +20,15 @@ describe('msbfs', () => {
       expect(firstDifference(r.depths, msbfsReference(g, sources))).toBe(-1);
     });
   }
+
+  it('a large grid with 64 sources takes the multi-threaded push path and stays exact', async () => {
+    // Frontiers of 64 spreading searches on a 400x400 grid hold tens of thousands of edges:
+    // above the one-thread limit, below the pull threshold.
+    const grid = generate(parseGeneratorSpec('grid:rows=400,cols=400,seed=3'));
+    const sources = Int32Array.from({ length: 64 }, (_, i) => (i * 2503) % grid.rows);
+    const r = await msbfs(grid, sources);
+    expect(firstDifference(r.depths, msbfsReference(grid, sources))).toBe(-1);
+  });
 
   it('accepts a plain array and no sources', async () => {
     const r = await msbfs(undirected, [1, 2]);

@@ -505,6 +505,34 @@ class MultiSourceBfs {
     }
   }
 
+  // OR active vertex v's lanes into its out-neighbours that have not seen them, calling
+  // first_touch(u) once per neighbour touched this level; false on a fault. kShared: other threads
+  // push at the same time, so updates are atomic and claimed_ marks first touches; alone, plain
+  // read-modify-writes do and next_[u] == 0 marks them.
+  template <bool kShared, typename FirstTouch>
+  bool push_vertex(int32_t v, int64_t& ex, FirstTouch&& first_touch) {
+    const uint64_t lanes = visit_[v];
+    int64_t b, e;
+    if (!g_.row(v, b, e)) return fault_.raise(2, v, "graph"), false;
+    ex += e - b;
+    for (int64_t p = b; p < e; ++p) {
+      const int32_t u = g_.ci[p];
+      if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "graph"), false;
+      if constexpr (kShared) {
+        const uint64_t fresh = lanes & ~__atomic_load_n(&seen_[u], __ATOMIC_RELAXED);
+        if (!fresh) continue;
+        __atomic_fetch_or(&next_[u], fresh, __ATOMIC_RELAXED);
+        if (!__atomic_exchange_n(&claimed_[u], uint8_t(1), __ATOMIC_RELAXED)) first_touch(u);
+      } else {
+        const uint64_t fresh = lanes & ~seen_[u];
+        if (!fresh) continue;
+        if (next_[u] == 0) first_touch(u);
+        next_[u] |= fresh;
+      }
+    }
+    return true;
+  }
+
   // Sparse frontier: each active vertex ORs its lanes into its out-neighbours.
   void push(int64_t base, int32_t level, int64_t frontier_edges) {
     // Allocated once per search, not per level: road networks run thousands of levels.
@@ -515,46 +543,24 @@ class MultiSourceBfs {
     // Split only when there is enough work to pay for waking the pool and for atomics.
     const int64_t chunks = frontier_edges < (1 << 15) ? 1 : std::min<int64_t>(pool_.participants() * 16, std::max<int64_t>(1, f / 64));
     if (chunks == 1) {
-      // One thread: plain read-modify-writes, and next_[u] == 0 marks a first touch.
       int64_t t = 0, ex = 0;
       for (int32_t v : active_) {
-        const uint64_t lanes = visit_[v];
-        int64_t b, e;
-        if (!g_.row(v, b, e)) return fault_.raise(2, v, "graph");
-        ex += e - b;
-        for (int64_t p = b; p < e; ++p) {
-          const int32_t u = g_.ci[p];
-          if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "graph");
-          const uint64_t fresh = lanes & ~seen_[u];
-          if (!fresh) continue;
-          if (next_[u] == 0) touched[t++] = u;
-          next_[u] |= fresh;
-        }
+        if (!push_vertex<false>(v, ex, [&](int32_t u) { touched[t++] = u; })) return;
       }
       tail.store(t);
       examined_.fetch_add(ex, std::memory_order_relaxed);
-    } else pool_.parallel_for(chunks, [&](int64_t c) {
-      thread_local std::vector<int32_t> buf;
-      buf.clear();
-      int64_t ex = 0;
-      for (int64_t i = f * c / chunks, end = f * (c + 1) / chunks; i < end; ++i) {
-        const int32_t v = active_[i];
-        const uint64_t lanes = visit_[v];
-        int64_t b, e;
-        if (!g_.row(v, b, e)) return fault_.raise(2, v, "graph");
-        ex += e - b;
-        for (int64_t p = b; p < e; ++p) {
-          const int32_t u = g_.ci[p];
-          if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "graph");
-          const uint64_t fresh = lanes & ~__atomic_load_n(&seen_[u], __ATOMIC_RELAXED);
-          if (!fresh) continue;
-          __atomic_fetch_or(&next_[u], fresh, __ATOMIC_RELAXED);
-          if (!__atomic_exchange_n(&claimed_[u], uint8_t(1), __ATOMIC_RELAXED)) buf.push_back(u);
+    } else {
+      pool_.parallel_for(chunks, [&](int64_t c) {
+        thread_local std::vector<int32_t> buf;
+        buf.clear();
+        int64_t ex = 0;
+        for (int64_t i = f * c / chunks, end = f * (c + 1) / chunks; i < end; ++i) {
+          if (!push_vertex<true>(active_[i], ex, [&](int32_t u) { buf.push_back(u); })) return;
         }
-      }
-      if (!flush(buf, touched, tail, n_)) fault_.raise(3, 0, "graph");
-      examined_.fetch_add(ex, std::memory_order_relaxed);
-    });
+        if (!flush(buf, touched, tail, n_)) fault_.raise(3, 0, "graph");
+        examined_.fetch_add(ex, std::memory_order_relaxed);
+      });
+    }
     if (fault_.raised()) return;
     for (int32_t v : active_) visit_[v] = 0;
     active_.clear();
