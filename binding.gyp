@@ -10,9 +10,10 @@
         "native/src/addon.cc",
         "native/src/thread_pool.cc",
         "native/src/kernels/spmm.cc",
-        "native/src/kernels/bfs.cc"
+        "native/src/kernels/bfs.cc",
+        "<!@(node -p \"require('fs').readdirSync('native/src/sim').filter(f => f.endsWith('.cc')).sort().map(f => 'native/src/sim/' + f).join(' ')\")"
       ],
-      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native/src"],
       "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],

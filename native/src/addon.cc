@@ -8,157 +8,16 @@
 #include <vector>
 
 #include "kernels/bfs.h"
+#include "napi_util.h"
 #include "kernels/spmm.h"
 #include "thread_pool.h"
 
 namespace dype {
 namespace {
 
-// A synchronous argument fault: thrown as a JS error carrying a dype error code.
-struct ArgError {
-  std::string message;
-};
+using namespace napi;
 
-Napi::Error make_error(Napi::Env env, const std::string& code, const std::string& message) {
-  Napi::Error err = code == "ERR_INVALID_ARGUMENT" ? Napi::Error(env, Napi::RangeError::New(env, message).Value())
-                                                   : Napi::Error::New(env, message);
-  err.Set("code", Napi::String::New(env, code));
-  return err;
-}
-
-std::string arg_name(const char* fn, const char* what) { return std::string(fn) + ": " + what; }
-
-int64_t get_int(const Napi::CallbackInfo& info, size_t i, const char* fn, const char* what, int64_t lo, int64_t hi) {
-  if (i >= info.Length() || !info[i].IsNumber()) throw ArgError{arg_name(fn, what) + " must be a number"};
-  const double d = info[i].As<Napi::Number>().DoubleValue();
-  if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi)) || d != static_cast<double>(static_cast<int64_t>(d))) {
-    throw ArgError{arg_name(fn, what) + " must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
-  }
-  return static_cast<int64_t>(d);
-}
-
-double get_double(const Napi::CallbackInfo& info, size_t i, const char* fn, const char* what) {
-  if (i >= info.Length() || !info[i].IsNumber()) throw ArgError{arg_name(fn, what) + " must be a number"};
-  return info[i].As<Napi::Number>().DoubleValue();
-}
-
-struct Borrowed {
-  void* data = nullptr;
-  size_t length = 0;
-  napi_typedarray_type type = napi_int8_array;
-  bool present = false;
-};
-
-Borrowed get_array(const Napi::CallbackInfo& info, size_t i, const char* fn, const char* what,
-                   std::initializer_list<napi_typedarray_type> allowed, bool optional = false) {
-  if (i < info.Length() && optional && (info[i].IsNull() || info[i].IsUndefined())) return Borrowed{};
-  if (i >= info.Length() || !info[i].IsTypedArray()) throw ArgError{arg_name(fn, what) + " must be a typed array"};
-  Napi::TypedArray arr = info[i].As<Napi::TypedArray>();
-  bool ok = false;
-  for (auto t : allowed) ok = ok || arr.TypedArrayType() == t;
-  if (!ok) throw ArgError{arg_name(fn, what) + " has the wrong element type"};
-  Napi::ArrayBuffer buf = arr.ArrayBuffer();
-  Borrowed b;
-  b.data = static_cast<uint8_t*>(buf.Data()) + arr.ByteOffset();
-  b.length = arr.ElementLength();
-  b.type = arr.TypedArrayType();
-  b.present = true;
-  if (b.length > 0 && b.data == nullptr) throw ArgError{arg_name(fn, what) + " is detached"};
-  return b;
-}
-
-// Read CSR arguments at positions [i, i+5): rows, cols, rowPtr, colIdx, values|null.
-Csr get_csr(const Napi::CallbackInfo& info, size_t i, const char* fn) {
-  Csr c;
-  c.rows = get_int(info, i, fn, "rows", 0, INT32_MAX);
-  c.cols = get_int(info, i + 1, fn, "cols", 0, INT32_MAX);
-  Borrowed rp = get_array(info, i + 2, fn, "rowPtr", {napi_int32_array, napi_bigint64_array});
-  Borrowed ci = get_array(info, i + 3, fn, "colIdx", {napi_int32_array});
-  Borrowed va = get_array(info, i + 4, fn, "values", {napi_float32_array, napi_float64_array}, true);
-  if (rp.length != static_cast<size_t>(c.rows) + 1) {
-    throw ArgError{arg_name(fn, "rowPtr") + " has length " + std::to_string(rp.length) + ", expected rows + 1 = " +
-                   std::to_string(c.rows + 1)};
-  }
-  c.row_ptr = rp.data;
-  c.wide_row_ptr = rp.type == napi_bigint64_array;
-  c.col_idx = static_cast<const int32_t*>(ci.data);
-  c.nnz = static_cast<int64_t>(ci.length);
-  if (!c.wide_row_ptr && c.nnz > INT32_MAX) throw ArgError{arg_name(fn, "nnz") + " needs 64-bit row pointers"};
-  if (va.present) {
-    if (va.length != ci.length) {
-      throw ArgError{arg_name(fn, "values") + " has length " + std::to_string(va.length) + ", expected nnz = " +
-                     std::to_string(ci.length)};
-    }
-    c.values = va.data;
-    c.value_type = va.type == napi_float32_array ? ValueType::kF32 : ValueType::kF64;
-  }
-  return c;
-}
-
-// Base of every asynchronous call: pins the JS arrays it borrows, runs Compute() on a libuv
-// worker, and settles a Promise with a coded error on failure.
-class KernelWorker : public Napi::AsyncWorker {
- public:
-  KernelWorker(Napi::Env env, const char* fn)
-      : Napi::AsyncWorker(env, fn), fn_(fn), deferred_(Napi::Promise::Deferred::New(env)) {}
-
-  Napi::Promise promise() { return deferred_.Promise(); }
-
-  // Run on a libuv worker, or, for work too small to repay two cross-thread wake-ups (each can
-  // cost 50-200 us on a virtual machine whose other vCPU is idle), right here on the JS thread.
-  // Either way the caller gets a Promise; `self` must come from new and is consumed.
-  static Napi::Promise start(KernelWorker* self, bool run_inline) {
-    Napi::Promise p = self->promise();
-    if (!run_inline) {
-      self->Queue();
-      return p;
-    }
-    self->Execute();
-    self->OnOK();
-    delete self;
-    return p;
-  }
-
-  void pin(const Napi::CallbackInfo& info, size_t first, size_t count) {
-    for (size_t i = first; i < first + count && i < info.Length(); ++i) {
-      if (info[i].IsObject()) pins_.push_back(Napi::Persistent(info[i].As<Napi::Object>()));
-    }
-  }
-
- protected:
-  virtual Status compute() = 0;
-  virtual Napi::Value result(Napi::Env env) { return env.Undefined(); }
-
-  void Execute() override {
-    try {
-      status_ = compute();
-    } catch (const std::bad_alloc&) {
-      status_ = Status{false, "ERR_LIMIT", std::string(fn_) + ": out of memory"};
-    } catch (const std::exception& e) {
-      status_ = Status{false, "ERR_NATIVE", std::string(fn_) + ": " + e.what()};
-    }
-  }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    if (status_.ok) {
-      deferred_.Resolve(result(env));
-    } else {
-      deferred_.Reject(make_error(env, status_.code, status_.message).Value());
-    }
-  }
-
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
-
-  const char* fn_;
-
- private:
-  Napi::Promise::Deferred deferred_;
-  std::vector<Napi::ObjectReference> pins_;
-  Status status_;
-};
-
-// spmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, inline?): Promise<void>
+// spmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, inline?): Promise<{ seconds }>
 class SpmmWorker : public KernelWorker {
  public:
   SpmmWorker(Napi::Env env, const char* fn, SpmmArgs args) : KernelWorker(env, fn), args_(args) {}
@@ -225,7 +84,7 @@ class BfsWorker : public KernelWorker {
   Status compute() override { return bfs(fn_, args_, &stats_); }
 
   Napi::Value result(Napi::Env env) override {
-    Napi::Object o = Napi::Object::New(env);
+    Napi::Object o = timed_result(env);
     auto frontier = Napi::Float64Array::New(env, stats_.frontier.size());
     for (size_t i = 0; i < stats_.frontier.size(); ++i) frontier[i] = static_cast<double>(stats_.frontier[i]);
     auto bottom_up = Napi::Uint8Array::New(env, stats_.bottom_up.size());
@@ -240,31 +99,6 @@ class BfsWorker : public KernelWorker {
   BfsArgs args_;
   BfsStats stats_;
 };
-
-// Graph arguments shared by bfs and msbfs at positions [i, i+5): n, rowPtr, colIdx, inRowPtr, inColIdx.
-void get_graph(const Napi::CallbackInfo& info, size_t i, const char* fn, Csr& out, Csr& in) {
-  const int64_t n = get_int(info, i, fn, "n", 0, INT32_MAX);
-  Borrowed rp = get_array(info, i + 1, fn, "rowPtr", {napi_int32_array, napi_bigint64_array});
-  Borrowed ci = get_array(info, i + 2, fn, "colIdx", {napi_int32_array});
-  Borrowed irp = get_array(info, i + 3, fn, "inRowPtr", {napi_int32_array, napi_bigint64_array});
-  Borrowed ici = get_array(info, i + 4, fn, "inColIdx", {napi_int32_array});
-  if (rp.length != static_cast<size_t>(n) + 1 || irp.length != static_cast<size_t>(n) + 1) {
-    throw ArgError{arg_name(fn, "rowPtr") + " and inRowPtr must have length n + 1 = " + std::to_string(n + 1)};
-  }
-  if (ci.length != ici.length) throw ArgError{arg_name(fn, "inColIdx") + " must have as many entries as colIdx"};
-  if (rp.type != irp.type) throw ArgError{arg_name(fn, "inRowPtr") + " must have rowPtr's element type"};
-  for (Csr* c : {&out, &in}) {
-    c->rows = c->cols = n;
-    c->wide_row_ptr = rp.type == napi_bigint64_array;
-  }
-  out.row_ptr = rp.data;
-  out.col_idx = static_cast<const int32_t*>(ci.data);
-  out.nnz = static_cast<int64_t>(ci.length);
-  in.row_ptr = irp.data;
-  in.col_idx = static_cast<const int32_t*>(ici.data);
-  in.nnz = static_cast<int64_t>(ici.length);
-  if (!out.wide_row_ptr && out.nnz > INT32_MAX) throw ArgError{arg_name(fn, "nnz") + " needs 64-bit row pointers"};
-}
 
 Napi::Value Bfs(const Napi::CallbackInfo& info) {
   const char* fn = "bfs";
@@ -305,7 +139,7 @@ class MsBfsWorker : public KernelWorker {
   Status compute() override { return msbfs(fn_, args_, &edges_); }
 
   Napi::Value result(Napi::Env env) override {
-    Napi::Object o = Napi::Object::New(env);
+    Napi::Object o = timed_result(env);
     o.Set("edgesExamined", Napi::Number::New(env, static_cast<double>(edges_)));
     return o;
   }
@@ -370,7 +204,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("noopSync", Napi::Function::New(env, NoopSync, "noopSync"));
   exports.Set("noopAsync", Napi::Function::New(env, NoopAsync, "noopAsync"));
   exports.Set("threads", Napi::Function::New(env, Threads, "threads"));
-  exports.Set("abiVersion", Napi::Number::New(env, 3));
+  for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
+  exports.Set("abiVersion", Napi::Number::New(env, 4));
   return exports;
 }
 

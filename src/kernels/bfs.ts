@@ -49,6 +49,8 @@ export interface BfsResult {
   readonly reached: number;
   /** Edges examined: the work a TEPS figure divides by time. */
   readonly edgesExamined: number;
+  /** Wall time of the native search alone, in seconds (no queueing or async round trip). */
+  readonly seconds: number;
 }
 
 /**
@@ -81,7 +83,15 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
   );
   let reached = 0;
   for (const f of stats.frontier) reached += f;
-  return { depth, parent, frontier: stats.frontier, bottomUp: stats.bottomUp, reached, edgesExamined: stats.edgesExamined };
+  return {
+    depth,
+    parent,
+    frontier: stats.frontier,
+    bottomUp: stats.bottomUp,
+    reached,
+    edgesExamined: stats.edgesExamined,
+    seconds: stats.seconds,
+  };
 }
 
 function outputs(

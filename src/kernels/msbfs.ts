@@ -18,6 +18,8 @@ export interface MsBfsResult {
   readonly depths: Int32Array;
   readonly sources: Int32Array;
   readonly edgesExamined: number;
+  /** Wall time of the native search alone, in seconds. */
+  readonly seconds: number;
 }
 
 /**
@@ -57,5 +59,5 @@ export async function msbfs(
   const stats = await callNative(fn, () =>
     addon.msbfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, src, depths, (g.rows + g.nnz) * Math.ceil(src.length / 64) < INLINE_WORK),
   );
-  return { depths, sources: src, edgesExamined: stats.edgesExamined };
+  return { depths, sources: src, edgesExamined: stats.edgesExamined, seconds: stats.seconds };
 }

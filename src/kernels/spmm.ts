@@ -32,7 +32,19 @@ export interface SpmmOptions {
  * y.rows === a.rows && y.cols === 32;
  */
 export async function spmm(a: CsrMatrix, x: DenseMatrix, options?: SpmmOptions): Promise<DenseMatrix> {
-  const fn = 'spmm';
+  return (await spmmTimed('spmm', a, x, options)).y;
+}
+
+/**
+ * spmm that also reports the native compute time (the CPU device's measured time).
+ * @internal
+ */
+export async function spmmTimed(
+  fn: string,
+  a: CsrMatrix,
+  x: DenseMatrix,
+  options?: SpmmOptions,
+): Promise<{ y: DenseMatrix; seconds: number }> {
   const opts = checkOptions(fn, options, ['rows', 'out']);
   if (!(a instanceof CsrMatrix)) throw new InvalidArgumentError(`${fn}: a must be a CsrMatrix, got ${describe(a)}`);
   if (!(x instanceof DenseMatrix)) throw new InvalidArgumentError(`${fn}: x must be a DenseMatrix, got ${describe(x)}`);
@@ -56,8 +68,8 @@ export async function spmm(a: CsrMatrix, x: DenseMatrix, options?: SpmmOptions):
     y = new DenseMatrix(end - begin, k, x.precision === 'f32' ? new Float32Array(n) : new Float64Array(n));
   }
   const addon = nativeAddon();
-  await callNative(fn, () =>
+  const { seconds } = await callNative(fn, () =>
     addon.spmm(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x.data, k, y.data, begin, end, inlineWork(a, begin, end, k)),
   );
-  return y;
+  return { y, seconds };
 }

@@ -27,7 +27,19 @@ export interface SpmvOptions {
  * const y = await spmv(a, new Float64Array(a.cols).fill(1)); // row sums of a
  */
 export async function spmv<T extends DenseArray>(a: CsrMatrix, x: T, options?: SpmvOptions): Promise<T> {
-  const fn = 'spmv';
+  return (await spmvTimed('spmv', a, x, options)).y;
+}
+
+/**
+ * spmv that also reports the native compute time.
+ * @internal
+ */
+export async function spmvTimed<T extends DenseArray>(
+  fn: string,
+  a: CsrMatrix,
+  x: T,
+  options?: SpmvOptions,
+): Promise<{ y: T; seconds: number }> {
   const opts = checkOptions(fn, options, ['rows', 'out']);
   if (!(a instanceof CsrMatrix)) throw new InvalidArgumentError(`${fn}: a must be a CsrMatrix, got ${describe(a)}`);
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) {
@@ -48,6 +60,6 @@ export async function spmv<T extends DenseArray>(a: CsrMatrix, x: T, options?: S
     y = x instanceof Float32Array ? new Float32Array(end - begin) : new Float64Array(end - begin);
   }
   const addon = nativeAddon();
-  await callNative(fn, () => addon.spmv(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x, 1, y, begin, end, inlineWork(a, begin, end, 1)));
-  return y as T;
+  const { seconds } = await callNative(fn, () => addon.spmv(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x, 1, y, begin, end, inlineWork(a, begin, end, 1)));
+  return { y: y as T, seconds };
 }

@@ -8,7 +8,12 @@ import { NativeError } from '../errors.js';
 import type { RowPtrArray, ValueArray } from '../data/csr.js';
 import type { DenseArray } from '../data/dense.js';
 
-export interface NativeBfsStats {
+/** Every kernel resolves with the wall time of its compute alone (no async round trip). */
+export interface NativeTimed {
+  readonly seconds: number;
+}
+
+export interface NativeBfsStats extends NativeTimed {
   readonly frontier: Float64Array;
   readonly bottomUp: Uint8Array;
   readonly edgesExamined: number;
@@ -29,7 +34,7 @@ export interface NativeAddon {
     rowBegin: number,
     rowEnd: number,
     inline?: boolean,
-  ): Promise<void>;
+  ): Promise<NativeTimed>;
   /** spmm with k = 1 whose errors name spmv. */
   spmv: NativeAddon['spmm'];
   bfs(
@@ -55,13 +60,13 @@ export interface NativeAddon {
     sources: Int32Array,
     depths: Int32Array,
     inline?: boolean,
-  ): Promise<{ readonly edgesExamined: number }>;
+  ): Promise<NativeTimed & { readonly edgesExamined: number }>;
   noopSync(): void;
   noopAsync(): Promise<void>;
   threads(): number;
 }
 
-const EXPECTED_ABI = 3;
+const EXPECTED_ABI = 4;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */

@@ -1,0 +1,81 @@
+// Argument checks shared by every backend's `run`, so each device refuses the same bad input
+// with the same typed error before any kernel or simulator sees it.
+
+import { CsrMatrix } from '../data/csr.js';
+import { DenseMatrix } from '../data/dense.js';
+import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
+import { checkGraph, inEdgesOf } from '../kernels/in-edges.js';
+import { checkRowRange } from '../kernels/row-range.js';
+import { checkOptions, MAX_INDEX } from '../validate.js';
+import type { Device, GraphInputs, MatrixInputs, Operator, RowRange, RunOptions } from './device.js';
+import { OPERATOR_KINDS } from './device.js';
+import { checkEnum, checkInt } from '../validate.js';
+
+/** A request after checking: the operator, its inputs and a concrete range. */
+export type CheckedRun =
+  | { readonly kind: 'spmm' | 'spmv'; readonly a: CsrMatrix; readonly x: DenseMatrix; readonly range: RowRange }
+  | { readonly kind: 'bfs'; readonly graph: CsrMatrix; readonly inEdges: CsrMatrix; readonly source: number }
+  | {
+      readonly kind: 'msbfs';
+      readonly graph: CsrMatrix;
+      readonly inEdges: CsrMatrix;
+      readonly sources: Int32Array;
+      readonly range: RowRange;
+    };
+
+/**
+ * Validate a `Device.run` call against the device's capabilities.
+ * @throws {InvalidArgumentError} on malformed operators, inputs, ranges or options.
+ * @throws {UnsupportedError} when the device lacks the operator or precision.
+ */
+export function checkRun(
+  device: Device,
+  op: Operator,
+  inputs: MatrixInputs | GraphInputs,
+  range: RowRange | undefined,
+  options: RunOptions | undefined,
+): CheckedRun {
+  const fn = `${device.name}.run`;
+  const opts = checkOptions(fn, options, ['signal']);
+  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) {
+    throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(opts.signal)}`);
+  }
+  opts.signal?.throwIfAborted();
+  if (op === null || typeof op !== 'object') throw new InvalidArgumentError(`${fn}: op must be an operator object, got ${describe(op)}`);
+  const kind = checkEnum(fn, 'op.kind', (op as { kind?: unknown }).kind, OPERATOR_KINDS);
+  if (!device.capabilities.operators.includes(kind)) {
+    throw new UnsupportedError(`${fn}: device ${device.name} (${device.backend}) cannot run ${kind}`);
+  }
+  if (inputs === null || typeof inputs !== 'object') {
+    throw new InvalidArgumentError(`${fn}: inputs must be an object, got ${describe(inputs)}`);
+  }
+  if (kind === 'spmm' || kind === 'spmv') {
+    const { a, x } = checkOptions(`${fn}: inputs`, inputs as MatrixInputs, ['a', 'x']);
+    if (!(a instanceof CsrMatrix)) throw new InvalidArgumentError(`${fn}: inputs.a must be a CsrMatrix, got ${describe(a)}`);
+    if (!(x instanceof DenseMatrix)) throw new InvalidArgumentError(`${fn}: inputs.x must be a DenseMatrix, got ${describe(x)}`);
+    if (x.rows !== a.cols) {
+      throw new InvalidArgumentError(`${fn}: inputs.x has ${x.rows} rows but a has ${a.cols} columns`);
+    }
+    if (kind === 'spmv' && x.cols !== 1) throw new InvalidArgumentError(`${fn}: spmv needs x with one column, got ${x.cols}`);
+    if (!device.capabilities.precisions.includes(x.precision)) {
+      throw new UnsupportedError(`${fn}: device ${device.name} does not support ${x.precision}`);
+    }
+    return { kind, a, x, range: checkRowRange(fn, range, a.rows) };
+  }
+  const { graph, inEdges } = checkOptions(`${fn}: inputs`, inputs as GraphInputs, ['graph', 'inEdges']);
+  const g = checkGraph(fn, graph);
+  if (g.rows === 0) throw new InvalidArgumentError(`${fn}: the graph has no vertices`);
+  const ie = inEdgesOf(fn, g, inEdges);
+  if (kind === 'bfs') {
+    if (range !== undefined) throw new InvalidArgumentError(`${fn}: bfs cannot be split by range (got ${describe(range)})`);
+    const source = checkInt(fn, 'op.source', (op as { source?: unknown }).source, 0, Math.min(g.rows - 1, MAX_INDEX));
+    return { kind, graph: g, inEdges: ie, source };
+  }
+  const sources = (op as { sources?: unknown }).sources;
+  if (!(sources instanceof Int32Array)) throw new InvalidArgumentError(`${fn}: op.sources must be an Int32Array, got ${describe(sources)}`);
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i]!;
+    if (s < 0 || s >= g.rows) throw new InvalidArgumentError(`${fn}: op.sources[${i}] = ${s} is not a vertex of a graph with ${g.rows} vertices`);
+  }
+  return { kind, graph: g, inEdges: ie, sources, range: checkRowRange(fn, range, sources.length) };
+}
