@@ -1,5 +1,5 @@
-// dype's public API: data containers, loaders and generators, and the native CPU kernels.
-// The scheduler, cost model and executor build on these in later modules.
+// dype's public API: data containers, loaders and generators, the native CPU kernels, and the
+// devices (real and simulated) with the system that joins them.
 
 export {
   DypeError,
@@ -42,6 +42,50 @@ export { bfs, type BfsDirection, type BfsOptions, type BfsResult } from './kerne
 export { msbfs, type MsBfsOptions, type MsBfsResult } from './kernels/msbfs.js';
 export { bfsReference, msbfsReference, spmmReference } from './kernels/reference.js';
 export { rowLengthStats, type RowLengthStats } from './webassembly/row-stats.js';
+
+export type {
+  BfsOperator,
+  BfsOutput,
+  Device,
+  DeviceCapabilities,
+  DeviceKind,
+  DevicePower,
+  DeviceResult,
+  DeviceSpec,
+  EnergySource,
+  GraphInputs,
+  InputsOf,
+  MatrixInputs,
+  MsBfsOperator,
+  MsBfsOutput,
+  Operator,
+  OperatorKind,
+  OperatorOf,
+  OutputOf,
+  RowRange,
+  RunOptions,
+  SpecParam,
+  SpmmOperator,
+  SpmvOperator,
+  TimeSource,
+} from './devices/device.js';
+export type { Availability, BackendDefinition } from './devices/backend.js';
+export type { ParamRule, ParamRules } from './devices/spec.js';
+export { BACKENDS } from './devices/backends/index.js';
+export {
+  buildSystem,
+  detectSystem,
+  HOST,
+  loadSystem,
+  probeBackends,
+  System,
+  type BackendStatus,
+  type DeviceEntry,
+  type Link,
+  type LinkEntry,
+  type SystemDescription,
+} from './devices/system.js';
+export { Placement, type BufferKey } from './devices/placement.js';
 
 import { nativeAddon } from './native/addon.js';
 

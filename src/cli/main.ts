@@ -8,10 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../native/addon.js';
 import { suggest } from '../validate.js';
 import { kernelsCommand, KERNELS_HELP } from './commands/kernels.js';
+import { systemCommand, SYSTEM_HELP } from './commands/system.js';
 import { describeFailure, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
 
 const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[], write: (s: string) => void) => Promise<void>; help: string }> = {
   kernels: { summary: 'run the native CPU kernels (SpMM, SpMV, BFS) on a graph and print times', run: kernelsCommand, help: KERNELS_HELP },
+  system: { summary: 'list the devices (real and simulated) and links dype schedules on', run: systemCommand, help: SYSTEM_HELP },
 };
 
 const HELP = `dype: data-aware scheduling of sparse and graph kernels on heterogeneous machines
@@ -27,6 +29,7 @@ Global options:
   --verbose        print stack traces with errors
 
 Examples:
+  dype system
   dype kernels
   dype kernels --data graph.mtx --k 64`;
 

@@ -84,19 +84,33 @@ export function parseSpec(fn: string, file: string, raw: unknown, rules: ParamRu
   return { name: r['name'] as string, description: r['description'] as string, params };
 }
 
-/** Apply a system file's `overrides` ({ key: number }) on top of a spec; each is sourced to `where`. */
-export function overrideSpec(fn: string, where: string, spec: DeviceSpec, overrides: unknown, rules: ParamRules): DeviceSpec {
+/**
+ * Apply a system file's `overrides` ({ key: number }) on top of a spec; each is sourced to the
+ * file. `field` locates the overrides in the file for error messages (e.g. `devices[2]`).
+ */
+export function overrideSpec(
+  fn: string,
+  where: string,
+  field: string,
+  spec: DeviceSpec,
+  overrides: unknown,
+  rules: ParamRules,
+): DeviceSpec {
   if (overrides === undefined) return spec;
   if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) {
-    throw new FormatError(fn, where, 0, `overrides must be an object of numbers, got ${describe(overrides)}`);
+    throw new FormatError(fn, where, 0, `${field}.overrides: must be an object of numbers, got ${describe(overrides)}`);
   }
   const params: Record<string, SpecParam> = { ...spec.params };
   for (const [key, value] of Object.entries(overrides as Record<string, unknown>)) {
     if (!(key in rules)) {
       const hint = suggest(key, Object.keys(rules));
-      throw new FormatError(fn, where, 0, `overrides.${key} is not a parameter of this backend${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`);
+      throw new FormatError(fn, where, 0, `${field}.overrides.${key} is not a parameter of this backend${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`);
     }
-    params[key] = { value: checkParam(fn, where, `overrides.${key}`, value, rules[key]!), unit: rules[key]!.unit, source: `override in ${where}` };
+    params[key] = {
+      value: checkParam(fn, where, `${field}.overrides.${key}`, value, rules[key]!),
+      unit: rules[key]!.unit,
+      source: `override in ${where} ${field}`,
+    };
   }
   return { ...spec, params };
 }

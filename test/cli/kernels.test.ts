@@ -1,20 +1,10 @@
 // `dype kernels` runs end to end, prints measured figures, and follows the CLI conventions
 // (help, unknown flags with suggestions, exit codes 0/1/2).
 
-import { describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
-  try {
-    const code = await main(argv, (s) => { out.push(s); });
-    return { code, out: out.join('\n'), err: err.join('') };
-  } finally {
-    spy.mockRestore();
-  }
-}
+const run = runCli;
 
 describe('dype kernels', () => {
   it('prints a table of measured kernel times for a generated graph', async () => {

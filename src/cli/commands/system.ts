@@ -1,0 +1,134 @@
+// `dype system`: the devices dype would schedule on (detected, or from a system file), their
+// specs with sources, the links between their memories, and backends that cannot run here.
+
+import type { Device } from '../../devices/device.js';
+import { detectSystem, loadSystem, probeBackends, type BackendStatus, type System } from '../../devices/system.js';
+import { parseFlags } from '../parse.js';
+import { formatTable } from '../table.js';
+
+export const SYSTEM_HELP = `Usage: dype system [--system FILE] [--params] [--json]
+
+Show the system dype schedules on: each device (real or simulated, memory, power, operators),
+the links between device memories, and the backends that cannot run on this machine and why.
+
+Options:
+  --system FILE   a system description (JSON, see docs/system.md) instead of the detected one
+  --params        also list every device parameter with its unit and source
+  --json          print one JSON object (schema in docs/cli-json.md)
+  -h, --help      show this help
+
+Simulated devices (cgra-sim, gpu-sim) compute true results but report simulated time and
+energy; the CPU reports measured time and energy read from RAPL, or modelled where RAPL is
+unreadable.
+
+Examples:
+  dype system
+  dype system --params
+  dype system --system examples/systems/two-gpus.json --json`;
+
+const FLAGS = {
+  system: { type: 'string' },
+  params: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function bytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toPrecision(3)} ${units[i]}`;
+}
+
+function deviceJson(d: Device): object {
+  return {
+    name: d.name,
+    backend: d.backend,
+    kind: d.kind,
+    simulated: d.simulated,
+    memorySpace: d.memorySpace,
+    capabilities: d.capabilities,
+    power: d.power,
+    spec: d.spec,
+  };
+}
+
+/** The system as one JSON-ready object (`dype system --json`). */
+export function systemJson(system: System, backends: readonly BackendStatus[]): object {
+  return {
+    name: system.name,
+    devices: system.devices.map(deviceJson),
+    links: system.links,
+    backends,
+  };
+}
+
+export async function systemCommand(argv: readonly string[], out: (s: string) => void): Promise<void> {
+  const { values } = parseFlags('system', argv, FLAGS);
+  if (values['help']) {
+    out(SYSTEM_HELP);
+    return;
+  }
+  const system = typeof values['system'] === 'string' ? await loadSystem(values['system']) : await detectSystem();
+  const backends = await probeBackends();
+  try {
+    if (values['json']) {
+      out(JSON.stringify(systemJson(system, backends), null, 2));
+      return;
+    }
+    out(`System: ${system.name}\n`);
+    out(
+      formatTable(
+        ['device', 'backend', 'profile', 'time', 'energy', 'memory', 'idle W', 'busy W', 'operators', 'precisions'],
+        system.devices.map((d) => [
+          d.name,
+          d.backend,
+          d.spec.name,
+          d.simulated ? 'simulated' : 'measured',
+          d.power.source,
+          bytes(d.capabilities.memoryBytes),
+          d.power.idleWatts.toPrecision(3),
+          d.power.activeWatts.toPrecision(3),
+          d.capabilities.operators.join(' '),
+          d.capabilities.precisions.join(' '),
+        ]),
+      ),
+    );
+    if (system.links.length > 0) {
+      out('\nLinks');
+      out(
+        formatTable(
+          ['between', 'profile', 'bandwidth', 'latency'],
+          system.links.map((l) => [
+            `${l.between[0]} <-> ${l.between[1]}`,
+            l.profile,
+            `${(l.bandwidth / 1e9).toPrecision(3)} GB/s`,
+            `${(l.latency * 1e6).toPrecision(3)} us`,
+          ]),
+        ),
+      );
+    }
+    out('\nBackends on this machine');
+    for (const b of backends) out(`  ${b.backend.padEnd(10)} ${b.available ? `available: ${b.detail}` : `not available: ${b.reason}`}`);
+    if (values['params']) {
+      for (const d of system.devices) {
+        out(`\n${d.name} (${d.backend}, profile ${d.spec.name}): ${d.spec.description}`);
+        out(
+          formatTable(
+            ['parameter', 'value', 'unit', 'source'],
+            Object.entries(d.spec.params).map(([k, p]) => [k, String(p.value), p.unit, p.source]),
+          ),
+        );
+      }
+    }
+    if (system.devices.some((d) => d.simulated)) {
+      out('\nSimulated devices compute true results; their times and energies are simulated, not measured.');
+    }
+  } finally {
+    await system.dispose();
+  }
+}

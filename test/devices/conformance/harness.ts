@@ -1,0 +1,104 @@
+// The device conformance suite's shared parts: one device per backend in the table (built from
+// its default profile), the inputs every backend must handle, and the checks against the plain
+// TypeScript references. Floating point: within the summation bound of test/support/compare.ts
+// ((row length + 2) * unit roundoff * sum |a_ij x_jc|); BFS depths: exact.
+
+import { expect } from 'vitest';
+import type { CsrMatrix } from '../../../src/data/csr.js';
+import type { DenseMatrix } from '../../../src/data/dense.js';
+import { BACKENDS } from '../../../src/devices/backends/index.js';
+import type { Device, DeviceResult, OperatorKind } from '../../../src/devices/device.js';
+import { loadProfile } from '../../../src/devices/spec.js';
+import { denseFeatures, generate, type GeneratorSpec } from '../../../src/generators/index.js';
+import { bfsReference, msbfsReference } from '../../../src/kernels/reference.js';
+import { firstDifference, firstSpmmMismatch } from '../../support/compare.js';
+
+/** A device of every registered backend, default profile. */
+export function conformanceDevices(): Device[] {
+  return [...BACKENDS.values()].map((b) => b.create(`${b.name}-under-test`, loadProfile('test', b.name, b.defaultProfile, b.params)));
+}
+
+/** Small inputs of every generator family (kept small: simulators run them too). */
+export const FAMILIES: Readonly<Record<string, GeneratorSpec>> = {
+  'kronecker (power law, undirected)': { kind: 'kronecker', scale: 10, edgeFactor: 8, seed: 3 },
+  'kronecker (directed, f32 weights)': { kind: 'kronecker', scale: 9, edgeFactor: 8, directed: true, seed: 5, weights: 'f32' },
+  'erdos-renyi (directed, f64 weights)': { kind: 'erdos-renyi', n: 1500, m: 9000, directed: true, seed: 7, weights: 'f64' },
+  'grid (road-like)': { kind: 'grid', rows: 40, cols: 50, deleteFraction: 0.15, seed: 2 },
+  'banded (FEM-like, f64 values)': { kind: 'banded', n: 2000, halfBandwidth: 12, seed: 4 },
+};
+
+export function family(name: string): CsrMatrix {
+  return generate(FAMILIES[name]!);
+}
+
+/** A result's time and energy are finite and positive, labelled as the device is. */
+export function expectHonestCosts(device: Device, r: DeviceResult<OperatorKind>): void {
+  expect(r.device).toBe(device.name);
+  expect(Number.isFinite(r.seconds) && r.seconds >= 0).toBe(true);
+  expect(Number.isFinite(r.joules) && r.joules >= 0).toBe(true);
+  expect(r.source).toBe(device.simulated ? 'simulated' : 'measured');
+  if (device.simulated) expect(r.energySource).toBe('simulated');
+  else expect(['measured', 'modelled']).toContain(r.energySource);
+  for (const [k, v] of Object.entries(r.counters)) expect(Number.isFinite(v), `counter ${k}`).toBe(true);
+}
+
+/** SpMM (or SpMV when k = 1) over the given ranges, each checked against the reference. */
+export async function checkSpmm(
+  device: Device,
+  a: CsrMatrix,
+  x: DenseMatrix,
+  ranges: readonly (readonly [number, number])[] = [[0, a.rows]],
+): Promise<void> {
+  const kind = x.cols === 1 ? 'spmv' : 'spmm';
+  for (const range of ranges) {
+    const r = await device.run({ kind }, { a, x }, range);
+    expectHonestCosts(device, r);
+    expect(r.output.rows).toBe(range[1] - range[0]);
+    expect(r.output.cols).toBe(x.cols);
+    expect(r.output.precision).toBe(x.precision);
+    const bad = firstSpmmMismatch(a, x.data, x.cols, r.output.data, range[0], range[1]);
+    expect(bad, `${device.name} ${kind} k=${x.cols} ${x.precision} rows [${range[0]}, ${range[1]}): first mismatch at ${bad}`).toBe(-1);
+  }
+}
+
+/** Row ranges that split [0, rows) in three uneven parts, with an empty one. */
+export function splitRanges(rows: number): [number, number][] {
+  const a = Math.floor(rows / 5);
+  const b = Math.floor((rows * 3) / 4);
+  return [[0, a], [a, a], [a, b], [b, rows]];
+}
+
+export async function checkBfs(device: Device, g: CsrMatrix, sources: readonly number[]): Promise<void> {
+  for (const source of sources) {
+    const r = await device.run({ kind: 'bfs', source }, { graph: g });
+    expectHonestCosts(device, r);
+    const want = bfsReference(g, source);
+    const bad = firstDifference(r.output.depth, want);
+    expect(bad, `${device.name} bfs from ${source}: depth differs at vertex ${bad}`).toBe(-1);
+    let deepest = 0;
+    for (const d of want) deepest = Math.max(deepest, d);
+    const levels = new Float64Array(deepest + 1);
+    for (const d of want) if (d >= 0) levels[d]! += 1;
+    expect(Array.from(r.output.frontier)).toEqual(Array.from(levels));
+  }
+}
+
+export async function checkMsbfs(device: Device, g: CsrMatrix, sources: Int32Array, range?: readonly [number, number]): Promise<void> {
+  const r = await device.run({ kind: 'msbfs', sources }, { graph: g }, range);
+  expectHonestCosts(device, r);
+  const [b, e] = range ?? [0, sources.length];
+  const want = msbfsReference(g, sources.subarray(b, e));
+  const bad = firstDifference(r.output.depths, want);
+  expect(bad, `${device.name} msbfs sources [${b}, ${e}): first difference at ${bad}`).toBe(-1);
+}
+
+/** Spread-out sources of a graph, including the first and last vertex. */
+export function sourcesOf(g: CsrMatrix, count: number): number[] {
+  const out = new Set<number>([0, g.rows - 1]);
+  for (let i = 1; out.size < Math.min(count, g.rows); i++) out.add(Math.floor((i * 7919) % g.rows));
+  return [...out];
+}
+
+export function features(a: CsrMatrix, k: number, precision: 'f32' | 'f64', seed = k): DenseMatrix {
+  return denseFeatures({ rows: a.cols, cols: k, precision, seed });
+}
