@@ -11,4 +11,4 @@ ubsan=$(gcc -print-file-name=libubsan.so)
 LD_PRELOAD="$asan $ubsan" \
 ASAN_OPTIONS=detect_leaks=0,abort_on_error=1 \
 UBSAN_OPTIONS=halt_on_error=1,print_stacktrace=1 \
-  npx vitest run test/kernels test/cli "$@"
+  npx vitest run test/kernels test/devices test/cli "$@"
