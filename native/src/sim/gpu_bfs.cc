@@ -81,7 +81,19 @@ Status bfs_typed(const char* fn, const Csr& outc, const Csr& inc, int64_t source
       steps = discovered_in_warp = colsec = rpsec = lanes = 0;
     };
     next.clear();
-    for (int32_t u : queue) {
+    const size_t qn = queue.size();
+    for (size_t qi = 0; qi < qn; ++qi) {
+      const int32_t u = queue[qi];
+      // Frontier rows lie far apart on a road graph: fetch a few rows ahead, or every first
+      // edge of a row is a cache miss on the host.
+      if (qi + 16 < qn) __builtin_prefetch(g.rp + queue[qi + 16]);
+      if (qi + 8 < qn) {
+        const int32_t w = queue[qi + 8];
+        if (w >= 0 && w < n) {
+          const int64_t wb = static_cast<int64_t>(g.rp[w]);
+          if (wb >= 0 && wb < g.nnz) __builtin_prefetch(g.ci + wb);
+        }
+      }
       if (!g.row(u, b, e)) return f.bad_row("graph", u);
       const uint64_t rs = static_cast<uint64_t>(u) >> r_rp.shift;
       if (rs != last_rp_sector) ++rpsec, last_rp_sector = rs;

@@ -115,15 +115,34 @@ inline uint64_t range_sectors(uint64_t begin_byte, uint64_t end_byte) {
   return end_byte > begin_byte ? ((end_byte - 1) >> 5) - (begin_byte >> 5) + 1 : 0;
 }
 
-// Distinct 32-byte sectors among the accesses of one warp step (n <= 64). Lanes usually walk
-// sorted indices, so the sort is skipped when the ids already ascend.
-inline int distinct_sectors(uint64_t* ids, int n) {
-  if (n <= 0) return 0;
+// Distinct 32-byte sectors among the accesses of one warp step (n <= 32). Lanes often walk
+// sorted indices (a run count suffices); otherwise a 64-slot open-addressing set, far cheaper
+// than sorting 32 values for every step.
+inline int distinct_sectors(const uint64_t* ids, int n) {
+  if (n <= 1) return n;
   bool sorted = true;
-  for (int i = 1; i < n && sorted; ++i) sorted = ids[i] >= ids[i - 1];
-  if (!sorted) std::sort(ids, ids + n);
-  int d = 1;
-  for (int i = 1; i < n; ++i) d += ids[i] != ids[i - 1];
+  int runs = 1;
+  for (int i = 1; i < n; ++i) {
+    sorted &= ids[i] >= ids[i - 1];
+    runs += ids[i] != ids[i - 1];
+  }
+  if (sorted) return runs;
+  uint64_t keys[64];
+  uint64_t used = 0;
+  int d = 0;
+  for (int i = 0; i < n; ++i) {
+    unsigned h = static_cast<unsigned>((ids[i] * 0x9E3779B97F4A7C15ull) >> 58);
+    while (true) {
+      if (!((used >> h) & 1)) {
+        used |= uint64_t{1} << h;
+        keys[h] = ids[i];
+        ++d;
+        break;
+      }
+      if (keys[h] == ids[i]) break;
+      h = (h + 1) & 63;
+    }
+  }
   return d;
 }
 

@@ -74,7 +74,15 @@ Status msbfs_typed(const char* fn, const Csr& outc, const int32_t* sources, int6
         steps = lanes = colsec = rpsec = 0;
       };
       touched.clear();
-      for (int32_t u : cur) {
+      const size_t cn = cur.size();
+      for (size_t ci = 0; ci < cn; ++ci) {
+        const int32_t u = cur[ci];
+        // Fetch rows ahead: frontier rows are scattered over the adjacency arrays.
+        if (ci + 16 < cn) __builtin_prefetch(g.rp + cur[ci + 16]);
+        if (ci + 8 < cn) {
+          const int64_t wb = static_cast<int64_t>(g.rp[cur[ci + 8]]);
+          if (wb >= 0 && wb < g.nnz) __builtin_prefetch(g.ci + wb);
+        }
         int64_t b, e;
         if (!g.row(u, b, e)) {
           f.bad_row("graph", u);
