@@ -3,8 +3,9 @@
 
 import type { BackendDefinition } from '../backend.js';
 import { cpuBackend } from './cpu.js';
+import { gpuSimBackend } from './gpu-sim.js';
 
 /** Every backend dype knows, by name. */
 export const BACKENDS: ReadonlyMap<string, BackendDefinition> = new Map(
-  [cpuBackend].map((b) => [b.name, b] as const),
+  [cpuBackend, gpuSimBackend].map((b) => [b.name, b] as const),
 );
