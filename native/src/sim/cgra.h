@@ -102,33 +102,55 @@ struct Dma {
   int64_t cycles(const Params& p) const;
 };
 
+// x mod d for non-negative x, with a mask instead of a division when d is a power of two (the
+// simulator takes several per simulated access; a 64-bit division costs tens of cycles).
+struct FastMod {
+  int64_t d = 1, mask = 0;
+  FastMod() = default;
+  explicit FastMod(int64_t divisor) : d(divisor), mask((divisor & (divisor - 1)) == 0 ? divisor - 1 : -1) {}
+  int64_t operator()(int64_t x) const { return mask >= 0 ? (x & mask) : x % d; }
+};
+
+// Largest power of two not above x (x >= 1): buffer sizes the simulator chooses itself.
+inline int64_t floor_pow2(int64_t x) {
+  int64_t p = 1;
+  while (p * 2 <= x) p *= 2;
+  return p;
+}
+
 // Cycles of one modulo-scheduled iteration: II, or more when one bank must serve more accesses
 // than II cycles allow. Counts accesses per bank for the addresses actually touched.
 class BankCounter {
  public:
-  explicit BankCounter(int64_t banks) : banks_(banks), count_(static_cast<size_t>(banks), 0) {}
+  explicit BankCounter(int64_t banks) : banks_(banks), mod_(banks), count_(static_cast<size_t>(banks), 0) {}
   void clear() {
-    for (int64_t b = 0; b < banks_; ++b) count_[b] = 0;
+    std::fill(count_.begin(), count_.end(), 0);
     max_ = 0;
   }
-  void word(int64_t addr) { bump(addr % banks_, 1); }
+  void word(int64_t addr) { bump(mod_(addr)); }
   // `n` consecutive words from `addr`: every bank gets n / banks, the first n % banks one more.
   void run(int64_t addr, int64_t n) {
-    const int64_t q = n / banks_, r = n % banks_, b0 = addr % banks_;
+    if (n == 1) return bump(mod_(addr));
+    const int64_t q = n / banks_, r = n - q * banks_;
     if (q > 0) {
       for (int64_t b = 0; b < banks_; ++b) count_[b] += static_cast<int32_t>(q);
-      max_ += q;  // every bank grew by q; the max grows by q too
+      max_ += q;  // every bank grew by q; so did the largest count
     }
-    for (int64_t i = 0; i < r; ++i) bump((b0 + i) % banks_, 1);
+    int64_t b = mod_(addr);
+    for (int64_t i = 0; i < r; ++i) {
+      bump(b);
+      if (++b == banks_) b = 0;
+    }
   }
   int64_t max() const { return max_; }
 
  private:
-  void bump(int64_t b, int32_t by) {
-    count_[b] += by;
-    if (count_[b] > max_) max_ = count_[b];
+  void bump(int64_t b) {
+    const int32_t v = ++count_[b];
+    if (v > max_) max_ = v;
   }
   int64_t banks_;
+  FastMod mod_;
   std::vector<int32_t> count_;
   int64_t max_ = 0;
 };
@@ -140,14 +162,16 @@ class LineBuffer {
  public:
   LineBuffer() = default;
   LineBuffer(int64_t base_word, int64_t region_bytes, int64_t line_bytes)
-      : base_(base_word), line_words_(line_bytes / 4),
-        slots_(std::max<int64_t>(1, region_bytes / line_bytes)), tag_(static_cast<size_t>(slots_), -1),
-        dirty_(static_cast<size_t>(slots_), 0) {}
+      : base_(base_word), line_words_(line_bytes / 4), line_mod_(line_words_),
+        slots_(std::max<int64_t>(1, region_bytes / line_bytes)), slot_mod_(slots_),
+        tag_(static_cast<size_t>(slots_), -1), dirty_(static_cast<size_t>(slots_), 0) {
+    shift_ = line_mod_.mask >= 0 ? __builtin_ctzll(static_cast<uint64_t>(line_words_)) : -1;
+  }
 
   // Scratchpad word address serving array word `w`; records misses and write-backs in `dma`.
   int64_t access(int64_t w, bool write, Dma& dma, int64_t& misses) {
-    const int64_t line = w / line_words_;
-    const int64_t slot = line % slots_;
+    const int64_t line = shift_ >= 0 ? (w >> shift_) : w / line_words_;
+    const int64_t slot = slot_mod_(line);
     if (tag_[slot] != line) {
       if (tag_[slot] >= 0 && dirty_[slot]) dma.add(line_words_ * 4);
       dma.add(line_words_ * 4);
@@ -161,16 +185,21 @@ class LineBuffer {
   void flush(Dma& dma) {
     for (int64_t s = 0; s < slots_; ++s) {
       if (tag_[s] >= 0 && dirty_[s]) dma.add(line_words_ * 4);
-      tag_[s] = -1;
-      dirty_[s] = 0;
     }
+    std::fill(tag_.begin(), tag_.end(), -1);
+    std::fill(dirty_.begin(), dirty_.end(), 0);
   }
   int64_t line_words() const { return line_words_; }
+  // Words left in the line holding `w`.
+  int64_t left_in_line(int64_t w) const { return line_words_ - line_mod_(w); }
 
  private:
   int64_t base_ = 0;
   int64_t line_words_ = 16;
+  FastMod line_mod_{16};
+  int shift_ = 4;
   int64_t slots_ = 1;
+  FastMod slot_mod_{1};
   std::vector<int64_t> tag_;
   std::vector<uint8_t> dirty_;
 };

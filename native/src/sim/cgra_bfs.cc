@@ -41,14 +41,14 @@ Status bfs_impl(const char* fn, const Params& p, const BfsArgs& a, std::vector<i
     gp.col_base = region_base(p, (n + 1) * gp.ptr_bytes, 1);
     depth_base = region_base(p, graph_bytes, 2);
     queue_base = region_base(p, graph_bytes + n * 4, 3);
-    queue_words = n;
+    queue_words = floor_pow2(std::max<int64_t>(1, n));
   } else {
     const int64_t half = p.spm_bytes / 2;
     depth_base = region_base(p, 0, 2);
     gp.col_base = region_base(p, half, 1);
-    gp.edge_buffer_words = std::max<int64_t>(1, half / 4 / 2);
+    gp.edge_buffer_words = floor_pow2(std::max<int64_t>(1, half / 4 / 2));
     queue_base = region_base(p, half + half / 2, 3);
-    queue_words = std::max<int64_t>(1, half / 2 / 4);
+    queue_words = floor_pow2(std::max<int64_t>(1, half / 2 / 4));
   }
   VertexState depth_state(p, depth_resident, depth_base);
   const LoopDfg dfg = bfs_edge_dfg();
@@ -101,14 +101,14 @@ Status bfs_impl(const char* fn, const Params& p, const BfsArgs& a, std::vector<i
         const int32_t v = g.col_idx[q];
         if (static_cast<uint64_t>(static_cast<uint32_t>(v)) >= static_cast<uint64_t>(n)) return bad_col(fn, g, q);
         banks.clear();
-        banks.word(gp.resident ? gp.col_base + q : gp.col_base + (q - b) % gp.edge_buffer_words);
+        banks.word(gp.resident ? gp.col_base + q : gp.col_base + ((q - b) & (gp.edge_buffer_words - 1)));
         const int64_t d_addr = depth_state.addr(v, false, miss, misses);
         banks.word(d_addr);
         int64_t mem = 2;
         if (a.depth[v] < 0) {
           a.depth[v] = level + 1;
           banks.word(depth_state.addr(v, true, miss, misses));
-          banks.word(queue_base + tail % queue_words);
+          banks.word(queue_base + (tail & (queue_words - 1)));
           queue[tail++] = v;
           mem += 2;
         }

@@ -55,14 +55,14 @@ Status msbfs_impl(const char* fn, const Params& p, const MsBfsArgs& a, Counters*
     gp.col_base = region_base(p, (n + 1) * gp.ptr_bytes, 1);
     state_base = region_base(p, graph_bytes, 2);
     list_base = region_base(p, graph_bytes + state_bytes, 3);
-    list_words = 2 * n;
+    list_words = floor_pow2(std::max<int64_t>(1, 2 * n));
   } else {
     const int64_t half = p.spm_bytes / 2;
     state_base = region_base(p, 0, 2);
     gp.col_base = region_base(p, half, 1);
-    gp.edge_buffer_words = std::max<int64_t>(1, half / 4 / 2);
+    gp.edge_buffer_words = floor_pow2(std::max<int64_t>(1, half / 4 / 2));
     list_base = region_base(p, half + half / 2, 3);
-    list_words = std::max<int64_t>(1, half / 2 / 4);
+    list_words = floor_pow2(std::max<int64_t>(1, half / 2 / 4));
   }
   const LoopDfg push = push_dfg(), update = update_dfg();
   const int64_t ii_push = push.ii(p), ii_update = update.ii(p);
@@ -132,7 +132,7 @@ Status msbfs_impl(const char* fn, const Params& p, const MsBfsArgs& a, Counters*
           const int32_t u = g.col_idx[q];
           if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= static_cast<uint64_t>(n)) return bad_col(fn, g, q);
           banks.clear();
-          banks.word(gp.resident ? gp.col_base + q : gp.col_base + (q - b) % gp.edge_buffer_words);
+          banks.word(gp.resident ? gp.col_base + q : gp.col_base + ((q - b) & (gp.edge_buffer_words - 1)));
           banks.word(st.addr(kRecord * u + kSeen, false, miss, misses));
           const int64_t next_addr = st.addr(kRecord * u + kNext, false, miss, misses);
           banks.word(next_addr);
@@ -141,7 +141,7 @@ Status msbfs_impl(const char* fn, const Params& p, const MsBfsArgs& a, Counters*
           if (fresh) {
             uint32_t& next = state[kRecord * u + kNext];
             if (next == 0) {
-              banks.word(list_base + static_cast<int64_t>(touched.size()) % list_words);
+              banks.word(list_base + (static_cast<int64_t>(touched.size()) & (list_words - 1)));
               touched.push_back(u);
               ++mem;
             }
@@ -168,7 +168,7 @@ Status msbfs_impl(const char* fn, const Params& p, const MsBfsArgs& a, Counters*
       for (size_t i = 0; i < touched.size(); ++i) {
         const int32_t u = touched[i];
         banks.clear();
-        banks.word(list_base + static_cast<int64_t>(i) % list_words);
+        banks.word(list_base + (static_cast<int64_t>(i) & (list_words - 1)));
         uint32_t* rec = &state[kRecord * u];
         const uint32_t fresh = rec[kNext] & ~rec[kSeen];
         banks.word(st.addr(kRecord * u + kNext, false, miss, misses));

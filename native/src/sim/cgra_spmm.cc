@@ -212,11 +212,53 @@ class SpmmSim {
 
     Dma miss;
     int64_t misses = 0, busy = 0, stall = 0, mem = 0, iterations = 0;
+    // The scratchpad accesses of nonzero q in strip s, added to this iteration's bank counts.
+    auto access = [&](int64_t q, int64_t col, int64_t s, int64_t lanes) {
+      int64_t off = q - p0;
+      if (off >= cap_nz) off %= cap_nz;  // only in a row streamed in pieces
+      banks.word(col_base + off);
+      if (vw > 0) banks.run(val_base + off * vw, vw);
+      const int64_t xa = col * row_words + s * w * xw;
+      if (lay_.x_resident) {
+        banks.run(lay_.x_base + xa, lanes * xw);
+      } else {
+        // The gather may straddle lines: each piece is served by its own line.
+        int64_t at = xa, left = lanes * xw;
+        while (left > 0) {
+          const int64_t in_line = std::min(left, xbuf.left_in_line(at));
+          banks.run(xbuf.access(at, false, miss, misses), in_line);
+          at += in_line;
+          left -= in_line;
+        }
+      }
+      mem += 1 + vw + lanes * xw;
+    };
+    // One modulo-scheduled iteration ends: it takes II cycles, more if a bank is oversubscribed.
+    auto close = [&]() {
+      const int64_t cyc = std::max(ii, banks.max());
+      busy += cyc;
+      stall += cyc - ii;
+      ++iterations;
+      banks.clear();
+    };
+    auto row_switch = [&](int64_t lanes) {
+      busy += ceil_div(lanes * xw + 1, p_.mem_ports);  // store the strip of Y, load the next row pointer
+      mem += lanes * xw + 1;
+    };
+    banks.clear();
     for (int64_t r = tile.r0; r < tile.r1; ++r) {
       const int64_t b = ptr(r), e = ptr(r + 1);
-      // The real result, in the order the CGRA accumulates it (nonzero order per lane).
+      // The real result, in the order the CGRA accumulates it (nonzero order per lane), fused
+      // with the timing of the first strip so each nonzero is read once.
+      const int64_t lanes0 = std::min(w, k);
       std::fill(acc.begin(), acc.end(), T(0));
+      int64_t in_group = 0;
       for (int64_t q = b; q < e; ++q) {
+        // The gathers of X miss the host's caches once X outgrows them; fetch a few ahead.
+        if (q + 8 < p1) {
+          const uint32_t ahead = static_cast<uint32_t>(ci[q + 8]);
+          if (ahead < cols) __builtin_prefetch(x + static_cast<int64_t>(ahead) * k);
+        }
         const int32_t col = ci[q];
         if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) return record_bad(q);
         T a;
@@ -224,42 +266,22 @@ class SpmmSim {
         const T* xr = x + static_cast<int64_t>(col) * k;
         T* ac = acc.data();
         for (int64_t j = 0; j < k; ++j) ac[j] += a * xr[j];
+        access(q, col, 0, lanes0);
+        if (++in_group == u || q + 1 == e) {
+          close();
+          in_group = 0;
+        }
       }
       std::copy(acc.begin(), acc.end(), y + (r - s_.row_begin) * k);
-
-      // The timing: one modulo-scheduled iteration per u nonzeros per strip of w lanes.
-      for (int64_t s = 0; s < strips; ++s) {
+      row_switch(lanes0);
+      // The remaining strips of w lanes re-read the row's nonzeros.
+      for (int64_t s = 1; s < strips; ++s) {
         const int64_t lanes = std::min(w, k - s * w);
         for (int64_t g = b; g < e; g += u) {
-          banks.clear();
-          const int64_t g_end = std::min(e, g + u);
-          for (int64_t q = g; q < g_end; ++q) {
-            const int64_t off = (q - p0) % cap_nz;
-            banks.word(col_base + off);
-            if (vw > 0) banks.run(val_base + off * vw, vw);
-            const int64_t xa = static_cast<int64_t>(ci[q]) * row_words + s * w * xw;
-            if (lay_.x_resident) {
-              banks.run(lay_.x_base + xa, lanes * xw);
-            } else {
-              // The gather may straddle lines: each piece is served by its own line.
-              int64_t at = xa, left = lanes * xw;
-              while (left > 0) {
-                const int64_t in_line = std::min(left, xbuf.line_words() - at % xbuf.line_words());
-                banks.run(xbuf.access(at, false, miss, misses), in_line);
-                at += in_line;
-                left -= in_line;
-              }
-            }
-            mem += 1 + vw + lanes * xw;
-          }
-          const int64_t cyc = std::max(ii, banks.max());
-          busy += cyc;
-          stall += cyc - ii;
-          ++iterations;
+          for (int64_t q = g, g_end = std::min(e, g + u); q < g_end; ++q) access(q, ci[q], s, lanes);
+          close();
         }
-        // Row switch: store the strip of Y, load the next row pointer.
-        busy += ceil_div(lanes * xw + 1, p_.mem_ports);
-        mem += lanes * xw + 1;
+        row_switch(lanes);
       }
     }
     if (!lay_.x_resident) xbuf.flush(miss);  // X is read-only: nothing dirty, only the reset
