@@ -1,0 +1,257 @@
+// Node-API face of the CGRA simulator: cgraSpmm, cgraSpmv, cgraBfs and cgraMsbfs take the
+// flat CSR arrays plus a params object (the device spec's values), check both again, run the
+// simulation on a libuv worker, and resolve with the result's counters.
+#include <napi.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "napi_util.h"
+#include "sim/cgra.h"
+
+namespace dype {
+namespace {
+
+using namespace napi;
+
+double param(Napi::Object o, const char* fn, const char* key, double lo, double hi, bool integer) {
+  Napi::Value v = o.Get(key);
+  if (!v.IsNumber()) throw ArgError{std::string(fn) + ": params." + key + " must be a number"};
+  const double d = v.As<Napi::Number>().DoubleValue();
+  if (!std::isfinite(d) || d < lo || d > hi || (integer && d != std::floor(d))) {
+    throw ArgError{std::string(fn) + ": params." + key + " = " + std::to_string(d) + " must be " + (integer ? "an integer " : "") +
+                   "in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+  }
+  return d;
+}
+
+cgra::Params get_params(const Napi::CallbackInfo& info, size_t i, const char* fn) {
+  if (i >= info.Length() || !info[i].IsObject()) throw ArgError{std::string(fn) + ": params must be an object"};
+  Napi::Object o = info[i].As<Napi::Object>();
+  cgra::Params p;
+  auto i64 = [&](const char* k, double lo, double hi) { return static_cast<int64_t>(param(o, fn, k, lo, hi, true)); };
+  p.pe_rows = i64("peRows", 1, 64);
+  p.pe_cols = i64("peCols", 1, 64);
+  p.mem_ports = i64("memPorts", 1, 4096);
+  if (p.mem_ports > p.pes()) throw ArgError{std::string(fn) + ": params.memPorts exceeds the number of PEs"};
+  p.clock_hz = param(o, fn, "clockHz", 1e6, 1e11, false);
+  p.spm_bytes = i64("spmBytes", 1024, 1 << 30);
+  p.spm_banks = i64("spmBanks", 1, 64);
+  p.fp_latency = i64("fpLatencyCycles", 1, 64);
+  p.fp64_op_slots = i64("fp64OpSlots", 1, 16);
+  p.dma_bytes_per_cycle = param(o, fn, "dmaBytesPerCycle", 0.01, 4096, false);
+  p.dma_latency = i64("dmaLatencyCycles", 0, 1e6);
+  p.dma_outstanding = i64("dmaOutstanding", 1, 1024);
+  p.line_bytes = i64("lineBytes", 4, 65536);
+  if (p.line_bytes % 4 != 0) throw ArgError{std::string(fn) + ": params.lineBytes must be a multiple of 4"};
+  if (p.line_bytes > p.spm_bytes / 2) throw ArgError{std::string(fn) + ": params.lineBytes must be at most half of spmBytes"};
+  p.config_bytes_per_slot = i64("configBytesPerSlot", 1, 4096);
+  p.pass_overhead = i64("passOverheadCycles", 0, 1e9);
+  p.op_pj = param(o, fn, "opEnergyPj", 0, 1e6, false);
+  p.spm_access_pj = param(o, fn, "spmAccessEnergyPj", 0, 1e6, false);
+  p.dram_byte_pj = param(o, fn, "dramByteEnergyPj", 0, 1e6, false);
+  p.static_watts = param(o, fn, "staticWatts", 0, 1e6, false);
+  return p;
+}
+
+// Out-edges only: the simulated search is top-down. Positions [i, i+3): n, rowPtr, colIdx.
+Csr get_out_edges(const Napi::CallbackInfo& info, size_t i, const char* fn) {
+  Csr g;
+  g.rows = g.cols = get_int(info, i, fn, "n", 0, INT32_MAX);
+  Borrowed rp = get_array(info, i + 1, fn, "rowPtr", {napi_int32_array, napi_bigint64_array});
+  Borrowed ci = get_array(info, i + 2, fn, "colIdx", {napi_int32_array});
+  if (rp.length != static_cast<size_t>(g.rows) + 1) throw ArgError{arg_name(fn, "rowPtr") + " must have length n + 1"};
+  g.row_ptr = rp.data;
+  g.wide_row_ptr = rp.type == napi_bigint64_array;
+  g.col_idx = static_cast<const int32_t*>(ci.data);
+  g.nnz = static_cast<int64_t>(ci.length);
+  return g;
+}
+
+void set_counters(Napi::Env env, Napi::Object o, const cgra::Counters& c) {
+  auto num = [&](const char* k, double v) { o.Set(k, Napi::Number::New(env, v)); };
+  num("cycles", static_cast<double>(c.cycles));
+  num("computeCycles", static_cast<double>(c.compute_cycles));
+  num("bankStallCycles", static_cast<double>(c.bank_stall_cycles));
+  num("dmaStallCycles", static_cast<double>(c.dma_stall_cycles));
+  num("configCycles", static_cast<double>(c.config_cycles));
+  num("passOverheadCycles", static_cast<double>(c.pass_cycles));
+  num("ii", static_cast<double>(c.ii));
+  num("unrollLanes", static_cast<double>(c.unroll_lanes));
+  num("unrollNonzeros", static_cast<double>(c.unroll_nonzeros));
+  num("iterations", static_cast<double>(c.iterations));
+  num("operations", static_cast<double>(c.alu_ops + c.pe_mem_ops));
+  num("aluOperations", static_cast<double>(c.alu_ops));
+  num("memoryOperations", static_cast<double>(c.pe_mem_ops));
+  num("spmAccesses", static_cast<double>(c.spm_accesses));
+  num("dramBytes", static_cast<double>(c.dram_bytes));
+  num("dmaTransactions", static_cast<double>(c.dma_transactions));
+  num("lineMisses", static_cast<double>(c.line_misses));
+  num("tiles", static_cast<double>(c.tiles));
+  num("passes", static_cast<double>(c.passes));
+  num("resident", static_cast<double>(c.resident));
+  num("simulatedSeconds", c.seconds);
+  num("joules", c.joules);
+  num("utilisation", c.utilisation);
+}
+
+// cgraSpmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, params, inline?)
+class SpmmWorker : public KernelWorker {
+ public:
+  SpmmWorker(Napi::Env env, const char* fn, cgra::Params p, cgra::SpmmArgs a) : KernelWorker(env, fn), p_(p), a_(a) {}
+
+ protected:
+  Status compute() override { return cgra::spmm(fn_, p_, a_, &c_); }
+  Napi::Value result(Napi::Env env) override {
+    Napi::Object o = timed_result(env);
+    set_counters(env, o, c_);
+    return o;
+  }
+
+ private:
+  cgra::Params p_;
+  cgra::SpmmArgs a_;
+  cgra::Counters c_;
+};
+
+Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
+  Napi::Env env = info.Env();
+  try {
+    cgra::SpmmArgs a;
+    a.a = get_csr(info, 0, fn);
+    Borrowed x = get_array(info, 5, fn, "x", {napi_float32_array, napi_float64_array});
+    a.k = get_int(info, 6, fn, "k", 0, INT32_MAX);
+    Borrowed y = get_array(info, 7, fn, "y", {napi_float32_array, napi_float64_array});
+    a.row_begin = get_int(info, 8, fn, "rowBegin", 0, a.a.rows);
+    a.row_end = get_int(info, 9, fn, "rowEnd", a.row_begin, a.a.rows);
+    const cgra::Params p = get_params(info, 10, fn);
+    if (x.type != y.type) throw ArgError{arg_name(fn, "x and y") + " must have the same element type"};
+    int64_t want_x, want_y;
+    if (__builtin_mul_overflow(a.a.cols, a.k, &want_x) || __builtin_mul_overflow(a.row_end - a.row_begin, a.k, &want_y)) {
+      throw ArgError{arg_name(fn, "k") + " makes the dense sizes overflow"};
+    }
+    if (static_cast<int64_t>(x.length) != want_x) throw ArgError{arg_name(fn, "x") + " must have length cols * k = " + std::to_string(want_x)};
+    if (static_cast<int64_t>(y.length) != want_y) {
+      throw ArgError{arg_name(fn, "y") + " must have length (rowEnd - rowBegin) * k = " + std::to_string(want_y)};
+    }
+    const size_t esize = x.type == napi_float32_array ? 4 : 8;
+    const auto* xb = static_cast<const uint8_t*>(x.data);
+    const auto* yb = static_cast<const uint8_t*>(y.data);
+    if (x.length > 0 && y.length > 0 && xb < yb + y.length * esize && yb < xb + x.length * esize) {
+      throw ArgError{arg_name(fn, "y") + " must not overlap x"};
+    }
+    a.x = x.data;
+    a.y = y.data;
+    a.f64 = x.type == napi_float64_array;
+    const bool run_inline = info.Length() > 11 && info[11].ToBoolean().Value();
+    auto* w = new SpmmWorker(env, fn, p, a);
+    if (!run_inline) w->pin(info, 0, 10);
+    return KernelWorker::start(w, run_inline);
+  } catch (const ArgError& e) {
+    throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
+  }
+}
+
+Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "cgraSpmm"); }
+Napi::Value Spmv(const Napi::CallbackInfo& info) { return SpmmCommon(info, "cgraSpmv"); }
+
+// cgraBfs(n, rowPtr, colIdx, source, depth, params, inline?): counters plus `frontier`.
+class BfsWorker : public KernelWorker {
+ public:
+  BfsWorker(Napi::Env env, const char* fn, cgra::Params p, cgra::BfsArgs a) : KernelWorker(env, fn), p_(p), a_(a) {}
+
+ protected:
+  Status compute() override { return cgra::bfs(fn_, p_, a_, &frontier_, &c_); }
+  Napi::Value result(Napi::Env env) override {
+    Napi::Object o = timed_result(env);
+    set_counters(env, o, c_);
+    auto f = Napi::Float64Array::New(env, frontier_.size());
+    for (size_t i = 0; i < frontier_.size(); ++i) f[i] = static_cast<double>(frontier_[i]);
+    o.Set("frontier", f);
+    return o;
+  }
+
+ private:
+  cgra::Params p_;
+  cgra::BfsArgs a_;
+  cgra::Counters c_;
+  std::vector<int64_t> frontier_;
+};
+
+Napi::Value Bfs(const Napi::CallbackInfo& info) {
+  const char* fn = "cgraBfs";
+  Napi::Env env = info.Env();
+  try {
+    cgra::BfsArgs a;
+    a.g = get_out_edges(info, 0, fn);
+    if (a.g.rows == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
+    a.source = get_int(info, 3, fn, "source", 0, a.g.rows - 1);
+    Borrowed depth = get_array(info, 4, fn, "depth", {napi_int32_array});
+    if (depth.length != static_cast<size_t>(a.g.rows)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
+    a.depth = static_cast<int32_t*>(depth.data);
+    const cgra::Params p = get_params(info, 5, fn);
+    const bool run_inline = info.Length() > 6 && info[6].ToBoolean().Value();
+    auto* w = new BfsWorker(env, fn, p, a);
+    if (!run_inline) w->pin(info, 0, 5);
+    return KernelWorker::start(w, run_inline);
+  } catch (const ArgError& e) {
+    throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
+  }
+}
+
+// cgraMsbfs(n, rowPtr, colIdx, sources, depths, params, inline?)
+class MsBfsWorker : public KernelWorker {
+ public:
+  MsBfsWorker(Napi::Env env, const char* fn, cgra::Params p, cgra::MsBfsArgs a) : KernelWorker(env, fn), p_(p), a_(a) {}
+
+ protected:
+  Status compute() override { return cgra::msbfs(fn_, p_, a_, &c_); }
+  Napi::Value result(Napi::Env env) override {
+    Napi::Object o = timed_result(env);
+    set_counters(env, o, c_);
+    return o;
+  }
+
+ private:
+  cgra::Params p_;
+  cgra::MsBfsArgs a_;
+  cgra::Counters c_;
+};
+
+Napi::Value MsBfs(const Napi::CallbackInfo& info) {
+  const char* fn = "cgraMsbfs";
+  Napi::Env env = info.Env();
+  try {
+    cgra::MsBfsArgs a;
+    a.g = get_out_edges(info, 0, fn);
+    Borrowed sources = get_array(info, 3, fn, "sources", {napi_int32_array});
+    Borrowed depths = get_array(info, 4, fn, "depths", {napi_int32_array});
+    int64_t want;
+    if (__builtin_mul_overflow(static_cast<int64_t>(sources.length), a.g.rows, &want) || static_cast<int64_t>(depths.length) != want) {
+      throw ArgError{arg_name(fn, "depths") + " must have length sources.length * n"};
+    }
+    a.sources = static_cast<const int32_t*>(sources.data);
+    a.num_sources = static_cast<int64_t>(sources.length);
+    a.depths = static_cast<int32_t*>(depths.data);
+    const cgra::Params p = get_params(info, 5, fn);
+    const bool run_inline = info.Length() > 6 && info[6].ToBoolean().Value();
+    auto* w = new MsBfsWorker(env, fn, p, a);
+    if (!run_inline) w->pin(info, 0, 5);
+    return KernelWorker::start(w, run_inline);
+  } catch (const ArgError& e) {
+    throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
+  }
+}
+
+void register_cgra(Napi::Env env, Napi::Object exports) {
+  exports.Set("cgraSpmm", Napi::Function::New(env, Spmm, "cgraSpmm"));
+  exports.Set("cgraSpmv", Napi::Function::New(env, Spmv, "cgraSpmv"));
+  exports.Set("cgraBfs", Napi::Function::New(env, Bfs, "cgraBfs"));
+  exports.Set("cgraMsbfs", Napi::Function::New(env, MsBfs, "cgraMsbfs"));
+}
+
+static ExportRegistrar reg(register_cgra);
+
+}  // namespace
+}  // namespace dype
