@@ -7,5 +7,5 @@ import { loadProfile, overrideSpec } from '../../../src/devices/spec.js';
 
 export function cgraDevice(overrides?: Record<string, number>, profile = 'hycube-4x4'): Device {
   const spec = loadProfile('test', 'cgra-sim', profile, cgraSimBackend.params);
-  return cgraSimBackend.create('cgra0', overrideSpec('test', 'test-system.json', spec, overrides, cgraSimBackend.params));
+  return cgraSimBackend.create('cgra0', overrideSpec('test', 'test-system.json', 'devices[0]', spec, overrides, cgraSimBackend.params));
 }
