@@ -77,6 +77,11 @@ function invokedDirectly(): boolean {
   }
 }
 if (invokedDirectly()) {
+  // `dype system | head` closes the pipe early: that is the reader's choice, not a failure.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
