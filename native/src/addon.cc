@@ -30,43 +30,12 @@ class SpmmWorker : public KernelWorker {
 };
 
 Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
-  Napi::Env env = info.Env();
-  try {
-    SpmmArgs a;
-    a.a = get_csr(info, 0, fn);
-    Borrowed x = get_array(info, 5, fn, "x", {napi_float32_array, napi_float64_array});
-    a.k = get_int(info, 6, fn, "k", 0, INT32_MAX);
-    Borrowed y = get_array(info, 7, fn, "y", {napi_float32_array, napi_float64_array});
-    a.row_begin = get_int(info, 8, fn, "rowBegin", 0, a.a.rows);
-    a.row_end = get_int(info, 9, fn, "rowEnd", a.row_begin, a.a.rows);
-    if (x.type != y.type) throw ArgError{arg_name(fn, "x and y") + " must have the same element type"};
-    int64_t want_x, want_y;
-    if (__builtin_mul_overflow(a.a.cols, a.k, &want_x) || __builtin_mul_overflow(a.row_end - a.row_begin, a.k, &want_y)) {
-      throw ArgError{arg_name(fn, "k") + " makes the dense sizes overflow"};
-    }
-    if (static_cast<int64_t>(x.length) != want_x) {
-      throw ArgError{arg_name(fn, "x") + " has length " + std::to_string(x.length) + ", expected cols * k = " + std::to_string(want_x)};
-    }
-    if (static_cast<int64_t>(y.length) != want_y) {
-      throw ArgError{arg_name(fn, "y") + " has length " + std::to_string(y.length) + ", expected (rowEnd - rowBegin) * k = " +
-                     std::to_string(want_y)};
-    }
-    const size_t esize = x.type == napi_float32_array ? 4 : 8;
-    const auto* xb = static_cast<const uint8_t*>(x.data);
-    const auto* yb = static_cast<const uint8_t*>(y.data);
-    if (x.length > 0 && y.length > 0 && xb < yb + y.length * esize && yb < xb + x.length * esize) {
-      throw ArgError{arg_name(fn, "y") + " must not overlap x"};
-    }
-    a.x = x.data;
-    a.y = y.data;
-    a.type = x.type == napi_float32_array ? DenseType::kF32 : DenseType::kF64;
-    const bool run_inline = info.Length() > 10 && info[10].ToBoolean().Value();
-    auto* w = new SpmmWorker(env, fn, a);
+  return with_arg_errors(info.Env(), [&] {
+    auto* w = new SpmmWorker(info.Env(), fn, get_spmm_args(info, fn));
+    const bool run_inline = get_inline(info, 10);
     if (!run_inline) w->pin(info, 0, 10);
     return KernelWorker::start(w, run_inline);
-  } catch (const ArgError& e) {
-    throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
-  }
+  });
 }
 
 Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "spmm"); }
@@ -155,16 +124,10 @@ Napi::Value MsBfs(const Napi::CallbackInfo& info) {
   try {
     MsBfsArgs a;
     get_graph(info, 0, fn, a.out, a.in);
-    Borrowed sources = get_array(info, 5, fn, "sources", {napi_int32_array});
-    Borrowed depths = get_array(info, 6, fn, "depths", {napi_int32_array});
-    int64_t want;
-    if (__builtin_mul_overflow(static_cast<int64_t>(sources.length), a.out.rows, &want) ||
-        static_cast<int64_t>(depths.length) != want) {
-      throw ArgError{arg_name(fn, "depths") + " must have length sources.length * n"};
-    }
-    a.sources = static_cast<const int32_t*>(sources.data);
-    a.num_sources = static_cast<int64_t>(sources.length);
-    a.depths = static_cast<int32_t*>(depths.data);
+    const SourcesDepths sd = get_sources_depths(info, 5, fn, a.out.rows);
+    a.sources = sd.sources;
+    a.num_sources = sd.count;
+    a.depths = sd.depths;
     const bool run_inline = info.Length() > 7 && info[7].ToBoolean().Value();
     auto* w = new MsBfsWorker(env, fn, a);
     if (!run_inline) w->pin(info, 0, 7);

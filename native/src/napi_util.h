@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/csr.h"
+#include "kernels/spmm.h"
 
 namespace dype {
 namespace napi {
@@ -196,6 +197,71 @@ inline void get_graph(const Napi::CallbackInfo& info, size_t i, const char* fn, 
   if (!out.wide_row_ptr && out.nnz > INT32_MAX) throw ArgError{arg_name(fn, "nnz") + " needs 64-bit row pointers"};
 }
 
+
+// SpMM arguments at positions [0, 10): rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin,
+// rowEnd. Checks dense lengths (overflow-safe), matching element types and that y does not overlap x.
+inline SpmmArgs get_spmm_args(const Napi::CallbackInfo& info, const char* fn) {
+  SpmmArgs a;
+  a.a = get_csr(info, 0, fn);
+  Borrowed x = get_array(info, 5, fn, "x", {napi_float32_array, napi_float64_array});
+  a.k = get_int(info, 6, fn, "k", 0, INT32_MAX);
+  Borrowed y = get_array(info, 7, fn, "y", {napi_float32_array, napi_float64_array});
+  a.row_begin = get_int(info, 8, fn, "rowBegin", 0, a.a.rows);
+  a.row_end = get_int(info, 9, fn, "rowEnd", a.row_begin, a.a.rows);
+  if (x.type != y.type) throw ArgError{arg_name(fn, "x and y") + " must have the same element type"};
+  int64_t want_x, want_y;
+  if (__builtin_mul_overflow(a.a.cols, a.k, &want_x) || __builtin_mul_overflow(a.row_end - a.row_begin, a.k, &want_y)) {
+    throw ArgError{arg_name(fn, "k") + " makes the dense sizes overflow"};
+  }
+  if (static_cast<int64_t>(x.length) != want_x) {
+    throw ArgError{arg_name(fn, "x") + " has length " + std::to_string(x.length) + ", expected cols * k = " + std::to_string(want_x)};
+  }
+  if (static_cast<int64_t>(y.length) != want_y) {
+    throw ArgError{arg_name(fn, "y") + " has length " + std::to_string(y.length) + ", expected (rowEnd - rowBegin) * k = " +
+                   std::to_string(want_y)};
+  }
+  const size_t esize = x.type == napi_float32_array ? 4 : 8;
+  const auto* xb = static_cast<const uint8_t*>(x.data);
+  const auto* yb = static_cast<const uint8_t*>(y.data);
+  if (x.length > 0 && y.length > 0 && xb < yb + y.length * esize && yb < xb + x.length * esize) {
+    throw ArgError{arg_name(fn, "y") + " must not overlap x"};
+  }
+  a.x = x.data;
+  a.y = y.data;
+  a.type = x.type == napi_float32_array ? DenseType::kF32 : DenseType::kF64;
+  return a;
+}
+
+// Multi-source BFS arguments at positions [i, i+2): sources, depths (sources.length x n).
+struct SourcesDepths {
+  const int32_t* sources = nullptr;
+  int64_t count = 0;
+  int32_t* depths = nullptr;
+};
+
+inline SourcesDepths get_sources_depths(const Napi::CallbackInfo& info, size_t i, const char* fn, int64_t n) {
+  Borrowed sources = get_array(info, i, fn, "sources", {napi_int32_array});
+  Borrowed depths = get_array(info, i + 1, fn, "depths", {napi_int32_array});
+  int64_t want;
+  if (__builtin_mul_overflow(static_cast<int64_t>(sources.length), n, &want) || static_cast<int64_t>(depths.length) != want) {
+    throw ArgError{arg_name(fn, "depths") + " must have length sources.length * n"};
+  }
+  return SourcesDepths{static_cast<const int32_t*>(sources.data), static_cast<int64_t>(sources.length),
+                       static_cast<int32_t*>(depths.data)};
+}
+
+// Whether the trailing `inline` flag at position i is set.
+inline bool get_inline(const Napi::CallbackInfo& info, size_t i) { return info.Length() > i && info[i].ToBoolean().Value(); }
+
+// Run a binding body, turning an argument fault into a thrown RangeError with code ERR_INVALID_ARGUMENT.
+template <class F>
+Napi::Value with_arg_errors(Napi::Env env, F&& body) {
+  try {
+    return body();
+  } catch (const ArgError& e) {
+    throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
+  }
+}
 
 // Exports added by a subsystem: define `static ExportRegistrar reg(fn);` at namespace scope in its
 // binding file and `fn(env, exports)` runs when the addon loads.

@@ -116,41 +116,22 @@ class SpmmWorker : public KernelWorker {
 };
 
 Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
-  Napi::Env env = info.Env();
-  try {
+  return with_arg_errors(info.Env(), [&] {
+    const SpmmArgs s = get_spmm_args(info, fn);
     cgra::SpmmArgs a;
-    a.a = get_csr(info, 0, fn);
-    Borrowed x = get_array(info, 5, fn, "x", {napi_float32_array, napi_float64_array});
-    a.k = get_int(info, 6, fn, "k", 0, INT32_MAX);
-    Borrowed y = get_array(info, 7, fn, "y", {napi_float32_array, napi_float64_array});
-    a.row_begin = get_int(info, 8, fn, "rowBegin", 0, a.a.rows);
-    a.row_end = get_int(info, 9, fn, "rowEnd", a.row_begin, a.a.rows);
+    a.a = s.a;
+    a.row_begin = s.row_begin;
+    a.row_end = s.row_end;
+    a.x = s.x;
+    a.y = s.y;
+    a.f64 = s.type == DenseType::kF64;
+    a.k = s.k;
     const cgra::Params p = get_params(info, 10, fn);
-    if (x.type != y.type) throw ArgError{arg_name(fn, "x and y") + " must have the same element type"};
-    int64_t want_x, want_y;
-    if (__builtin_mul_overflow(a.a.cols, a.k, &want_x) || __builtin_mul_overflow(a.row_end - a.row_begin, a.k, &want_y)) {
-      throw ArgError{arg_name(fn, "k") + " makes the dense sizes overflow"};
-    }
-    if (static_cast<int64_t>(x.length) != want_x) throw ArgError{arg_name(fn, "x") + " must have length cols * k = " + std::to_string(want_x)};
-    if (static_cast<int64_t>(y.length) != want_y) {
-      throw ArgError{arg_name(fn, "y") + " must have length (rowEnd - rowBegin) * k = " + std::to_string(want_y)};
-    }
-    const size_t esize = x.type == napi_float32_array ? 4 : 8;
-    const auto* xb = static_cast<const uint8_t*>(x.data);
-    const auto* yb = static_cast<const uint8_t*>(y.data);
-    if (x.length > 0 && y.length > 0 && xb < yb + y.length * esize && yb < xb + x.length * esize) {
-      throw ArgError{arg_name(fn, "y") + " must not overlap x"};
-    }
-    a.x = x.data;
-    a.y = y.data;
-    a.f64 = x.type == napi_float64_array;
-    const bool run_inline = info.Length() > 11 && info[11].ToBoolean().Value();
-    auto* w = new SpmmWorker(env, fn, p, a);
+    auto* w = new SpmmWorker(info.Env(), fn, p, a);
+    const bool run_inline = get_inline(info, 11);
     if (!run_inline) w->pin(info, 0, 10);
     return KernelWorker::start(w, run_inline);
-  } catch (const ArgError& e) {
-    throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
-  }
+  });
 }
 
 Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "cgraSpmm"); }
@@ -225,15 +206,10 @@ Napi::Value MsBfs(const Napi::CallbackInfo& info) {
   try {
     cgra::MsBfsArgs a;
     a.g = get_out_edges(info, 0, fn);
-    Borrowed sources = get_array(info, 3, fn, "sources", {napi_int32_array});
-    Borrowed depths = get_array(info, 4, fn, "depths", {napi_int32_array});
-    int64_t want;
-    if (__builtin_mul_overflow(static_cast<int64_t>(sources.length), a.g.rows, &want) || static_cast<int64_t>(depths.length) != want) {
-      throw ArgError{arg_name(fn, "depths") + " must have length sources.length * n"};
-    }
-    a.sources = static_cast<const int32_t*>(sources.data);
-    a.num_sources = static_cast<int64_t>(sources.length);
-    a.depths = static_cast<int32_t*>(depths.data);
+    const SourcesDepths sd = get_sources_depths(info, 3, fn, a.g.rows);
+    a.sources = sd.sources;
+    a.num_sources = sd.count;
+    a.depths = sd.depths;
     const cgra::Params p = get_params(info, 5, fn);
     const bool run_inline = info.Length() > 6 && info[6].ToBoolean().Value();
     auto* w = new MsBfsWorker(env, fn, p, a);
