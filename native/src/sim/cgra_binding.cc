@@ -97,12 +97,14 @@ void set_counters(Napi::Env env, Napi::Object o, const cgra::Counters& c) {
 }
 
 // cgraSpmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, params, inline?)
-class SpmmWorker : public KernelWorker {
+// One simulator call on a worker thread: runs `Run` and resolves with its counters.
+template <class Args, Status (*Run)(const char*, const cgra::Params&, const Args&, cgra::Counters*)>
+class SimWorker : public KernelWorker {
  public:
-  SpmmWorker(Napi::Env env, const char* fn, cgra::Params p, cgra::SpmmArgs a) : KernelWorker(env, fn), p_(p), a_(a) {}
+  SimWorker(Napi::Env env, const char* fn, cgra::Params p, Args a) : KernelWorker(env, fn), p_(p), a_(a) {}
 
  protected:
-  Status compute() override { return cgra::spmm(fn_, p_, a_, &c_); }
+  Status compute() override { return Run(fn_, p_, a_, &c_); }
   Napi::Value result(Napi::Env env) override {
     Napi::Object o = timed_result(env);
     set_counters(env, o, c_);
@@ -111,9 +113,11 @@ class SpmmWorker : public KernelWorker {
 
  private:
   cgra::Params p_;
-  cgra::SpmmArgs a_;
+  Args a_;
   cgra::Counters c_;
 };
+
+using SpmmWorker = SimWorker<cgra::SpmmArgs, cgra::spmm>;
 
 Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
   return with_arg_errors(info.Env(), [&] {
@@ -182,23 +186,7 @@ Napi::Value Bfs(const Napi::CallbackInfo& info) {
 }
 
 // cgraMsbfs(n, rowPtr, colIdx, sources, depths, params, inline?)
-class MsBfsWorker : public KernelWorker {
- public:
-  MsBfsWorker(Napi::Env env, const char* fn, cgra::Params p, cgra::MsBfsArgs a) : KernelWorker(env, fn), p_(p), a_(a) {}
-
- protected:
-  Status compute() override { return cgra::msbfs(fn_, p_, a_, &c_); }
-  Napi::Value result(Napi::Env env) override {
-    Napi::Object o = timed_result(env);
-    set_counters(env, o, c_);
-    return o;
-  }
-
- private:
-  cgra::Params p_;
-  cgra::MsBfsArgs a_;
-  cgra::Counters c_;
-};
+using MsBfsWorker = SimWorker<cgra::MsBfsArgs, cgra::msbfs>;
 
 Napi::Value MsBfs(const Napi::CallbackInfo& info) {
   const char* fn = "cgraMsbfs";
