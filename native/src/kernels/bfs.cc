@@ -2,6 +2,7 @@
 // and thresholds of the GAP benchmark suite, and a bit-parallel multi-source BFS. Every index
 // read from the graph is bounds-checked as it is used; a bad one stops the search with a Status.
 #include "bfs.h"
+#include "populate.h"
 
 #include <algorithm>
 #include <atomic>
@@ -658,6 +659,8 @@ Status bfs(const char* fn, const BfsArgs& a, BfsStats* stats) {
                            std::to_string(a.out.rows) + ")");
   }
   if (!(a.alpha > 0) || !(a.beta > 0)) return Status::invalid(std::string(fn) + ": alpha and beta must be positive");
+  populate_for_write(a.depth, static_cast<size_t>(a.out.rows) * sizeof(int32_t));
+  if (a.parent != nullptr) populate_for_write(a.parent, static_cast<size_t>(a.out.rows) * sizeof(int32_t));
   if (a.out.wide_row_ptr) return DirectionOptimizingBfs<int64_t>(a, stats).run(fn);
   return DirectionOptimizingBfs<int32_t>(a, stats).run(fn);
 }
@@ -673,6 +676,7 @@ Status msbfs(const char* fn, const MsBfsArgs& a, int64_t* edges_examined) {
   }
   *edges_examined = 0;
   if (a.out.rows == 0 || a.num_sources == 0) return Status{};
+  populate_for_write(a.depths, static_cast<size_t>(a.num_sources * a.out.rows) * sizeof(int32_t));
   if (a.out.wide_row_ptr) return MultiSourceBfs<int64_t>(a).run(fn, edges_examined);
   return MultiSourceBfs<int32_t>(a).run(fn, edges_examined);
 }

@@ -2,6 +2,7 @@
 // each chunk owns an equal share of rows + nonzeros; rows cut by a chunk boundary leave a
 // partial sum (a carry) that one cheap serial pass adds in afterwards.
 #include "spmm.h"
+#include "populate.h"
 
 #include <algorithm>
 #include <atomic>
@@ -317,6 +318,7 @@ Status spmm(const char* fn, const SpmmArgs& s) {
   if (s.row_end == s.row_begin || s.k == 0) return Status{};
   Status st = check_row_ptr(fn, s.a, s.row_begin, s.row_end);
   if (!st.ok) return st;
+  populate_for_write(s.y, static_cast<size_t>((s.row_end - s.row_begin) * s.k) * (s.type == DenseType::kF32 ? 4 : 8));
   return s.a.wide_row_ptr ? dispatch_dense<int64_t>(fn, s) : dispatch_dense<int32_t>(fn, s);
 }
 
