@@ -4,3 +4,7 @@
 
 export { alloc, free } from './memory';
 export { rowLengthStats, ROW_STATS_FIELDS } from './row-stats';
+export {
+  MF_FIELDS, MF_GAP_BUCKETS, GF_FIELDS, SPMM_TERMS, BFS_TERMS, MSBFS_TERMS,
+  spmmTerms, bfsTerms, msbfsTerms, dot, predictSpmm, predictBfs, predictMsbfs,
+} from './cost-model';

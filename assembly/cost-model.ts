@@ -1,0 +1,144 @@
+// The cost model's arithmetic: basis terms of each operator's cost, computed from packed feature
+// vectors in linear memory, and their dot products with per-device coefficients. Time and energy
+// are both linear in the same terms (each term is work of one kind: rows, entries, flops, cache
+// lines gathered, levels), with coefficients fitted per device by calibration.
+
+// Layout of a packed matrix feature vector (f64 slots), shared with src/cost/packed.ts.
+export const MF_ROWS: i32 = 0;
+export const MF_COLS: i32 = 1;
+export const MF_NNZ: i32 = 2;
+export const MF_MAX_ROW: i32 = 3;
+/** Fraction of entries with a predecessor in their row (nnz - non-empty rows) / nnz. */
+export const MF_PAIRED: i32 = 4;
+/** MF_GAP_CUM + b: fraction of within-row consecutive pairs whose column gap is < 2^b (b = 0: gap 0). */
+export const MF_GAP_CUM: i32 = 5;
+export const MF_GAP_BUCKETS: i32 = 33;
+export const MF_FIELDS: i32 = MF_GAP_CUM + MF_GAP_BUCKETS;
+
+// Layout of a packed graph feature vector.
+export const GF_N: i32 = 0;
+export const GF_NNZ: i32 = 1;
+export const GF_LEVELS: i32 = 2;
+export const GF_REACHED: i32 = 3;
+/** Fraction of within-row pairs on the same 16-column block: locality of depth gathers. */
+export const GF_SAME_LINE: i32 = 4;
+export const GF_FIELDS: i32 = 5;
+
+export const SPMM_TERMS: i32 = 8;
+export const BFS_TERMS: i32 = 6;
+export const MSBFS_TERMS: i32 = 6;
+
+const LINE: f64 = 64;
+
+@inline function f(base: usize, i: i32): f64 {
+  return load<f64>(base + (<usize>i << 3));
+}
+
+@inline function put(base: usize, i: i32, v: f64): void {
+  store<f64>(base + (<usize>i << 3), v);
+}
+
+/** Fraction of entries whose gather of a `width`-byte row of X lands on the line of the previous entry's row. */
+function nearFraction(mf: usize, width: f64): f64 {
+  const threshold = LINE / width; // column gaps below this share a cache line
+  let cum: f64;
+  if (threshold <= 1) {
+    cum = f(mf, MF_GAP_CUM);
+  } else {
+    const b = <i32>Math.floor(Math.log2(threshold));
+    if (b >= MF_GAP_BUCKETS - 1) {
+      cum = f(mf, MF_GAP_CUM + MF_GAP_BUCKETS - 1);
+    } else {
+      // Linear within bucket b + 1, which holds gaps in [2^b, 2^(b+1)).
+      const lo = f(mf, MF_GAP_CUM + b);
+      const hi = f(mf, MF_GAP_CUM + b + 1);
+      const start = Math.pow(2, <f64>b);
+      cum = lo + (hi - lo) * Math.min(1, (threshold - start) / start);
+    }
+  }
+  return cum * f(mf, MF_PAIRED);
+}
+
+/** Share of accesses to a footprint that miss a cache of `cache` bytes (0 when it fits). */
+@inline function overflow(footprint: f64, cache: f64): f64 {
+  return footprint > cache && footprint > 0 ? 1 - cache / footprint : 0;
+}
+
+/**
+ * SpMM (SpMV: k = 1) terms for output rows holding `rowsR` rows and `nnzR` entries, k columns of
+ * `elemBytes` bytes, on a device whose cache (LLC, L2 or scratchpad) holds `cacheBytes`.
+ */
+export function spmmTerms(mf: usize, k: f64, elemBytes: f64, rowsR: f64, nnzR: f64, cacheBytes: f64, out: usize): void {
+  const width = k * elemBytes;
+  const lines = Math.ceil(width / LINE);
+  const scattered = nnzR * lines * (1 - nearFraction(mf, width));
+  put(out, 0, 1);
+  put(out, 1, rowsR);
+  put(out, 2, nnzR);
+  put(out, 3, nnzR * k * (elemBytes / 4));
+  put(out, 4, scattered);
+  put(out, 5, scattered * overflow(f(mf, MF_COLS) * width, cacheBytes));
+  put(out, 6, rowsR * width / LINE);
+  put(out, 7, f(mf, MF_MAX_ROW) * k * (elemBytes / 4));
+}
+
+/** BFS terms: per-call, per-level, per-vertex and per-edge work, and the depth gathers that leave the cache. */
+export function bfsTerms(gf: usize, cacheBytes: f64, out: usize): void {
+  const n = f(gf, GF_N);
+  const reached = f(gf, GF_REACHED);
+  const edges = reached * f(gf, GF_NNZ);
+  put(out, 0, 1);
+  put(out, 1, f(gf, GF_LEVELS));
+  put(out, 2, n);
+  put(out, 3, edges);
+  put(out, 4, edges * (1 - f(gf, GF_SAME_LINE)) * overflow(n * 4, cacheBytes));
+  put(out, 5, reached * n);
+}
+
+/** Multi-source BFS terms for `sources` searches, done in 64-source words. */
+export function msbfsTerms(gf: usize, sources: f64, cacheBytes: f64, out: usize): void {
+  const n = f(gf, GF_N);
+  const reached = f(gf, GF_REACHED);
+  const words = Math.ceil(sources / 64);
+  const edges = reached * f(gf, GF_NNZ) * words;
+  put(out, 0, sources > 0 ? 1 : 0);
+  put(out, 1, f(gf, GF_LEVELS) * words);
+  put(out, 2, n * sources);
+  put(out, 3, edges);
+  put(out, 4, reached * n * words);
+  put(out, 5, edges * (1 - f(gf, GF_SAME_LINE)) * overflow(n * 8, cacheBytes));
+}
+
+/** sum_i a[i] * b[i] over `count` f64 values. */
+export function dot(a: usize, b: usize, count: i32): f64 {
+  let s: f64 = 0;
+  for (let i = 0; i < count; i++) s += f(a, i) * f(b, i);
+  return s;
+}
+
+/**
+ * One prediction: terms into `terms`, then [seconds, joules] into `out` from the time and energy
+ * coefficients. Both are clamped at 0 (a fit may cancel terms on inputs far outside its range).
+ */
+export function predictSpmm(
+  mf: usize, k: f64, elemBytes: f64, rowsR: f64, nnzR: f64, cacheBytes: f64,
+  timeCoef: usize, energyCoef: usize, terms: usize, out: usize,
+): void {
+  spmmTerms(mf, k, elemBytes, rowsR, nnzR, cacheBytes, terms);
+  put(out, 0, Math.max(0, dot(terms, timeCoef, SPMM_TERMS)));
+  put(out, 1, Math.max(0, dot(terms, energyCoef, SPMM_TERMS)));
+}
+
+export function predictBfs(gf: usize, cacheBytes: f64, timeCoef: usize, energyCoef: usize, terms: usize, out: usize): void {
+  bfsTerms(gf, cacheBytes, terms);
+  put(out, 0, Math.max(0, dot(terms, timeCoef, BFS_TERMS)));
+  put(out, 1, Math.max(0, dot(terms, energyCoef, BFS_TERMS)));
+}
+
+export function predictMsbfs(
+  gf: usize, sources: f64, cacheBytes: f64, timeCoef: usize, energyCoef: usize, terms: usize, out: usize,
+): void {
+  msbfsTerms(gf, sources, cacheBytes, terms);
+  put(out, 0, Math.max(0, dot(terms, timeCoef, MSBFS_TERMS)));
+  put(out, 1, Math.max(0, dot(terms, energyCoef, MSBFS_TERMS)));
+}

@@ -1,0 +1,49 @@
+// What calibration produces and the cache stores: per device (identified by backend, profile and
+// parameter values) and operator, fitted time and energy coefficients with their fit error.
+
+import { createHash } from 'node:crypto';
+import type { Device } from '../devices/device.js';
+import type { ModelOperator } from './packed.js';
+
+/** Bumped whenever the basis terms or the payload change: older caches become stale. */
+export const MODEL_VERSION = 1;
+
+/** The fit of one operator on one device. */
+export interface OperatorFit {
+  readonly time: readonly number[];
+  readonly energy: readonly number[];
+  /** Mean absolute relative error of the fit on its own samples. */
+  readonly timeMape: number;
+  readonly energyMape: number;
+  /** 90th percentile of the absolute relative residuals: the predictions' stated uncertainty. */
+  readonly timeSpread: number;
+  readonly energySpread: number;
+  readonly samples: number;
+}
+
+export interface DeviceCalibration {
+  /** `deviceKey(device)`: the same backend, profile and parameters share a calibration. */
+  readonly key: string;
+  readonly backend: string;
+  readonly profile: string;
+  readonly operators: Partial<Record<ModelOperator, OperatorFit>>;
+}
+
+export interface CalibrationPayload {
+  readonly modelVersion: number;
+  readonly createdAt: string;
+  readonly quick: boolean;
+  /** Wall time the calibration took, in seconds. */
+  readonly seconds: number;
+  readonly devices: readonly DeviceCalibration[];
+}
+
+/** Identity of a device for calibration: backend, profile and a hash of every parameter value. */
+export function deviceKey(device: Device): string {
+  const params = Object.entries(device.spec.params)
+    .map(([k, p]) => `${k}=${p.value}`)
+    .sort()
+    .join(',');
+  const hash = createHash('sha256').update(params).digest('hex').slice(0, 12);
+  return `${device.backend}/${device.spec.name}/${hash}`;
+}

@@ -1,0 +1,240 @@
+// The cost model: predicted time and energy of an operator on a device, for this input, from its
+// features and the device's coefficients. It never runs a kernel or a simulator to predict.
+
+import { CsrMatrix } from '../data/csr.js';
+import type { Precision } from '../data/dense.js';
+import type { Device, DeviceResult, GraphInputs, MatrixInputs, Operator, OperatorKind, RowRange } from '../devices/device.js';
+import type { System } from '../devices/system.js';
+import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
+import { checkRowRange } from '../kernels/row-range.js';
+import { type CalibrationPayload, deviceKey, MODEL_VERSION, type OperatorFit } from './calibration.js';
+import { cacheBytesOf, type Coefficients, defaultCoefficients } from './defaults.js';
+import type { GraphFeatures, MatrixFeatures } from './feature-types.js';
+import { graphFeatures, matrixFeatures } from './features.js';
+import { OnlineCorrection } from './fit.js';
+import { packGraph, packMatrix, ResidentCoefficients, ResidentFeatures, type ModelOperator } from './packed.js';
+
+/** Whether a device's coefficients come from calibration on this machine. */
+export type ModelState =
+  | { readonly state: 'uncalibrated'; readonly reason: string }
+  | { readonly state: 'calibrated'; readonly createdAt: string; readonly quick: boolean };
+
+/** A predicted cost. */
+export interface Prediction {
+  readonly device: string;
+  readonly operator: OperatorKind;
+  readonly seconds: number;
+  readonly joules: number;
+  /**
+   * Relative uncertainty: the 90th percentile of the calibration fit's relative errors (0.15 is
+   * +-15%). Uncalibrated predictions carry 1 (+-100%): usable for ranking, not for promises.
+   */
+  readonly uncertainty: number;
+  readonly state: ModelState['state'];
+}
+
+/** The shape of an operator, enough to predict it without its data. */
+export type OperatorShape =
+  | { readonly kind: 'spmm' | 'spmv'; readonly a: CsrMatrix; readonly k: number; readonly precision: Precision; readonly range?: RowRange }
+  | { readonly kind: 'bfs'; readonly graph: CsrMatrix }
+  | { readonly kind: 'msbfs'; readonly graph: CsrMatrix; readonly sources: number };
+
+interface DeviceEntry {
+  readonly device: Device;
+  readonly cacheBytes: number;
+  readonly coefficients: Record<ModelOperator, ResidentCoefficients>;
+  readonly fits: Partial<Record<ModelOperator, OperatorFit>>;
+  readonly state: ModelState;
+}
+
+interface InputEntry {
+  mf?: MatrixFeatures;
+  mfResident?: ResidentFeatures;
+  gf?: GraphFeatures;
+  gfResident?: ResidentFeatures;
+}
+
+const UNCALIBRATED_UNCERTAINTY = 1;
+
+/**
+ * Predicts what each operator costs on each device of a system, for a particular input.
+ *
+ * @example
+ * const model = await loadCostModel(system);           // calibrated if `dype calibrate` ran
+ * const p = model.predict('gpu', { kind: 'spmm' }, { a, x });
+ * p.seconds; p.joules; p.uncertainty; p.state;
+ */
+export class CostModel {
+  private readonly devices = new Map<string, DeviceEntry>();
+  private readonly inputs = new WeakMap<CsrMatrix, InputEntry>();
+  /** Online refinement from observed costs (see `observe`). */
+  readonly corrections = new OnlineCorrection();
+
+  constructor(
+    readonly system: System,
+    calibration?: CalibrationPayload,
+    uncalibratedReason = 'no calibration given',
+  ) {
+    if (calibration !== undefined && calibration.modelVersion !== MODEL_VERSION) {
+      throw new InvalidArgumentError(`CostModel: calibration is for model version ${calibration.modelVersion}, this is ${MODEL_VERSION}`);
+    }
+    for (const device of system.devices) {
+      const found = calibration?.devices.find((d) => d.key === deviceKey(device));
+      const defaults = defaultCoefficients(device);
+      const coefficients = {} as Record<ModelOperator, ResidentCoefficients>;
+      for (const op of Object.keys(defaults) as ModelOperator[]) {
+        const fit = found?.operators[op];
+        const c: Coefficients = fit ?? defaults[op];
+        coefficients[op] = new ResidentCoefficients(op, c.time, c.energy);
+      }
+      const state: ModelState =
+        found && calibration
+          ? { state: 'calibrated', createdAt: calibration.createdAt, quick: calibration.quick }
+          : { state: 'uncalibrated', reason: calibration ? `the calibration has no entry for ${deviceKey(device)}` : uncalibratedReason };
+      this.devices.set(device.name, { device, cacheBytes: cacheBytesOf(device), coefficients, fits: found?.operators ?? {}, state });
+    }
+  }
+
+  /** Whether `device`'s predictions are calibrated, and if not why. */
+  state(device: string | Device): ModelState {
+    return this.entry('CostModel.state', device).state;
+  }
+
+  /** Features of a matrix, computed once per matrix object. */
+  matrixFeatures(a: CsrMatrix): MatrixFeatures {
+    const e = this.input(a);
+    e.mf ??= matrixFeatures(a);
+    return e.mf;
+  }
+
+  /** BFS features of a graph, computed once per graph object. */
+  graphFeatures(g: CsrMatrix): GraphFeatures {
+    const e = this.input(g);
+    e.gf ??= graphFeatures(g);
+    return e.gf;
+  }
+
+  /**
+   * Predicted time and energy of `op` on `device` for these inputs (and row or source range).
+   * @throws {InvalidArgumentError} on an unknown device or inputs that do not fit the operator.
+   * @throws {UnsupportedError} when the device cannot run the operator.
+   */
+  predict(device: string | Device, op: Operator, inputs: MatrixInputs | GraphInputs, range?: RowRange): Prediction {
+    const fn = 'CostModel.predict';
+    if (op === null || typeof op !== 'object') throw new InvalidArgumentError(`${fn}: op must be an operator, got ${describe(op)}`);
+    switch (op.kind) {
+      case 'spmm':
+      case 'spmv': {
+        const { a, x } = inputs as MatrixInputs;
+        if (!(a instanceof CsrMatrix)) throw new InvalidArgumentError(`${fn}: inputs.a must be a CsrMatrix, got ${describe(a)}`);
+        if (x === null || typeof x !== 'object' || x.rows !== a.cols) {
+          throw new InvalidArgumentError(`${fn}: inputs.x must be a DenseMatrix with ${a.cols} rows, got ${describe(x)}`);
+        }
+        return this.predictShape(device, { kind: op.kind, a, k: x.cols, precision: x.precision, ...(range ? { range } : {}) });
+      }
+      case 'bfs':
+        if (range !== undefined) throw new InvalidArgumentError(`${fn}: bfs cannot be split by range`);
+        return this.predictShape(device, { kind: 'bfs', graph: (inputs as GraphInputs).graph });
+      case 'msbfs': {
+        const [b, e] = checkRowRange(fn, range, op.sources.length);
+        return this.predictShape(device, { kind: 'msbfs', graph: (inputs as GraphInputs).graph, sources: e - b });
+      }
+      default:
+        throw new InvalidArgumentError(`${fn}: unknown operator ${describe((op as { kind?: unknown }).kind)}`);
+    }
+  }
+
+  /** Prediction from an operator's shape alone (the scheduler prices operators whose inputs do not exist yet). */
+  predictShape(device: string | Device, shape: OperatorShape): Prediction {
+    const fn = 'CostModel.predictShape';
+    const entry = this.entry(fn, device);
+    if (!entry.device.capabilities.operators.includes(shape.kind)) {
+      throw new UnsupportedError(`${fn}: device ${entry.device.name} cannot run ${shape.kind}`);
+    }
+    let raw: [number, number];
+    const coef = entry.coefficients[shape.kind];
+    if (shape.kind === 'spmm' || shape.kind === 'spmv') {
+      const a = shape.a;
+      const [b, e] = checkRowRange(fn, shape.range, a.rows);
+      const nnzR = Number(a.rowPtr[e]!) - Number(a.rowPtr[b]!);
+      raw = coef.predictSpmm(this.residentMatrix(a), shape.k, shape.precision === 'f32' ? 4 : 8, e - b, nnzR, entry.cacheBytes);
+    } else {
+      const g = shape.graph;
+      if (!(g instanceof CsrMatrix) || g.rows !== g.cols) throw new InvalidArgumentError(`${fn}: graph must be a square CsrMatrix, got ${describe(g)}`);
+      const resident = this.residentGraph(g);
+      raw = shape.kind === 'bfs' ? coef.predictBfs(resident, entry.cacheBytes) : coef.predictMsbfs(resident, shape.sources, entry.cacheBytes);
+    }
+    const key = correctionKey(entry.device, shape.kind);
+    const calibrated = entry.state.state === 'calibrated';
+    const fit = entry.fits[shape.kind];
+    return {
+      device: entry.device.name,
+      operator: shape.kind,
+      seconds: raw[0] * this.corrections.factor(`${key}/time`),
+      joules: raw[1] * this.corrections.factor(`${key}/energy`),
+      uncertainty: calibrated && fit ? fit.timeSpread : UNCALIBRATED_UNCERTAINTY,
+      state: entry.state.state,
+    };
+  }
+
+  /** Predictions for every device of the system that can run `op`. */
+  predictAll(op: Operator, inputs: MatrixInputs | GraphInputs, range?: RowRange): Prediction[] {
+    return this.system.devices
+      .filter((d) => d.capabilities.operators.includes(op.kind))
+      .map((d) => this.predict(d, op, inputs, range));
+  }
+
+  /**
+   * Feed an observed cost back: later predictions for this device and operator are scaled by an
+   * outlier-resistant correction (see OnlineCorrection). The executor calls this after each operator.
+   */
+  observe(prediction: Prediction, result: DeviceResult): void {
+    const entry = this.entry('CostModel.observe', prediction.device);
+    const key = correctionKey(entry.device, prediction.operator);
+    // The correction applies to the raw model, so undo the factor already in the prediction.
+    const tf = this.corrections.factor(`${key}/time`);
+    const ef = this.corrections.factor(`${key}/energy`);
+    if (prediction.seconds > 0 && result.seconds > 0) this.corrections.observe(`${key}/time`, prediction.seconds / tf, result.seconds);
+    if (prediction.joules > 0 && result.joules > 0) this.corrections.observe(`${key}/energy`, prediction.joules / ef, result.joules);
+  }
+
+  /** Modelled time to copy `bytes` between two memory spaces of the system. */
+  transferSeconds(bytes: number, from: string, to: string): number {
+    return this.system.transferSeconds(bytes, from, to);
+  }
+
+  private entry(fn: string, device: string | Device): DeviceEntry {
+    const name = typeof device === 'string' ? device : device?.name;
+    const e = typeof name === 'string' ? this.devices.get(name) : undefined;
+    if (!e) {
+      throw new InvalidArgumentError(`${fn}: no device ${describe(name)} in the system (devices: ${[...this.devices.keys()].join(', ')})`);
+    }
+    return e;
+  }
+
+  private input(a: CsrMatrix): InputEntry {
+    if (!(a instanceof CsrMatrix)) throw new InvalidArgumentError(`CostModel: expected a CsrMatrix, got ${describe(a)}`);
+    let e = this.inputs.get(a);
+    if (!e) {
+      e = {};
+      this.inputs.set(a, e);
+    }
+    return e;
+  }
+
+  private residentMatrix(a: CsrMatrix): ResidentFeatures {
+    const e = this.input(a);
+    e.mfResident ??= new ResidentFeatures(packMatrix(this.matrixFeatures(a)));
+    return e.mfResident;
+  }
+
+  private residentGraph(g: CsrMatrix): ResidentFeatures {
+    const e = this.input(g);
+    e.gfResident ??= new ResidentFeatures(packGraph(this.graphFeatures(g), this.matrixFeatures(g)));
+    return e.gfResident;
+  }
+}
+
+function correctionKey(device: Device, op: OperatorKind): string {
+  return `${device.name}/${op}`;
+}
