@@ -9,11 +9,13 @@ import { packageRoot } from '../native/addon.js';
 import { suggest } from '../validate.js';
 import { kernelsCommand, KERNELS_HELP } from './commands/kernels.js';
 import { systemCommand, SYSTEM_HELP } from './commands/system.js';
+import { calibrateCommand, CALIBRATE_HELP } from './commands/calibrate.js';
 import { describeFailure, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
 
 const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[], write: (s: string) => void) => Promise<void>; help: string }> = {
   kernels: { summary: 'run the native CPU kernels (SpMM, SpMV, BFS) on a graph and print times', run: kernelsCommand, help: KERNELS_HELP },
   system: { summary: 'list the devices (real and simulated) and links dype schedules on', run: systemCommand, help: SYSTEM_HELP },
+  calibrate: { summary: 'measure every device and fit the cost model (stored in the cache folder)', run: calibrateCommand, help: CALIBRATE_HELP },
 };
 
 const HELP = `dype: data-aware scheduling of sparse and graph kernels on heterogeneous machines
@@ -30,6 +32,7 @@ Global options:
 
 Examples:
   dype system
+  dype calibrate --quick
   dype kernels
   dype kernels --data graph.mtx --k 64`;
 

@@ -8,6 +8,7 @@ import type { Precision } from '../data/dense.js';
 import type { Device, DeviceResult, OperatorKind } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import { denseFeatures, generate, type GeneratorSpec } from '../generators/index.js';
+import { describe, InvalidArgumentError } from '../errors.js';
 import { checkOptions } from '../validate.js';
 import { type CalibrationPayload, deviceKey, type DeviceCalibration, MODEL_VERSION, type OperatorFit } from './calibration.js';
 import { cacheBytesOf } from './defaults.js';
@@ -22,6 +23,8 @@ export interface CalibrateOptions {
   readonly onProgress?: (done: number, total: number, label: string) => void;
   /** Stop at the next configuration boundary. */
   readonly signal?: AbortSignal;
+  /** Generated inputs to calibrate on instead of the built-in set (tests, experiments). */
+  readonly inputs?: readonly GeneratorSpec[];
 }
 
 /** One observation: the basis terms of a configuration and what the device reported. */
@@ -97,9 +100,12 @@ function label(spec: GeneratorSpec): string {
  * @throws {AbortError} when `signal` aborts.
  */
 export async function collectSamples(system: System, options?: CalibrateOptions): Promise<Sample[]> {
-  const opts = checkOptions('calibrate', options, ['quick', 'onProgress', 'signal']);
+  const opts = checkOptions('calibrate', options, ['quick', 'onProgress', 'signal', 'inputs']);
   const quick = opts.quick === true;
-  const inputs = quick ? QUICK_INPUTS : FULL_INPUTS;
+  const inputs = opts.inputs ?? (quick ? QUICK_INPUTS : FULL_INPUTS);
+  if (!Array.isArray(inputs) || inputs.length === 0) {
+    throw new InvalidArgumentError(`calibrate: inputs must be a non-empty array of generator specs, got ${describe(inputs)}`);
+  }
   const spmmConfigs = quick ? QUICK_SPMM_CONFIGS : SPMM_CONFIGS;
   const repeats = quick ? 3 : 5;
   const perInput = spmmConfigs.length + 1 + 2 + 1 + (quick ? 1 : 2);
@@ -190,8 +196,8 @@ export function fitOperator(op: ModelOperator, samples: readonly Sample[]): Oper
     energy: Array.from(energy.coefficients),
     timeMape: time.mape,
     energyMape: energy.mape,
-    timeSpread: time.p90,
-    energySpread: energy.p90,
+    timeSpread: time.residualSpread.p90,
+    energySpread: energy.residualSpread.p90,
     samples: usable.length,
   };
 }

@@ -11,7 +11,7 @@ import { type CalibrationPayload, deviceKey, MODEL_VERSION, type OperatorFit } f
 import { cacheBytesOf, type Coefficients, defaultCoefficients } from './defaults.js';
 import type { GraphFeatures, MatrixFeatures } from './feature-types.js';
 import { graphFeatures, matrixFeatures } from './features.js';
-import { OnlineCorrection } from './fit.js';
+import { OnlineCorrection } from './online-correction.js';
 import { packGraph, packMatrix, ResidentCoefficients, ResidentFeatures, type ModelOperator } from './packed.js';
 
 /** Whether a device's coefficients come from calibration on this machine. */
@@ -130,14 +130,14 @@ export class CostModel {
         if (x === null || typeof x !== 'object' || x.rows !== a.cols) {
           throw new InvalidArgumentError(`${fn}: inputs.x must be a DenseMatrix with ${a.cols} rows, got ${describe(x)}`);
         }
-        return this.predictShape(device, { kind: op.kind, a, k: x.cols, precision: x.precision, ...(range ? { range } : {}) });
+        return this.shapePrediction(fn, device, { kind: op.kind, a, k: x.cols, precision: x.precision, ...(range ? { range } : {}) });
       }
       case 'bfs':
         if (range !== undefined) throw new InvalidArgumentError(`${fn}: bfs cannot be split by range`);
-        return this.predictShape(device, { kind: 'bfs', graph: (inputs as GraphInputs).graph });
+        return this.shapePrediction(fn, device, { kind: 'bfs', graph: (inputs as GraphInputs).graph });
       case 'msbfs': {
         const [b, e] = checkRowRange(fn, range, op.sources.length);
-        return this.predictShape(device, { kind: 'msbfs', graph: (inputs as GraphInputs).graph, sources: e - b });
+        return this.shapePrediction(fn, device, { kind: 'msbfs', graph: (inputs as GraphInputs).graph, sources: e - b });
       }
       default:
         throw new InvalidArgumentError(`${fn}: unknown operator ${describe((op as { kind?: unknown }).kind)}`);
@@ -146,14 +146,17 @@ export class CostModel {
 
   /** Prediction from an operator's shape alone (the scheduler prices operators whose inputs do not exist yet). */
   predictShape(device: string | Device, shape: OperatorShape): Prediction {
-    const fn = 'CostModel.predictShape';
+    return this.shapePrediction('CostModel.predictShape', device, shape);
+  }
+
+  private shapePrediction(fn: string, device: string | Device, shape: OperatorShape): Prediction {
     const entry = this.entry(fn, device);
     if (!entry.device.capabilities.operators.includes(shape.kind)) {
       throw new UnsupportedError(`${fn}: device ${entry.device.name} cannot run ${shape.kind}`);
     }
     let raw: [number, number];
     const coef = entry.coefficients[shape.kind];
-    if (shape.kind === 'spmm' || shape.kind === 'spmv') {
+    if ('a' in shape) {
       const a = shape.a;
       const [b, e] = checkRowRange(fn, shape.range, a.rows);
       const nnzR = Number(a.rowPtr[e]!) - Number(a.rowPtr[b]!);
@@ -162,7 +165,7 @@ export class CostModel {
       const g = shape.graph;
       if (!(g instanceof CsrMatrix) || g.rows !== g.cols) throw new InvalidArgumentError(`${fn}: graph must be a square CsrMatrix, got ${describe(g)}`);
       const resident = this.residentGraph(g);
-      raw = shape.kind === 'bfs' ? coef.predictBfs(resident, entry.cacheBytes) : coef.predictMsbfs(resident, shape.sources, entry.cacheBytes);
+      raw = 'sources' in shape ? coef.predictMsbfs(resident, shape.sources, entry.cacheBytes) : coef.predictBfs(resident, entry.cacheBytes);
     }
     const key = correctionKey(entry.device, shape.kind);
     const calibrated = entry.state.state === 'calibrated';
