@@ -4,3 +4,4 @@
 
 export { alloc, free } from './memory';
 export { rowLengthStats, ROW_STATS_FIELDS } from './row-stats';
+export { rowLengthFeatures, scanRows, scanDraws, bandwidthOf, graphFeatures } from './features';
