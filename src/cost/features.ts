@@ -51,7 +51,7 @@ function checkMatrix(fn: string, what: string, a: unknown): CsrMatrix {
 const FIT_REASONS: Readonly<Record<number, (rl: Float64Array) => string>> = {
   [R.FIT_FEW_ROWS]: () => `fewer than ${R.MIN_TAIL_ROWS} non-empty rows`,
   [R.FIT_ONE_LENGTH]: () => 'every non-empty row has the same length',
-  [R.FIT_SHORT_TAIL]: () => `no tail of ${R.MIN_TAIL_ROWS}+ rows spans ${R.MIN_TAIL_SPAN}x in length (max / xmin)`,
+  [R.FIT_SHORT_TAIL]: () => `no tail of ${R.MIN_TAIL_ROWS}+ rows (and ${R.MIN_TAIL_SHARE * 100}% of the non-empty ones) spans ${R.MIN_TAIL_SPAN}x in length (max / xmin)`,
   [R.FIT_POOR]: (rl) => `best fit is poor: KS distance ${rl[R.RL_KS]!.toFixed(3)} > ${R.MAX_KS} (alpha ${rl[R.RL_ALPHA]!.toFixed(2)} at xmin ${rl[R.RL_XMIN]})`,
 };
 
