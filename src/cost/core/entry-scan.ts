@@ -161,8 +161,11 @@ function scanRow(colIdx: usize, begin: i32, end: i32, r: i32, work: usize): i32 
     const k2: i32 = GAP_BUCKETS + 32 - clz32(g2);
     storeI32(work, k1, loadI32(work, k1) + 1);
     storeI32(work, k2, loadI32(work, k2) + 1);
-    sameLine += ((c1 >> 4) == (prev >> 4) ? 1 : 0) + ((c2 >> 4) == (c1 >> 4) ? 1 : 0);
-    samePage += ((c1 >> 10) == (prev >> 10) ? 1 : 0) + ((c2 >> 10) == (c1 >> 10) ? 1 : 0);
+    // Same 16-column block <=> the indices differ only in their low 4 bits (both are >= 0).
+    const x1: i32 = c1 ^ prev;
+    const x2: i32 = c2 ^ c1;
+    sameLine += (x1 < 16 ? 1 : 0) + (x2 < 16 ? 1 : 0);
+    samePage += (x1 < 1024 ? 1 : 0) + (x2 < 1024 ? 1 : 0);
     prev = c2;
   }
   if (i < end) {
@@ -175,8 +178,8 @@ function scanRow(colIdx: usize, begin: i32, end: i32, r: i32, work: usize): i32 
     if (g < 0) g = -g;
     const k: i32 = 32 - clz32(g);
     storeI32(work, k, loadI32(work, k) + 1);
-    sameLine += (c >> 4) == (prev >> 4) ? 1 : 0;
-    samePage += (c >> 10) == (prev >> 10) ? 1 : 0;
+    sameLine += (c ^ prev) < 16 ? 1 : 0;
+    samePage += (c ^ prev) < 1024 ? 1 : 0;
   }
   lastDistance = distA + distB;
   lastSameLine = sameLine;
