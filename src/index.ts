@@ -42,6 +42,16 @@ export { bfs, type BfsDirection, type BfsOptions, type BfsResult } from './kerne
 export { msbfs, type MsBfsOptions, type MsBfsResult } from './kernels/msbfs.js';
 export { bfsReference, msbfsReference, spmmReference } from './kernels/reference.js';
 export { rowLengthStats, type RowLengthStats } from './webassembly/row-stats.js';
+export {
+  DEFAULT_SAMPLE_ABOVE,
+  DEFAULT_SAMPLE_ROWS,
+  graphFeatures,
+  matrixFeatures,
+  type GraphFeaturesOptions,
+  type MatrixFeaturesOptions,
+} from './cost/features.js';
+export { LOG2_BUCKETS, type Coverage, type GraphFeatures, type MatrixFeatures, type PowerLaw } from './cost/feature-types.js';
+export type { FeatureEngineName } from './cost/engine.js';
 
 export type {
   BfsOperator,

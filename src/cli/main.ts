@@ -7,12 +7,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../native/addon.js';
 import { suggest } from '../validate.js';
+import { inspectCommand, INSPECT_HELP } from './commands/inspect.js';
 import { kernelsCommand, KERNELS_HELP } from './commands/kernels.js';
 import { systemCommand, SYSTEM_HELP } from './commands/system.js';
 import { calibrateCommand, CALIBRATE_HELP } from './commands/calibrate.js';
 import { describeFailure, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
 
 const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[], write: (s: string) => void) => Promise<void>; help: string }> = {
+  inspect: { summary: 'print the structural features the cost model reads from a matrix or graph', run: inspectCommand, help: INSPECT_HELP },
   kernels: { summary: 'run the native CPU kernels (SpMM, SpMV, BFS) on a graph and print times', run: kernelsCommand, help: KERNELS_HELP },
   system: { summary: 'list the devices (real and simulated) and links dype schedules on', run: systemCommand, help: SYSTEM_HELP },
   calibrate: { summary: 'measure every device and fit the cost model (stored in the cache folder)', run: calibrateCommand, help: CALIBRATE_HELP },
@@ -34,7 +36,8 @@ Examples:
   dype system
   dype calibrate --quick
   dype kernels
-  dype kernels --data graph.mtx --k 64`;
+  dype kernels --data graph.mtx --k 64
+  dype inspect --generate kron16 --graph`;
 
 function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;

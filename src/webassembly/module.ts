@@ -12,6 +12,13 @@ export interface WasmExports {
   free(ptr: number): void;
   rowLengthStats(rowPtr: number, rows: number, out: number): number;
   readonly ROW_STATS_FIELDS: WebAssembly.Global;
+  // Feature extraction (src/cost/core, compiled through assembly/features.ts): the signatures
+  // of the portable cores, with booleans passed as 0/1.
+  rowLengthFeatures(rowPtr: number, rows: number, work: number, table: number, heavy: number, distinct: number, out: number): number;
+  scanRows(rowPtr: number, colIdx: number, first: number, last: number, minLen: number, maxLen: number, work: number, out: number): void;
+  scanDraws(rowPtr: number, colIdx: number, rows: number, maxLen: number, draws: number, seed: number, work: number, out: number): void;
+  bandwidthOf(rowPtr: number, colIdx: number, rows: number, sorted: boolean): number;
+  graphFeatures(rowPtr: number, colIdx: number, n: number, wanted: number, sources: number, work: number, out: number): number;
   _initialize(): void;
 }
 

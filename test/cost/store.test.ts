@@ -62,7 +62,7 @@ describe('stored calibration', () => {
   it('never trusts a corrupted file, and rebuilding replaces it', async () => {
     const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.msgpack'))!);
     const bytes = readFileSync(file);
-    bytes[bytes.length - 5] ^= 0xff;
+    bytes[bytes.length - 5] = bytes[bytes.length - 5]! ^ 0xff;
     writeFileSync(file, bytes);
     const r = await readStoredCalibration();
     expect(r.state).toBe('corrupted');

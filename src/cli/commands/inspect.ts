@@ -1,0 +1,130 @@
+// `dype inspect`: the structural features the cost model reads from an input (row lengths,
+// locality, power-law fit) and, with --graph, what BFS would see (levels, frontiers, diameter).
+
+import { graphFeatures, matrixFeatures } from '../../cost/features.js';
+import type { GraphFeatures, MatrixFeatures } from '../../cost/feature-types.js';
+import { DEFAULT_GENERATOR, loadInput } from '../input.js';
+import { parseFlags } from '../parse.js';
+import { formatCount, formatTable } from '../table.js';
+import { UsageError } from '../usage-error.js';
+
+export const INSPECT_HELP = `Usage: dype inspect [FILE | --data FILE | --generate SPEC] [--graph] [--json]
+
+Print the structural features dype's cost model reads from a sparse matrix or graph: shape,
+row-length distribution (with a log2 histogram and a power-law fit), distance from the diagonal,
+and how often consecutive columns of a row share a cache line or page.
+
+Input (default: --generate ${DEFAULT_GENERATOR}):
+  FILE, --data FILE    Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
+  --generate SPEC      a preset (kron16, kron18, kron20, road, fem, random) or a generator spec
+
+Options:
+  --graph              also run BFS from 4 sampled sources: levels, frontier sizes, diameter
+  --json               print one JSON object (arrays as plain arrays)
+  -h, --help           show this help
+
+Above 2^24 stored entries the gap and locality figures come from a row sample; the output
+states the sampled fraction and the error bound.
+
+Examples:
+  dype inspect --generate kron16
+  dype inspect graph.mtx --graph
+  dype inspect --generate road --graph --json`;
+
+const FLAGS = {
+  data: { type: 'string' },
+  generate: { type: 'string' },
+  graph: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const num = (x: number): string => (Number.isInteger(x) ? formatCount(x) : x.toPrecision(4));
+
+/** Plain arrays in place of typed arrays, for JSON. */
+function plain(value: unknown): unknown {
+  if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
+}
+
+/** One bar per non-empty log2 bucket, scaled to the largest. */
+function histogramChart(histogram: Float64Array, width = 40): string {
+  let last = histogram.length - 1;
+  while (last >= 0 && histogram[last] === 0) last--;
+  const peak = Math.max(1, ...histogram);
+  const lines: string[] = [];
+  for (let b = 0; b <= last; b++) {
+    const c = histogram[b]!;
+    const label = b === 0 ? '0' : b === 1 ? '1' : `${2 ** (b - 1)}-${2 ** b - 1}`;
+    const bar = '#'.repeat(Math.round((c / peak) * width)) || (c > 0 ? '.' : '');
+    lines.push(`  ${label.padStart(13)} | ${bar} ${formatCount(c)}`);
+  }
+  return lines.join('\n');
+}
+
+function matrixTable(f: MatrixFeatures): string {
+  const pl = f.powerLaw;
+  const cov = f.coverage;
+  const rows: [string, string][] = [
+    ['rows x cols', `${formatCount(f.rows)} x ${formatCount(f.cols)}`],
+    ['stored entries', formatCount(f.nnz)],
+    ['density', f.density.toExponential(3)],
+    ['row length mean', num(f.rowLength.mean)],
+    ['row length cv', num(f.rowLength.cv)],
+    ['row length max', num(f.rowLength.max)],
+    ['row length Gini', num(f.rowLength.gini)],
+    ['empty rows', formatCount(f.rowLength.empty)],
+    ['bandwidth', formatCount(f.bandwidth)],
+    ['mean |col - row|', num(f.meanDistance)],
+    ['same 64 B line', num(f.sameLine)],
+    ['same 4 KiB page', num(f.samePage)],
+    ['power law', pl.state === 'fitted' ? `alpha ${pl.alpha.toFixed(3)} above ${pl.xmin} (${formatCount(pl.tailRows)} rows)` : `not fitted: ${pl.reason}`],
+    [
+      'coverage',
+      cov.state === 'exact' ? 'exact (every row)' : `sampled ${formatCount(cov.rows)} rows (${(cov.fraction * 100).toFixed(1)}%), error <= ${cov.errorBound.toFixed(4)} at 99%`,
+    ],
+  ];
+  return formatTable(['feature', 'value'], rows);
+}
+
+function graphTable(f: GraphFeatures): string {
+  const rows: [string, string][] = [
+    ['sources', Array.from(f.sources).join(' ')],
+    ['levels', formatCount(f.levels)],
+    ['diameter estimate', formatCount(f.diameterEstimate)],
+    ['reached', num(f.reached)],
+  ];
+  const levels = Array.from(f.frontier, (x, l) => [String(l), x.toPrecision(3), f.frontierEdges[l]!.toPrecision(3)]);
+  const shown = levels.length > 24 ? [...levels.slice(0, 12), ['...', '', ''], ...levels.slice(-6)] : levels;
+  return `${formatTable(['feature', 'value'], rows)}\n\n${formatTable(['level', 'vertices', 'edges'], shown)}`;
+}
+
+export async function inspectCommand(argv: readonly string[], out: (s: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags('inspect', argv, FLAGS, true);
+  if (values['help']) {
+    out(INSPECT_HELP);
+    return;
+  }
+  if (positionals.length > 1) throw new UsageError(`inspect: expected at most one FILE, got ${positionals.length}; see dype inspect --help`);
+  const flagData = typeof values['data'] === 'string' ? values['data'] : undefined;
+  if (positionals[0] !== undefined && flagData !== undefined) throw new UsageError('inspect: give FILE or --data, not both');
+  const data = positionals[0] ?? flagData;
+  const input = await loadInput('inspect', data, typeof values['generate'] === 'string' ? values['generate'] : undefined);
+  const features = matrixFeatures(input.matrix);
+  const graph = values['graph'] ? graphFeatures(input.matrix) : undefined;
+  if (values['json']) {
+    out(JSON.stringify(plain({ input: input.label, matrix: features, ...(graph ? { graph } : {}) }), null, 2));
+    return;
+  }
+  out(`Input: ${input.label} (${input.matrix})\n`);
+  out(matrixTable(features));
+  out('\nRow lengths (log2 buckets)');
+  out(histogramChart(features.rowLength.histogram));
+  if (graph) {
+    out('\nBFS from sampled sources (fractions of vertices and stored entries per level, averaged)');
+    out(graphTable(graph));
+  }
+}

@@ -1,0 +1,77 @@
+// The WebAssembly build of the feature cores. Each matrix is copied into linear memory once, on
+// first use, and stays there while the CsrMatrix object lives: a WeakMap finds the copy, a
+// FinalizationRegistry frees it after the object is collected (or releaseResident, sooner).
+
+import type { CsrMatrix } from '../data/csr.js';
+import { LimitError } from '../errors.js';
+import { wasmModule, type WasmExports } from '../webassembly/module.js';
+import { type FeatureEngine, type ResidentCsr, writeRowPtr } from './engine.js';
+
+/** Largest block the module's allocator (TLSF) hands out. */
+const MAX_BLOCK_BYTES = 2 ** 30 - 64;
+
+interface Blocks extends ResidentCsr {
+  readonly wasm: WasmExports;
+}
+
+const residents = new WeakMap<CsrMatrix, Blocks>();
+const reclaim = new FinalizationRegistry<Blocks>((b) => {
+  b.wasm.free(b.rowPtr);
+  b.wasm.free(b.colIdx);
+});
+
+function copyIn(a: CsrMatrix): Blocks {
+  const fn = 'matrixFeatures';
+  const rowBytes = 4 * (a.rows + 1);
+  const colBytes = 4 * a.nnz;
+  if (rowBytes > MAX_BLOCK_BYTES || colBytes > MAX_BLOCK_BYTES) {
+    throw new LimitError(`${fn}: ${a} does not fit in WebAssembly memory (at most ${MAX_BLOCK_BYTES} bytes per array)`);
+  }
+  const wasm = wasmModule();
+  const rowPtr = wasm.alloc(rowBytes);
+  const colIdx = wasm.alloc(Math.max(colBytes, 4));
+  // Views only after both allocations: either may have grown (and so replaced) the buffer.
+  writeRowPtr(a, new Int32Array(wasm.memory.buffer, rowPtr, a.rows + 1));
+  new Int32Array(wasm.memory.buffer, colIdx, a.nnz).set(a.colIdx);
+  return { wasm, rowPtr, colIdx };
+}
+
+/**
+ * Free the resident copy of `a` now instead of when `a` is collected (benchmarks timing the copy).
+ * @internal
+ */
+export function releaseResident(a: CsrMatrix): void {
+  const b = residents.get(a);
+  if (b === undefined) return;
+  residents.delete(a);
+  reclaim.unregister(b);
+  b.wasm.free(b.rowPtr);
+  b.wasm.free(b.colIdx);
+}
+
+/** The WebAssembly engine (module loaded on first use). */
+export function wasmEngine(): FeatureEngine {
+  const wasm = wasmModule();
+  return {
+    name: 'wasm',
+    resident(a) {
+      let b = residents.get(a);
+      if (b === undefined) {
+        b = copyIn(a);
+        residents.set(a, b);
+        reclaim.register(a, b, b);
+      }
+      return b;
+    },
+    alloc: (bytes) => wasm.alloc(Math.max(16, Math.ceil(bytes))),
+    free: (ptr) => wasm.free(ptr),
+    readF64: (ptr, count) => new Float64Array(wasm.memory.buffer, ptr, count).slice(),
+    readI32: (ptr, count) => new Int32Array(wasm.memory.buffer, ptr, count).slice(),
+    zeroF64: (ptr, count) => new Float64Array(wasm.memory.buffer, ptr, count).fill(0),
+    rowLengthFeatures: wasm.rowLengthFeatures,
+    scanRows: wasm.scanRows,
+    scanDraws: wasm.scanDraws,
+    bandwidthOf: wasm.bandwidthOf,
+    graphFeatures: wasm.graphFeatures,
+  };
+}
