@@ -13,7 +13,11 @@ export const MF_PAIRED: i32 = 4;
 /** MF_GAP_CUM + b: fraction of within-row consecutive pairs whose column gap is < 2^b (b = 0: gap 0). */
 export const MF_GAP_CUM: i32 = 5;
 export const MF_GAP_BUCKETS: i32 = 33;
-export const MF_FIELDS: i32 = MF_GAP_CUM + MF_GAP_BUCKETS;
+/** MF_REUSE_COL + b: fraction of entries whose column was gathered fewer than 2^b entries before. */
+export const MF_REUSE_COL: i32 = MF_GAP_CUM + MF_GAP_BUCKETS;
+/** The same for 16-column blocks (64-byte lines of 4-byte elements). */
+export const MF_REUSE_BLK: i32 = MF_REUSE_COL + MF_GAP_BUCKETS;
+export const MF_FIELDS: i32 = MF_REUSE_BLK + MF_GAP_BUCKETS;
 
 // Layout of a packed graph feature vector.
 export const GF_N: i32 = 0;
@@ -24,9 +28,9 @@ export const GF_REACHED: i32 = 3;
 export const GF_SAME_LINE: i32 = 4;
 export const GF_FIELDS: i32 = 5;
 
-export const SPMM_TERMS: i32 = 8;
-export const BFS_TERMS: i32 = 6;
-export const MSBFS_TERMS: i32 = 6;
+export const SPMM_TERMS: i32 = 9;
+export const BFS_TERMS: i32 = 7;
+export const MSBFS_TERMS: i32 = 7;
 
 const LINE: f64 = 64;
 
@@ -59,6 +63,34 @@ function nearFraction(mf: usize, width: f64): f64 {
   return cum * f(mf, MF_PAIRED);
 }
 
+/** Fraction of entries whose reuse distance (cumulative table at `at`) is below `capacity` entries. */
+function hitFraction(mf: usize, at: i32, capacity: f64): f64 {
+  if (capacity < 1) return 0;
+  const pos = Math.log2(capacity);
+  const b = <i32>Math.floor(pos);
+  if (b >= MF_GAP_BUCKETS - 1) return f(mf, at + MF_GAP_BUCKETS - 1);
+  const lo = f(mf, at + b);
+  return lo + (f(mf, at + b + 1) - lo) * (pos - <f64>b);
+}
+
+/**
+ * Fraction of gathers of `width`-byte rows of X that miss a cache of `cache` bytes, from the
+ * reuse distances: per column for rows of a line or more, per 16-column block for 4-byte rows,
+ * blended in between by how many rows share a line.
+ */
+function missFraction(mf: usize, width: f64, cache: f64): f64 {
+  // When all of X fits, only first touches miss (distance in entries over-counts distinct rows,
+  // so the histogram alone would still predict misses).
+  if (f(mf, MF_COLS) * Math.max(width, 4) <= cache) {
+    return 1 - f(mf, (width >= LINE ? MF_REUSE_COL : MF_REUSE_BLK) + MF_GAP_BUCKETS - 1);
+  }
+  const byColumn = 1 - hitFraction(mf, MF_REUSE_COL, cache / width);
+  if (width >= LINE) return byColumn;
+  const byBlock = 1 - hitFraction(mf, MF_REUSE_BLK, cache / LINE);
+  const t = Math.min(1, Math.log2(LINE / width) / 4);
+  return (1 - t) * byColumn + t * byBlock;
+}
+
 /** Share of accesses to a footprint that miss a cache of `cache` bytes (0 when it fits). */
 @inline function overflow(footprint: f64, cache: f64): f64 {
   return footprint > cache && footprint > 0 ? 1 - cache / footprint : 0;
@@ -66,9 +98,11 @@ function nearFraction(mf: usize, width: f64): f64 {
 
 /**
  * SpMM (SpMV: k = 1) terms for output rows holding `rowsR` rows and `nnzR` entries, k columns of
- * `elemBytes` bytes, on a device whose cache (LLC, L2 or scratchpad) holds `cacheBytes`.
+ * `elemBytes` bytes. `near` and `far` are two cache capacities of the device (CPU L2 and LLC,
+ * GPU L1 and L2, parts of a CGRA scratchpad): the fit weighs the misses beyond each, since which
+ * one a gather stream really overflows depends on replacement and sharing the model cannot see.
  */
-export function spmmTerms(mf: usize, k: f64, elemBytes: f64, rowsR: f64, nnzR: f64, cacheBytes: f64, out: usize): void {
+export function spmmTerms(mf: usize, k: f64, elemBytes: f64, rowsR: f64, nnzR: f64, near: f64, far: f64, out: usize): void {
   const width = k * elemBytes;
   const lines = Math.ceil(width / LINE);
   const scattered = nnzR * lines * (1 - nearFraction(mf, width));
@@ -77,13 +111,14 @@ export function spmmTerms(mf: usize, k: f64, elemBytes: f64, rowsR: f64, nnzR: f
   put(out, 2, nnzR);
   put(out, 3, nnzR * k * (elemBytes / 4));
   put(out, 4, scattered);
-  put(out, 5, scattered * overflow(f(mf, MF_COLS) * width, cacheBytes));
-  put(out, 6, rowsR * width / LINE);
-  put(out, 7, f(mf, MF_MAX_ROW) * k * (elemBytes / 4));
+  put(out, 5, nnzR * lines * missFraction(mf, width, near));
+  put(out, 6, nnzR * lines * missFraction(mf, width, far));
+  put(out, 7, rowsR * width / LINE);
+  put(out, 8, f(mf, MF_MAX_ROW) * k * (elemBytes / 4));
 }
 
-/** BFS terms: per-call, per-level, per-vertex and per-edge work, and the depth gathers that leave the cache. */
-export function bfsTerms(gf: usize, cacheBytes: f64, out: usize): void {
+/** BFS terms: per-call, per-level, per-vertex and per-edge work, and the depth gathers that leave each cache. */
+export function bfsTerms(gf: usize, mf: usize, near: f64, far: f64, out: usize): void {
   const n = f(gf, GF_N);
   const reached = f(gf, GF_REACHED);
   const edges = reached * f(gf, GF_NNZ);
@@ -91,12 +126,13 @@ export function bfsTerms(gf: usize, cacheBytes: f64, out: usize): void {
   put(out, 1, f(gf, GF_LEVELS));
   put(out, 2, n);
   put(out, 3, edges);
-  put(out, 4, edges * (1 - f(gf, GF_SAME_LINE)) * overflow(n * 4, cacheBytes));
-  put(out, 5, reached * n);
+  put(out, 4, edges * missFraction(mf, 4, near));
+  put(out, 5, edges * missFraction(mf, 4, far));
+  put(out, 6, reached * n);
 }
 
 /** Multi-source BFS terms for `sources` searches, done in 64-source words. */
-export function msbfsTerms(gf: usize, sources: f64, cacheBytes: f64, out: usize): void {
+export function msbfsTerms(gf: usize, mf: usize, sources: f64, near: f64, far: f64, out: usize): void {
   const n = f(gf, GF_N);
   const reached = f(gf, GF_REACHED);
   const words = Math.ceil(sources / 64);
@@ -106,7 +142,8 @@ export function msbfsTerms(gf: usize, sources: f64, cacheBytes: f64, out: usize)
   put(out, 2, n * sources);
   put(out, 3, edges);
   put(out, 4, reached * n * words);
-  put(out, 5, edges * (1 - f(gf, GF_SAME_LINE)) * overflow(n * 8, cacheBytes));
+  put(out, 5, edges * missFraction(mf, 8, near));
+  put(out, 6, edges * missFraction(mf, 8, far));
 }
 
 /** sum_i a[i] * b[i] over `count` f64 values. */
@@ -121,24 +158,24 @@ export function dot(a: usize, b: usize, count: i32): f64 {
  * coefficients. Both are clamped at 0 (a fit may cancel terms on inputs far outside its range).
  */
 export function predictSpmm(
-  mf: usize, k: f64, elemBytes: f64, rowsR: f64, nnzR: f64, cacheBytes: f64,
+  mf: usize, k: f64, elemBytes: f64, rowsR: f64, nnzR: f64, near: f64, far: f64,
   timeCoef: usize, energyCoef: usize, terms: usize, out: usize,
 ): void {
-  spmmTerms(mf, k, elemBytes, rowsR, nnzR, cacheBytes, terms);
+  spmmTerms(mf, k, elemBytes, rowsR, nnzR, near, far, terms);
   put(out, 0, Math.max(0, dot(terms, timeCoef, SPMM_TERMS)));
   put(out, 1, Math.max(0, dot(terms, energyCoef, SPMM_TERMS)));
 }
 
-export function predictBfs(gf: usize, cacheBytes: f64, timeCoef: usize, energyCoef: usize, terms: usize, out: usize): void {
-  bfsTerms(gf, cacheBytes, terms);
+export function predictBfs(gf: usize, mf: usize, near: f64, far: f64, timeCoef: usize, energyCoef: usize, terms: usize, out: usize): void {
+  bfsTerms(gf, mf, near, far, terms);
   put(out, 0, Math.max(0, dot(terms, timeCoef, BFS_TERMS)));
   put(out, 1, Math.max(0, dot(terms, energyCoef, BFS_TERMS)));
 }
 
 export function predictMsbfs(
-  gf: usize, sources: f64, cacheBytes: f64, timeCoef: usize, energyCoef: usize, terms: usize, out: usize,
+  gf: usize, mf: usize, sources: f64, near: f64, far: f64, timeCoef: usize, energyCoef: usize, terms: usize, out: usize,
 ): void {
-  msbfsTerms(gf, sources, cacheBytes, terms);
+  msbfsTerms(gf, mf, sources, near, far, terms);
   put(out, 0, Math.max(0, dot(terms, timeCoef, MSBFS_TERMS)));
   put(out, 1, Math.max(0, dot(terms, energyCoef, MSBFS_TERMS)));
 }

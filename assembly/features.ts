@@ -6,3 +6,4 @@ import './portable';
 export { rowLengthFeatures } from '../src/cost/core/row-lengths';
 export { scanRows, scanDraws, bandwidthOf } from '../src/cost/core/entry-scan';
 export { graphFeatures } from '../src/cost/core/bfs-levels';
+export { reuseWindow } from '../src/cost/core/reuse';

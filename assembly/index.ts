@@ -8,4 +8,4 @@ export {
   MF_FIELDS, MF_GAP_BUCKETS, GF_FIELDS, SPMM_TERMS, BFS_TERMS, MSBFS_TERMS,
   spmmTerms, bfsTerms, msbfsTerms, dot, predictSpmm, predictBfs, predictMsbfs,
 } from './cost-model';
-export { rowLengthFeatures, scanRows, scanDraws, bandwidthOf, graphFeatures } from './features';
+export { rowLengthFeatures, scanRows, scanDraws, bandwidthOf, graphFeatures, reuseWindow } from './features';

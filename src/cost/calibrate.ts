@@ -11,7 +11,7 @@ import { denseFeatures, generate, type GeneratorSpec } from '../generators/index
 import { describe, InvalidArgumentError } from '../errors.js';
 import { checkOptions } from '../validate.js';
 import { type CalibrationPayload, deviceKey, type DeviceCalibration, MODEL_VERSION, type OperatorFit } from './calibration.js';
-import { cacheBytesOf } from './defaults.js';
+import { cachesOf } from './defaults.js';
 import { fitRelative } from './fit.js';
 import { bfsTerms, msbfsTerms, packGraph, packMatrix, ResidentFeatures, spmmTerms, TERMS, type ModelOperator } from './packed.js';
 import { graphFeatures, matrixFeatures } from './features.js';
@@ -37,31 +37,34 @@ export interface Sample {
   readonly joules: number;
 }
 
-const FULL_INPUTS: readonly GeneratorSpec[] = [
+/** Inputs of the quick set: every family at a few sizes (power law, uniform, road-like, banded). */
+const QUICK_INPUTS: readonly GeneratorSpec[] = [
+  { kind: 'kronecker', scale: 8, edgeFactor: 4, seed: 10 },
   { kind: 'kronecker', scale: 10, edgeFactor: 8, seed: 11 },
   { kind: 'kronecker', scale: 12, edgeFactor: 16, seed: 12 },
   { kind: 'kronecker', scale: 14, edgeFactor: 16, seed: 13 },
-  { kind: 'kronecker', scale: 16, edgeFactor: 8, seed: 14 },
   { kind: 'erdos-renyi', n: 4096, m: 16384, directed: true, seed: 15 },
-  { kind: 'erdos-renyi', n: 65536, m: 524288, directed: true, seed: 16 },
-  { kind: 'erdos-renyi', n: 262144, m: 1048576, directed: true, seed: 17 },
-  { kind: 'grid', rows: 64, cols: 64, deleteFraction: 0.1, seed: 18 },
-  { kind: 'grid', rows: 300, cols: 300, deleteFraction: 0.2, seed: 19 },
-  { kind: 'grid', rows: 700, cols: 500, deleteFraction: 0.3, seed: 20 },
-  { kind: 'banded', n: 8192, halfBandwidth: 8, seed: 21 },
-  { kind: 'banded', n: 65536, halfBandwidth: 32, seed: 22 },
-  { kind: 'banded', n: 262144, halfBandwidth: 4, seed: 23 },
+  { kind: 'erdos-renyi', n: 16384, m: 131072, directed: true, seed: 16 },
+  { kind: 'erdos-renyi', n: 131072, m: 524288, directed: true, seed: 17 },
+  { kind: 'grid', rows: 20, cols: 20, seed: 18 },
+  { kind: 'grid', rows: 64, cols: 64, deleteFraction: 0.1, seed: 19 },
+  { kind: 'grid', rows: 300, cols: 200, deleteFraction: 0.2, seed: 20 },
+  { kind: 'banded', n: 4096, halfBandwidth: 8, seed: 21 },
+  { kind: 'banded', n: 32768, halfBandwidth: 2, seed: 22 },
+  { kind: 'banded', n: 65536, halfBandwidth: 32, seed: 23 },
 ];
 
-const QUICK_INPUTS: readonly GeneratorSpec[] = [
-  { kind: 'kronecker', scale: 10, edgeFactor: 8, seed: 11 },
-  { kind: 'kronecker', scale: 14, edgeFactor: 16, seed: 13 },
-  { kind: 'erdos-renyi', n: 4096, m: 16384, directed: true, seed: 15 },
-  { kind: 'erdos-renyi', n: 65536, m: 524288, directed: true, seed: 16 },
-  { kind: 'grid', rows: 64, cols: 64, deleteFraction: 0.1, seed: 18 },
-  { kind: 'grid', rows: 300, cols: 300, deleteFraction: 0.2, seed: 19 },
-  { kind: 'banded', n: 8192, halfBandwidth: 8, seed: 21 },
-  { kind: 'banded', n: 65536, halfBandwidth: 32, seed: 22 },
+/** The full set adds larger inputs, denser graphs and a longer road. */
+const FULL_INPUTS: readonly GeneratorSpec[] = [
+  ...QUICK_INPUTS,
+  { kind: 'kronecker', scale: 16, edgeFactor: 8, seed: 14 },
+  { kind: 'kronecker', scale: 13, edgeFactor: 32, seed: 24 },
+  { kind: 'erdos-renyi', n: 262144, m: 1048576, directed: true, seed: 25 },
+  { kind: 'erdos-renyi', n: 2048, m: 65536, directed: true, seed: 26 },
+  { kind: 'grid', rows: 700, cols: 500, deleteFraction: 0.3, seed: 27 },
+  { kind: 'grid', rows: 1500, cols: 40, seed: 28 },
+  { kind: 'banded', n: 262144, halfBandwidth: 4, seed: 29 },
+  { kind: 'banded', n: 16384, halfBandwidth: 100, seed: 30 },
 ];
 
 const SPMM_CONFIGS: readonly (readonly [number, Precision])[] = [[4, 'f32'], [16, 'f32'], [64, 'f32'], [8, 'f64'], [32, 'f64']];
@@ -125,7 +128,7 @@ export async function collectSamples(system: System, options?: CalibrateOptions)
     const gf = new ResidentFeatures(packGraph(gfFeatures, matrixFeatures(a)));
     const sources = gfFeatures.sources;
     for (const device of system.devices) {
-      const cache = cacheBytesOf(device);
+      const cache = cachesOf(device);
       const add = (operator: ModelOperator, terms: Float64Array, o: { seconds: number; joules: number }): void => {
         samples.push({ device: device.name, operator, input: name, terms, ...o });
       };
@@ -158,12 +161,12 @@ export async function collectSamples(system: System, options?: CalibrateOptions)
           seconds += o.seconds / sources.length;
           joules += o.joules / sources.length;
         }
-        add('bfs', bfsTerms(gf, cache), { seconds, joules });
+        add('bfs', bfsTerms(gf, mf, cache), { seconds, joules });
         tick(`${device.name} bfs on ${name}`);
         for (const count of quick ? [64] : [16, 128]) {
           opts.signal?.throwIfAborted();
           const many = spreadSources(a, count);
-          add('msbfs', msbfsTerms(gf, many.length, cache), await observe(device, repeats, () => device.run({ kind: 'msbfs', sources: many }, { graph: a })));
+          add('msbfs', msbfsTerms(gf, mf, many.length, cache), await observe(device, repeats, () => device.run({ kind: 'msbfs', sources: many }, { graph: a })));
           tick(`${device.name} msbfs ${count} sources on ${name}`);
         }
       } else {

@@ -6,6 +6,7 @@ import type { CsrMatrix } from '../data/csr.js';
 import { bandwidthOf, scanDraws, scanRows } from './core/entry-scan.js';
 import { graphFeatures } from './core/bfs-levels.js';
 import { rowLengthFeatures } from './core/row-lengths.js';
+import { reuseWindow } from './core/reuse.js';
 import { type FeatureEngine, writeRowPtr } from './engine.js';
 
 let heap = new ArrayBuffer(1 << 16);
@@ -70,5 +71,6 @@ export function typescriptEngine(): FeatureEngine {
     scanDraws,
     bandwidthOf,
     graphFeatures,
+    reuseWindow,
   };
 }

@@ -73,5 +73,6 @@ export function wasmEngine(): FeatureEngine {
     scanDraws: wasm.scanDraws,
     bandwidthOf: wasm.bandwidthOf,
     graphFeatures: wasm.graphFeatures,
+    reuseWindow: wasm.reuseWindow,
   };
 }

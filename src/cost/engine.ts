@@ -6,6 +6,7 @@ import type { CsrMatrix } from '../data/csr.js';
 import type { bandwidthOf, scanDraws, scanRows } from './core/entry-scan.js';
 import type { graphFeatures } from './core/bfs-levels.js';
 import type { rowLengthFeatures } from './core/row-lengths.js';
+import type { reuseWindow } from './core/reuse.js';
 
 /** Which build of the cores runs: 'wasm' (default) or 'typescript' (the same source under tsc). */
 export type FeatureEngineName = 'wasm' | 'typescript';
@@ -33,6 +34,7 @@ export interface FeatureEngine {
   readonly scanDraws: typeof scanDraws;
   readonly bandwidthOf: typeof bandwidthOf;
   readonly graphFeatures: typeof graphFeatures;
+  readonly reuseWindow: typeof reuseWindow;
 }
 
 /** Row pointers narrowed to int32 into `dst` (64-bit ones fit: engine memory cannot hold 2^31 columns anyway). */

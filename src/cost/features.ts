@@ -8,6 +8,7 @@ import { checkEnum, checkInt, checkOptions } from '../validate.js';
 import * as G from './core/bfs-levels.js';
 import * as E from './core/entry-scan.js';
 import * as R from './core/row-lengths.js';
+import { REUSE_BUCKETS } from './core/reuse.js';
 import { FEATURE_ENGINES, type FeatureEngine, type FeatureEngineName } from './engine.js';
 import { wasmEngine } from './engine-wasm.js';
 import { typescriptEngine } from './engine-typescript.js';
@@ -77,6 +78,44 @@ function rowLengths(fn: string, engine: FeatureEngine, a: CsrMatrix, rowPtr: num
     engine.free(out);
     engine.free(work);
   }
+}
+
+/** Entries scanned for reuse distances in one pass; larger matrices are scanned in windows. */
+const REUSE_EXACT = 2 ** 22;
+const REUSE_WINDOW = 2 ** 20;
+const REUSE_WINDOWS = 4;
+
+/** Reuse-distance histograms at column and 16-column-block granularity (see MatrixFeatures.reuse). */
+function reuseOf(engine: FeatureEngine, a: CsrMatrix, colIdx: number): MatrixFeatures['reuse'] {
+  const windows: [number, number][] = [];
+  if (a.nnz <= REUSE_EXACT) windows.push([0, a.nnz]);
+  else {
+    for (let w = 0; w < REUSE_WINDOWS; w++) {
+      const begin = Math.floor(((a.nnz - REUSE_WINDOW) * w) / (REUSE_WINDOWS - 1));
+      windows.push([begin, begin + REUSE_WINDOW]);
+    }
+  }
+  // Sized in whole 8-byte slots so zeroI32 (which clears f64 slots) stays inside the block.
+  const last = engine.alloc(8 * Math.ceil(Math.max(1, a.cols) / 2));
+  const out = engine.alloc(8 * REUSE_BUCKETS);
+  try {
+    const histogram = (shift: number): Float64Array => {
+      engine.zeroF64(out, REUSE_BUCKETS);
+      // Positions are stored + 1, so a zeroed table means "never touched" for every window.
+      zeroI32(engine, last, Math.max(1, a.cols));
+      for (const [b, e] of windows) engine.reuseWindow(colIdx, b, e, shift, last, out);
+      return engine.readF64(out, REUSE_BUCKETS);
+    };
+    return { columns: histogram(0), blocks16: histogram(4), entries: windows.reduce((s, [b, e]) => s + e - b, 0) };
+  } finally {
+    engine.free(out);
+    engine.free(last);
+  }
+}
+
+function zeroI32(engine: FeatureEngine, ptr: number, count: number): void {
+  // zeroF64 clears 8-byte slots: cover the i32 table (allocations are 16-byte aligned and padded).
+  engine.zeroF64(ptr, Math.ceil(count / 2));
 }
 
 interface Scan {
@@ -172,6 +211,7 @@ export function matrixFeatures(a: CsrMatrix, options?: MatrixFeaturesOptions): M
     sameLine: pairs > 0 ? figures[E.ES_SAME_LINE]! / pairs : 0,
     samePage: pairs > 0 ? figures[E.ES_SAME_PAGE]! / pairs : 0,
     powerLaw: powerLawOf(rl),
+    reuse: reuseOf(engine, a, csr.colIdx),
     coverage,
   };
 }

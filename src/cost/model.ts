@@ -8,11 +8,11 @@ import type { System } from '../devices/system.js';
 import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import { checkRowRange } from '../kernels/row-range.js';
 import { type CalibrationPayload, deviceKey, MODEL_VERSION, type OperatorFit } from './calibration.js';
-import { cacheBytesOf, type Coefficients, defaultCoefficients } from './defaults.js';
+import { cachesOf, type Coefficients, defaultCoefficients } from './defaults.js';
 import type { GraphFeatures, MatrixFeatures } from './feature-types.js';
 import { graphFeatures, matrixFeatures } from './features.js';
 import { OnlineCorrection } from './online-correction.js';
-import { packGraph, packMatrix, ResidentCoefficients, ResidentFeatures, type ModelOperator } from './packed.js';
+import { type Caches, packGraph, packMatrix, ResidentCoefficients, ResidentFeatures, type ModelOperator } from './packed.js';
 
 /** Whether a device's coefficients come from calibration on this machine. */
 export type ModelState =
@@ -41,7 +41,7 @@ export type OperatorShape =
 
 interface DeviceEntry {
   readonly device: Device;
-  readonly cacheBytes: number;
+  readonly cache: Caches;
   readonly coefficients: Record<ModelOperator, ResidentCoefficients>;
   readonly fits: Partial<Record<ModelOperator, OperatorFit>>;
   readonly state: ModelState;
@@ -91,7 +91,7 @@ export class CostModel {
         found && calibration
           ? { state: 'calibrated', createdAt: calibration.createdAt, quick: calibration.quick }
           : { state: 'uncalibrated', reason: calibration ? `the calibration has no entry for ${deviceKey(device)}` : uncalibratedReason };
-      this.devices.set(device.name, { device, cacheBytes: cacheBytesOf(device), coefficients, fits: found?.operators ?? {}, state });
+      this.devices.set(device.name, { device, cache: cachesOf(device), coefficients, fits: found?.operators ?? {}, state });
     }
   }
 
@@ -160,12 +160,13 @@ export class CostModel {
       const a = shape.a;
       const [b, e] = checkRowRange(fn, shape.range, a.rows);
       const nnzR = Number(a.rowPtr[e]!) - Number(a.rowPtr[b]!);
-      raw = coef.predictSpmm(this.residentMatrix(a), shape.k, shape.precision === 'f32' ? 4 : 8, e - b, nnzR, entry.cacheBytes);
+      raw = coef.predictSpmm(this.residentMatrix(a), shape.k, shape.precision === 'f32' ? 4 : 8, e - b, nnzR, entry.cache);
     } else {
       const g = shape.graph;
       if (!(g instanceof CsrMatrix) || g.rows !== g.cols) throw new InvalidArgumentError(`${fn}: graph must be a square CsrMatrix, got ${describe(g)}`);
       const resident = this.residentGraph(g);
-      raw = 'sources' in shape ? coef.predictMsbfs(resident, shape.sources, entry.cacheBytes) : coef.predictBfs(resident, entry.cacheBytes);
+      const matrix = this.residentMatrix(g);
+      raw = 'sources' in shape ? coef.predictMsbfs(resident, matrix, shape.sources, entry.cache) : coef.predictBfs(resident, matrix, entry.cache);
     }
     const key = correctionKey(entry.device, shape.kind);
     const calibrated = entry.state.state === 'calibrated';

@@ -13,31 +13,39 @@ const MF_MAX_ROW = 3;
 const MF_PAIRED = 4;
 const MF_GAP_CUM = 5;
 export const MF_GAP_BUCKETS = 33;
-export const MF_FIELDS = MF_GAP_CUM + MF_GAP_BUCKETS;
+const MF_REUSE_COL = MF_GAP_CUM + MF_GAP_BUCKETS;
+const MF_REUSE_BLK = MF_REUSE_COL + MF_GAP_BUCKETS;
+export const MF_FIELDS = MF_REUSE_BLK + MF_GAP_BUCKETS;
 export const GF_FIELDS = 5;
 
+/** Two cache capacities of a device, in bytes: the model's "beyond near/far cache" terms. */
+export interface Caches {
+  readonly near: number;
+  readonly far: number;
+}
+
 /** Number of basis terms per operator. */
-export const TERMS = { spmm: 8, spmv: 8, bfs: 6, msbfs: 6 } as const;
+export const TERMS = { spmm: 9, spmv: 9, bfs: 7, msbfs: 7 } as const;
 export type ModelOperator = keyof typeof TERMS;
 
 /** Human names of the terms, for reports and `dype calibrate --verbose`. */
 export const TERM_NAMES: Readonly<Record<ModelOperator, readonly string[]>> = {
-  spmm: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines beyond cache', 'output lines', 'longest row'],
-  spmv: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines beyond cache', 'output lines', 'longest row'],
-  bfs: ['call', 'levels', 'vertices', 'edges', 'gathers beyond cache', 'reached vertices'],
-  msbfs: ['call', 'levels x words', 'depth writes', 'edges x words', 'reached x words', 'gathers beyond cache'],
+  spmm: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines missing near cache', 'lines missing far cache', 'output lines', 'longest row'],
+  spmv: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines missing near cache', 'lines missing far cache', 'output lines', 'longest row'],
+  bfs: ['call', 'levels', 'vertices', 'edges', 'gathers missing near cache', 'gathers missing far cache', 'reached vertices'],
+  msbfs: ['call', 'levels x words', 'depth writes', 'edges x words', 'reached x words', 'gathers missing near cache', 'gathers missing far cache'],
 };
 
 interface CostExports extends WasmExports {
   readonly MF_FIELDS: WebAssembly.Global;
   readonly GF_FIELDS: WebAssembly.Global;
   readonly SPMM_TERMS: WebAssembly.Global;
-  spmmTerms(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, cacheBytes: number, out: number): void;
-  bfsTerms(gf: number, cacheBytes: number, out: number): void;
-  msbfsTerms(gf: number, sources: number, cacheBytes: number, out: number): void;
-  predictSpmm(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, cacheBytes: number, tc: number, ec: number, terms: number, out: number): void;
-  predictBfs(gf: number, cacheBytes: number, tc: number, ec: number, terms: number, out: number): void;
-  predictMsbfs(gf: number, sources: number, cacheBytes: number, tc: number, ec: number, terms: number, out: number): void;
+  spmmTerms(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, near: number, far: number, out: number): void;
+  bfsTerms(gf: number, mf: number, near: number, far: number, out: number): void;
+  msbfsTerms(gf: number, mf: number, sources: number, near: number, far: number, out: number): void;
+  predictSpmm(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
+  predictBfs(gf: number, mf: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
+  predictMsbfs(gf: number, mf: number, sources: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
 }
 
 let checked: CostExports | undefined;
@@ -85,7 +93,20 @@ export function packMatrix(mf: MatrixFeatures): Float64Array {
     cum += mf.columnGaps[b] ?? 0;
     v[MF_GAP_CUM + b] = pairs > 0 ? cum / pairs : 0;
   }
+  cumulativeHits(mf.reuse.columns, v, MF_REUSE_COL);
+  cumulativeHits(mf.reuse.blocks16, v, MF_REUSE_BLK);
   return v;
+}
+
+/** v[at + b] = fraction of entries with a reuse distance below 2^b (first touches never hit). */
+function cumulativeHits(histogram: Float64Array, v: Float64Array, at: number): void {
+  let total = 0;
+  for (const c of histogram) total += c;
+  let cum = 0;
+  for (let b = 0; b < MF_GAP_BUCKETS; b++) {
+    if (b >= 1) cum += histogram[b] ?? 0;
+    v[at + b] = total > 0 ? cum / total : 0;
+  }
 }
 
 /** Graph features packed for the model (GF_* layout). */
@@ -125,18 +146,18 @@ export class ResidentCoefficients {
     this.energy.write(energyCoef);
   }
 
-  predictSpmm(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, cacheBytes: number): [number, number] {
-    cost().predictSpmm(mf.ptr, k, elemBytes, rowsR, nnzR, cacheBytes, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
+  predictSpmm(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, cache: Caches): [number, number] {
+    cost().predictSpmm(mf.ptr, k, elemBytes, rowsR, nnzR, cache.near, cache.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
     return this.result();
   }
 
-  predictBfs(gf: ResidentFeatures, cacheBytes: number): [number, number] {
-    cost().predictBfs(gf.ptr, cacheBytes, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
+  predictBfs(gf: ResidentFeatures, mf: ResidentFeatures, cache: Caches): [number, number] {
+    cost().predictBfs(gf.ptr, mf.ptr, cache.near, cache.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
     return this.result();
   }
 
-  predictMsbfs(gf: ResidentFeatures, sources: number, cacheBytes: number): [number, number] {
-    cost().predictMsbfs(gf.ptr, sources, cacheBytes, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
+  predictMsbfs(gf: ResidentFeatures, mf: ResidentFeatures, sources: number, cache: Caches): [number, number] {
+    cost().predictMsbfs(gf.ptr, mf.ptr, sources, cache.near, cache.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
     return this.result();
   }
 
@@ -147,20 +168,20 @@ export class ResidentCoefficients {
 }
 
 /** Basis terms (for fitting): the same arithmetic the predictions use. */
-export function spmmTerms(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, cacheBytes: number): Float64Array {
+export function spmmTerms(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, cache: Caches): Float64Array {
   const out = new Block(TERMS.spmm);
-  cost().spmmTerms(mf.ptr, k, elemBytes, rowsR, nnzR, cacheBytes, out.ptr);
+  cost().spmmTerms(mf.ptr, k, elemBytes, rowsR, nnzR, cache.near, cache.far, out.ptr);
   return out.view().slice();
 }
 
-export function bfsTerms(gf: ResidentFeatures, cacheBytes: number): Float64Array {
+export function bfsTerms(gf: ResidentFeatures, mf: ResidentFeatures, cache: Caches): Float64Array {
   const out = new Block(TERMS.bfs);
-  cost().bfsTerms(gf.ptr, cacheBytes, out.ptr);
+  cost().bfsTerms(gf.ptr, mf.ptr, cache.near, cache.far, out.ptr);
   return out.view().slice();
 }
 
-export function msbfsTerms(gf: ResidentFeatures, sources: number, cacheBytes: number): Float64Array {
+export function msbfsTerms(gf: ResidentFeatures, mf: ResidentFeatures, sources: number, cache: Caches): Float64Array {
   const out = new Block(TERMS.msbfs);
-  cost().msbfsTerms(gf.ptr, sources, cacheBytes, out.ptr);
+  cost().msbfsTerms(gf.ptr, mf.ptr, sources, cache.near, cache.far, out.ptr);
   return out.view().slice();
 }
