@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const perCall = bench.tasks.map((t) => {
     const r = t.result;
     if (r.state !== 'completed') throw new Error(`${t.name}: ${r.state}`);
-    return [t.name, `${fixed(r.latency.p50 * 1e3, 0)} ns`, `${Math.round(r.throughput.mean).toLocaleString('en-US')} /s`];
+    return [t.name, `${fixed(r.latency.p50 * 1e6, 0)} ns`, `${Math.round(r.throughput.mean).toLocaleString('en-US')} /s`];
   });
 
   // Cold answers: a fresh object per trial, so features are computed again.

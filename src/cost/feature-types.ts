@@ -64,7 +64,7 @@ export interface MatrixFeatures {
    * its column (`columns`) or its 16-column block (`blocks16`: one 64-byte line of 4-byte
    * elements) was last gathered. Index 0 counts first touches; b >= 1 distances in [2^(b-1), 2^b).
    * A cache holding R rows of X serves roughly the entries whose distance is below R. Over every
-   * entry up to 2^22 entries, else over four evenly spread windows of 2^20 entries (`entries`).
+   * entry up to 2^18 entries, else over four evenly spread windows of 2^16 entries (`entries`).
    */
   readonly reuse: { readonly columns: Float64Array; readonly blocks16: Float64Array; readonly entries: number };
   /** Whether the gap and locality figures came from every row or a sample. */

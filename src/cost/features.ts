@@ -81,8 +81,8 @@ function rowLengths(fn: string, engine: FeatureEngine, a: CsrMatrix, rowPtr: num
 }
 
 /** Entries scanned for reuse distances in one pass; larger matrices are scanned in windows. */
-const REUSE_EXACT = 2 ** 22;
-const REUSE_WINDOW = 2 ** 20;
+const REUSE_EXACT = 2 ** 18;
+const REUSE_WINDOW = 2 ** 16;
 const REUSE_WINDOWS = 4;
 
 /** Reuse-distance histograms at column and 16-column-block granularity (see MatrixFeatures.reuse). */
