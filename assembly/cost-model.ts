@@ -26,10 +26,14 @@ export const GF_LEVELS: i32 = 2;
 export const GF_REACHED: i32 = 3;
 /** Fraction of within-row pairs on the same 16-column block: locality of depth gathers. */
 export const GF_SAME_LINE: i32 = 4;
-export const GF_FIELDS: i32 = 5;
+/** Fraction of stored entries a direction-optimising BFS examines in its top-down steps (Beamer's rule on the frontier profile). */
+export const GF_TOP_DOWN_EDGES: i32 = 5;
+/** Vertices (as a fraction of n, summed over steps) left unvisited when it steps bottom-up: each is scanned. */
+export const GF_BOTTOM_UP_VERTICES: i32 = 6;
+export const GF_FIELDS: i32 = 7;
 
 export const SPMM_TERMS: i32 = 9;
-export const BFS_TERMS: i32 = 7;
+export const BFS_TERMS: i32 = 9;
 export const MSBFS_TERMS: i32 = 7;
 
 const LINE: f64 = 64;
@@ -129,6 +133,9 @@ export function bfsTerms(gf: usize, mf: usize, near: f64, far: f64, out: usize):
   put(out, 4, edges * missFraction(mf, 4, near));
   put(out, 5, edges * missFraction(mf, 4, far));
   put(out, 6, reached * n);
+  // Direction-optimising searches (CPU, GPU) examine these instead of every reached edge.
+  put(out, 7, f(gf, GF_TOP_DOWN_EDGES) * f(gf, GF_NNZ));
+  put(out, 8, f(gf, GF_BOTTOM_UP_VERTICES) * n);
 }
 
 /** Multi-source BFS terms for `sources` searches, done in 64-source words. */

@@ -103,3 +103,10 @@ import { nativeAddon } from './native/addon.js';
 export function nativeThreads(): number {
   return nativeAddon().threads();
 }
+export { CostModel, type ModelState, type OperatorShape, type Prediction } from './cost/model.js';
+export { loadCostModel, readStoredCalibration, saveCalibration } from './cost/store.js';
+export { calibrate, type CalibrateOptions, type Sample } from './cost/calibrate.js';
+export { MODEL_VERSION, deviceKey, type CalibrationPayload, type DeviceCalibration, type OperatorFit } from './cost/calibration.js';
+export { measureAccuracy, type AccuracyCase, type AccuracyOptions, type AccuracyReport, type AccuracySummary } from './cost/accuracy.js';
+export { OnlineCorrection, type OnlineCorrectionOptions } from './cost/online-correction.js';
+export { calibrationDir, machineFingerprint, type CalibrationRead } from './cost/cache.js';

@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   }
   const list = await cases();
   progress(`accuracy: ${list.length} inputs x ${system.devices.length} devices`);
-  const report = await measureAccuracy(model, list, { repeats: quick ? 3 : 5 });
+  const report = await measureAccuracy(model, list, { repeats: quick ? 5 : 7 });
   const suite: SuiteReport = {
     suite: 'accuracy',
     title: 'Cost model accuracy on inputs it was not fitted to',

@@ -110,7 +110,7 @@ export async function collectSamples(system: System, options?: CalibrateOptions)
     throw new InvalidArgumentError(`calibrate: inputs must be a non-empty array of generator specs, got ${describe(inputs)}`);
   }
   const spmmConfigs = quick ? QUICK_SPMM_CONFIGS : SPMM_CONFIGS;
-  const repeats = quick ? 3 : 5;
+  const repeats = quick ? 5 : 7;
   const perInput = spmmConfigs.length + 1 + 2 + 1 + (quick ? 1 : 2);
   const total = inputs.length * system.devices.length * perInput;
   let done = 0;

@@ -79,7 +79,7 @@ function cpuDefaults(device: Device): DefaultRows {
     time: {
       spmm,
       spmv: spmm,
-      bfs: [10e-6, 2e-6, 8 / bw, 12 / bw, 0.3 * line, line, 4 / bw],
+      bfs: [10e-6, 2e-6, 8 / bw, 0, 0.3 * line, line, 4 / bw, 12 / bw, 8 / bw],
       msbfs: [10e-6, 2e-6, 4 / bw, 16 / bw, 16 / bw, 0.3 * line, line],
     },
     busyWatts: device.power.activeWatts,
@@ -98,7 +98,7 @@ function gpuDefaults(device: Device): DefaultRows {
     time: {
       spmm,
       spmv: spmm,
-      bfs: [launch, 2 * launch, 4 / dram, 8 / dram, 32 / l2, 32 / dram, 4 / dram],
+      bfs: [launch, 2 * launch, 4 / dram, 0, 32 / l2, 32 / dram, 4 / dram, 8 / dram, 8 / dram],
       msbfs: [launch, 2 * launch, 4 / dram, 16 / dram, 16 / dram, 32 / l2, 32 / dram],
     },
     // A memory-bound kernel draws well under the board limit.
@@ -118,7 +118,7 @@ function cgraDefaults(device: Device): DefaultRows {
     time: {
       spmm,
       spmv: spmm,
-      bfs: [2000 * cycle, pass * cycle, 2 * cycle, 1 * cycle, 0.5 * latency * cycle, latency * cycle, 2 * cycle],
+      bfs: [2000 * cycle, pass * cycle, 2 * cycle, 1 * cycle, 0.5 * latency * cycle, latency * cycle, 2 * cycle, 0, 0],
       msbfs: [2000 * cycle, 2 * pass * cycle, cycle / 8, 2 * cycle, 2 * cycle, 0.5 * latency * cycle, latency * cycle],
     },
     busyWatts: device.power.activeWatts,

@@ -16,7 +16,7 @@ export const MF_GAP_BUCKETS = 33;
 const MF_REUSE_COL = MF_GAP_CUM + MF_GAP_BUCKETS;
 const MF_REUSE_BLK = MF_REUSE_COL + MF_GAP_BUCKETS;
 export const MF_FIELDS = MF_REUSE_BLK + MF_GAP_BUCKETS;
-export const GF_FIELDS = 5;
+export const GF_FIELDS = 7;
 
 /** Two cache capacities of a device, in bytes: the model's "beyond near/far cache" terms. */
 export interface Caches {
@@ -25,14 +25,14 @@ export interface Caches {
 }
 
 /** Number of basis terms per operator. */
-export const TERMS = { spmm: 9, spmv: 9, bfs: 7, msbfs: 7 } as const;
+export const TERMS = { spmm: 9, spmv: 9, bfs: 9, msbfs: 7 } as const;
 export type ModelOperator = keyof typeof TERMS;
 
 /** Human names of the terms, for reports and `dype calibrate --verbose`. */
 export const TERM_NAMES: Readonly<Record<ModelOperator, readonly string[]>> = {
   spmm: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines missing near cache', 'lines missing far cache', 'output lines', 'longest row'],
   spmv: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines missing near cache', 'lines missing far cache', 'output lines', 'longest row'],
-  bfs: ['call', 'levels', 'vertices', 'edges', 'gathers missing near cache', 'gathers missing far cache', 'reached vertices'],
+  bfs: ['call', 'levels', 'vertices', 'edges', 'gathers missing near cache', 'gathers missing far cache', 'reached vertices', 'top-down edges', 'bottom-up vertex scans'],
   msbfs: ['call', 'levels x words', 'depth writes', 'edges x words', 'reached x words', 'gathers missing near cache', 'gathers missing far cache'],
 };
 
@@ -109,9 +109,33 @@ function cumulativeHits(histogram: Float64Array, v: Float64Array, at: number): v
   }
 }
 
+/**
+ * What a direction-optimising BFS would examine, replaying Beamer's rule (GAP's alpha = 15,
+ * beta = 18) on the mean frontier profile: the fraction of entries examined top-down, and the
+ * unvisited vertices (fraction of n, summed over steps) a bottom-up step scans.
+ */
+export function beamerWork(gf: GraphFeatures, alpha = 15, beta = 18): { topDownEdges: number; bottomUpVertices: number } {
+  let topDownEdges = 0;
+  let bottomUpVertices = 0;
+  let explored = 0;
+  let visited = 0;
+  let bottomUp = false;
+  for (let l = 0; l + 1 < gf.frontier.length; l++) {
+    const out = gf.frontierEdges[l] ?? 0;
+    explored += out;
+    visited += gf.frontier[l] ?? 0;
+    if (!bottomUp && out > Math.max(0, 1 - explored) / alpha) bottomUp = true;
+    else if (bottomUp && (gf.frontier[l] ?? 0) < 1 / beta) bottomUp = false;
+    if (bottomUp) bottomUpVertices += Math.max(0, 1 - visited);
+    else topDownEdges += out;
+  }
+  return { topDownEdges, bottomUpVertices };
+}
+
 /** Graph features packed for the model (GF_* layout). */
 export function packGraph(gf: GraphFeatures, mf: MatrixFeatures): Float64Array {
-  return Float64Array.of(mf.rows, mf.nnz, gf.levels, gf.reached, mf.sameLine);
+  const w = beamerWork(gf);
+  return Float64Array.of(mf.rows, mf.nnz, gf.levels, gf.reached, mf.sameLine, w.topDownEdges, w.bottomUpVertices);
 }
 
 /** Packed features resident in linear memory. */
