@@ -23,6 +23,9 @@ const inputs: GeneratorSpec[] = [
   { kind: 'grid', rows: 120, cols: 90, deleteFraction: 0.2, seed: 6 },
   { kind: 'banded', n: 4000, halfBandwidth: 6, seed: 7 },
   { kind: 'banded', n: 20000, halfBandwidth: 20, seed: 8 },
+  // BFS has nine terms: at least nine graphs.
+  { kind: 'kronecker', scale: 10, edgeFactor: 4, seed: 9 },
+  { kind: 'grid', rows: 30, cols: 200, seed: 10 },
 ];
 const payload = await calibrate(system, { quick: true, inputs });
 const model = new CostModel(system, payload);
