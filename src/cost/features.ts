@@ -8,7 +8,7 @@ import { checkEnum, checkInt, checkOptions } from '../validate.js';
 import * as G from './core/bfs-levels.js';
 import * as E from './core/entry-scan.js';
 import * as R from './core/row-lengths.js';
-import { REUSE_BUCKETS } from './core/reuse.js';
+import { REUSE_BUCKETS, REUSE_WORK_BYTES } from './core/reuse.js';
 import { FEATURE_ENGINES, type FeatureEngine, type FeatureEngineName } from './engine.js';
 import { wasmEngine } from './engine-wasm.js';
 import { typescriptEngine } from './engine-typescript.js';
@@ -95,27 +95,31 @@ function reuseOf(engine: FeatureEngine, a: CsrMatrix, colIdx: number): MatrixFea
       windows.push([begin, begin + REUSE_WINDOW]);
     }
   }
-  // Sized in whole 8-byte slots so zeroI32 (which clears f64 slots) stays inside the block.
-  const last = engine.alloc(8 * Math.ceil(Math.max(1, a.cols) / 2));
-  const out = engine.alloc(8 * REUSE_BUCKETS);
+  // Tables sized in whole 8-byte slots, so clearing them as f64 slots stays inside the blocks.
+  const colSlots = Math.ceil(Math.max(1, a.cols) / 2);
+  const blockSlots = Math.ceil(Math.max(1, Math.ceil(a.cols / 16)) / 2);
+  const lastCol = engine.alloc(8 * colSlots);
+  const lastBlock = engine.alloc(8 * blockSlots);
+  const work = engine.alloc(REUSE_WORK_BYTES);
+  const out = engine.alloc(16 * REUSE_BUCKETS);
   try {
-    const histogram = (shift: number): Float64Array => {
-      engine.zeroF64(out, REUSE_BUCKETS);
-      // Positions are stored + 1, so a zeroed table means "never touched" for every window.
-      zeroI32(engine, last, Math.max(1, a.cols));
-      for (const [b, e] of windows) engine.reuseWindow(colIdx, b, e, shift, last, out);
-      return engine.readF64(out, REUSE_BUCKETS);
+    // Positions are stored + 1, so zeroed tables mean "never touched".
+    engine.zeroF64(lastCol, colSlots);
+    engine.zeroF64(lastBlock, blockSlots);
+    engine.zeroF64(out, 2 * REUSE_BUCKETS);
+    for (const [b, e] of windows) engine.reuseWindow(colIdx, b, e, lastCol, lastBlock, work, out);
+    const both = engine.readF64(out, 2 * REUSE_BUCKETS);
+    return {
+      columns: both.slice(0, REUSE_BUCKETS),
+      blocks16: both.slice(REUSE_BUCKETS),
+      entries: windows.reduce((s, [b, e]) => s + e - b, 0),
     };
-    return { columns: histogram(0), blocks16: histogram(4), entries: windows.reduce((s, [b, e]) => s + e - b, 0) };
   } finally {
     engine.free(out);
-    engine.free(last);
+    engine.free(work);
+    engine.free(lastBlock);
+    engine.free(lastCol);
   }
-}
-
-function zeroI32(engine: FeatureEngine, ptr: number, count: number): void {
-  // zeroF64 clears 8-byte slots: cover the i32 table (allocations are 16-byte aligned and padded).
-  engine.zeroF64(ptr, Math.ceil(count / 2));
 }
 
 interface Scan {

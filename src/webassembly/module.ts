@@ -19,7 +19,7 @@ export interface WasmExports {
   scanDraws(rowPtr: number, colIdx: number, rows: number, maxLen: number, draws: number, seed: number, work: number, out: number): void;
   bandwidthOf(rowPtr: number, colIdx: number, rows: number, sorted: boolean): number;
   graphFeatures(rowPtr: number, colIdx: number, n: number, wanted: number, sources: number, work: number, out: number): number;
-  reuseWindow(colIdx: number, begin: number, end: number, shift: number, last: number, out: number): void;
+  reuseWindow(colIdx: number, begin: number, end: number, lastCol: number, lastBlock: number, work: number, out: number): void;
   _initialize(): void;
 }
 

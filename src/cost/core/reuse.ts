@@ -1,32 +1,37 @@
 // Portable core (builds with asc and with tsc; see portable.d.ts): reuse distances of the X rows
-// an SpMM gathers. For each entry in storage order, how many entries back the same column block
-// was last gathered; a cache holding R blocks serves about the entries whose distance is below R
-// (distance in entries over-counts distinct blocks, so this errs toward misses). Unlike the
-// within-row gap figures this sees reuse across rows: a banded matrix gathers the same rows of X
-// for neighbouring rows, a random one almost never does.
+// an SpMM gathers. For each entry in storage order, how many entries back the same column, and
+// the same 16-column block, was last gathered; a cache holding R rows (or lines) serves about
+// the entries whose distance is below R (distance in entries over-counts distinct rows, so this
+// errs toward misses). Unlike the within-row gap figures this sees reuse across rows: a banded
+// matrix gathers the same rows of X for neighbouring rows, a random one almost never does.
 
-/** Buckets of the histogram: 0 counts first touches; b >= 1 distances in [2^(b-1), 2^b). */
+/** Buckets of each histogram: 0 counts first touches; b >= 1 distances in [2^(b-1), 2^b). */
 export const REUSE_BUCKETS: i32 = 33;
 
+/** Bytes of integer scratch `reuseWindow` needs for its counters. */
+export const REUSE_WORK_BYTES: i32 = 8 * REUSE_BUCKETS;
+
 /**
- * Add the reuse histogram of entries [begin, end) of `colIdx` to `out` (REUSE_BUCKETS f64), with
- * columns grouped in blocks of 2^shift. `last` holds one i32 per block (ceil(cols / 2^shift)),
- * the position + 1 of each block's previous touch; positions before `begin` count as first
- * touches, so windows of one matrix can share `last` without clearing it between windows.
+ * Add the reuse histograms of entries [begin, end) of `colIdx` to `out`: REUSE_BUCKETS f64 per
+ * column, then REUSE_BUCKETS per 16-column block. `lastCol` (one i32 per column) and `lastBlock`
+ * (one per block) hold the position + 1 of each one's previous touch; positions before `begin`
+ * count as first touches, so windows of one matrix share the tables without clearing them.
+ * `work` holds REUSE_WORK_BYTES of integer counters (cleared here), flushed to `out` at the end.
  */
-export function reuseWindow(colIdx: usize, begin: i32, end: i32, shift: i32, last: usize, out: usize): void {
-  let cold: i32 = 0;
+export function reuseWindow(colIdx: usize, begin: i32, end: i32, lastCol: usize, lastBlock: usize, work: usize, out: usize): void {
+  for (let b: i32 = 0; b < 2 * REUSE_BUCKETS; b++) storeI32(work, b, 0);
   for (let p: i32 = begin; p < end; p++) {
-    const block: i32 = loadI32(colIdx, p) >> shift;
-    const prev: i32 = loadI32(last, block) - 1;
-    if (prev < begin) {
-      cold++;
-    } else {
-      const d: i32 = p - prev;
-      const bucket: i32 = 32 - clz32(d);
-      storeF64(out, bucket, loadF64(out, bucket) + 1);
-    }
-    storeI32(last, block, p + 1);
+    const col: i32 = loadI32(colIdx, p);
+    const block: i32 = col >> 4;
+    const prevCol: i32 = loadI32(lastCol, col) - 1;
+    const prevBlock: i32 = loadI32(lastBlock, block) - 1;
+    storeI32(lastCol, col, p + 1);
+    storeI32(lastBlock, block, p + 1);
+    // 32 - clz32(d) is the bucket of a distance d >= 1; first touches go to bucket 0.
+    const bc: i32 = prevCol < begin ? 0 : 32 - clz32(p - prevCol);
+    const bb: i32 = prevBlock < begin ? REUSE_BUCKETS : REUSE_BUCKETS + 32 - clz32(p - prevBlock);
+    storeI32(work, bc, loadI32(work, bc) + 1);
+    storeI32(work, bb, loadI32(work, bb) + 1);
   }
-  storeF64(out, 0, loadF64(out, 0) + <f64>cold);
+  for (let b: i32 = 0; b < 2 * REUSE_BUCKETS; b++) storeF64(out, b, loadF64(out, b) + <f64>loadI32(work, b));
 }
