@@ -4,11 +4,15 @@
 import { graphFeatures, matrixFeatures } from '../../cost/features.js';
 import type { GraphFeatures, MatrixFeatures } from '../../cost/feature-types.js';
 import { DEFAULT_GENERATOR, loadInput } from '../input.js';
-import { parseFlags } from '../parse.js';
-import { formatCount, formatTable } from '../table.js';
+import { intFlag, parseFlags } from '../parse.js';
+import { formatCount, formatMs, formatTable } from '../table.js';
+import type { CsrMatrix } from '../../data/csr.js';
+import { loadCostModel } from '../../cost/store.js';
+import type { Prediction } from '../../cost/model.js';
+import { detectSystem, loadSystem } from '../../devices/system.js';
 import { UsageError } from '../usage-error.js';
 
-export const INSPECT_HELP = `Usage: dype inspect [FILE | --data FILE | --generate SPEC] [--graph] [--json]
+export const INSPECT_HELP = `Usage: dype inspect [FILE | --data FILE | --generate SPEC] [--graph] [--predict] [--k N] [--system FILE] [--json]
 
 Print the structural features dype's cost model reads from a sparse matrix or graph: shape,
 row-length distribution (with a log2 histogram and a power-law fit), distance from the diagonal,
@@ -20,6 +24,11 @@ Input (default: --generate ${DEFAULT_GENERATOR}):
 
 Options:
   --graph              also run BFS from 4 sampled sources: levels, frontier sizes, diameter
+  --predict            also predict SpMM (width --k, FP32), SpMV and BFS on every device of the
+                       system (detected, or --system FILE), from the stored calibration or, until
+                       \`dype calibrate\` has run, from spec defaults (marked uncalibrated)
+  --k N                SpMM width for --predict (default 16)
+  --system FILE        the system --predict uses
   --json               print one JSON object (arrays as plain arrays)
   -h, --help           show this help
 
@@ -29,12 +38,16 @@ states the sampled fraction and the error bound.
 Examples:
   dype inspect --generate kron16
   dype inspect graph.mtx --graph
-  dype inspect --generate road --graph --json`;
+  dype inspect --generate road --graph --json
+  dype inspect ../shared/datasets/email-Enron.mtx --predict --k 64`;
 
 const FLAGS = {
   data: { type: 'string' },
   generate: { type: 'string' },
   graph: { type: 'boolean' },
+  predict: { type: 'boolean' },
+  k: { type: 'string' },
+  system: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -44,6 +57,7 @@ const num = (x: number): string => (Number.isInteger(x) ? formatCount(x) : x.toP
 /** Plain arrays in place of typed arrays, for JSON. */
 function plain(value: unknown): unknown {
   if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>);
+  if (Array.isArray(value)) return value.map(plain);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   }
@@ -113,10 +127,12 @@ export async function inspectCommand(argv: readonly string[], out: (s: string) =
   if (positionals[0] !== undefined && flagData !== undefined) throw new UsageError('inspect: give FILE or --data, not both');
   const data = positionals[0] ?? flagData;
   const input = await loadInput('inspect', data, typeof values['generate'] === 'string' ? values['generate'] : undefined);
+  const k = intFlag('inspect', 'k', values['k'], 16, 1, 4096);
   const features = matrixFeatures(input.matrix);
   const graph = values['graph'] ? graphFeatures(input.matrix) : undefined;
+  const predictions = values['predict'] ? await predict(input.matrix, k, typeof values['system'] === 'string' ? values['system'] : undefined) : undefined;
   if (values['json']) {
-    out(JSON.stringify(plain({ input: input.label, matrix: features, ...(graph ? { graph } : {}) }), null, 2));
+    out(JSON.stringify(plain({ input: input.label, matrix: features, ...(graph ? { graph } : {}), ...(predictions ? { predictions } : {}) }), null, 2));
     return;
   }
   out(`Input: ${input.label} (${input.matrix})\n`);
@@ -127,4 +143,36 @@ export async function inspectCommand(argv: readonly string[], out: (s: string) =
     out('\nBFS from sampled sources (fractions of vertices and stored entries per level, averaged)');
     out(graphTable(graph));
   }
+  if (predictions) {
+    out(`\nPredicted cost (cost model, not measured; SpMM k=${k} FP32, SpMV FP32, BFS from a typical source)`);
+    out(
+      formatTable(
+        ['device', 'operator', 'time', 'energy', 'uncertainty', 'model'],
+        predictions.map((p) => [p.device, p.operator, formatMs(p.seconds * 1e3), formatJoules(p.joules), `+-${Math.round(p.uncertainty * 100)}%`, p.state]),
+      ),
+    );
+  }
+}
+
+/** Predictions for every device of the system (the model never runs a kernel to predict). */
+async function predict(a: CsrMatrix, k: number, systemFile: string | undefined): Promise<Prediction[]> {
+  const system = systemFile !== undefined ? await loadSystem(systemFile) : await detectSystem();
+  try {
+    const model = await loadCostModel(system);
+    const out: Prediction[] = [];
+    for (const d of system.devices) {
+      out.push(model.predictShape(d, { kind: 'spmm', a, k, precision: 'f32' }));
+      out.push(model.predictShape(d, { kind: 'spmv', a, k: 1, precision: 'f32' }));
+      if (a.rows === a.cols) out.push(model.predictShape(d, { kind: 'bfs', graph: a }));
+    }
+    return out;
+  } finally {
+    await system.dispose();
+  }
+}
+
+function formatJoules(j: number): string {
+  if (j >= 1) return `${j.toPrecision(3)} J`;
+  if (j >= 1e-3) return `${(j * 1e3).toPrecision(3)} mJ`;
+  return `${(j * 1e6).toPrecision(3)} uJ`;
 }
