@@ -69,6 +69,8 @@ export class CostModel {
   private readonly inputs = new WeakMap<CsrMatrix, InputEntry>();
   /** Online refinement from observed costs (see `observe`). */
   readonly corrections = new OnlineCorrection();
+  /** Whether any observation arrived: until then predictions skip the correction lookups. */
+  private observed = false;
 
   constructor(
     readonly system: System,
@@ -168,14 +170,20 @@ export class CostModel {
       const matrix = this.residentMatrix(g);
       raw = 'sources' in shape ? coef.predictMsbfs(resident, matrix, shape.sources, entry.cache) : coef.predictBfs(resident, matrix, entry.cache);
     }
-    const key = correctionKey(entry.device, shape.kind);
     const calibrated = entry.state.state === 'calibrated';
     const fit = entry.fits[shape.kind];
+    let timeFactor = 1;
+    let energyFactor = 1;
+    if (this.observed) {
+      const key = correctionKey(entry.device, shape.kind);
+      timeFactor = this.corrections.factor(`${key}/time`);
+      energyFactor = this.corrections.factor(`${key}/energy`);
+    }
     return {
       device: entry.device.name,
       operator: shape.kind,
-      seconds: raw[0] * this.corrections.factor(`${key}/time`),
-      joules: raw[1] * this.corrections.factor(`${key}/energy`),
+      seconds: raw[0] * timeFactor,
+      joules: raw[1] * energyFactor,
       uncertainty: calibrated && fit ? fit.timeSpread : UNCALIBRATED_UNCERTAINTY,
       state: entry.state.state,
     };
@@ -193,6 +201,7 @@ export class CostModel {
    * outlier-resistant correction (see OnlineCorrection). The executor calls this after each operator.
    */
   observe(prediction: Prediction, result: DeviceResult): void {
+    this.observed = true;
     const entry = this.entry('CostModel.observe', prediction.device);
     const key = correctionKey(entry.device, prediction.operator);
     // The correction applies to the raw model, so undo the factor already in the prediction.

@@ -185,8 +185,16 @@ export class ResidentCoefficients {
     return this.result();
   }
 
+  private outView: Float64Array | undefined;
+
   private result(): [number, number] {
-    const v = this.out.view();
+    // Reuse the view until memory grows (which replaces the buffer): a fresh typed array per
+    // prediction would cost more than the prediction itself.
+    let v = this.outView;
+    if (v === undefined || v.buffer !== cost().memory.buffer) {
+      v = this.out.view();
+      this.outView = v;
+    }
     return [v[0]!, v[1]!];
   }
 }
