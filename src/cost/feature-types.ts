@@ -77,6 +77,8 @@ export interface GraphFeatures {
   readonly sources: Int32Array;
   /** Largest number of levels over the samples (eccentricity + 1 of the deepest source). */
   readonly levels: number;
+  /** Mean number of levels over the sampled sources (what a typical search from them pays). */
+  readonly meanLevels: number;
   /** Diameter estimate: the largest eccentricity found, including a second sweep from the deepest vertex. */
   readonly diameterEstimate: number;
   /** Mean over the samples of the fraction of vertices discovered at each level (index 0: the source). */

@@ -253,6 +253,7 @@ export function graphFeatures(g: CsrMatrix, options?: GraphFeaturesOptions): Gra
     return {
       sources: engine.readI32(sources, header[G.GF_SOURCES]!),
       levels,
+      meanLevels: header[G.GF_MEAN_LEVELS]!,
       diameterEstimate: header[G.GF_DIAMETER]!,
       frontier: engine.readF64(frontierAt, levels),
       frontierEdges: engine.readF64(frontierAt + 8 * (n + 1), levels),

@@ -135,7 +135,8 @@ export function beamerWork(gf: GraphFeatures, alpha = 15, beta = 18): { topDownE
 /** Graph features packed for the model (GF_* layout). */
 export function packGraph(gf: GraphFeatures, mf: MatrixFeatures): Float64Array {
   const w = beamerWork(gf);
-  return Float64Array.of(mf.rows, mf.nnz, gf.levels, gf.reached, mf.sameLine, w.topDownEdges, w.bottomUpVertices);
+  // Mean, not maximum, levels: the model prices a typical search from the sampled sources.
+  return Float64Array.of(mf.rows, mf.nnz, gf.meanLevels, gf.reached, mf.sameLine, w.topDownEdges, w.bottomUpVertices);
 }
 
 /** Packed features resident in linear memory. */

@@ -9,7 +9,9 @@ export const GF_SOURCES: i32 = 0;
 export const GF_LEVELS: i32 = 1;
 export const GF_DIAMETER: i32 = 2;
 export const GF_REACHED: i32 = 3;
-export const GF_HEADER: i32 = 4;
+/** Mean over the sampled sources of their number of levels. */
+export const GF_MEAN_LEVELS: i32 = 4;
+export const GF_HEADER: i32 = 5;
 
 /** f64 slots of output for a graph of n vertices. */
 export function graphOutSlots(n: i32): i32 {
@@ -111,9 +113,11 @@ export function graphFeatures(rowPtr: usize, colIdx: usize, n: i32, wanted: i32,
   let diameter: i32 = 0;
   let farthest: i32 = -1;
   let reached: f64 = 0;
+  let levelSum: f64 = 0;
   for (let s: i32 = 0; s < count; s++) {
     search(rowPtr, colIdx, n, nnz, loadI32(sources, s), level, queue, true, frontier, edges);
     reached += <f64>lastReached / <f64>n;
+    levelSum += <f64>(lastDepth + 1);
     if (lastDepth + 1 > levels) {
       levels = lastDepth + 1;
       farthest = lastDeepest;
@@ -135,5 +139,6 @@ export function graphFeatures(rowPtr: usize, colIdx: usize, n: i32, wanted: i32,
   storeF64(out, GF_LEVELS, <f64>levels);
   storeF64(out, GF_DIAMETER, <f64>diameter);
   storeF64(out, GF_REACHED, count > 0 ? reached / <f64>count : 0);
+  storeF64(out, GF_MEAN_LEVELS, count > 0 ? levelSum / <f64>count : 0);
   return levels;
 }
