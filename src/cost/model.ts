@@ -132,6 +132,7 @@ export class CostModel {
         if (x === null || typeof x !== 'object' || x.rows !== a.cols) {
           throw new InvalidArgumentError(`${fn}: inputs.x must be a DenseMatrix with ${a.cols} rows, got ${describe(x)}`);
         }
+        if (op.kind === 'spmv' && x.cols !== 1) throw new InvalidArgumentError(`${fn}: spmv needs x with one column, got ${x.cols}`);
         return this.shapePrediction(fn, device, { kind: op.kind, a, k: x.cols, precision: x.precision, ...(range ? { range } : {}) });
       }
       case 'bfs':

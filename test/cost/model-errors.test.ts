@@ -21,6 +21,9 @@ describe('CostModel errors', () => {
     expect(() => model.predict('cpu', { kind: 'bfs', source: 0 }, { graph: a }, [0, 1])).toThrow(/cannot be split/);
     expect(() => model.predict('cpu', { kind: 'msbfs', sources: Int32Array.of(1, 2) }, { graph: a }, [1, 3])).toThrow(/not a range/);
   });
+  it('refuses spmv with a wide x', () => {
+    expect(() => model.predict('cpu', { kind: 'spmv' }, { a, x: DenseMatrix.zeros(a.cols, 2) })).toThrow(/spmv needs x with one column, got 2/);
+  });
   it('refuses a row range outside the matrix', () => {
     expect(() => model.predictShape('cpu', { kind: 'spmm', a, k: 4, precision: 'f32', range: [0, a.rows + 1] })).toThrow(/not a range/);
   });

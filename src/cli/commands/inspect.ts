@@ -107,7 +107,8 @@ function matrixTable(f: MatrixFeatures): string {
 function graphTable(f: GraphFeatures): string {
   const rows: [string, string][] = [
     ['sources', Array.from(f.sources).join(' ')],
-    ['levels', formatCount(f.levels)],
+    ['levels (deepest sample)', formatCount(f.levels)],
+    ['levels (mean of samples)', f.meanLevels.toFixed(1)],
     ['diameter estimate', formatCount(f.diameterEstimate)],
     ['reached', num(f.reached)],
   ];
