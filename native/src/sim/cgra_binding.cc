@@ -167,22 +167,20 @@ class BfsWorker : public KernelWorker {
 Napi::Value Bfs(const Napi::CallbackInfo& info) {
   const char* fn = "cgraBfs";
   Napi::Env env = info.Env();
-  try {
-    cgra::BfsArgs a;
-    a.g = get_out_edges(info, 0, fn);
-    if (a.g.rows == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
-    a.source = get_int(info, 3, fn, "source", 0, a.g.rows - 1);
-    Borrowed depth = get_array(info, 4, fn, "depth", {napi_int32_array});
-    if (depth.length != static_cast<size_t>(a.g.rows)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
-    a.depth = static_cast<int32_t*>(depth.data);
-    const cgra::Params p = get_params(info, 5, fn);
-    const bool run_inline = info.Length() > 6 && info[6].ToBoolean().Value();
-    auto* w = new BfsWorker(env, fn, p, a);
-    if (!run_inline) w->pin(info, 0, 5);
-    return KernelWorker::start(w, run_inline);
-  } catch (const ArgError& e) {
-    throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
-  }
+  return with_arg_errors(env, [&] {
+      cgra::BfsArgs a;
+      a.g = get_out_edges(info, 0, fn);
+      if (a.g.rows == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
+      a.source = get_int(info, 3, fn, "source", 0, a.g.rows - 1);
+      Borrowed depth = get_array(info, 4, fn, "depth", {napi_int32_array});
+      if (depth.length != static_cast<size_t>(a.g.rows)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
+      a.depth = static_cast<int32_t*>(depth.data);
+      const cgra::Params p = get_params(info, 5, fn);
+      const bool run_inline = get_inline(info, 6);
+      auto* w = new BfsWorker(env, fn, p, a);
+      if (!run_inline) w->pin(info, 0, 5);
+      return KernelWorker::start(w, run_inline);
+  });
 }
 
 // cgraMsbfs(n, rowPtr, colIdx, sources, depths, params, inline?)
@@ -191,21 +189,19 @@ using MsBfsWorker = SimWorker<cgra::MsBfsArgs, cgra::msbfs>;
 Napi::Value MsBfs(const Napi::CallbackInfo& info) {
   const char* fn = "cgraMsbfs";
   Napi::Env env = info.Env();
-  try {
-    cgra::MsBfsArgs a;
-    a.g = get_out_edges(info, 0, fn);
-    const SourcesDepths sd = get_sources_depths(info, 3, fn, a.g.rows);
-    a.sources = sd.sources;
-    a.num_sources = sd.count;
-    a.depths = sd.depths;
-    const cgra::Params p = get_params(info, 5, fn);
-    const bool run_inline = info.Length() > 6 && info[6].ToBoolean().Value();
-    auto* w = new MsBfsWorker(env, fn, p, a);
-    if (!run_inline) w->pin(info, 0, 5);
-    return KernelWorker::start(w, run_inline);
-  } catch (const ArgError& e) {
-    throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
-  }
+  return with_arg_errors(env, [&] {
+      cgra::MsBfsArgs a;
+      a.g = get_out_edges(info, 0, fn);
+      const SourcesDepths sd = get_sources_depths(info, 3, fn, a.g.rows);
+      a.sources = sd.sources;
+      a.num_sources = sd.count;
+      a.depths = sd.depths;
+      const cgra::Params p = get_params(info, 5, fn);
+      const bool run_inline = get_inline(info, 6);
+      auto* w = new MsBfsWorker(env, fn, p, a);
+      if (!run_inline) w->pin(info, 0, 5);
+      return KernelWorker::start(w, run_inline);
+  });
 }
 
 void register_cgra(Napi::Env env, Napi::Object exports) {

@@ -150,22 +150,20 @@ class BfsWorker : public KernelWorker {
 Napi::Value Bfs(const Napi::CallbackInfo& info) {
   const char* fn = "gpuSimBfs";
   Napi::Env env = info.Env();
-  try {
-    Csr out, in;
-    get_graph(info, 0, fn, out, in);
-    const int64_t n = out.rows;
-    if (n == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
-    const int64_t source = get_int(info, 5, fn, "source", 0, n - 1);
-    Borrowed depth = get_array(info, 6, fn, "depth", {napi_int32_array});
-    if (depth.length != static_cast<size_t>(n)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
-    const GpuParams p = get_params(info, 7, fn);
-    const bool run_inline = info.Length() > 8 && info[8].ToBoolean().Value();
-    auto* w = new BfsWorker(env, fn, out, in, source, static_cast<int32_t*>(depth.data), p);
-    if (!run_inline) w->pin(info, 0, 7);
-    return KernelWorker::start(w, run_inline);
-  } catch (const ArgError& e) {
-    throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
-  }
+  return with_arg_errors(env, [&] {
+      Csr out, in;
+      get_graph(info, 0, fn, out, in);
+      const int64_t n = out.rows;
+      if (n == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
+      const int64_t source = get_int(info, 5, fn, "source", 0, n - 1);
+      Borrowed depth = get_array(info, 6, fn, "depth", {napi_int32_array});
+      if (depth.length != static_cast<size_t>(n)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
+      const GpuParams p = get_params(info, 7, fn);
+      const bool run_inline = get_inline(info, 8);
+      auto* w = new BfsWorker(env, fn, out, in, source, static_cast<int32_t*>(depth.data), p);
+      if (!run_inline) w->pin(info, 0, 7);
+      return KernelWorker::start(w, run_inline);
+  });
 }
 
 class MsBfsWorker : public KernelWorker {
@@ -195,19 +193,17 @@ class MsBfsWorker : public KernelWorker {
 Napi::Value MsBfs(const Napi::CallbackInfo& info) {
   const char* fn = "gpuSimMsbfs";
   Napi::Env env = info.Env();
-  try {
-    Csr out, in;
-    get_graph(info, 0, fn, out, in);
-    if (out.rows == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
-    const SourcesDepths sd = get_sources_depths(info, 5, fn, out.rows);
-    const GpuParams p = get_params(info, 7, fn);
-    const bool run_inline = get_inline(info, 8);
-    auto* w = new MsBfsWorker(env, fn, out, sd.sources, sd.count, sd.depths, p);
-    if (!run_inline) w->pin(info, 0, 7);
-    return KernelWorker::start(w, run_inline);
-  } catch (const ArgError& e) {
-    throw make_error(env, "ERR_INVALID_ARGUMENT", e.message);
-  }
+  return with_arg_errors(env, [&] {
+      Csr out, in;
+      get_graph(info, 0, fn, out, in);
+      if (out.rows == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
+      const SourcesDepths sd = get_sources_depths(info, 5, fn, out.rows);
+      const GpuParams p = get_params(info, 7, fn);
+      const bool run_inline = get_inline(info, 8);
+      auto* w = new MsBfsWorker(env, fn, out, sd.sources, sd.count, sd.depths, p);
+      if (!run_inline) w->pin(info, 0, 7);
+      return KernelWorker::start(w, run_inline);
+  });
 }
 
 void register_exports(Napi::Env env, Napi::Object exports) {
