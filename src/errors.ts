@@ -8,7 +8,8 @@ export type DypeErrorCode =
   | 'ERR_UNSUPPORTED'
   | 'ERR_LIMIT'
   | 'ERR_NATIVE'
-  | 'ERR_IO';
+  | 'ERR_IO'
+  | 'ERR_INFEASIBLE';
 
 /**
  * Base class of every error dype throws on purpose. Check `code` rather than the message.
@@ -96,4 +97,14 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return `Array(${value.length})`;
   const ctor = (value as object).constructor;
   return ctor && ctor !== Object ? `${ctor.name} object` : 'object';
+}
+
+/**
+ * No mapping satisfies the constraints (memory, deadline, energy budget, excluded devices). The
+ * message names the constraint that ruled the mappings out and the nearest miss.
+ */
+export class InfeasibleError extends DypeError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ERR_INFEASIBLE', message, options);
+  }
 }

@@ -1,10 +1,12 @@
-// dype's public API: data containers, loaders and generators, the native CPU kernels, and the
-// devices (real and simulated) with the system that joins them.
+// dype's public API: data containers, loaders and generators, the native CPU kernels, the
+// devices (real and simulated) with the system that joins them, the cost model, workloads, and
+// the scheduler (`schedule`, `explore`).
 
 export {
   DypeError,
   FormatError,
   InvalidArgumentError,
+  InfeasibleError,
   IoError,
   LimitError,
   NativeError,
@@ -110,3 +112,36 @@ export { MODEL_VERSION, deviceKey, type CalibrationPayload, type DeviceCalibrati
 export { measureAccuracy, type AccuracyCase, type AccuracyOptions, type AccuracyReport, type AccuracySummary } from './cost/accuracy.js';
 export { OnlineCorrection, type OnlineCorrectionOptions } from './cost/online-correction.js';
 export { calibrationDir, machineFingerprint, type CalibrationRead } from './cost/cache.js';
+
+export {
+  defineWorkload,
+  OPERATOR_KINDS as WORKLOAD_OPERATORS,
+  streamOf,
+  TRANSFORM_NAMES,
+  type InputDefinition,
+  type OperatorDefinition,
+  type Workload,
+  type WorkloadDefinition,
+  type WorkloadOpKind,
+} from './workloads/definition.js';
+export { loadWorkload, shippedWorkloads, workload } from './workloads/library.js';
+export { pagerankDefinition, WorkloadBuilder } from './workloads/builder.js';
+export { bindWorkload, type BindOptions, type BoundOp, type BoundValue, type BoundWorkload, type WorkloadData } from './workloads/bind.js';
+export { referenceValues, type Value } from './workloads/reference.js';
+export {
+  explore,
+  schedule,
+  type BaselinePoint,
+  type Exploration,
+  type ExploreOptions,
+  type MappingPoint,
+  type Plan,
+  type ScheduleOptions,
+} from './scheduler/schedule.js';
+export type { Constraints, Metrics, Objective, TimelineEntry, TransferEntry } from './scheduler/evaluate.js';
+export { POLICY_NAMES, type Policy } from './scheduler/policy.js';
+export type { Explanation, FeatureNote, OperatorExplanation } from './scheduler/explain.js';
+export type { PortableMapping } from './scheduler/baselines.js';
+export { Oracle, type OracleOptions } from './scheduler/oracle.js';
+export { hypervolume, paretoFront } from './scheduler/pareto.js';
+export { STRATEGIES as SEARCH_STRATEGIES, type SearchStrategy } from './scheduler/search/index.js';
