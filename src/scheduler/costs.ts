@@ -1,0 +1,91 @@
+// Predicted costs of a bound workload's operators: sparse kernels from the cost model (features
+// plus calibrated coefficients), the other operators from each device's roofline. The scheduler
+// prices every part of every choice through this, never by running anything.
+
+import type { CostModel, Prediction } from '../cost/model.js';
+import type { System } from '../devices/system.js';
+import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
+import { denseCost, type DenseRates, denseRates } from './dense-cost.js';
+import type { CostSource } from './space.js';
+
+/** A whole-operator prediction, as the explanation shows it. */
+export interface OperatorEstimate {
+  readonly device: string;
+  readonly seconds: number;
+  readonly joules: number;
+  /** `cost model` (calibrated or not) or `roofline` (modelled from the spec). */
+  readonly basis: 'cost model' | 'roofline';
+  /** Relative uncertainty (0.15 is +-15%), 1 when uncalibrated. */
+  readonly uncertainty: number;
+  readonly state: Prediction['state'] | 'modelled';
+}
+
+/** Costs from the cost model and the devices' rooflines. */
+export class ModelCostSource implements CostSource {
+  private readonly rates: DenseRates[];
+  private readonly memo = new Map<string, { seconds: number; joules: number }>();
+
+  constructor(
+    readonly bound: BoundWorkload,
+    readonly system: System,
+    readonly model: CostModel,
+  ) {
+    this.rates = system.devices.map((d) => denseRates(d));
+  }
+
+  cost(op: BoundOp, device: number, begin: number, end: number): { seconds: number; joules: number } {
+    const key = `${op.index}/${device}/${begin}/${end}`;
+    let c = this.memo.get(key);
+    if (!c) {
+      const e = this.estimate(op, device, begin, end);
+      c = { seconds: e.seconds, joules: e.joules };
+      this.memo.set(key, c);
+    }
+    return c;
+  }
+
+  /** The whole operator on one device, with its basis and uncertainty. */
+  whole(op: BoundOp, device: number): OperatorEstimate {
+    return this.estimate(op, device, 0, Math.max(op.units, 1));
+  }
+
+  private estimate(op: BoundOp, device: number, begin: number, end: number): OperatorEstimate {
+    const d = this.system.devices[device]!;
+    const values = this.bound.values;
+    const full = begin === 0 && end >= op.units;
+    let p: Prediction | undefined;
+    switch (op.kind) {
+      case 'spmm':
+      case 'spmv': {
+        const a = values[op.operands[0]!]!.pattern!;
+        const x = values[op.operands[1]!]!;
+        p = this.model.predictShape(d, { kind: op.kind, a, k: x.cols, precision: x.precision, ...(full ? {} : { range: [begin, end] as const }) });
+        break;
+      }
+      case 'bfs':
+        p = this.model.predictShape(d, { kind: 'bfs', graph: values[op.operands[0]!]!.pattern! });
+        break;
+      case 'msbfs':
+        p = this.model.predictShape(d, { kind: 'msbfs', graph: values[op.operands[0]!]!.pattern!, sources: end - begin });
+        break;
+      default:
+    }
+    if (p) return { device: d.name, seconds: p.seconds, joules: p.joules, basis: 'cost model', uncertainty: p.uncertainty, state: p.state };
+    const frac = full ? 1 : rangeFraction(op, this.bound, begin, end);
+    const out = values[op.output]!;
+    const c = denseCost(this.rates[device]!, op.flops * frac, op.bytes * frac, out.kind === 'depths' ? 'f32' : out.precision);
+    return { device: d.name, seconds: c.seconds, joules: c.joules, basis: 'roofline', uncertainty: 1, state: 'modelled' };
+  }
+}
+
+/** Share of an operator's work in units `[begin, end)`: nonzeros for sparse operands, else rows. */
+export function rangeFraction(op: BoundOp, bound: BoundWorkload, begin: number, end: number): number {
+  if (op.units <= 0) return 1;
+  const lead = bound.values[op.operands[0]!]!;
+  if (lead.kind === 'sparse' && lead.pattern && op.split === 'rows') {
+    const rp = lead.pattern.rowPtr;
+    const nnz = Number(rp[op.units]!);
+    if (nnz > 0) return (Number(rp[end]!) - Number(rp[begin]!)) / nnz;
+  }
+  return (end - begin) / op.units;
+}

@@ -1,0 +1,155 @@
+// Why a plan is what it is, in words and numbers: the input features that matter, what each
+// operator is predicted to cost on each device, and how the chosen mapping compares with the
+// fastest single device and the other ends of the front.
+
+import type { CostModel } from '../cost/model.js';
+import type { System } from '../devices/system.js';
+import type { BoundWorkload } from '../workloads/bind.js';
+import type { ModelCostSource, OperatorEstimate } from './costs.js';
+import type { Metrics } from './evaluate.js';
+import { type Policy, policyName } from './policy.js';
+import type { Exploration, MappingPoint } from './schedule.js';
+import type { CostTable } from './space.js';
+
+export interface FeatureNote {
+  readonly input: string;
+  readonly name: string;
+  readonly value: number;
+  readonly meaning: string;
+}
+
+export interface OperatorExplanation {
+  readonly id: string;
+  readonly kind: string;
+  /** The chosen device or split. */
+  readonly choice: string;
+  /** Predicted seconds and joules of the chosen choice (slowest part; all parts' energy). */
+  readonly seconds: number;
+  readonly joules: number;
+  /** The whole operator on each device that can run it, fastest first. */
+  readonly alternatives: readonly OperatorEstimate[];
+  readonly reason: string;
+}
+
+export interface Explanation {
+  /** Sentences, most important first. */
+  readonly summary: readonly string[];
+  readonly features: readonly FeatureNote[];
+  readonly operators: readonly OperatorExplanation[];
+}
+
+export interface ExplainInput {
+  readonly bound: BoundWorkload;
+  readonly system: System;
+  readonly model: CostModel;
+  readonly costs: ModelCostSource;
+  readonly table: CostTable;
+  readonly exploration: Exploration;
+  readonly chosen: MappingPoint;
+  readonly predicted: Metrics;
+  readonly policy: Policy;
+}
+
+/** Seconds in a readable unit. */
+export function formatSeconds(s: number): string {
+  if (!Number.isFinite(s)) return String(s);
+  if (s >= 1) return `${s.toPrecision(3)} s`;
+  if (s >= 1e-3) return `${(s * 1e3).toPrecision(3)} ms`;
+  return `${(s * 1e6).toPrecision(3)} us`;
+}
+
+/** Joules in a readable unit. */
+export function formatJoules(j: number): string {
+  if (!Number.isFinite(j)) return String(j);
+  if (j >= 1) return `${j.toPrecision(3)} J`;
+  if (j >= 1e-3) return `${(j * 1e3).toPrecision(3)} mJ`;
+  return `${(j * 1e6).toPrecision(3)} uJ`;
+}
+
+const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
+
+export function explain(x: ExplainInput): Explanation {
+  const { bound, system, model, costs, table, exploration, chosen, predicted, policy } = x;
+  const summary: string[] = [];
+  const features: FeatureNote[] = [];
+
+  // Features of each sparse input the operators read.
+  const seen = new Set<number>();
+  for (const op of bound.ops) {
+    const v = op.operands[0]!;
+    const val = bound.values[v]!;
+    if (val.kind !== 'sparse' || !val.pattern || seen.has(v)) continue;
+    seen.add(v);
+    const f = model.matrixFeatures(val.pattern);
+    features.push(
+      { input: val.name, name: 'nnz', value: f.nnz, meaning: 'stored entries: the work of SpMM/SpMV and the bytes streamed' },
+      { input: val.name, name: 'row-length cv', value: f.rowLength.cv, meaning: 'imbalance between rows: high favours nnz-split GPU kernels and co-execution' },
+      { input: val.name, name: 'max row / mean row', value: f.rowLength.max / Math.max(f.rowLength.mean, 1e-12), meaning: 'the heaviest row against the average' },
+      { input: val.name, name: 'mean column distance', value: f.meanDistance, meaning: 'locality of the gathers from the dense operand' },
+    );
+    let line = `${val.name}: ${f.rows} x ${f.cols}, ${f.nnz} nonzeros, rows of ${f.rowLength.mean.toFixed(1)} on average (cv ${f.rowLength.cv.toFixed(2)}, max ${f.rowLength.max})`;
+    if (f.powerLaw.state === 'fitted') line += `, power-law tail alpha ${f.powerLaw.alpha.toFixed(2)}`;
+    if (bound.ops.some((o) => (o.kind === 'bfs' || o.kind === 'msbfs') && o.operands[0] === v)) {
+      const g = model.graphFeatures(val.pattern);
+      features.push({ input: val.name, name: 'bfs levels', value: g.meanLevels, meaning: 'levels per traversal: each is a launch or a pass, which favours low-latency devices for deep graphs' });
+      line += `; BFS takes about ${g.meanLevels.toFixed(0)} levels (diameter estimate ${g.diameterEstimate})`;
+    }
+    summary.push(`${line}.`);
+  }
+
+  // Each operator: its choice against every device alone.
+  const operators: OperatorExplanation[] = bound.ops.map((op, i) => {
+    const c = chosen.genome[i]!;
+    const choice = table.choices[i]![c]!;
+    const g = table.choiceBase[i]! + c;
+    let seconds = 0;
+    let joules = 0;
+    for (let p = table.partBegin[g]!; p < table.partBegin[g]! + table.partCount[g]!; p++) {
+      seconds = Math.max(seconds, table.partSeconds[p]!);
+      joules += table.partJoules[p]!;
+    }
+    const alternatives = system.devices
+      .map((_, d) => d)
+      .filter((d) => table.choices[i]!.some((ch) => ch.parts.length === 1 && ch.parts[0]!.device === d))
+      .map((d) => costs.whole(op, d))
+      .sort((a, b) => a.seconds - b.seconds);
+    const fastest = alternatives[0];
+    let reason: string;
+    if (!fastest) reason = 'no single device can run it';
+    else if (choice.parts.length > 1) {
+      reason = `split ${choice.label}: ${formatSeconds(seconds)} against ${formatSeconds(fastest.seconds)} on ${fastest.device} alone (${ratio(fastest.seconds, seconds)} faster)`;
+    } else if (choice.label === fastest.device) {
+      const next = alternatives[1];
+      reason = `fastest device for it: ${formatSeconds(fastest.seconds)}` + (next ? `, next ${next.device} ${formatSeconds(next.seconds)} (${ratio(next.seconds, fastest.seconds)} slower)` : '');
+    } else {
+      reason = `${choice.label} at ${formatSeconds(seconds)} / ${formatJoules(joules)} rather than the fastest, ${fastest.device} (${formatSeconds(fastest.seconds)} / ${formatJoules(fastest.joules)}), for the ${policyName(policy)} objective or to avoid moving data`;
+    }
+    return { id: op.id, kind: op.kind, choice: choice.label, seconds, joules, alternatives, reason: `${op.id} (${op.kind}): ${reason}` };
+  });
+
+  const timeWord = exploration.stream ? 'per input' : '';
+  summary.push(
+    `Chosen by ${policyName(policy)}: ${formatSeconds(chosen.time)}${timeWord ? ` ${timeWord}` : ''} and ${formatJoules(chosen.energy)} predicted (modelled), out of ${exploration.front.length} Pareto-optimal mappings among ${exploration.search.evaluated} evaluated (${exploration.search.exhaustive ? 'exhaustively' : exploration.search.strategy}).`,
+  );
+  const singles = exploration.baselines.filter((b) => b.name.endsWith(' alone') && b.feasible && b.time !== undefined);
+  if (singles.length) {
+    const bestSingle = singles.reduce((a, b) => (b.time! < a.time! ? b : a));
+    summary.push(
+      `Against the fastest single device, ${bestSingle.name}: ${ratio(bestSingle.time!, chosen.time)} the speed and ${ratio(bestSingle.energy!, chosen.energy)} the energy efficiency.`,
+    );
+  }
+  if (exploration.front.length > 1) {
+    const f = exploration.front;
+    const lo = f.reduce((a, b) => (b.energy < a.energy ? b : a));
+    summary.push(`The front runs from ${formatSeconds(f[0]!.time)} / ${formatJoules(f[0]!.energy)} (fastest) to ${formatSeconds(lo.time)} / ${formatJoules(lo.energy)} (most frugal).`);
+  }
+  for (const o of operators) summary.push(o.reason + '.');
+  if (predicted.transfers.length) {
+    const bytes = predicted.transfers.reduce((s, t) => s + t.bytes, 0);
+    summary.push(`${predicted.transfers.length} copies between memories move ${(bytes / 1e6).toFixed(2)} MB in the chosen plan.`);
+  }
+  const uncal = exploration.devices.filter((d) => d.model.startsWith('uncalibrated'));
+  if (uncal.length) summary.push(`Predictions for ${uncal.map((d) => d.name).join(', ')} are uncalibrated (spec-derived, +-100%): run \`dype calibrate\` for calibrated ones.`);
+  if (bound.ops.some((o) => costs.whole(o, 0).basis === 'roofline')) summary.push('Dense operators (GEMM, element-wise, reductions, SDDMM) are priced by each device\'s roofline: modelled, not calibrated.');
+  return { summary, features, operators };
+}

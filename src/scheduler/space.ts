@@ -1,0 +1,214 @@
+// The mapping space: for every operator, the ways it may run — on one device, or split by row
+// (or source) ranges across two or three devices at several ratios, balanced by nonzeros
+// (co-execution as in POAS) — and a table of what each part costs. A mapping is one choice per
+// operator; the evaluator turns it into time and energy.
+
+import type { Device } from '../devices/device.js';
+import type { System } from '../devices/system.js';
+import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
+import { isSparseOp } from '../workloads/bind.js';
+
+/** One piece of a choice: a device and the units (rows or sources) `[begin, end)` it computes. */
+export interface Part {
+  readonly device: number;
+  readonly begin: number;
+  readonly end: number;
+  /** Share of the operator's data this part reads and writes (nonzeros or rows). */
+  readonly fraction: number;
+}
+
+/** One way to run an operator. */
+export interface Choice {
+  readonly parts: readonly Part[];
+  /** Short form, e.g. `gpu`, `gpu 60% + cgra 40%`. */
+  readonly label: string;
+}
+
+export interface SpaceOptions {
+  /** Split operators across devices. @default true */
+  readonly splits?: boolean;
+  /** Most devices one operator is split across (1 to 3). @default 3 */
+  readonly maxSplit?: number;
+  /** Shares of the first device in a two-way split (nonzeros for sparse operators). @default [0.25, 0.5, 0.75] */
+  readonly splitRatios?: readonly number[];
+}
+
+/** Operators a split pays for: the heavy ones. Element-wise steps and reductions stay whole. */
+const SPLITTABLE = new Set(['spmm', 'spmv', 'sddmm', 'gemm', 'msbfs']);
+
+/** Can `device` run operator `op` at all (capabilities and precision)? */
+export function canRun(device: Device, op: BoundOp, bound: BoundWorkload): boolean {
+  const out = bound.values[op.output]!;
+  const p = out.kind === 'depths' ? undefined : out.precision;
+  if (p && !device.capabilities.precisions.includes(p)) return false;
+  if (op.kind === 'sddmm' || !isSparseOp(op.kind)) return true; // priced by a roofline, computed on the host
+  return device.capabilities.operators.includes(op.kind as 'spmm' | 'spmv' | 'bfs' | 'msbfs');
+}
+
+/**
+ * Cumulative work per unit of an operator, so a share of the work maps to a unit boundary: row
+ * pointers for sparse row splits (balanced by nonzeros), identity for rows and sources.
+ */
+function boundaryAt(op: BoundOp, bound: BoundWorkload, share: number): number {
+  if (share <= 0) return 0;
+  if (share >= 1) return op.units;
+  const lead = bound.values[op.operands[0]!]!;
+  if (op.split === 'rows' && lead.kind === 'sparse' && lead.pattern) {
+    const rp = lead.pattern.rowPtr;
+    const target = share * Number(rp[op.units]!);
+    let lo = 0;
+    let hi = op.units;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (Number(rp[mid]!) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  return Math.round(share * op.units);
+}
+
+function fractionOf(op: BoundOp, bound: BoundWorkload, begin: number, end: number): number {
+  const lead = bound.values[op.operands[0]!]!;
+  if (op.split === 'rows' && lead.kind === 'sparse' && lead.pattern) {
+    const rp = lead.pattern.rowPtr;
+    const nnz = Number(rp[op.units]!);
+    return nnz === 0 ? (end - begin) / op.units : (Number(rp[end]!) - Number(rp[begin]!)) / nnz;
+  }
+  return op.units === 0 ? 1 : (end - begin) / op.units;
+}
+
+/**
+ * Every choice for every operator. `singleSeconds(op, device)` gives the predicted time of the
+ * whole operator on a device; it sets the balanced split ratios (shares inversely proportional
+ * to time, so the parts finish together).
+ */
+export function buildChoices(
+  bound: BoundWorkload,
+  system: System,
+  allowed: readonly number[],
+  options: SpaceOptions,
+  singleSeconds: (op: BoundOp, device: number) => number,
+): Choice[][] {
+  const splits = options.splits ?? true;
+  const maxSplit = options.maxSplit ?? 3;
+  const ratios = options.splitRatios ?? [0.25, 0.5, 0.75];
+  const names = system.devices.map((d) => d.name);
+  return bound.ops.map((op) => {
+    const capable = allowed.filter((d) => canRun(system.devices[d]!, op, bound));
+    const choices: Choice[] = capable.map((d) => ({ parts: [{ device: d, begin: 0, end: Math.max(op.units, 1), fraction: 1 }], label: names[d]! }));
+    if (!splits || op.split === 'none' || !SPLITTABLE.has(op.kind) || maxSplit < 2) return choices;
+    const seen = new Set<string>();
+    const add = (devs: readonly number[], shares: readonly number[]): void => {
+      let begin = 0;
+      let acc = 0;
+      const parts: Part[] = [];
+      for (let j = 0; j < devs.length; j++) {
+        acc += shares[j]!;
+        const end = j === devs.length - 1 ? op.units : boundaryAt(op, bound, acc);
+        if (end <= begin) return; // a part with nothing to do is the same as a smaller split
+        parts.push({ device: devs[j]!, begin, end, fraction: fractionOf(op, bound, begin, end) });
+        begin = end;
+      }
+      const key = parts.map((p) => `${p.device}:${p.begin}`).join(',');
+      if (seen.has(key)) return;
+      seen.add(key);
+      const label = parts.map((p) => `${names[p.device]} ${Math.round(p.fraction * 100)}%`).join(' + ');
+      choices.push({ parts, label });
+    };
+    const t = new Map(capable.map((d) => [d, Math.max(singleSeconds(op, d), 1e-12)]));
+    for (let i = 0; i < capable.length; i++) {
+      for (let j = i + 1; j < capable.length; j++) {
+        const a = capable[i]!;
+        const b = capable[j]!;
+        const balanced = t.get(b)! / (t.get(a)! + t.get(b)!);
+        const shares = [...ratios];
+        if (ratios.every((r) => Math.abs(r - balanced) > 0.03)) shares.push(balanced);
+        for (const r of shares) add([a, b], [r, 1 - r]);
+      }
+    }
+    if (maxSplit >= 3 && capable.length >= 3) {
+      for (let i = 0; i < capable.length; i++) {
+        for (let j = i + 1; j < capable.length; j++) {
+          for (let k = j + 1; k < capable.length; k++) {
+            const devs = [capable[i]!, capable[j]!, capable[k]!];
+            const inv = devs.map((d) => 1 / t.get(d)!);
+            const sum = inv.reduce((x, y) => x + y, 0);
+            add(devs, [1 / 3, 1 / 3, 1 / 3]);
+            add(devs, inv.map((x) => x / sum));
+          }
+        }
+      }
+    }
+    return choices;
+  });
+}
+
+/** Where costs come from: the cost model (planning) or executions (the oracle). */
+export interface CostSource {
+  /** Time and energy of units `[begin, end)` of `op` on device `device`. */
+  cost(op: BoundOp, device: number, begin: number, end: number): { readonly seconds: number; readonly joules: number };
+}
+
+/**
+ * The choices flattened into typed arrays, with a cost per part, for an evaluator that runs a
+ * million times a second.
+ */
+export class CostTable {
+  /** First global choice id of each operator. */
+  readonly choiceBase: Int32Array;
+  readonly choiceCount: Int32Array;
+  /** Per global choice: first part and part count. */
+  readonly partBegin: Int32Array;
+  readonly partCount: Int32Array;
+  readonly partDevice: Int32Array;
+  readonly partSeconds: Float64Array;
+  readonly partJoules: Float64Array;
+  readonly partFraction: Float64Array;
+
+  constructor(
+    readonly choices: readonly (readonly Choice[])[],
+    readonly ops: readonly BoundOp[],
+    source: CostSource,
+  ) {
+    const n = choices.length;
+    this.choiceBase = new Int32Array(n);
+    this.choiceCount = new Int32Array(n);
+    let total = 0;
+    let parts = 0;
+    choices.forEach((c, i) => {
+      this.choiceBase[i] = total;
+      this.choiceCount[i] = c.length;
+      total += c.length;
+      for (const ch of c) parts += ch.parts.length;
+    });
+    this.partBegin = new Int32Array(total);
+    this.partCount = new Int32Array(total);
+    this.partDevice = new Int32Array(parts);
+    this.partSeconds = new Float64Array(parts);
+    this.partJoules = new Float64Array(parts);
+    this.partFraction = new Float64Array(parts);
+    let g = 0;
+    let p = 0;
+    choices.forEach((c, i) => {
+      for (const ch of c) {
+        this.partBegin[g] = p;
+        this.partCount[g] = ch.parts.length;
+        for (const part of ch.parts) {
+          const cost = source.cost(ops[i]!, part.device, part.begin, part.end);
+          this.partDevice[p] = part.device;
+          this.partSeconds[p] = cost.seconds;
+          this.partJoules[p] = cost.joules;
+          this.partFraction[p] = part.fraction;
+          p++;
+        }
+        g++;
+      }
+    });
+  }
+
+  /** Choices per operator, as the search's gene cardinalities. */
+  get cardinality(): Int32Array {
+    return Int32Array.from(this.choiceCount);
+  }
+}
