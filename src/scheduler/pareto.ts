@@ -239,6 +239,12 @@ export function dominates(a: ArrayLike<number>, b: ArrayLike<number>, m: number)
   return better;
 }
 
+/** Row `a` is no worse than row `b` in every objective (dominates or equals it). */
+function rowNoWorse(values: Float64Array, m: number, a: number, b: number): boolean {
+  for (let k = 0; k < m; k++) if (values[a * m + k]! > values[b * m + k]!) return false;
+  return true;
+}
+
 /** Row `a` dominates row `b` of the same table. */
 function rowDominates(values: Float64Array, m: number, a: number, b: number): boolean {
   let better = false;
@@ -272,10 +278,11 @@ export function paretoFront(values: Float64Array, m: number, count: number, incl
   if (include !== undefined && typeof include !== 'function') {
     throw new InvalidArgumentError(`${fn}: include must be a function, got ${describe(include)}`);
   }
-  // One pass drops most dominated points before any sorting: each point is compared with a
-  // few pivots (points found non-dominated so far, the latest killer moved forward), which on
-  // typical inputs kill it at the first comparison. Survivors (every front point among them)
-  // keep index order, so the exact pass below still keeps the first of equal points.
+  // One pass drops most dominated points, and copies of earlier points, before any sorting:
+  // each point is compared with a few pivots (points found non-dominated so far, the latest
+  // killer moved forward), which on typical inputs kill it at the first comparison. Survivors
+  // (every front point among them) keep index order, so the exact pass below still keeps the
+  // first of equal points.
   const pivots = new Int32Array(PIVOTS);
   let pivotCount = 0;
   let ids = new Int32Array(count);
@@ -294,7 +301,8 @@ export function paretoFront(values: Float64Array, m: number, count: number, incl
     let dominated = false;
     for (let j = 0; j < pivotCount; j++) {
       const q = pivots[j]!;
-      if (rowDominates(values, m, q, i)) {
+      // q <= i everywhere: q dominates i, or equals it with a lower index; either way i goes.
+      if (rowNoWorse(values, m, q, i)) {
         if (j > 0) {
           pivots[j] = pivots[j - 1]!;
           pivots[j - 1] = q;

@@ -10,27 +10,21 @@ export function randomPoints(rng: Rng, n: number, m: number, levels?: number): F
   return v;
 }
 
-function weaklyBetter(v: ArrayLike<number>, m: number, a: number, b: number): { le: boolean; lt: boolean } {
-  let le = true;
+/** Whether row a is <= row b everywhere (`strict`: and < somewhere). */
+function noWorse(v: ArrayLike<number>, m: number, a: number, b: number, strict: boolean): boolean {
   let lt = false;
   for (let k = 0; k < m; k++) {
     const x = v[a * m + k]!;
     const y = v[b * m + k]!;
-    if (x > y) le = false;
+    if (x > y) return false;
     if (x < y) lt = true;
   }
-  return { le, lt };
+  return lt || !strict;
 }
 
 /** O(n^2) front: i is kept unless another point dominates it or an equal point has a lower index. */
 export function bruteFront(v: ArrayLike<number>, m: number, ids: readonly number[]): number[] {
-  return ids.filter((i) =>
-    ids.every((j) => {
-      if (j === i) return true;
-      const { le, lt } = weaklyBetter(v, m, j, i);
-      return !(le && (lt || j < i));
-    }),
-  );
+  return ids.filter((i) => ids.every((j) => j === i || !noWorse(v, m, j, i, j > i)));
 }
 
 /** Non-dominated rank of every id by repeated peeling (equal points share a rank). */
@@ -38,14 +32,10 @@ export function bruteRanks(v: ArrayLike<number>, m: number, ids: readonly number
   const rank = new Map<number, number>();
   let left = [...ids];
   for (let r = 0; left.length > 0; r++) {
-    const front = left.filter((i) =>
-      left.every((j) => {
-        const { le, lt } = weaklyBetter(v, m, j, i);
-        return !(le && lt);
-      }),
-    );
+    const front = left.filter((i) => left.every((j) => !noWorse(v, m, j, i, true)));
     for (const i of front) rank.set(i, r);
-    left = left.filter((i) => !front.includes(i));
+    const peeled = new Set(front);
+    left = left.filter((i) => !peeled.has(i));
   }
   return rank;
 }
