@@ -239,10 +239,11 @@ export function dominates(a: ArrayLike<number>, b: ArrayLike<number>, m: number)
   return better;
 }
 
-/** Row `a` is no worse than row `b` in every objective (dominates or equals it). */
-function rowNoWorse(values: Float64Array, m: number, a: number, b: number): boolean {
-  for (let k = 0; k < m; k++) if (values[a * m + k]! > values[b * m + k]!) return false;
-  return true;
+/** Move entry j one place forward (the prefilter's latest killer is tried earlier next time). */
+function swap(a: Float64Array, j: number): void {
+  const t = a[j]!;
+  a[j] = a[j - 1]!;
+  a[j - 1] = t;
 }
 
 /** Row `a` dominates row `b` of the same table. */
@@ -278,50 +279,84 @@ export function paretoFront(values: Float64Array, m: number, count: number, incl
   if (include !== undefined && typeof include !== 'function') {
     throw new InvalidArgumentError(`${fn}: include must be a function, got ${describe(include)}`);
   }
+  return filteredFront(fn, values, m, count, include, undefined);
+}
+
+/**
+ * paretoFront over the rows whose `mask` byte is 1, without a call per row: for search results,
+ * whose feasibility is such a mask. `values` and `count` must have been checked.
+ * @internal
+ */
+export function maskedFront(fn: string, values: Float64Array, m: 2 | 3, count: number, mask: Uint8Array): Int32Array {
+  return filteredFront(fn, values, m, count, undefined, mask);
+}
+
+function filteredFront(
+  fn: string,
+  values: Float64Array,
+  m: number,
+  count: number,
+  include: ((i: number) => boolean) | undefined,
+  mask: Uint8Array | undefined,
+): Int32Array {
   // One pass drops most dominated points, and copies of earlier points, before any sorting:
   // each point is compared with a few pivots (points found non-dominated so far, the latest
   // killer moved forward), which on typical inputs kill it at the first comparison. Survivors
   // (every front point among them) keep index order, so the exact pass below still keeps the
   // first of equal points.
-  const pivots = new Int32Array(PIVOTS);
-  let pivotCount = 0;
+  // Pivot coordinates live in small arrays of their own, and a 2-D point is read as (x, y, 0),
+  // so one inline loop serves both widths without a call per comparison.
+  const px = new Float64Array(PIVOTS);
+  const py = new Float64Array(PIVOTS);
+  const pz = new Float64Array(PIVOTS);
+  let pivots = 0;
   let ids = new Int32Array(count);
   let n = 0;
   let seen = 0;
   let filtering = true;
   for (let i = 0; i < count; i++) {
-    if (include !== undefined && !include(i)) continue;
-    checkRowNotNaN(fn, values, m, i);
+    if (mask !== undefined ? mask[i] !== 1 : include !== undefined && !include(i)) continue;
+    const x = values[i * m]!;
+    const y = values[i * m + 1]!;
+    const z = m === 3 ? values[i * m + 2]! : 0;
+    if (x !== x || y !== y || z !== z) checkRowNotNaN(fn, values, m, i);
     // When most points survive (a front as large as the input) the pivots only cost time.
     if (++seen === 1024 && 2 * n > seen) filtering = false;
     if (!filtering) {
       ids[n++] = i;
       continue;
     }
-    let dominated = false;
-    for (let j = 0; j < pivotCount; j++) {
-      const q = pivots[j]!;
-      // q <= i everywhere: q dominates i, or equals it with a lower index; either way i goes.
-      if (rowNoWorse(values, m, q, i)) {
+    let dropped = false;
+    for (let j = 0; j < pivots; j++) {
+      // The pivot <= i everywhere: it dominates i, or equals it with a lower index; either way i goes.
+      if (px[j]! <= x && py[j]! <= y && pz[j]! <= z) {
         if (j > 0) {
-          pivots[j] = pivots[j - 1]!;
-          pivots[j - 1] = q;
+          swap(px, j);
+          swap(py, j);
+          swap(pz, j);
         }
-        dominated = true;
+        dropped = true;
         break;
       }
     }
-    if (dominated) continue;
+    if (dropped) continue;
     ids[n++] = i;
-    // i replaces the pivots it dominates; otherwise it takes a free slot or the last one.
+    // i replaces the pivots it dominates, and takes a free slot or else the last one.
     let kept = 0;
-    for (let j = 0; j < pivotCount; j++) {
-      const q = pivots[j]!;
-      if (!rowDominates(values, m, i, q)) pivots[kept++] = q;
+    for (let j = 0; j < pivots; j++) {
+      const a = px[j]!;
+      const b = py[j]!;
+      const c = pz[j]!;
+      if (x <= a && y <= b && z <= c && (x < a || y < b || z < c)) continue;
+      px[kept] = a;
+      py[kept] = b;
+      pz[kept] = c;
+      kept++;
     }
-    pivotCount = kept;
-    if (pivotCount < PIVOTS) pivots[pivotCount++] = i;
-    else pivots[PIVOTS - 1] = i;
+    pivots = kept < PIVOTS ? kept + 1 : PIVOTS;
+    px[pivots - 1] = x;
+    py[pivots - 1] = y;
+    pz[pivots - 1] = z;
   }
   if (n < count) ids = ids.subarray(0, n);
   return frontOfIds(values, m, ids);

@@ -6,7 +6,7 @@
 import { describe, InvalidArgumentError } from '../../errors.js';
 import { seedToU32 } from '../../generators/rng.js';
 import { checkInt, checkOptions } from '../../validate.js';
-import { paretoFront } from '../pareto.js';
+import { maskedFront } from '../pareto.js';
 
 /** A discrete multi-objective minimisation problem over genomes of integer genes. */
 export interface SearchProblem {
@@ -201,6 +201,6 @@ export function finishResult(
   const g = genomes.length === count * genes ? genomes : genomes.slice(0, count * genes);
   const v = values.length === count * objectives ? values : values.slice(0, count * objectives);
   const f = feasible.length === count ? feasible : feasible.slice(0, count);
-  const front = paretoFront(v, objectives, count, (i) => f[i] === 1);
+  const front = maskedFront(strategy, v, objectives, count, f);
   return { strategy, genes, objectives, count, genomes: g, values: v, feasible: f, front, exhaustive, evaluations };
 }
