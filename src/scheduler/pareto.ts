@@ -261,8 +261,10 @@ function rowDominates(values: Float64Array, m: number, a: number, b: number): bo
 /**
  * Indices of the non-dominated points among the first `count` rows of `values` (row-major,
  * `m` objectives per row) for which `include` holds, sorted by objective 0 then objective 1
- * ascending. Of exactly equal points only the lowest index is kept. O(n log n): a radix sort,
- * then a sweep (m = 2) or a Fenwick tree of the least objective 2 over objective-1 ranks (m = 3).
+ * ascending. Of exactly equal points only the lowest index is kept. One pass against a few
+ * pivot points drops most dominated points; the survivors are sorted (radix sort on the IEEE
+ * bits above 1024 points) and swept (m = 2) or run through a Fenwick tree of the least
+ * objective 2 over objective-1 ranks (m = 3): O(n log n) whatever the size of the front.
  *
  * @throws {InvalidArgumentError} when `m` is not 2 or 3, `count` does not fit `values`,
  *   `include` is not a function, or an included point has a NaN objective.
@@ -303,9 +305,8 @@ function filteredFront(
   // each point is compared with a few pivots (points found non-dominated so far, the latest
   // killer moved forward), which on typical inputs kill it at the first comparison. Survivors
   // (every front point among them) keep index order, so the exact pass below still keeps the
-  // first of equal points.
-  // Pivot coordinates live in small arrays of their own, and a 2-D point is read as (x, y, 0),
-  // so one inline loop serves both widths without a call per comparison.
+  // first of equal points. Pivot coordinates live in arrays of their own and a 2-D point is
+  // read as (x, y, 0), so one inline loop serves both widths without a call per comparison.
   const px = new Float64Array(PIVOTS);
   const py = new Float64Array(PIVOTS);
   const pz = new Float64Array(PIVOTS);
