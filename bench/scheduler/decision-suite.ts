@@ -7,7 +7,7 @@
 
 import { calibrate } from '../../src/cost/calibrate.js';
 import { CostModel } from '../../src/cost/model.js';
-import type { CsrMatrix } from '../../src/data/csr.js';
+import { CsrMatrix } from '../../src/data/csr.js';
 import { buildSystem, type System, type SystemDescription } from '../../src/devices/system.js';
 import { generate, type GeneratorSpec } from '../../src/generators/index.js';
 import { type Oracle as OracleT, Oracle } from '../../src/scheduler/oracle.js';
@@ -158,7 +158,10 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
           options.onSkip?.(dName, loaded.reason);
           continue;
         }
-        const data = loaded.matrix;
+        // Graph workloads read the structure; weights (negative in FEM matrices) would not
+        // normalise. SpMM keeps the values.
+        const m = loaded.matrix;
+        const data = wName === 'spmm' || !m.values ? m : new CsrMatrix({ rows: m.rows, cols: m.cols, rowPtr: m.rowPtr, colIdx: m.colIdx });
         let oracle: OracleT | undefined;
         for (const objective of SUITE_OBJECTIVES) {
           const plan = await schedule(w.workload, data, { ...common, policy: objective, staticMapping: statics.get(objective)! });
