@@ -100,7 +100,7 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
   }
   const params: Record<string, number> = { ...(def.params ?? {}) };
   for (const [k, v] of Object.entries(options.params ?? {})) {
-    if (!(k in params)) {
+    if (!Object.hasOwn(params, k)) {
       const hint = suggest(k, Object.keys(params));
       throw new InvalidArgumentError(
         `${fn}: workload ${workload.name} has no param ${JSON.stringify(k)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (params: ${Object.keys(params).join(', ') || 'none'})`),
@@ -124,7 +124,7 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
   } else if (data !== null && typeof data === 'object' && !Array.isArray(data) && !(data instanceof DenseMatrix)) {
     given = { ...data };
     for (const name of Object.keys(given)) {
-      if (!(name in def.inputs)) {
+      if (!Object.hasOwn(def.inputs, name)) {
         const hint = suggest(name, Object.keys(def.inputs));
         throw new InvalidArgumentError(`${fn}: workload ${workload.name} has no input ${JSON.stringify(name)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (inputs: ${Object.keys(def.inputs).join(', ')})`));
       }
@@ -190,8 +190,11 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
       if (x !== undefined) {
         if (!(x instanceof DenseMatrix)) throw new InvalidArgumentError(`${fn}: input ${name} must be a DenseMatrix, got ${describe(x)}`);
         if (x.rows !== rows || x.cols !== cols) throw new InvalidArgumentError(`${fn}: input ${name} must be ${rows} x ${cols}, got ${x.rows} x ${x.cols}`);
+        if (x.precision !== precision) {
+          throw new InvalidArgumentError(`${fn}: input ${name} is ${x.precision} but the workload is bound at ${precision}; pass { precision: '${x.precision}' } or convert it`);
+        }
       } else if (decl.generate === 'random') {
-        x = denseFeatures({ rows, cols, precision, seed: seed + values.length });
+        x = denseFeatures({ rows, cols, precision, seed: `${seed}:${name}` });
       } else if (decl.generate !== undefined) {
         const fill = num(`inputs.${name}.generate.fill`, 'fill');
         x = new DenseMatrix(rows, cols, precision === 'f32' ? new Float32Array(rows * cols).fill(fill) : new Float64Array(rows * cols).fill(fill));

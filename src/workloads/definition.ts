@@ -115,7 +115,7 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
   if (d['description'] !== undefined && typeof d['description'] !== 'string') bad('description', `must be a string, got ${describe(d['description'])}`);
   if (d['precision'] !== undefined && d['precision'] !== 'f32' && d['precision'] !== 'f64') bad('precision', `must be "f32" or "f64", got ${describe(d['precision'])}`);
 
-  const params = (d['params'] ?? {}) as Record<string, unknown>;
+  const params = (d['params'] === undefined ? {} : d['params']) as Record<string, unknown>;
   if (params === null || typeof params !== 'object' || Array.isArray(params)) bad('params', `must be an object of numbers, got ${describe(d['params'])}`);
   for (const [k, v] of Object.entries(params)) {
     if (!NAME.test(k)) bad(`params.${k}`, 'names must be identifiers');
@@ -123,12 +123,26 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
   }
 
   const exprs = new Map<string, Expr>();
-  const refs = { params: new Set<string>(), inputs: new Set<string>() };
+  // Names an expression may use are checked where it stands, so the error names its field.
   const expr = (field: string, source: unknown): void => {
     const e = parseExpr(source);
     if (typeof e === 'string') bad(field, e);
     exprs.set(field, e as Expr);
+    const refs = { params: new Set<string>(), inputs: new Set<string>() };
     exprRefs(e as Expr, refs);
+    const inputNames = Object.keys(d['inputs'] as object);
+    for (const name of refs.inputs) {
+      if (!inputNames.includes(name)) {
+        const hint = suggest(name, inputNames);
+        bad(field, `refers to ${name}.*, which is not an input` + (hint ? ` (did you mean "${hint}"?)` : ''));
+      }
+    }
+    for (const name of refs.params) {
+      if (!Object.hasOwn(params, name)) {
+        const hint = suggest(name, Object.keys(params));
+        bad(field, `refers to $${name}, which is not in "params"` + (hint ? ` (did you mean "$${hint}"?)` : ''));
+      }
+    }
   };
 
   const inputs = d['inputs'] as Record<string, unknown>;
@@ -195,7 +209,7 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
     if (!Array.isArray(operands) || operands.length !== info.operands.length || operands.some((x) => typeof x !== 'string')) {
       bad(`${f}.inputs`, `${o['kind'] as string} takes ${info.operands.length} operand name(s) (${info.operands.join(', ')}), got ${JSON.stringify(operands)}`);
     }
-    const p = (o['params'] ?? {}) as Record<string, unknown>;
+    const p = (o['params'] === undefined ? {} : o['params']) as Record<string, unknown>;
     if (p === null || typeof p !== 'object' || Array.isArray(p)) bad(`${f}.params`, `must be an object, got ${describe(o['params'])}`);
     for (const [pk, pv] of Object.entries(p)) {
       if (!info.params.includes(pk)) {
@@ -246,18 +260,6 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
       bad(`outputs[${k}]`, `${describe(o)} is not an operator id` + (hint ? ` (did you mean "${hint}"?)` : ''));
     }
   });
-  for (const name of refs.inputs) {
-    if (!inputNames.includes(name)) {
-      const hint = suggest(name, inputNames);
-      bad('expressions', `refer to ${name}.*, which is not an input` + (hint ? ` (did you mean "${hint}"?)` : ''));
-    }
-  }
-  for (const name of refs.params) {
-    if (!(name in params)) {
-      const hint = suggest(name, Object.keys(params));
-      bad('expressions', `refer to $${name}, which is not in "params"` + (hint ? ` (did you mean "$${hint}"?)` : ''));
-    }
-  }
   return { definition: raw as WorkloadDefinition, name: d['name'] as string, order: order as number[], exprs, stream: false };
 }
 

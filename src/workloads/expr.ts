@@ -33,7 +33,11 @@ export function parseExpr(source: unknown): Expr | string {
     if (/^\s*$/.test(source.slice(at))) break;
     TOKEN.lastIndex = at;
     const m = TOKEN.exec(source);
-    if (!m) return `cannot read ${JSON.stringify(source)} at character ${at + 1}`;
+    if (!m) {
+      const bad = at + (/^\s*/.exec(source.slice(at))?.[0].length ?? 0);
+      return `cannot read ${JSON.stringify(source)} at character ${bad + 1}`;
+    }
+    if (m[1] !== undefined && !Number.isFinite(Number(m[1]))) return `the number ${m[1]} is not finite`;
     tokens.push(m.slice(1));
     at = TOKEN.lastIndex;
   }
