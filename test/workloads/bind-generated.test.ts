@@ -42,11 +42,7 @@ describe('bindWorkload generated inputs', () => {
     expect(Math.max(...ws)).toBeGreaterThan(0.5);
   });
 
-  // Weakness (src/workloads/bind.ts, `denseFeatures({ ..., seed: seed + values.length })`):
-  // input k of a binding with seed s uses the random stream of input k - 1 with seed s + 1, so
-  // bindings with neighbouring seeds are not independent: gcn's X at seed 2 starts with exactly
-  // the values of W1 at seed 1.
-  it.fails('draws the inputs of neighbouring seeds from unrelated streams', () => {
+  it('draws the inputs of neighbouring seeds from unrelated streams', () => {
     const one = input(bindWorkload(workload('gcn'), graph, { seed: 1 }), 'W1').data;
     const two = input(bindWorkload(workload('gcn'), graph, { seed: 2 }), 'X').data;
     expect(two.subarray(0, 64)).not.toEqual(one.subarray(0, 64));

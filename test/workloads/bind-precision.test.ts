@@ -29,11 +29,7 @@ describe('bindWorkload precision', () => {
     expect(referenceValues(b)[b.outputs[0]!]).toMatchObject({ rows: 12, cols: 8 });
   });
 
-  // Bug (src/workloads/bind.ts, given dense inputs are checked for shape only): an f64 X next to
-  // generated f32 weights binds without complaint, and the mismatch surfaces only when the
-  // first gemm runs ("gemm: x is f64 but w is f32"), half-way through an execution, which
-  // the binding's own header says it exists to prevent.
-  it.fails('refuses a given dense input whose precision differs from the binding', () => {
+  it('refuses a given dense input whose precision differs from the binding', () => {
     const x = denseFeatures({ rows: 12, cols: 64, precision: 'f64', seed: 2 });
     const e = thrownBy(() => bindWorkload(workload('gcn'), { graph, X: x }));
     expect(e).toBeInstanceOf(InvalidArgumentError);

@@ -120,12 +120,12 @@ const cases: readonly Case[] = [
   {
     what: 'an unknown $param in an expression, with the param it resembles',
     edit: (d) => { d['inputs'].X.cols = '$hiden'; },
-    expect: ['expressions: refer to $hiden, which is not in "params" (did you mean "$hidden"?)'],
+    expect: ['inputs.X.cols: refers to $hiden, which is not in "params" (did you mean "$hidden"?)'],
   },
   {
     what: 'an unknown input in an expression, with the input it resembles',
     edit: (d) => { d['inputs'].X.rows = 'grahp.rows'; },
-    expect: ['expressions: refer to grahp.*, which is not an input (did you mean "graph"?)'],
+    expect: ['inputs.X.rows: refers to grahp.*, which is not an input (did you mean "graph"?)'],
   },
   {
     what: 'an expression that does not parse, under its field',

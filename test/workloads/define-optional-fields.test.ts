@@ -41,15 +41,12 @@ describe('defineWorkload optional fields', () => {
     expectDefineError(thrownBy(() => defineWorkload(f, 'o.json')), 'o.json', 'params: must be an object of numbers');
   });
 
-  // Bug (src/workloads/definition.ts, `(d['params'] ?? {})` and `(o['params'] ?? {})`): null is
-  // turned into {} before the `=== null` checks that follow, so those checks are dead and
-  // `"params": null` is accepted silently instead of being refused as documented.
-  it.fails('refuses "params": null at the top level', () => {
+  it('refuses "params": null at the top level', () => {
     const d = { ...withoutParams(), params: null };
     expectDefineError(thrownBy(() => defineWorkload(d, 'o.json')), 'o.json', 'params: must be an object');
   });
 
-  it.fails('refuses "params": null on an operator', () => {
+  it('refuses "params": null on an operator', () => {
     const d = withoutParams();
     (d['operators'] as Array<Record<string, unknown>>)[1]!['params'] = null;
     expectDefineError(thrownBy(() => defineWorkload(d, 'o.json')), 'o.json', 'operators[1].params: must be an object');
