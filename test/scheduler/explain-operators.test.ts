@@ -1,0 +1,68 @@
+// The explanation's per-operator part: one entry per operator, in order, with the chosen choice,
+// its predicted cost, every device that can run it whole (fastest first), and a reason; a split's
+// reason compares it with the fastest device alone.
+
+import { expect, it } from 'vitest';
+import { schedule } from '../../src/scheduler/schedule.js';
+import { smallGraph, specModel, twoDeviceSystem } from './schedule-fixtures.js';
+
+const system = twoDeviceSystem();
+const model = specModel(system);
+const sageMinTime = schedule('sage', smallGraph(), { system, model });
+
+it('lists every operator with its alternatives fastest first', async () => {
+  for (const name of ['gcn', 'sage']) {
+    const plan = await schedule(name, smallGraph(), { system, model, policy: 'min-energy' });
+    const ops = plan.explanation.operators;
+    expect(ops.map((o) => o.id)).toEqual(plan.bound.ops.map((o) => o.id));
+    ops.forEach((o, i) => {
+      const op = plan.bound.ops[i]!;
+      expect(o.kind).toBe(op.kind);
+      expect(o.choice).toBe(plan.choices[i]![plan.chosen.genome[i]!]!.label);
+      expect(o.reason.startsWith(`${op.id} (${op.kind}): `)).toBe(true);
+      expect(o.alternatives.map((a) => a.device).sort()).toEqual(['cgra', 'gpu']);
+      for (let k = 1; k < o.alternatives.length; k++) expect(o.alternatives[k]!.seconds).toBeGreaterThanOrEqual(o.alternatives[k - 1]!.seconds);
+      for (const a of o.alternatives) {
+        expect(a.basis).toBe(['spmm', 'spmv', 'bfs', 'msbfs'].includes(op.kind) ? 'cost model' : 'roofline');
+        expect(a.seconds).toBeGreaterThan(0);
+      }
+      expect(o.seconds).toBeGreaterThan(0);
+      expect(o.joules).toBeGreaterThan(0);
+    });
+    // Every operator's reason is a sentence of the summary.
+    for (const o of ops) expect(plan.explanation.summary).toContain(`${o.reason}.`);
+    // The features of the sparse input come first.
+    expect(plan.explanation.features.map((f) => f.name)).toEqual(['nnz', 'row-length cv', 'max row / mean row', 'mean column distance']);
+  }
+});
+
+it('leaves excluded devices out of the alternatives', async () => {
+  const plan = await schedule('gcn', smallGraph(), { system, model, exclude: ['cgra'], splitRatios: [0.5] });
+  for (const o of plan.explanation.operators) expect(o.alternatives.map((a) => a.device)).toEqual(['gpu']);
+});
+
+// BUG (src/scheduler/explain.ts, explain(), the `choice.parts.length > 1` branch): the reason
+// always ends "(<fastest alone / split>x faster)", so a split slower than the fastest device
+// alone is described as faster by a ratio below 1. sage on Kronecker scale 9 (seed 1), min-time,
+// spec-derived model: "self (gemm): split gpu 25% + cgra 75%: 49.4 us against 5.08 us on gpu
+// alone (0.10x faster)". Expected: no "faster" claim below 1x (e.g. "9.73x slower, beside ...").
+it.fails('never calls a split faster by a ratio below 1', async () => {
+  const plan = await sageMinTime;
+  const splits = plan.explanation.operators.filter((o) => o.choice.includes('+'));
+  expect(splits.length).toBeGreaterThan(0);
+  for (const o of splits) {
+    const m = /\((\d+\.\d+)x faster\)/.exec(o.reason);
+    if (m) expect(Number(m[1]), o.reason).toBeGreaterThanOrEqual(1);
+  }
+});
+
+it('states the split, its time and the fastest device alone', async () => {
+  const plan = await sageMinTime;
+  const o = plan.explanation.operators.find((x) => x.choice.includes('+'))!;
+  expect(o).toBeDefined();
+  const fastest = o.alternatives[0]!;
+  expect(o.reason).toContain(`split ${o.choice}: `);
+  expect(o.reason).toContain(`on ${fastest.device} alone`);
+  // The case the test above is about: chosen to run beside the other branch, slower alone.
+  expect(o.seconds).toBeGreaterThan(fastest.seconds);
+});
