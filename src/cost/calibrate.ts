@@ -11,7 +11,9 @@ import { denseFeatures, generate, type GeneratorSpec } from '../generators/index
 import { describe, InvalidArgumentError } from '../errors.js';
 import { checkOptions } from '../validate.js';
 import { type CalibrationPayload, deviceKey, type DeviceCalibration, MODEL_VERSION, type OperatorFit } from './calibration.js';
-import { cachesOf } from './defaults.js';
+import { cachesOf, type Coefficients, defaultCoefficients } from './defaults.js';
+
+const PRIOR_WEIGHT = Number(process.env['DYPE_FIT_PRIOR'] ?? 0);
 import { fitRelative } from './fit.js';
 import { bfsTerms, msbfsTerms, packGraph, packMatrix, ResidentFeatures, spmmTerms, TERMS, type ModelOperator } from './packed.js';
 import { graphFeatures, matrixFeatures } from './features.js';
@@ -186,14 +188,15 @@ export function spreadSources(g: CsrMatrix, count: number): Int32Array {
 }
 
 /** Fit one (device, operator) from its samples. */
-export function fitOperator(op: ModelOperator, samples: readonly Sample[]): OperatorFit | undefined {
+export function fitOperator(op: ModelOperator, samples: readonly Sample[], prior?: Coefficients): OperatorFit | undefined {
   const cols = TERMS[op];
   const usable = samples.filter((s) => s.seconds > 0 && s.joules > 0);
   if (usable.length < cols) return undefined;
   const terms = new Float64Array(usable.length * cols);
   usable.forEach((s, i) => terms.set(s.terms, i * cols));
-  const time = fitRelative(terms, usable.length, cols, Float64Array.from(usable, (s) => s.seconds));
-  const energy = fitRelative(terms, usable.length, cols, Float64Array.from(usable, (s) => s.joules));
+  const w = PRIOR_WEIGHT;
+  const time = fitRelative(terms, usable.length, cols, Float64Array.from(usable, (s) => s.seconds), prior && w > 0 ? { prior: { coefficients: prior.time, weight: w } } : {});
+  const energy = fitRelative(terms, usable.length, cols, Float64Array.from(usable, (s) => s.joules), prior && w > 0 ? { prior: { coefficients: prior.energy, weight: w } } : {});
   return {
     time: Array.from(time.coefficients),
     energy: Array.from(energy.coefficients),
@@ -210,7 +213,7 @@ export function fitCalibration(system: System, samples: readonly Sample[], meta:
   const devices: DeviceCalibration[] = system.devices.map((device) => {
     const operators: Partial<Record<ModelOperator, OperatorFit>> = {};
     for (const op of Object.keys(TERMS) as ModelOperator[]) {
-      const fit = fitOperator(op, samples.filter((s) => s.device === device.name && s.operator === op));
+      const fit = fitOperator(op, samples.filter((s) => s.device === device.name && s.operator === op), defaultCoefficients(device)[op]);
       if (fit) operators[op] = fit;
     }
     return { key: deviceKey(device), backend: device.backend, profile: device.spec.name, operators };

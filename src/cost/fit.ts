@@ -11,9 +11,15 @@ export { OnlineCorrection, type OnlineCorrectionOptions, type OnlineCorrectionSn
 export interface FitRelativeOptions {
   /** Constrain every coefficient to be >= 0 (costs do not go down as work goes up). @default true */
   readonly nonNegative?: boolean;
+  /**
+   * Coefficients to pull the fit towards (e.g. spec-derived defaults), and how hard: each
+   * coefficient c_j with prior p_j > 0 adds the pseudo-row weight * (c_j / p_j - 1) to the
+   * squared relative errors. Keeps a fit with few rows from trading one term for another.
+   */
+  readonly prior?: { readonly coefficients: ArrayLike<number>; readonly weight: number };
 }
 
-const FIT_OPTION_KEYS = ['nonNegative'] as const;
+const FIT_OPTION_KEYS = ['nonNegative', 'prior'] as const;
 
 /** How far predictions are from observations, as |predicted - observed| / observed. */
 export interface RelativeErrorSpread {
@@ -78,13 +84,26 @@ export function fitRelative(
   }
   checkSystem(fn, terms, rows, cols, observed, 'terms', 'observed');
 
-  const scaled = new Float64Array(rows * cols);
+  const prior = opts.prior;
+  const priorRows: number[] = [];
+  if (prior !== undefined) {
+    if (prior === null || typeof prior !== 'object' || prior.coefficients?.length !== cols || !(prior.weight >= 0 && Number.isFinite(prior.weight))) {
+      throw new InvalidArgumentError(`${fn}: prior must be { coefficients: ${cols} numbers, weight: a finite number >= 0 }, got ${describe(prior)}`);
+    }
+    for (let j = 0; j < cols; j++) if (prior.coefficients[j]! > 0 && Number.isFinite(prior.coefficients[j]!) && prior.weight > 0) priorRows.push(j);
+  }
+  const total = rows + priorRows.length;
+  const scaled = new Float64Array(total * cols);
   for (let i = 0; i < rows; i++) {
     const inv = 1 / observed[i]!;
     for (let j = 0; j < cols; j++) scaled[i * cols + j] = terms[i * cols + j]! * inv;
   }
-  const ones = new Float64Array(rows).fill(1);
-  const coefficients = nonNegative ? nnls(scaled, rows, cols, ones) : leastSquares(scaled, rows, cols, ones);
+  const target = new Float64Array(total).fill(1);
+  priorRows.forEach((j, r) => {
+    scaled[(rows + r) * cols + j] = prior!.weight / prior!.coefficients[j]!;
+    target[rows + r] = prior!.weight;
+  });
+  const coefficients = nonNegative ? nnls(scaled, total, cols, target) : leastSquares(scaled, total, cols, target);
 
   const errors = new Float64Array(rows);
   let sum = 0;

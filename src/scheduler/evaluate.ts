@@ -86,6 +86,11 @@ export class Evaluator {
   private readonly opOperandBegin: Int32Array;
   private readonly operandValue: Int32Array;
   private readonly operandWhole: Uint8Array;
+  private readonly operandSparse: Uint8Array;
+  /** Per device: memory it may address (host-memory devices are checked on their own working set). */
+  private readonly deviceCapacity: Float64Array;
+  private readonly deviceOnHost: Uint8Array;
+  private readonly touched: Float64Array;
   private readonly opOutput: Int32Array;
   private readonly outputs: Int32Array;
   // Scratch, reused by every evaluation.
@@ -118,11 +123,17 @@ export class Evaluator {
         }
       }
     }
+    // A memory of its own is bounded by its device; host memory by the largest host device (the
+    // CPU's RAM), while each host-memory device's own working set is checked against what it
+    // can address (a CGRA's DMA window).
     this.capacity = new Float64Array(S).fill(Infinity);
-    for (const d of system.devices) {
-      const s = this.spaces.indexOf(d.memorySpace);
-      this.capacity[s] = Math.min(this.capacity[s]!, d.capabilities.memoryBytes);
+    for (let s = 0; s < S; s++) {
+      const on = system.devices.filter((d) => d.memorySpace === this.spaces[s]);
+      if (on.length) this.capacity[s] = s === 0 ? Math.max(...on.map((d) => d.capabilities.memoryBytes)) : Math.min(...on.map((d) => d.capabilities.memoryBytes));
     }
+    this.deviceCapacity = Float64Array.from(system.devices.map((d) => d.capabilities.memoryBytes));
+    this.deviceOnHost = Uint8Array.from(system.devices.map((d) => (d.memorySpace === HOST ? 1 : 0)));
+    this.touched = new Float64Array(system.devices.length);
     this.idleWatts = Float64Array.from(system.devices.map((d) => d.power.idleWatts));
     const V = bound.values.length;
     this.valueBytes = Float64Array.from(bound.values.map((v) => v.bytes));
@@ -131,13 +142,16 @@ export class Evaluator {
     this.opOperandBegin = new Int32Array(n + 1);
     const operands: number[] = [];
     const whole: number[] = [];
+    const sparse: number[] = [];
     bound.ops.forEach((op, i) => {
       this.opOperandBegin[i] = operands.length;
       op.operands.forEach((v, j) => {
         operands.push(v);
         whole.push(op.whole[j] ? 1 : 0);
+        sparse.push(bound.values[v]!.kind === 'sparse' ? 1 : 0);
       });
     });
+    this.operandSparse = Uint8Array.from(sparse);
     this.opOperandBegin[n] = operands.length;
     this.operandValue = Int32Array.from(operands);
     this.operandWhole = Uint8Array.from(whole);
@@ -146,7 +160,7 @@ export class Evaluator {
     this.ready = new Float64Array(V * S);
     this.devFree = new Float64Array(system.devices.length);
     this.busy = new Float64Array(system.devices.length);
-    this.linkBusy = new Float64Array(S);
+    this.linkBusy = new Float64Array(2 * S);
     this.memUse = new Float64Array(S);
     this.stream = bound.workload.stream;
     this.objectiveCodes = Int32Array.from(objectives.map((o) => OBJECTIVES.indexOf(o)));
@@ -193,7 +207,9 @@ export class Evaluator {
     if (this.stream) {
       period = 0;
       for (let d = 0; d < busy.length; d++) if (busy[d]! > period) period = busy[d]!;
-      for (let s = 0; s < this.S; s++) if (this.linkBusy[s]! > period) period = this.linkBusy[s]!;
+      for (let s = 0; s < 2 * this.S; s++) if (this.linkBusy[s]! > period) period = this.linkBusy[s]!;
+      // Back-to-back runs already achieve one input per makespan.
+      if (period > makespan) period = makespan;
     }
     let idle = 0;
     for (let d = 0; d < busy.length; d++) {
@@ -223,6 +239,7 @@ export class Evaluator {
       out[k] = o === 0 ? time : o === 1 ? energy : o === 2 ? peak : makespan;
     }
     for (let s = 0; s < this.S; s++) if (mem[s]! > this.capacity[s]!) return false;
+    for (let d = 0; d < this.touched.length; d++) if (this.deviceOnHost[d] === 1 && this.touched[d]! > this.deviceCapacity[d]!) return false;
     const c = this.constraints;
     if (c.deadline !== undefined && time > c.deadline) return false;
     if (c.energyBudget !== undefined && energy > c.energyBudget) return false;
@@ -233,6 +250,11 @@ export class Evaluator {
     const v: string[] = [];
     for (let s = 0; s < this.S; s++) {
       if (this.memUse[s]! > this.capacity[s]!) v.push(`memory of ${this.spaces[s]}: needs ${this.memUse[s]} B, holds ${this.capacity[s]} B`);
+    }
+    for (let d = 0; d < this.touched.length; d++) {
+      if (this.deviceOnHost[d] === 1 && this.touched[d]! > this.deviceCapacity[d]!) {
+        v.push(`memory ${this.system.devices[d]!.name} can address: its operators touch ${this.touched[d]} B, it reaches ${this.deviceCapacity[d]} B`);
+      }
     }
     const time = this.stream ? period : makespan;
     const c = this.constraints;
@@ -269,6 +291,10 @@ export class Evaluator {
     this.busy.fill(0);
     this.linkBusy.fill(0);
     this.memUse.fill(0);
+    this.touched.fill(0);
+    const touched = this.touched;
+    const operandSparse = this.operandSparse;
+    const partRowFraction = t.partRowFraction;
     for (let v = 0; v < bytes.length; v++) {
       if (this.isInput[v] === 1) {
         ready[v * S] = 0;
@@ -288,12 +314,14 @@ export class Evaluator {
         const d = partDevice[p]!;
         const s = spaceOf[d]!;
         const frac = partFraction[p]!;
+        const rowFrac = partRowFraction[p]!;
         let start = devFree[d]!;
         for (let k = opOperandBegin[i]!; k < opOperandBegin[i + 1]!; k++) {
           const v = operandValue[k]!;
+          const need = pc === 1 || operandWhole[k] === 1 ? bytes[v]! : bytes[v]! * (operandSparse[k] === 1 ? frac : rowFrac);
+          touched[d]! += need;
           let at = ready[v * S + s]!;
           if (at === Infinity) {
-            const need = pc === 1 || operandWhole[k] === 1 ? bytes[v]! : bytes[v]! * frac;
             let from = 0;
             for (let s2 = 0; s2 < S; s2++) {
               const r = ready[v * S + s2]!;
@@ -304,7 +332,8 @@ export class Evaluator {
                 from = s2;
               }
             }
-            linkBusy[s === 0 ? from : s]! += at - ready[v * S + from]!;
+            // Occupancy per link direction: bytes over bandwidth (latencies of copies overlap).
+            linkBusy[2 * (s === 0 ? from : s) + (s === 0 ? 1 : 0)]! += need * invBw[from * S + s]!;
             memUse[s]! += need;
             if (need === bytes[v]!) ready[v * S + s] = at;
             if (rec) rec.transfers.push({ value: v, from: this.spaces[from]!, to: this.spaces[s]!, bytes: need, start: ready[v * S + from]!, finish: at });
@@ -321,15 +350,17 @@ export class Evaluator {
           rec.parts.push({ op: i, device: d, begin: ch.begin, end: ch.end, start, finish: end, seconds: sec, joules: partJoules[p]! });
         }
         if (end > makespan) makespan = end;
+        const outBytes = pc === 1 ? bytes[outV]! : bytes[outV]! * rowFrac;
+        touched[d]! += outBytes;
         if (pc === 1) {
           ready[outV * S + s] = end;
-          memUse[s]! += bytes[outV]!;
+          memUse[s]! += outBytes;
         } else {
-          memUse[s]! += bytes[outV]! * frac;
+          memUse[s]! += outBytes;
           if (s !== 0) {
-            const back = lat[s * S]! + bytes[outV]! * frac * invBw[s * S]!;
-            linkBusy[s]! += back;
-            if (rec) rec.transfers.push({ value: outV, from: this.spaces[s]!, to: HOST, bytes: bytes[outV]! * frac, start: end, finish: end + back });
+            const back = lat[s * S]! + outBytes * invBw[s * S]!;
+            linkBusy[2 * s + 1]! += outBytes * invBw[s * S]!;
+            if (rec) rec.transfers.push({ value: outV, from: this.spaces[s]!, to: HOST, bytes: outBytes, start: end, finish: end + back });
             end += back;
           }
           if (end > joined) joined = end;
@@ -356,7 +387,7 @@ export class Evaluator {
             from = s2;
           }
         }
-        this.linkBusy[from]! += at - ready[v * S + from]!;
+        this.linkBusy[2 * from + 1]! += bytes[v]! * this.invBw[from * S]!;
         this.memUse[0]! += bytes[v]!;
         if (rec) rec.transfers.push({ value: v, from: this.spaces[from]!, to: HOST, bytes: bytes[v]!, start: ready[v * S + from]!, finish: at });
       }

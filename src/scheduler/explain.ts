@@ -53,6 +53,7 @@ export interface ExplainInput {
 /** Seconds in a readable unit. */
 export function formatSeconds(s: number): string {
   if (!Number.isFinite(s)) return String(s);
+  s = Number(s.toPrecision(3)); // the unit is picked after rounding: 0.9999 s reads 1.00 s
   if (s >= 1) return `${s.toPrecision(3)} s`;
   if (s >= 1e-3) return `${(s * 1e3).toPrecision(3)} ms`;
   return `${(s * 1e6).toPrecision(3)} us`;
@@ -61,6 +62,7 @@ export function formatSeconds(s: number): string {
 /** Joules in a readable unit. */
 export function formatJoules(j: number): string {
   if (!Number.isFinite(j)) return String(j);
+  j = Number(j.toPrecision(3));
   if (j >= 1) return `${j.toPrecision(3)} J`;
   if (j >= 1e-3) return `${(j * 1e3).toPrecision(3)} mJ`;
   return `${(j * 1e6).toPrecision(3)} uJ`;
@@ -117,7 +119,10 @@ export function explain(x: ExplainInput): Explanation {
     let reason: string;
     if (!fastest) reason = 'no single device can run it';
     else if (choice.parts.length > 1) {
-      reason = `split ${choice.label}: ${formatSeconds(seconds)} against ${formatSeconds(fastest.seconds)} on ${fastest.device} alone (${ratio(fastest.seconds, seconds)} faster)`;
+      reason =
+        seconds <= fastest.seconds
+          ? `split ${choice.label}: ${formatSeconds(seconds)} against ${formatSeconds(fastest.seconds)} on ${fastest.device} alone (${ratio(fastest.seconds, seconds)} faster)`
+          : `split ${choice.label}: ${formatSeconds(seconds)}, slower than ${fastest.device} alone (${formatSeconds(fastest.seconds)}) but ${formatJoules(joules)} against ${formatJoules(fastest.joules)}, or leaving ${fastest.device} free for other operators`;
     } else if (choice.label === fastest.device) {
       const next = alternatives[1];
       reason = `fastest device for it: ${formatSeconds(fastest.seconds)}` + (next ? `, next ${next.device} ${formatSeconds(next.seconds)} (${ratio(next.seconds, fastest.seconds)} slower)` : '');

@@ -66,7 +66,7 @@ export interface MappingPoint {
   readonly time: number;
   /** Joules (a stream: per input). */
   readonly energy: number;
-  /** Peak bytes in the fullest device memory. */
+  /** Peak bytes in the fullest memory of its own a device has (0 when only host-memory devices run it). */
   readonly memory: number;
   /** Makespan of one run, seconds. */
   readonly latency: number;
@@ -342,7 +342,7 @@ async function prepare(
     let best = -1;
     for (let i = 0; i < result.count; i++) if (best < 0 || result.values[i * m]! < result.values[best * m]!) best = i;
     const why = best >= 0 ? evaluator.metrics(genomeAt(best)).violations.join('; ') : 'nothing was evaluated';
-    empty = { reason: `no mapping of ${result.count} evaluated satisfies the constraints; the fastest breaks them: ${why}` };
+    empty = { reason: `no mapping of ${result.count} evaluated satisfies the constraints; the best by ${objectives[0]} breaks them: ${why}` };
   }
 
   const exploration: Exploration = {

@@ -13,8 +13,10 @@ export interface Part {
   readonly device: number;
   readonly begin: number;
   readonly end: number;
-  /** Share of the operator's data this part reads and writes (nonzeros or rows). */
+  /** Share of the operator's work: nonzeros for a sparse operand split by rows, else rows or sources. */
   readonly fraction: number;
+  /** Share of the rows (or sources): what the part reads of row-sliced dense operands and writes. */
+  readonly rowFraction: number;
 }
 
 /** One way to run an operator. */
@@ -96,7 +98,7 @@ export function buildChoices(
   const names = system.devices.map((d) => d.name);
   return bound.ops.map((op) => {
     const capable = allowed.filter((d) => canRun(system.devices[d]!, op, bound));
-    const choices: Choice[] = capable.map((d) => ({ parts: [{ device: d, begin: 0, end: Math.max(op.units, 1), fraction: 1 }], label: names[d]! }));
+    const choices: Choice[] = capable.map((d) => ({ parts: [{ device: d, begin: 0, end: Math.max(op.units, 1), fraction: 1, rowFraction: 1 }], label: names[d]! }));
     if (!splits || op.split === 'none' || !SPLITTABLE.has(op.kind) || maxSplit < 2) return choices;
     const seen = new Set<string>();
     const add = (devs: readonly number[], shares: readonly number[]): void => {
@@ -107,7 +109,7 @@ export function buildChoices(
         acc += shares[j]!;
         const end = j === devs.length - 1 ? op.units : boundaryAt(op, bound, acc);
         if (end <= begin) return; // a part with nothing to do is the same as a smaller split
-        parts.push({ device: devs[j]!, begin, end, fraction: fractionOf(op, bound, begin, end) });
+        parts.push({ device: devs[j]!, begin, end, fraction: fractionOf(op, bound, begin, end), rowFraction: (end - begin) / op.units });
         begin = end;
       }
       const key = parts.map((p) => `${p.device}:${p.begin}`).join(',');
@@ -165,6 +167,7 @@ export class CostTable {
   readonly partSeconds: Float64Array;
   readonly partJoules: Float64Array;
   readonly partFraction: Float64Array;
+  readonly partRowFraction: Float64Array;
 
   constructor(
     readonly choices: readonly (readonly Choice[])[],
@@ -188,6 +191,7 @@ export class CostTable {
     this.partSeconds = new Float64Array(parts);
     this.partJoules = new Float64Array(parts);
     this.partFraction = new Float64Array(parts);
+    this.partRowFraction = new Float64Array(parts);
     let g = 0;
     let p = 0;
     choices.forEach((c, i) => {
@@ -200,6 +204,7 @@ export class CostTable {
           this.partSeconds[p] = cost.seconds;
           this.partJoules[p] = cost.joules;
           this.partFraction[p] = part.fraction;
+          this.partRowFraction[p] = part.rowFraction;
           p++;
         }
         g++;

@@ -1,5 +1,5 @@
 // A split operator's parts run on their devices at once; the GPU part reads only its share of the
-// sparse operand (the dense one whole), sends its share of the result back, and the operator's
+// sparse operand (the dense one whole), sends its rows of the result back, and the operator's
 // output is ready on the host when the last part has joined there.
 
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ const evaluator = new Evaluator(bound, system, table, ['time', 'energy']);
 const valueIndex = (name: string): number => bound.values.findIndex((v) => v.name === name);
 const bytes = (name: string): number => bound.values[valueIndex(name)]!.bytes;
 const share = split.parts[0]!.fraction;
+const rowShare = split.parts[0]!.rowFraction;
 
 describe('a split operator', () => {
   it('is labelled with its two devices', () => {
@@ -33,9 +34,9 @@ describe('a split operator', () => {
       expect(cgraPart!.start).toBe(0);
       const back = m.transfers.find((t) => t.value === valueIndex('Y') && t.from === 'gpu')!;
       expect(back.to).toBe('host');
-      expect(back.bytes).toBeCloseTo(bytes('Y') * share, 6);
+      expect(back.bytes).toBeCloseTo(bytes('Y') * rowShare, 6);
       expect(back.start).toBe(gpuPart!.finish);
-      const joined = Math.max(gpuPart!.finish + system.transferSeconds(bytes('Y') * share, 'gpu', 'host'), cgraPart!.finish);
+      const joined = Math.max(gpuPart!.finish + system.transferSeconds(bytes('Y') * rowShare, 'gpu', 'host'), cgraPart!.finish);
       if (next === 'cgra') {
         expect(relu!.start).toBeCloseTo(joined, 15);
       } else {

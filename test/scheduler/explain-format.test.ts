@@ -20,12 +20,8 @@ describe('formatSeconds', () => {
     expect(formatSeconds(NaN)).toBe('NaN');
   });
 
-  // BUG (src/scheduler/explain.ts, formatSeconds and formatJoules): the unit is chosen before
-  // rounding to three digits, so a value just below a unit boundary rounds up to 1000 of the
-  // smaller unit and toPrecision(3) writes it in exponent form: formatSeconds(0.9999) gives
-  // "1.00e+3 ms" (expected "1.00 s"), formatSeconds(0.0009996) gives "1.00e+3 us" (expected
-  // "1.00 ms"), formatJoules(0.9996) gives "1.00e+3 mJ".
-  it.fails('rounds up into the next unit instead of writing 1.00e+3 of the smaller one', () => {
+  // The unit is picked after rounding to three digits, never "1.00e+3" of the smaller one.
+  it('rounds up into the next unit instead of writing 1.00e+3 of the smaller one', () => {
     expect(formatSeconds(0.9999)).toBe('1.00 s');
     expect(formatSeconds(0.0009996)).toBe('1.00 ms');
     expect(formatJoules(0.9996)).toBe('1.00 J');

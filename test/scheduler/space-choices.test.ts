@@ -25,7 +25,7 @@ describe('buildChoices on a sparse operator and three capable devices', () => {
     const singles = spmm.filter((c) => c.parts.length === 1);
     expect(singles.map((c) => c.label)).toEqual(names);
     expect(spmm.slice(0, 3)).toEqual(singles);
-    for (const [d, c] of singles.entries()) expect(c.parts).toEqual([{ device: d, begin: 0, end: bound.ops[0]!.units, fraction: 1 }]);
+    for (const [d, c] of singles.entries()) expect(c.parts).toEqual([{ device: d, begin: 0, end: bound.ops[0]!.units, fraction: 1, rowFraction: 1 }]);
   });
 
   it('offers each pair of devices at every ratio plus the time-balanced share', () => {
