@@ -13,7 +13,14 @@ import { checkOptions } from '../validate.js';
 import { type CalibrationPayload, deviceKey, type DeviceCalibration, MODEL_VERSION, type OperatorFit } from './calibration.js';
 import { cachesOf, type Coefficients, defaultCoefficients } from './defaults.js';
 
-const PRIOR_WEIGHT = Number(process.env['DYPE_FIT_PRIOR'] ?? 0);
+/**
+ * How hard a fit is pulled towards the spec-derived coefficients (see fitRelative's prior). BFS
+ * and multi-source BFS fit 7-9 terms from about one sample per input, where an unregularised fit
+ * trades terms freely; with 0.1, a coefficient at twice its prior costs as much as one sample
+ * off by 10%. Measured on the quick accuracy run: fastest-device rate 96% -> 100%, cpu BFS MAPE
+ * 98% -> 44%, cgra BFS 27% -> 39%; the scheduler's decision suite picks better (see README).
+ */
+const PRIOR_WEIGHT = 0.1;
 import { fitRelative } from './fit.js';
 import { bfsTerms, msbfsTerms, packGraph, packMatrix, ResidentFeatures, spmmTerms, TERMS, type ModelOperator } from './packed.js';
 import { graphFeatures, matrixFeatures } from './features.js';
