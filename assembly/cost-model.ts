@@ -34,7 +34,7 @@ export const GF_FIELDS: i32 = 7;
 
 export const SPMM_TERMS: i32 = 9;
 export const BFS_TERMS: i32 = 9;
-export const MSBFS_TERMS: i32 = 7;
+export const MSBFS_TERMS: i32 = 8;
 
 const LINE: f64 = 64;
 
@@ -138,12 +138,21 @@ export function bfsTerms(gf: usize, mf: usize, near: f64, far: f64, out: usize):
   put(out, 8, f(gf, GF_BOTTOM_UP_VERTICES) * n);
 }
 
-/** Multi-source BFS terms for `sources` searches, done in 64-source words. */
+/**
+ * Multi-source BFS terms for `sources` searches, done in 64-source words. A bit-parallel search
+ * processes a vertex once per level at which some source of the word reaches it: where the
+ * sources' waves arrive together (small-world graphs) that is about once, on a road network
+ * about once per source. With depths from a random source spread over about L levels, the
+ * expected number of distinct levels among s sources is L (1 - (1 - 1/L)^s); the last term is
+ * the edge work beyond one activation per vertex, which the fit weighs per device.
+ */
 export function msbfsTerms(gf: usize, mf: usize, sources: f64, near: f64, far: f64, out: usize): void {
   const n = f(gf, GF_N);
   const reached = f(gf, GF_REACHED);
   const words = Math.ceil(sources / 64);
   const edges = reached * f(gf, GF_NNZ) * words;
+  const spread = Math.max(1, f(gf, GF_LEVELS));
+  const activations = spread * (1 - Math.pow(1 - 1 / spread, Math.min(sources, 64)));
   put(out, 0, sources > 0 ? 1 : 0);
   put(out, 1, f(gf, GF_LEVELS) * words);
   put(out, 2, n * sources);
@@ -151,6 +160,7 @@ export function msbfsTerms(gf: usize, mf: usize, sources: f64, near: f64, far: f
   put(out, 4, reached * n * words);
   put(out, 5, edges * missFraction(mf, 8, near));
   put(out, 6, edges * missFraction(mf, 8, far));
+  put(out, 7, edges * Math.max(0, activations - 1) * missFraction(mf, 8, near));
 }
 
 /** sum_i a[i] * b[i] over `count` f64 values. */

@@ -120,7 +120,9 @@ export async function collectSamples(system: System, options?: CalibrateOptions)
   }
   const spmmConfigs = quick ? QUICK_SPMM_CONFIGS : SPMM_CONFIGS;
   const repeats = quick ? 5 : 7;
-  const perInput = spmmConfigs.length + 1 + 2 + 1 + (quick ? 1 : 2);
+  // Multi-source BFS at a few and at many sources, so per-level and per-source costs separate.
+  const msbfsCounts = quick ? [8, 64] : [4, 16, 128];
+  const perInput = spmmConfigs.length + 1 + 2 + 1 + msbfsCounts.length;
   const total = inputs.length * system.devices.length * perInput;
   let done = 0;
   const tick = (what: string): void => {
@@ -172,14 +174,14 @@ export async function collectSamples(system: System, options?: CalibrateOptions)
         }
         add('bfs', bfsTerms(gf, mf, cache), { seconds, joules });
         tick(`${device.name} bfs on ${name}`);
-        for (const count of quick ? [64] : [16, 128]) {
+        for (const count of msbfsCounts) {
           opts.signal?.throwIfAborted();
           const many = spreadSources(a, count);
           add('msbfs', msbfsTerms(gf, mf, many.length, cache), await observe(device, repeats, () => device.run({ kind: 'msbfs', sources: many }, { graph: a })));
           tick(`${device.name} msbfs ${count} sources on ${name}`);
         }
       } else {
-        done += 1 + (quick ? 1 : 2);
+        done += 1 + msbfsCounts.length;
       }
     }
   }

@@ -80,7 +80,7 @@ function cpuDefaults(device: Device): DefaultRows {
       spmm,
       spmv: spmm,
       bfs: [10e-6, 2e-6, 8 / bw, 0, 0.3 * line, line, 4 / bw, 12 / bw, 8 / bw],
-      msbfs: [10e-6, 2e-6, 4 / bw, 16 / bw, 16 / bw, 0.3 * line, line],
+      msbfs: [10e-6, 2e-6, 4 / bw, 16 / bw, 16 / bw, 0.3 * line, line, 0.3 * line],
     },
     busyWatts: device.power.activeWatts,
   };
@@ -99,7 +99,7 @@ function gpuDefaults(device: Device): DefaultRows {
       spmm,
       spmv: spmm,
       bfs: [launch, 2 * launch, 4 / dram, 0, 32 / l2, 32 / dram, 4 / dram, 8 / dram, 8 / dram],
-      msbfs: [launch, 2 * launch, 4 / dram, 16 / dram, 16 / dram, 32 / l2, 32 / dram],
+      msbfs: [launch, 2 * launch, 4 / dram, 16 / dram, 16 / dram, 32 / l2, 32 / dram, 32 / l2],
     },
     // A memory-bound kernel draws well under the board limit.
     busyWatts: idle + 0.4 * (device.power.activeWatts - idle),
@@ -119,7 +119,7 @@ function cgraDefaults(device: Device): DefaultRows {
       spmm,
       spmv: spmm,
       bfs: [2000 * cycle, pass * cycle, 2 * cycle, 1 * cycle, 0.5 * latency * cycle, latency * cycle, 2 * cycle, 0, 0],
-      msbfs: [2000 * cycle, 2 * pass * cycle, cycle / 8, 2 * cycle, 2 * cycle, 0.5 * latency * cycle, latency * cycle],
+      msbfs: [2000 * cycle, 2 * pass * cycle, cycle / 8, 2 * cycle, 2 * cycle, 0.5 * latency * cycle, latency * cycle, 0.5 * latency * cycle],
     },
     busyWatts: device.power.activeWatts,
   };
