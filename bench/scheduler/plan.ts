@@ -71,7 +71,7 @@ interface Case {
   readonly run: () => unknown;
 }
 const cases: Case[] = [
-  { name: 'schedule(), 8-operator PageRank, 3 devices, splits (NSGA-II, 4000 evaluations)', goal: 10, run: () => schedule(pr4, graph, { system, model, maxPoints: 0 }) },
+  { name: 'schedule(), 8-operator PageRank, 3 devices, splits (NSGA-II, 2000 evaluations)', goal: 10, run: () => schedule(pr4, graph, { system, model, maxPoints: 0 }) },
   { name: 'schedule(), same, keeping 5000 dominated points for plots', run: () => schedule(pr4, graph, { system, model }) },
   { name: 'explore(), 6-operator PageRank, exhaustive over 132651 mappings', goal: 100 * 1.32651, run: () => explore(pr3, graph, { system, model, maxPoints: 0, exhaustiveLimit: 2e5 }) },
   { name: '1e5 evaluations of 8-operator mappings (evaluator alone)', goal: 100, run: evaluate1e5 },

@@ -82,7 +82,8 @@ export class Evaluator {
   private readonly capacity: Float64Array;
   private readonly idleWatts: Float64Array;
   private readonly valueBytes: Float64Array;
-  private readonly isInput: Uint8Array;
+  private readonly inputValues: Int32Array;
+  private readonly inputBytes: number;
   private readonly opOperandBegin: Int32Array;
   private readonly operandValue: Int32Array;
   private readonly operandWhole: Uint8Array;
@@ -137,7 +138,8 @@ export class Evaluator {
     this.idleWatts = Float64Array.from(system.devices.map((d) => d.power.idleWatts));
     const V = bound.values.length;
     this.valueBytes = Float64Array.from(bound.values.map((v) => v.bytes));
-    this.isInput = Uint8Array.from(bound.values.map((v) => (v.producer < 0 ? 1 : 0)));
+    this.inputValues = Int32Array.from(bound.values.flatMap((v, i) => (v.producer < 0 ? [i] : [])));
+    this.inputBytes = bound.values.reduce((sum, v) => sum + (v.producer < 0 ? v.bytes : 0), 0);
     const n = bound.ops.length;
     this.opOperandBegin = new Int32Array(n + 1);
     const operands: number[] = [];
@@ -286,21 +288,21 @@ export class Evaluator {
     const partFraction = t.partFraction;
     const partSeconds = t.partSeconds;
     const partJoules = t.partJoules;
-    ready.fill(Infinity);
-    this.devFree.fill(0);
-    this.busy.fill(0);
-    this.linkBusy.fill(0);
-    this.memUse.fill(0);
-    this.touched.fill(0);
+    // Plain loops: on arrays this small, TypedArray.fill's call costs more than the work.
     const touched = this.touched;
+    for (let x = 0; x < ready.length; x++) ready[x] = Infinity;
+    for (let x = 0; x < devFree.length; x++) {
+      devFree[x] = 0;
+      busy[x] = 0;
+      touched[x] = 0;
+    }
+    for (let x = 0; x < linkBusy.length; x++) linkBusy[x] = 0;
+    for (let x = 0; x < memUse.length; x++) memUse[x] = 0;
     const operandSparse = this.operandSparse;
     const partRowFraction = t.partRowFraction;
-    for (let v = 0; v < bytes.length; v++) {
-      if (this.isInput[v] === 1) {
-        ready[v * S] = 0;
-        memUse[0]! += bytes[v]!;
-      }
-    }
+    const inputs = this.inputValues;
+    for (let x = 0; x < inputs.length; x++) ready[inputs[x]! * S] = 0;
+    memUse[0] = this.inputBytes;
     let active = 0;
     let makespan = 0;
     const nOps = this.opOutput.length;

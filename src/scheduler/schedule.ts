@@ -37,7 +37,7 @@ export interface ExploreOptions extends SpaceOptions {
   readonly search?: string;
   /** @default 100000 */
   readonly exhaustiveLimit?: number;
-  /** Evaluations NSGA-II may make. @default 4000 */
+  /** Evaluations NSGA-II may make. @default 2000 */
   readonly budget?: number;
   /** Seed of the search (and of generated inputs). @default 1 */
   readonly seed?: number;
@@ -208,7 +208,7 @@ async function prepare(
     ...(options.energyBudget !== undefined ? { energyBudget: checkNumber(fn, 'energyBudget', options.energyBudget, Number.MIN_VALUE) } : {}),
   };
   const seed = options.seed === undefined ? 1 : checkInt(fn, 'seed', options.seed, 0, 2 ** 32 - 1);
-  const budget = options.budget === undefined ? 4000 : checkInt(fn, 'budget', options.budget, 1, 1e7);
+  const budget = options.budget === undefined ? 2000 : checkInt(fn, 'budget', options.budget, 1, 1e7);
   const exhaustiveLimit = options.exhaustiveLimit === undefined ? 1e5 : checkNumber(fn, 'exhaustiveLimit', options.exhaustiveLimit, 0, 2e6);
   const maxPoints = options.maxPoints === undefined ? 5000 : checkInt(fn, 'maxPoints', options.maxPoints, 0);
   if (options.maxSplit !== undefined) checkInt(fn, 'maxSplit', options.maxSplit, 1, 3);

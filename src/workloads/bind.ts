@@ -170,7 +170,7 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
       if (decl.from !== undefined) {
         if (given[name] !== undefined) throw new InvalidArgumentError(`${fn}: input ${name} is derived from ${decl.from} (${decl.transform}); do not pass it`);
         const src = values[valueIndex.get(decl.from)!]!.data as CsrMatrix;
-        a = TRANSFORMS.get(decl.transform!)!.apply(src, precision);
+        a = derived(src, decl.transform!, precision);
       } else {
         const g = given[name];
         if (!(g instanceof CsrMatrix)) throw new InvalidArgumentError(`${fn}: workload ${workload.name} needs a CsrMatrix for input ${name}, got ${describe(g)}`);
@@ -325,6 +325,27 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
     params,
     precision,
   };
+}
+
+/**
+ * Derived inputs, remembered per source matrix: transforms are pure, and reusing the same
+ * object keeps the cost model's per-matrix feature cache warm when a graph is planned again.
+ */
+const DERIVED = new WeakMap<CsrMatrix, Map<string, CsrMatrix>>();
+
+function derived(src: CsrMatrix, transform: string, precision: Precision): CsrMatrix {
+  let m = DERIVED.get(src);
+  if (!m) {
+    m = new Map();
+    DERIVED.set(src, m);
+  }
+  const key = `${transform}/${precision}`;
+  let a = m.get(key);
+  if (!a) {
+    a = TRANSFORMS.get(transform)!.apply(src, precision);
+    m.set(key, a);
+  }
+  return a;
 }
 
 /** Whether the operator runs as a native sparse kernel priced by the cost model. */
