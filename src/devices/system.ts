@@ -1,10 +1,10 @@
 // A system: the devices dype may schedule on and the links between their memories. Loaded from
 // a JSON file or detected at run time; every field is validated with an error naming it.
 
-import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, FormatError, InvalidArgumentError, IoError } from '../errors.js';
+import { readJsonFile } from '../io/json-file.js';
+import { describe, FormatError, InvalidArgumentError } from '../errors.js';
 import { packageRoot } from '../native/addon.js';
 import { suggest } from '../validate.js';
 import type { Availability, BackendDefinition } from './backend.js';
@@ -302,18 +302,7 @@ function buildLink(fn: string, where: string, field: string, raw: unknown, space
 export async function loadSystem(path: string): Promise<System> {
   const fn = 'loadSystem';
   if (typeof path !== 'string') throw new InvalidArgumentError(`${fn}: path must be a string, got ${describe(path)}`);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (cause) {
-    throw new IoError(fn, path, cause);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (cause) {
-    throw new FormatError(fn, path, 0, `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
-  }
+  const raw = await readJsonFile(fn, path);
   return buildSystem(raw, path);
 }
 

@@ -1,9 +1,9 @@
 // The shipped workloads (workloads/*.json in the package) and loading a user's workload file.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, FormatError, InvalidArgumentError, IoError } from '../errors.js';
+import { describe, InvalidArgumentError } from '../errors.js';
+import { readJsonFile } from '../io/json-file.js';
 import { packageRoot } from '../native/addon.js';
 import { suggest } from '../validate.js';
 import { defineWorkload, type Workload } from './definition.js';
@@ -49,17 +49,6 @@ export function workload(name: string): Workload {
 export async function loadWorkload(path: string): Promise<Workload> {
   const fn = 'loadWorkload';
   if (typeof path !== 'string' || path.length === 0) throw new InvalidArgumentError(`${fn}: path must be a non-empty string, got ${describe(path)}`);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (cause) {
-    throw new IoError(fn, path, cause);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (cause) {
-    throw new FormatError(fn, path, 0, `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
-  }
+  const raw = await readJsonFile(fn, path);
   return defineWorkload(raw, path);
 }
