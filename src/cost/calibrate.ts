@@ -18,7 +18,8 @@ import { cachesOf, type Coefficients, defaultCoefficients } from './defaults.js'
  * and multi-source BFS fit 7-9 terms from about one sample per input, where an unregularised fit
  * trades terms freely; with 0.1, a coefficient at twice its prior costs as much as one sample
  * off by 10%. Measured on the quick accuracy run: fastest-device rate 96% -> 100%, cpu BFS MAPE
- * 98% -> 44%, cgra BFS 27% -> 39%; the scheduler's decision suite picks better (see README).
+ * 98% -> 44%, cgra BFS 27% -> 39% (full run: 33% -> 84%, nearly all from pubmed); the
+ * scheduler's decision suite picks better (see README).
  */
 const PRIOR_WEIGHT = 0.1;
 import { fitRelative } from './fit.js';
