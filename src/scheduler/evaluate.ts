@@ -86,12 +86,15 @@ export class Evaluator {
   private readonly inputBytes: number;
   private readonly opOperandBegin: Int32Array;
   private readonly operandValue: Int32Array;
-  private readonly operandWhole: Uint8Array;
-  private readonly operandSparse: Uint8Array;
   /** Per device: memory it may address (host-memory devices are checked on their own working set). */
   private readonly deviceCapacity: Float64Array;
   private readonly deviceOnHost: Uint8Array;
   private readonly touched: Float64Array;
+  /** Per part of the cost table: bytes it reads of each operand (from `partNeedBegin`), writes, and touches in all. */
+  private readonly partNeedBegin: Int32Array;
+  private readonly partNeeds: Float64Array;
+  private readonly partOutBytes: Float64Array;
+  private readonly partTouched: Float64Array;
   private readonly opOutput: Int32Array;
   private readonly outputs: Int32Array;
   // Scratch, reused by every evaluation.
@@ -143,20 +146,38 @@ export class Evaluator {
     const n = bound.ops.length;
     this.opOperandBegin = new Int32Array(n + 1);
     const operands: number[] = [];
-    const whole: number[] = [];
-    const sparse: number[] = [];
     bound.ops.forEach((op, i) => {
       this.opOperandBegin[i] = operands.length;
-      op.operands.forEach((v, j) => {
-        operands.push(v);
-        whole.push(op.whole[j] ? 1 : 0);
-        sparse.push(bound.values[v]!.kind === 'sparse' ? 1 : 0);
-      });
+      operands.push(...op.operands);
     });
-    this.operandSparse = Uint8Array.from(sparse);
+    // What each part moves depends only on the part, so it is computed once here, not per mapping.
+    const nParts = table.partDevice.length;
+    this.partNeedBegin = new Int32Array(nParts);
+    this.partOutBytes = new Float64Array(nParts);
+    this.partTouched = new Float64Array(nParts);
+    const needs: number[] = [];
+    bound.ops.forEach((op, i) => {
+      for (let c = 0; c < table.choiceCount[i]!; c++) {
+        const g = table.choiceBase[i]! + c;
+        const pc = table.partCount[g]!;
+        for (let p = table.partBegin[g]!; p < table.partBegin[g]! + pc; p++) {
+          this.partNeedBegin[p] = needs.length;
+          let touched = 0;
+          op.operands.forEach((v, j) => {
+            const b = bound.values[v]!.bytes;
+            const need = pc === 1 || op.whole[j] ? b : b * (bound.values[v]!.kind === 'sparse' ? table.partFraction[p]! : table.partRowFraction[p]!);
+            needs.push(need);
+            touched += need;
+          });
+          const out = bound.values[op.output]!.bytes * (pc === 1 ? 1 : table.partRowFraction[p]!);
+          this.partOutBytes[p] = out;
+          this.partTouched[p] = touched + out;
+        }
+      }
+    });
+    this.partNeeds = Float64Array.from(needs);
     this.opOperandBegin[n] = operands.length;
     this.operandValue = Int32Array.from(operands);
-    this.operandWhole = Uint8Array.from(whole);
     this.opOutput = Int32Array.from(bound.ops.map((o) => o.output));
     this.outputs = Int32Array.from(bound.outputs);
     this.ready = new Float64Array(V * S);
@@ -280,12 +301,10 @@ export class Evaluator {
     const memUse = this.memUse;
     const opOperandBegin = this.opOperandBegin;
     const operandValue = this.operandValue;
-    const operandWhole = this.operandWhole;
     const choiceBase = t.choiceBase;
     const partBegin = t.partBegin;
     const partCount = t.partCount;
     const partDevice = t.partDevice;
-    const partFraction = t.partFraction;
     const partSeconds = t.partSeconds;
     const partJoules = t.partJoules;
     // Plain loops: on arrays this small, TypedArray.fill's call costs more than the work.
@@ -298,8 +317,10 @@ export class Evaluator {
     }
     for (let x = 0; x < linkBusy.length; x++) linkBusy[x] = 0;
     for (let x = 0; x < memUse.length; x++) memUse[x] = 0;
-    const operandSparse = this.operandSparse;
-    const partRowFraction = t.partRowFraction;
+    const partNeedBegin = this.partNeedBegin;
+    const partNeeds = this.partNeeds;
+    const partOutBytes = this.partOutBytes;
+    const partTouched = this.partTouched;
     const inputs = this.inputValues;
     for (let x = 0; x < inputs.length; x++) ready[inputs[x]! * S] = 0;
     memUse[0] = this.inputBytes;
@@ -315,15 +336,14 @@ export class Evaluator {
       for (let p = pb; p < pb + pc; p++) {
         const d = partDevice[p]!;
         const s = spaceOf[d]!;
-        const frac = partFraction[p]!;
-        const rowFrac = partRowFraction[p]!;
         let start = devFree[d]!;
+        touched[d]! += partTouched[p]!;
+        const nb = partNeedBegin[p]! - opOperandBegin[i]!;
         for (let k = opOperandBegin[i]!; k < opOperandBegin[i + 1]!; k++) {
           const v = operandValue[k]!;
-          const need = pc === 1 || operandWhole[k] === 1 ? bytes[v]! : bytes[v]! * (operandSparse[k] === 1 ? frac : rowFrac);
-          touched[d]! += need;
           let at = ready[v * S + s]!;
           if (at === Infinity) {
+            const need = partNeeds[nb + k]!;
             let from = 0;
             for (let s2 = 0; s2 < S; s2++) {
               const r = ready[v * S + s2]!;
@@ -352,8 +372,7 @@ export class Evaluator {
           rec.parts.push({ op: i, device: d, begin: ch.begin, end: ch.end, start, finish: end, seconds: sec, joules: partJoules[p]! });
         }
         if (end > makespan) makespan = end;
-        const outBytes = pc === 1 ? bytes[outV]! : bytes[outV]! * rowFrac;
-        touched[d]! += outBytes;
+        const outBytes = partOutBytes[p]!;
         if (pc === 1) {
           ready[outV * S + s] = end;
           memUse[s]! += outBytes;
