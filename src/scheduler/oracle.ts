@@ -5,18 +5,13 @@
 // prediction enters it. Dense operators on simulated devices have no simulator; they keep their
 // roofline cost, which is therefore the same for planner and oracle (stated wherever reported).
 
-import { CsrMatrix } from '../data/csr.js';
-import { DenseMatrix } from '../data/dense.js';
-import type { Device, DeviceResult, Operator } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
-import { add, affine, gemm, reduce, relu, sddmm } from '../workloads/dense-kernels.js';
-import { referenceValues, type Value } from '../workloads/reference.js';
-import { rangeFraction } from './costs.js';
-import { denseCost, denseRates } from './dense-cost.js';
+import { referenceValues } from '../workloads/reference.js';
 import { Evaluator, type Constraints, type Metrics, type Objective } from './evaluate.js';
 import { type Choice, type CostSource, CostTable } from './space.js';
 import { nsga2 } from './search/nsga2.js';
+import { type PieceResult, runPiece } from './pieces.js';
 
 export interface OracleOptions {
   /** Timed repetitions of each measured (not simulated) piece; the median is kept. @default 3 */
@@ -53,54 +48,9 @@ function median(xs: number[]): number {
   return s[s.length >> 1]!;
 }
 
-async function runSparse(device: Device, op: BoundOp, x: Value[], begin: number, end: number, full: boolean, signal?: AbortSignal): Promise<DeviceResult> {
-  const range = full ? undefined : ([begin, end] as const);
-  const opts = signal ? { signal } : {};
-  switch (op.kind) {
-    case 'spmm':
-    case 'spmv':
-      return device.run({ kind: op.kind } as Operator & { kind: 'spmm' }, { a: x[0] as CsrMatrix, x: x[1] as DenseMatrix }, range, opts);
-    case 'bfs':
-      return device.run({ kind: 'bfs', source: op.source! }, { graph: x[0] as CsrMatrix }, undefined, opts);
-    case 'msbfs':
-      return device.run({ kind: 'msbfs', sources: op.sources! }, { graph: x[0] as CsrMatrix }, range, opts);
-    default:
-      throw new Error(`runSparse: ${op.kind} is not a device kernel`);
-  }
-}
-
-/** Run one dense operator's rows on the host (the true computation), returning wall seconds. */
-function runDenseOnHost(op: BoundOp, x: Value[], begin: number, end: number): number {
-  const range = [begin, end] as const;
-  const t0 = performance.now();
-  switch (op.kind) {
-    case 'gemm':
-      gemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range);
-      break;
-    case 'relu':
-      relu(x[0] as DenseMatrix, range);
-      break;
-    case 'affine':
-      affine(x[0] as DenseMatrix, op.scale ?? 1, op.shift ?? 0, range);
-      break;
-    case 'add':
-      add(x[0] as DenseMatrix, x[1] as DenseMatrix, range);
-      break;
-    case 'reduce':
-      reduce(x[0] as DenseMatrix, op.reduceOp ?? 'sum', range);
-      break;
-    case 'sddmm':
-      sddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range);
-      break;
-    default:
-      throw new Error(`runDenseOnHost: ${op.kind} is a device kernel`);
-  }
-  return (performance.now() - t0) / 1000;
-}
-
 /**
  * Execute every distinct piece of work of the mapping space once (measured devices `repeats`
- * times) and return the costs.
+ * times, keeping the median) and return the costs.
  */
 export async function measurePieces(
   bound: BoundWorkload,
@@ -120,26 +70,11 @@ export async function measurePieces(
         if (source.basis.has(k)) continue;
         options.signal?.throwIfAborted();
         const device = system.devices[part.device]!;
-        const full = part.begin === 0 && part.end >= op.units;
-        const native = device.capabilities.operators.includes(op.kind as 'spmm') && op.kind !== 'sddmm';
-        if (native) {
-          const runs = device.simulated ? 1 : repeats;
-          const results: DeviceResult[] = [];
-          for (let r = 0; r < runs; r++) results.push(await runSparse(device, op, x, part.begin, part.end, full, options.signal));
-          const sec = median(results.map((r) => r.seconds));
-          const pick = results.find((r) => r.seconds === sec)!;
-          source.set(k, { seconds: pick.seconds, joules: pick.joules }, device.simulated ? 'simulated' : 'measured');
-        } else if (!device.simulated) {
-          const rates = denseRates(device);
-          const times: number[] = [];
-          for (let r = 0; r < repeats; r++) times.push(runDenseOnHost(op, x, part.begin, part.end));
-          const sec = median(times) + rates.launchSeconds;
-          source.set(k, { seconds: sec, joules: sec * rates.busyWatts }, 'measured');
-        } else {
-          const frac = full ? 1 : rangeFraction(op, bound, part.begin, part.end);
-          const out = bound.values[op.output]!;
-          source.set(k, denseCost(denseRates(device), op.flops * frac, op.bytes * frac, out.kind === 'depths' ? 'f32' : out.precision), 'roofline');
-        }
+        const results: PieceResult[] = [];
+        for (let r = 0; r < (device.simulated ? 1 : repeats); r++) results.push(await runPiece(bound, op, device, x, part.begin, part.end, options.signal));
+        const sec = median(results.map((r) => r.seconds));
+        const pick = results.find((r) => r.seconds === sec)!;
+        source.set(k, { seconds: pick.seconds, joules: pick.joules }, pick.source);
       }
     }
   }

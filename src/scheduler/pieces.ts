@@ -1,0 +1,101 @@
+// One piece of work: an operator's units [begin, end) on one device, computed for real, with its
+// cost and how the cost was obtained. Native kernels run on the device (measured on real
+// hardware, simulated on a simulator); the other operators are computed on the host, timed
+// there when the device is the host's own CPU and priced by the device's roofline otherwise.
+// Shared by the oracle (which keeps the costs) and the executor (which keeps the results).
+
+import type { CsrMatrix } from '../data/csr.js';
+import type { DenseMatrix } from '../data/dense.js';
+import type { Device, EnergySource, Operator } from '../devices/device.js';
+import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
+import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dense-kernels.js';
+import type { Value } from '../workloads/reference.js';
+import { rangeFraction } from './costs.js';
+import { denseCost, denseRates } from './dense-cost.js';
+
+/** How a piece's time was obtained. */
+export type PieceSource = 'measured' | 'simulated' | 'roofline';
+
+export interface PieceResult {
+  /** The piece's output: its rows (dense or sparse), its sources' depths, or a reduction's partial accumulator. */
+  readonly output: Value;
+  readonly seconds: number;
+  readonly joules: number;
+  readonly source: PieceSource;
+  readonly energySource: EnergySource;
+}
+
+/** Whether `op` runs as a native kernel on `device` (else it is computed on the host). */
+export function isNative(op: BoundOp, device: Device): boolean {
+  return op.kind !== 'sddmm' && device.capabilities.operators.includes(op.kind as 'spmm');
+}
+
+/**
+ * Run units `[begin, end)` of `op` on `device` with operand values `x`. A reduction returns its
+ * partial accumulator (see `reducePartial`), so parts combine exactly.
+ */
+export async function runPiece(
+  bound: BoundWorkload,
+  op: BoundOp,
+  device: Device,
+  x: readonly Value[],
+  begin: number,
+  end: number,
+  signal?: AbortSignal,
+): Promise<PieceResult> {
+  const full = begin === 0 && end >= op.units;
+  const range = [begin, end] as const;
+  if (isNative(op, device)) {
+    const opts = signal ? { signal } : {};
+    let r;
+    switch (op.kind) {
+      case 'spmm':
+      case 'spmv':
+        r = await device.run({ kind: op.kind } as Operator & { kind: 'spmm' }, { a: x[0] as CsrMatrix, x: x[1] as DenseMatrix }, full ? undefined : range, opts);
+        break;
+      case 'bfs':
+        r = await device.run({ kind: 'bfs', source: op.source! }, { graph: x[0] as CsrMatrix }, undefined, opts);
+        break;
+      default:
+        r = await device.run({ kind: 'msbfs', sources: op.sources! }, { graph: x[0] as CsrMatrix }, full ? undefined : range, opts);
+    }
+    const output = op.kind === 'bfs' ? (r.output as { depth: Int32Array }).depth : op.kind === 'msbfs' ? (r.output as { depths: Int32Array }).depths : (r.output as DenseMatrix);
+    return { output, seconds: r.seconds, joules: r.joules, source: r.source, energySource: r.energySource };
+  }
+  signal?.throwIfAborted();
+  const t0 = performance.now();
+  let output: Value;
+  switch (op.kind) {
+    case 'gemm':
+      output = gemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range);
+      break;
+    case 'relu':
+      output = relu(x[0] as DenseMatrix, range);
+      break;
+    case 'affine':
+      output = affine(x[0] as DenseMatrix, op.scale ?? 1, op.shift ?? 0, range);
+      break;
+    case 'add':
+      output = add(x[0] as DenseMatrix, x[1] as DenseMatrix, range);
+      break;
+    case 'reduce':
+      output = reducePartial(x[0] as DenseMatrix, op.reduceOp ?? 'sum', range);
+      break;
+    case 'sddmm':
+      output = sddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range);
+      break;
+    default:
+      throw new Error(`runPiece: ${op.kind} has no host implementation`);
+  }
+  const wall = (performance.now() - t0) / 1000;
+  const rates = denseRates(device);
+  if (!device.simulated) {
+    const seconds = wall + rates.launchSeconds;
+    return { output, seconds, joules: seconds * rates.busyWatts, source: 'measured', energySource: 'modelled' };
+  }
+  const frac = full ? 1 : rangeFraction(op, bound, begin, end);
+  const out = bound.values[op.output]!;
+  const c = denseCost(rates, op.flops * frac, op.bytes * frac, out.kind === 'depths' ? 'f32' : out.precision);
+  return { output, seconds: c.seconds, joules: c.joules, source: 'roofline', energySource: 'modelled' };
+}
+
