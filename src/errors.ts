@@ -9,7 +9,8 @@ export type DypeErrorCode =
   | 'ERR_LIMIT'
   | 'ERR_NATIVE'
   | 'ERR_IO'
-  | 'ERR_INFEASIBLE';
+  | 'ERR_INFEASIBLE'
+  | 'ERR_EXECUTION';
 
 /**
  * Base class of every error dype throws on purpose. Check `code` rather than the message.
@@ -106,5 +107,17 @@ export function describe(value: unknown): string {
 export class InfeasibleError extends DypeError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('ERR_INFEASIBLE', message, options);
+  }
+}
+
+/** An operator failed while a plan ran. Names the operator and device; `cause` holds the original error. */
+export class ExecutionError extends DypeError {
+  constructor(
+    readonly operator: string,
+    readonly device: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('ERR_EXECUTION', message, options);
   }
 }

@@ -103,6 +103,8 @@ export interface Exploration {
   /** The bound workload and its choices, for the executor and for re-planning. */
   readonly bound: BoundWorkload;
   readonly choices: readonly (readonly Choice[])[];
+  /** The system and model it was planned with (the executor runs on this system). */
+  readonly context: { readonly system: System; readonly model: CostModel };
 }
 
 /** A plan: the chosen mapping, what it is predicted to cost, and why. */
@@ -366,6 +368,7 @@ async function prepare(
     ...(empty ? { empty } : {}),
     bound,
     choices,
+    context: { system, model },
   };
   return { bound, system, model, costs, table, evaluator, exploration, result };
 }

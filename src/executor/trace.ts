@@ -1,0 +1,96 @@
+// A timeline recorder: an observer that turns a run into Chrome trace JSON (the Trace Event
+// Format that Perfetto and chrome://tracing open). One track per device and one per link; each
+// piece carries its predicted and observed cost and how the time was obtained.
+
+import { writeFile } from 'node:fs/promises';
+import { IoError } from '../errors.js';
+import type { ExecutionObserver, RunResult } from './run.js';
+
+/** One complete event ("ph": "X") or metadata event ("ph": "M") of the Trace Event Format. */
+export interface TraceEvent {
+  readonly name: string;
+  readonly ph: 'X' | 'M';
+  readonly pid: number;
+  readonly tid: number;
+  readonly ts?: number;
+  readonly dur?: number;
+  readonly cat?: string;
+  readonly args?: Readonly<Record<string, unknown>>;
+}
+
+/** Chrome trace JSON of a run; timestamps are the composed timeline, in microseconds. */
+export function chromeTrace(result: RunResult, title = 'dype run'): { traceEvents: TraceEvent[]; displayTimeUnit: 'ns' | 'ms'; otherData: Record<string, unknown> } {
+  const tracks = new Map<string, number>();
+  const tid = (name: string): number => {
+    let t = tracks.get(name);
+    if (t === undefined) {
+      t = tracks.size + 1;
+      tracks.set(name, t);
+    }
+    return t;
+  };
+  const events: TraceEvent[] = [];
+  for (const p of result.pieces) {
+    events.push({
+      name: `${p.op} [${p.begin}, ${p.end})`,
+      cat: p.kind,
+      ph: 'X',
+      pid: 1,
+      tid: tid(p.device),
+      ts: p.start * 1e6,
+      dur: (p.finish - p.start) * 1e6,
+      args: {
+        device: p.device,
+        source: p.source,
+        energySource: p.energySource,
+        predictedSeconds: p.predictedSeconds,
+        observedSeconds: p.observedSeconds,
+        predictedJoules: p.predictedJoules,
+        observedJoules: p.observedJoules,
+      },
+    });
+  }
+  for (const t of result.transfers) {
+    events.push({ name: `copy ${t.bytes} B`, cat: 'transfer', ph: 'X', pid: 1, tid: tid(`${t.from} -> ${t.to}`), ts: t.start * 1e6, dur: (t.finish - t.start) * 1e6, args: { bytes: t.bytes, modelled: true } });
+  }
+  for (const [name, id] of tracks) events.push({ name: 'thread_name', ph: 'M', pid: 1, tid: id, args: { name } });
+  events.push({ name: 'process_name', ph: 'M', pid: 1, tid: 0, args: { name: title } });
+  return {
+    traceEvents: events,
+    displayTimeUnit: 'ns',
+    otherData: { makespanSeconds: result.makespan, energyJoules: result.energy, measuredShare: result.measuredShare, wallSeconds: result.wallSeconds },
+  };
+}
+
+/**
+ * An observer that keeps the run's Chrome trace (`trace.json()`), and writes it to `path` with
+ * `trace.write(path)`.
+ * @example
+ * const trace = new TraceRecorder();
+ * await runPlan(plan, { observers: [trace] });
+ * await trace.write('run.trace.json');   // open in https://ui.perfetto.dev
+ */
+export class TraceRecorder implements ExecutionObserver {
+  private result: RunResult | undefined;
+
+  constructor(private readonly title = 'dype run') {}
+
+  onRunEnd(result: RunResult): void {
+    this.result = result;
+  }
+
+  /** The trace of the last run observed. @throws {Error} before any run ended. */
+  json(): ReturnType<typeof chromeTrace> {
+    if (!this.result) throw new Error('TraceRecorder.json: no run has ended yet');
+    return chromeTrace(this.result, this.title);
+  }
+
+  /** @throws {IoError} when the file cannot be written. */
+  async write(path: string): Promise<void> {
+    try {
+      await writeFile(path, JSON.stringify(this.json()));
+    } catch (cause) {
+      throw new IoError('TraceRecorder.write', path, cause);
+    }
+  }
+}
