@@ -8,6 +8,7 @@ import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
 import type { EnergySource } from '../devices/device.js';
 import { describe, ExecutionError, InvalidArgumentError } from '../errors.js';
+import { ModelCostSource } from '../scheduler/costs.js';
 import { Evaluator, type Metrics, type TransferEntry } from '../scheduler/evaluate.js';
 import { type PieceResult, type PieceSource, runPiece } from '../scheduler/pieces.js';
 import type { Plan } from '../scheduler/schedule.js';
@@ -56,7 +57,7 @@ export interface RunResult {
   readonly wallSeconds: number;
 }
 
-/** Plugged into a run; never changes it. */
+/** Plugged into a run; never changes it. Hooks must not throw: an error they throw rejects the run. */
 export interface ExecutionObserver {
   /** After each piece, in completion order. */
   onPiece?(record: PieceRecord): void;
@@ -87,18 +88,26 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const fn = 'runPlan';
   checkOptions(fn, options, KEYS as unknown as (keyof RunPlanOptions & string)[]);
   if (plan === null || typeof plan !== 'object' || !plan.bound || !plan.chosen) throw new InvalidArgumentError(`${fn}: plan must come from schedule(), got ${describe(plan)}`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new InvalidArgumentError(`${fn}: options must be an object, got ${describe(options)}`);
   const observers = options.observers ?? [];
   if (!Array.isArray(observers)) throw new InvalidArgumentError(`${fn}: observers must be an array, got ${describe(observers)}`);
+  observers.forEach((o: unknown, i) => {
+    if (o === null || typeof o !== 'object') throw new InvalidArgumentError(`${fn}: observers[${i}] must be an object, got ${describe(o)}`);
+    for (const hook of ['onPiece', 'onRunEnd'] as const) {
+      const f = (o as Record<string, unknown>)[hook];
+      if (f !== undefined && typeof f !== 'function') throw new InvalidArgumentError(`${fn}: observers[${i}].${hook} must be a function, got ${describe(f)}`);
+    }
+  });
   const signal = options.signal;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(signal)}`);
   signal?.throwIfAborted();
   const { bound, choices, chosen } = plan;
   const system = plan.context.system;
   const genome = chosen.genome;
   const t0 = performance.now();
 
-  // Predicted cost of each piece, from the plan's own timeline.
-  const predicted = new Map<string, { seconds: number; joules: number }>();
-  for (const e of plan.predicted.timeline) predicted.set(pieceKey(e.op, e.device, e.begin, e.end), { seconds: e.seconds, joules: e.joules });
+  // Predicted cost of each piece, from the model the plan was made with (memoised there).
+  const predictions = new ModelCostSource(bound, system, plan.context.model);
 
   const values: (Value | undefined)[] = bound.values.map((v) => v.data as Value | undefined);
   const observed = new Map<string, PieceResult>();
@@ -133,10 +142,10 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
           }
           const k = pieceKey(i, part.device, part.begin, part.end);
           observed.set(k, r);
-          const p = predicted.get(k);
+          const p = predictions.cost(op, part.device, part.begin, part.end);
           const rec: PieceRecord = {
             op: op.id, kind: op.kind, device: device.name, begin: part.begin, end: part.end,
-            predictedSeconds: p?.seconds ?? NaN, observedSeconds: r.seconds, predictedJoules: p?.joules ?? NaN, observedJoules: r.joules,
+            predictedSeconds: p.seconds, observedSeconds: r.seconds, predictedJoules: p.joules, observedJoules: r.joules,
             source: r.source, energySource: r.energySource,
           };
           records.push(rec);
@@ -153,6 +162,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     finished.push(p);
   }
   await Promise.all(finished);
+  // An abort that arrived while the last pieces ran still cancels the run: no result is presented.
+  signal?.throwIfAborted();
 
   // The observed timeline: the plan's list schedule over the observed costs.
   const source: CostSource = {

@@ -85,10 +85,11 @@ export class TraceRecorder implements ExecutionObserver {
     return chromeTrace(this.result, this.title);
   }
 
-  /** @throws {IoError} when the file cannot be written. */
+  /** @throws {Error} before any run ended; {IoError} when the file cannot be written. */
   async write(path: string): Promise<void> {
+    const text = JSON.stringify(this.json());
     try {
-      await writeFile(path, JSON.stringify(this.json()));
+      await writeFile(path, text);
     } catch (cause) {
       throw new IoError('TraceRecorder.write', path, cause);
     }
