@@ -64,8 +64,7 @@ describe('chromeTrace', () => {
   });
 
   it('survives JSON.stringify and JSON.parse', async () => {
-    // The plan's own mapping, so every piece has its prediction (a forced mapping's pieces have
-    // none: NaN, which JSON turns into null).
+    // Every piece has a finite prediction, so nothing turns into null on the way.
     const own = await runPlan(chosen);
     expect(own.transfers.length).toBeGreaterThan(0);
     const trace = chromeTrace(own, 'round trip');
