@@ -149,3 +149,4 @@ export { STRATEGIES as SEARCH_STRATEGIES, type SearchStrategy } from './schedule
 export { runPlan, type ExecutionObserver, type PieceRecord, type RunPlanOptions, type RunResult, type TimedPieceRecord } from './executor/run.js';
 export { chromeTrace, TraceRecorder, type TraceEvent } from './executor/trace.js';
 export type { PieceSource } from './scheduler/pieces.js';
+export { DriftMonitor, type DriftOptions, type DriftState } from './executor/drift.js';

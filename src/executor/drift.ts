@@ -1,0 +1,73 @@
+// The drift monitor: an observer that compares each piece's observed cost with its prediction,
+// feeds native kernels' observations back to the cost model (its outlier-resistant online
+// correction), and says when the run has drifted past a threshold. Re-planning acts on it.
+
+import type { CostModel } from '../cost/model.js';
+import type { OperatorKind } from '../devices/device.js';
+import { describe, InvalidArgumentError } from '../errors.js';
+import type { ExecutionObserver, PieceRecord } from './run.js';
+
+export interface DriftOptions {
+  /** Relative error of the observed against the predicted time that counts as drift. @default 0.25 */
+  readonly threshold?: number;
+}
+
+export interface DriftState {
+  readonly pieces: number;
+  /** (observed - predicted) / predicted over all pieces so far, by time. */
+  readonly relativeError: number;
+  /** The piece furthest from its prediction, relatively. */
+  readonly worst?: { readonly op: string; readonly device: string; readonly relativeError: number };
+  /** Whether |relativeError| has passed the threshold. */
+  readonly drifted: boolean;
+}
+
+const MODEL_KINDS = new Set<string>(['spmm', 'spmv', 'bfs', 'msbfs']);
+
+/**
+ * Watch a run for drift and teach the model what it sees.
+ * @example
+ * const drift = new DriftMonitor(plan.context.model);
+ * await runPlan(plan, { observers: [drift] });
+ * drift.state;   // { pieces, relativeError, worst, drifted }
+ */
+export class DriftMonitor implements ExecutionObserver {
+  private readonly threshold: number;
+  private predicted = 0;
+  private observed = 0;
+  private count = 0;
+  private worst: DriftState['worst'];
+  /** Every piece seen, in completion order. */
+  readonly records: PieceRecord[] = [];
+
+  /** @throws {InvalidArgumentError} for a threshold that is not a number > 0. */
+  constructor(
+    private readonly model?: CostModel,
+    options: DriftOptions = {},
+  ) {
+    const t = options.threshold ?? 0.25;
+    if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) throw new InvalidArgumentError(`DriftMonitor: threshold must be a number > 0, got ${describe(t)}`);
+    this.threshold = t;
+  }
+
+  onPiece(r: PieceRecord): void {
+    this.records.push(r);
+    this.count++;
+    this.predicted += r.predictedSeconds;
+    this.observed += r.observedSeconds;
+    const rel = r.predictedSeconds > 0 ? (r.observedSeconds - r.predictedSeconds) / r.predictedSeconds : 0;
+    if (!this.worst || Math.abs(rel) > Math.abs(this.worst.relativeError)) this.worst = { op: r.op, device: r.device, relativeError: rel };
+    // Only what the model predicts from features is corrected; rooflines are not fitted.
+    if (this.model && r.source !== 'roofline' && MODEL_KINDS.has(r.kind)) {
+      this.model.observe(
+        { device: r.device, operator: r.kind as OperatorKind, seconds: r.predictedSeconds, joules: r.predictedJoules, uncertainty: 1, state: this.model.state(r.device).state },
+        { device: r.device, operator: r.kind as OperatorKind, output: undefined as never, seconds: r.observedSeconds, joules: r.observedJoules, source: r.source === 'measured' ? 'measured' : 'simulated', energySource: r.energySource, counters: {} },
+      );
+    }
+  }
+
+  get state(): DriftState {
+    const relativeError = this.predicted > 0 ? (this.observed - this.predicted) / this.predicted : 0;
+    return { pieces: this.count, relativeError, ...(this.worst ? { worst: this.worst } : {}), drifted: Math.abs(relativeError) > this.threshold };
+  }
+}
