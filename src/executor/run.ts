@@ -6,7 +6,7 @@
 
 import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
-import type { EnergySource } from '../devices/device.js';
+import type { EnergySource, OperatorKind } from '../devices/device.js';
 import { describe, ExecutionError, InvalidArgumentError } from '../errors.js';
 import { ModelCostSource } from '../scheduler/costs.js';
 import { Evaluator, type Metrics, type TransferEntry } from '../scheduler/evaluate.js';
@@ -16,6 +16,7 @@ import { type CostSource, CostTable } from '../scheduler/space.js';
 import { checkOptions } from '../validate.js';
 import type { BoundOp } from '../workloads/bind.js';
 import { combineReduce, concatCsrRows, concatRows, finishReduce } from '../workloads/dense-kernels.js';
+import { replanRemaining, type Scale, scaledCosts } from './replan.js';
 import type { Value } from '../workloads/reference.js';
 
 /** One piece of one operator, as it ran. */
@@ -41,6 +42,21 @@ export interface TimedPieceRecord extends PieceRecord {
   readonly finish: number;
 }
 
+/** A re-plan of the remaining operators, and why. */
+export interface ReplanRecord {
+  /** The operator whose completion triggered it. */
+  readonly after: string;
+  /** Seconds since the run started (host wall clock). */
+  readonly at: number;
+  readonly reason: string;
+  /** Predicted seconds of the remaining work when it was planned, and now. */
+  readonly plannedSeconds: number;
+  readonly nowSeconds: number;
+  /** The remaining operators' choices before and after (`op:choice`, comma-separated). */
+  readonly from: string;
+  readonly to: string;
+}
+
 export interface RunResult {
   /** The workload's outputs by operator id. */
   readonly outputs: Readonly<Record<string, Value>>;
@@ -55,12 +71,17 @@ export interface RunResult {
   readonly predicted: Metrics;
   /** Host wall time of the whole run, seconds. */
   readonly wallSeconds: number;
+  /** The mapping that ran (after any re-plans), in the plan's short form. */
+  readonly mapping: string;
+  readonly replans: readonly ReplanRecord[];
 }
 
 /** Plugged into a run; never changes it. Hooks must not throw: an error they throw rejects the run. */
 export interface ExecutionObserver {
   /** After each piece, in completion order. */
   onPiece?(record: PieceRecord): void;
+  /** When the remaining operators were re-planned. */
+  onReplan?(record: ReplanRecord): void;
   /** Once, with the whole result, before `runPlan` resolves. */
   onRunEnd?(result: RunResult): void;
 }
@@ -69,9 +90,18 @@ export interface RunPlanOptions {
   /** Stops at the next piece boundary: pieces not started are not started, and the run rejects. */
   readonly signal?: AbortSignal;
   readonly observers?: readonly ExecutionObserver[];
+  /**
+   * Re-plan the operators not yet started when the predicted time of the remaining work, with
+   * the model corrected by what the run observed, differs from its prediction when planned by
+   * more than `threshold`. The run feeds native kernels' observations to the plan's model
+   * (`CostModel.observe`) while it does so. `false` runs the plan as made.
+   * @default { threshold: 0.25 }
+   */
+  readonly replan?: false | { readonly threshold?: number };
 }
 
-const KEYS = ['signal', 'observers'] as const;
+const KEYS = ['signal', 'observers', 'replan'] as const;
+const MODEL_KINDS = new Set<string>(['spmm', 'spmv', 'bfs', 'msbfs']);
 
 const pieceKey = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
 
@@ -93,7 +123,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   if (!Array.isArray(observers)) throw new InvalidArgumentError(`${fn}: observers must be an array, got ${describe(observers)}`);
   observers.forEach((o: unknown, i) => {
     if (o === null || typeof o !== 'object') throw new InvalidArgumentError(`${fn}: observers[${i}] must be an object, got ${describe(o)}`);
-    for (const hook of ['onPiece', 'onRunEnd'] as const) {
+    for (const hook of ['onPiece', 'onReplan', 'onRunEnd'] as const) {
       const f = (o as Record<string, unknown>)[hook];
       if (f !== undefined && typeof f !== 'function') throw new InvalidArgumentError(`${fn}: observers[${i}].${hook} must be a function, got ${describe(f)}`);
     }
@@ -101,13 +131,47 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const signal = options.signal;
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(signal)}`);
   signal?.throwIfAborted();
+  const replan = options.replan ?? {};
+  if (replan !== false && (replan === null || typeof replan !== 'object')) throw new InvalidArgumentError(`${fn}: replan must be false or { threshold }, got ${describe(replan)}`);
+  const threshold = replan === false ? Infinity : replan.threshold ?? 0.25;
+  if (typeof threshold !== 'number' || !(threshold > 0)) throw new InvalidArgumentError(`${fn}: replan.threshold must be a number > 0, got ${describe(threshold)}`);
   const { bound, choices, chosen } = plan;
   const system = plan.context.system;
-  const genome = chosen.genome;
+  const model = plan.context.model;
+  // The choices in force: fixed for an operator once it starts, revised for the rest by re-plans.
+  const genome = Int32Array.from(chosen.genome);
+  const started = bound.ops.map(() => false);
+  const done = bound.ops.map(() => false);
+  const replans: ReplanRecord[] = [];
+  const labelOf = (g: Int32Array, only?: readonly boolean[]): string =>
+    bound.ops.flatMap((op, i) => (only && only[i] ? [] : [`${op.id}:${choices[i]![g[i]!]!.label}`])).join(', ');
+  // What each piece was predicted to cost when it was (re)planned: the yardstick for drift and
+  // the `predicted` figures of the records.
+  const piecePredicted = new Map<string, { seconds: number; joules: number }>();
+  // The model's predictions as the run starts, for every piece of every choice (frozen: the
+  // model keeps learning while the run goes on, and the run's own corrections go on top).
+  const base = new ModelCostSource(bound, system, model);
+  bound.ops.forEach((op, i) => {
+    for (const ch of choices[i]!) for (const part of ch.parts) base.cost(op, part.device, part.begin, part.end);
+  });
+  const snapshot = (scale?: Scale): void => {
+    const costs = scale ? scaledCosts(base, scale) : base;
+    bound.ops.forEach((op, i) => {
+      if (started[i]) return;
+      for (const part of choices[i]![genome[i]!]!.parts) piecePredicted.set(pieceKey(i, part.device, part.begin, part.end), costs.cost(op, part.device, part.begin, part.end));
+    });
+  };
+  snapshot();
+  const plannedRemaining = (): number => {
+    let sum = 0;
+    bound.ops.forEach((_, i) => {
+      if (started[i]) return;
+      for (const part of choices[i]![genome[i]!]!.parts) sum += piecePredicted.get(pieceKey(i, part.device, part.begin, part.end))!.seconds;
+    });
+    return sum;
+  };
   const t0 = performance.now();
 
-  // Predicted cost of each piece, from the model the plan was made with (memoised there).
-  const predictions = new ModelCostSource(bound, system, plan.context.model);
 
   const values: (Value | undefined)[] = bound.values.map((v) => v.data as Value | undefined);
   const observed = new Map<string, PieceResult>();
@@ -126,6 +190,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     const op = bound.ops[i]!;
     await Promise.all(op.operands.map((v) => (bound.values[v]!.producer >= 0 ? finished[bound.values[v]!.producer]! : undefined)));
     const x = op.operands.map((v) => values[v]!);
+    started[i] = true;
     const parts = choices[i]![genome[i]!]!.parts;
     const results = await Promise.all(
       parts.map((part) =>
@@ -142,7 +207,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
           }
           const k = pieceKey(i, part.device, part.begin, part.end);
           observed.set(k, r);
-          const p = predictions.cost(op, part.device, part.begin, part.end);
+          const p = piecePredicted.get(k)!;
           const rec: PieceRecord = {
             op: op.id, kind: op.kind, device: device.name, begin: part.begin, end: part.end,
             predictedSeconds: p.seconds, observedSeconds: r.seconds, predictedJoules: p.joules, observedJoules: r.joules,
@@ -155,7 +220,70 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
       ),
     );
     values[op.output] = join(op, parts.map((p) => [p.begin, p.end] as const), results.map((r) => r.output), bound.values[op.output]!);
+    done[i] = true;
+    if (replan !== false) checkDrift(i, parts, results);
   };
+
+  // Observed / predicted time per (operator kind, device) in this run: the median, so one
+  // outlier among several pieces does not move it.
+  const ratios = new Map<string, number[]>();
+  const scale: Scale = (kind, d) => {
+    const r = ratios.get(`${kind}/${d}`);
+    if (!r || r.length === 0) return 1;
+    const s = [...r].sort((a, b) => a - b);
+    return s[s.length >> 1]!;
+  };
+  const checkDrift = (i: number, parts: readonly { device: number; begin: number; end: number }[], results: readonly PieceResult[]): void => {
+    const op = bound.ops[i]!;
+    // The model learns from native kernels, slowly and robustly (its online correction).
+    if (MODEL_KINDS.has(op.kind)) {
+      const costs = new ModelCostSource(bound, system, model);
+      parts.forEach((part, j) => {
+        const r = results[j]!;
+        if (r.source === 'roofline') return;
+        const p = costs.cost(op, part.device, part.begin, part.end);
+        const name = system.devices[part.device]!.name;
+        model.observe(
+          { device: name, operator: op.kind as OperatorKind, seconds: p.seconds, joules: p.joules, uncertainty: 1, state: model.state(name).state },
+          { device: name, operator: op.kind as OperatorKind, output: undefined as never, seconds: r.seconds, joules: r.joules, source: r.source === 'measured' ? 'measured' : 'simulated', energySource: r.energySource, counters: {} },
+        );
+      });
+    }
+    // The run reacts at once, to its own observations.
+    parts.forEach((part, j) => {
+      const p = base.cost(op, part.device, part.begin, part.end);
+      if (!(p.seconds > 0)) return;
+      const k = `${op.kind}/${part.device}`;
+      const list = ratios.get(k) ?? [];
+      list.push(results[j]!.seconds / p.seconds);
+      ratios.set(k, list);
+    });
+    if (started.every(Boolean) || failure !== undefined) return;
+    let now = 0;
+    bound.ops.forEach((o, m) => {
+      if (started[m]) return;
+      for (const part of choices[m]![genome[m]!]!.parts) now += base.cost(o, part.device, part.begin, part.end).seconds * scale(o.kind, part.device);
+    });
+    const plannedLeft = Math.max(plannedRemaining(), 1e-15);
+    const rel = now / plannedLeft - 1;
+    if (!(Math.abs(rel) > threshold)) return;
+    const before = labelOf(genome, started);
+    const next = replanRemaining(plan, scaledCosts(base, scale), genome, started, done);
+    const record: ReplanRecord = {
+      after: op.id,
+      at: (performance.now() - t0) / 1000,
+      reason: `after ${op.id}, the remaining work is predicted at ${(now * 1e6).toPrecision(3)} us against ${(plannedLeft * 1e6).toPrecision(3)} us when planned (${rel > 0 ? '+' : ''}${(rel * 100).toFixed(0)}%, threshold ${(threshold * 100).toFixed(0)}%)`,
+      plannedSeconds: plannedLeft,
+      nowSeconds: now,
+      from: before,
+      to: next ? labelOf(next, started) : before,
+    };
+    if (next) genome.set(next);
+    replans.push(record);
+    for (const o of observers) o.onReplan?.(record);
+    snapshot(scale);
+  };
+
   for (let i = 0; i < bound.ops.length; i++) {
     const p = runOp(i);
     p.catch(() => undefined); // reported through Promise.all below
@@ -172,7 +300,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
       return r ? { seconds: r.seconds, joules: r.joules } : { seconds: 0, joules: 0 }; // pieces of choices not taken
     },
   };
-  const oneChoice = choices.map((c, i) => [c[genome[i]!]!]);
+  const oneChoice = choices.map((c, i) => [c[genome[i]!]!]); // the choices that ran
   const table = new CostTable(oneChoice, bound.ops, source);
   const metrics = new Evaluator(bound, system, table, ['time', 'energy']).metrics(new Int32Array(bound.ops.length));
   const byKey = new Map(records.map((r) => [`${r.op}/${r.device}/${r.begin}/${r.end}`, r]));
@@ -186,6 +314,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   for (const v of bound.outputs) outputs[bound.values[v]!.name] = values[v]!;
   const result: RunResult = {
     outputs,
+    mapping: labelOf(genome),
+    replans,
     pieces,
     transfers: metrics.transfers,
     makespan: metrics.makespan,

@@ -9,7 +9,9 @@ import type { ExecutionObserver, RunResult } from './run.js';
 /** One complete event ("ph": "X") or metadata event ("ph": "M") of the Trace Event Format. */
 export interface TraceEvent {
   readonly name: string;
-  readonly ph: 'X' | 'M';
+  readonly ph: 'X' | 'M' | 'i';
+  /** Scope of an instant event: 'g' (global) draws a line across every track. */
+  readonly s?: 'g';
   readonly pid: number;
   readonly tid: number;
   readonly ts?: number;
@@ -52,6 +54,11 @@ export function chromeTrace(result: RunResult, title = 'dype run'): { traceEvent
   }
   for (const t of result.transfers) {
     events.push({ name: `copy ${t.bytes} B`, cat: 'transfer', ph: 'X', pid: 1, tid: tid(`${t.from} -> ${t.to}`), ts: t.start * 1e6, dur: (t.finish - t.start) * 1e6, args: { bytes: t.bytes, modelled: true } });
+  }
+  // Re-plans, as global instant events where the operator that triggered them finished.
+  for (const r of result.replans) {
+    const at = Math.max(0, ...result.pieces.filter((p) => p.op === r.after).map((p) => p.finish));
+    events.push({ name: 're-plan', cat: 'replan', ph: 'i', s: 'g', pid: 1, tid: 0, ts: at * 1e6, args: { reason: r.reason, from: r.from, to: r.to } });
   }
   for (const [name, id] of tracks) events.push({ name: 'thread_name', ph: 'M', pid: 1, tid: id, args: { name } });
   events.push({ name: 'process_name', ph: 'M', pid: 1, tid: 0, args: { name: title } });

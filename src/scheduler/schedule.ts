@@ -110,6 +110,8 @@ export interface Exploration {
 /** A plan: the chosen mapping, what it is predicted to cost, and why. */
 export interface Plan extends Exploration {
   readonly policy: string;
+  /** The policy itself, for re-planning by the same rule. */
+  readonly policyRule: Policy;
   readonly chosen: MappingPoint;
   /** The chosen mapping in portable form (devices and shares per operator). */
   readonly mapping: PortableMapping;
@@ -178,6 +180,7 @@ export async function schedule(workload: Workload | string | object, data: Workl
   const plan: Plan = {
     ...ex,
     policy: policyName(policy),
+    policyRule: policy,
     chosen,
     mapping: portableMapping(ctx.bound, ctx.system, ctx.table.choices, chosen.genome),
     predicted,

@@ -15,6 +15,7 @@ async function abortAfterFirstPiece(plan: Plan, reason: Error): Promise<{ outcom
   let ends = 0;
   const [outcome] = await Promise.allSettled([
     runPlan(plan, {
+      replan: false,
       signal: controller.signal,
       observers: [{
         onPiece: (r) => {
@@ -77,7 +78,7 @@ describe('runPlan with an AbortSignal', () => {
   it('a signal aborted after the run resolved changes nothing', async () => {
     const plan = await planner.plan('spmm');
     const controller = new AbortController();
-    const result = await runPlan(plan, { signal: controller.signal });
+    const result = await runPlan(plan, { replan: false, signal: controller.signal });
     controller.abort(new Error('too late'));
     expect(result.pieces).toHaveLength(pieceCount(plan));
   });

@@ -39,7 +39,7 @@ describe('DriftMonitor', () => {
     const forced = withGenome(plan, genome);
     const before = planner.model.corrections.factor('gpu/spmm/time');
     const drift = new DriftMonitor(planner.model);
-    await runPlan(forced, { observers: [drift] });
+    await runPlan(forced, { replan: false, observers: [drift] });
     expect(drift.records.length).toBe(plan.bound.ops.length);
     const after = planner.model.corrections.factor('gpu/spmm/time');
     // The uncalibrated model is far from the simulator, so two observations move the factor.

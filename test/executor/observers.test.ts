@@ -19,7 +19,7 @@ function expectedSource(plan: Plan, r: PieceRecord): string {
 async function observe(plan: Plan): Promise<{ pieces: PieceRecord[]; ends: RunResult[]; result: RunResult }> {
   const pieces: PieceRecord[] = [];
   const ends: RunResult[] = [];
-  const result = await runPlan(plan, { observers: [{ onPiece: (r) => pieces.push(r), onRunEnd: (r) => ends.push(r) }] });
+  const result = await runPlan(plan, { replan: false, observers: [{ onPiece: (r) => pieces.push(r), onRunEnd: (r) => ends.push(r) }] });
   return { pieces, ends, result };
 }
 
@@ -94,7 +94,7 @@ describe('several observers', () => {
     const a: PieceRecord[] = [];
     const b: PieceRecord[] = [];
     let endsB = 0;
-    const result = await runPlan(plan, { observers: [{ onPiece: (r) => a.push(r) }, {}, { onPiece: (r) => b.push(r), onRunEnd: () => endsB++ }] });
+    const result = await runPlan(plan, { replan: false, observers: [{ onPiece: (r) => a.push(r) }, {}, { onPiece: (r) => b.push(r), onRunEnd: () => endsB++ }] });
     expect(a).toHaveLength(result.pieces.length);
     expect(b).toEqual(a);
     expect(endsB).toBe(1);
