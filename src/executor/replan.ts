@@ -38,7 +38,14 @@ export function remainingSeconds(bound: BoundWorkload, plan: Plan, costs: CostSo
  * A new genome for the operators not yet started (the started ones keep theirs), or null when
  * no mapping of the rest satisfies the plan's constraints.
  */
-export function replanRemaining(plan: Plan, predictions: CostSource, genome: Int32Array, started: readonly boolean[], done: readonly boolean[]): Int32Array | null {
+export function replanRemaining(
+  plan: Plan,
+  predictions: CostSource,
+  genome: Int32Array,
+  started: readonly boolean[],
+  done: readonly boolean[],
+  allowed: (device: number) => boolean = () => true,
+): Int32Array | null {
   const { bound, choices } = plan;
   const system = plan.context.system;
   const source: CostSource = {
@@ -49,17 +56,20 @@ export function replanRemaining(plan: Plan, predictions: CostSource, genome: Int
   const searched = new Evaluator(bound, system, table, plan.objectives, plan.constraints);
   // Genes of started operators have one value: their current choice.
   const free = bound.ops.map((_, i) => i).filter((i) => !started[i]);
-  const cardinality = Int32Array.from(free, (i) => choices[i]!.length);
+  // Only choices whose every part is on an allowed device.
+  const options = free.map((i) => choices[i]!.flatMap((ch, c) => (ch.parts.every((p) => allowed(p.device)) ? [c] : [])));
+  if (options.some((o) => o.length === 0)) return null;
+  const cardinality = Int32Array.from(options, (o) => o.length);
   const full = Int32Array.from(genome);
   const expand = (g: Int32Array): Int32Array => {
-    free.forEach((i, k) => (full[i] = g[k]!));
+    free.forEach((i, k) => (full[i] = options[k]![g[k]!]!));
     return full;
   };
   if (free.length === 0) return null;
   const strategy = chooseStrategy(cardinality);
-  const seed = Int32Array.from(free, (i) => genome[i]!);
+  const seeds = [Int32Array.from(free, (i, k) => options[k]!.indexOf(genome[i]!))].filter((g) => g.every((x) => x >= 0));
   const result = strategy.search(
-    { cardinality, objectives: plan.objectives.length as 2 | 3, evaluate: (g, out) => searched.evaluate(expand(g), out), seeds: [seed] },
+    { cardinality, objectives: plan.objectives.length as 2 | 3, evaluate: (g, out) => searched.evaluate(expand(g), out), seeds },
     { seed: 1, budget: 2000 },
   );
   if (result.front.length === 0) return null;

@@ -16,7 +16,7 @@ import { type CostSource, CostTable } from '../scheduler/space.js';
 import { checkOptions } from '../validate.js';
 import type { BoundOp } from '../workloads/bind.js';
 import { combineReduce, concatCsrRows, concatRows, finishReduce } from '../workloads/dense-kernels.js';
-import { replanRemaining, type Scale, scaledCosts } from './replan.js';
+import { remainingSeconds, replanRemaining, type Scale, scaledCosts } from './replan.js';
 import type { Value } from '../workloads/reference.js';
 
 /** One piece of one operator, as it ran. */
@@ -98,9 +98,45 @@ export interface RunPlanOptions {
    * @default { threshold: 0.25 }
    */
   readonly replan?: false | { readonly threshold?: number };
+  /**
+   * Withdraw devices during the run (`deviceLoss.withdraw('gpu')`): their pieces not yet done,
+   * and every operator not yet started, are re-planned onto the other devices.
+   */
+  readonly deviceLoss?: DeviceLoss;
+  /**
+   * Treat a device whose piece fails as lost and re-plan around it, instead of failing the run.
+   * Invalid-argument errors always fail the run. @default true
+   */
+  readonly recoverDeviceFailures?: boolean;
 }
 
-const KEYS = ['signal', 'observers', 'replan'] as const;
+/**
+ * The event of devices leaving a running plan (unplugged, reclaimed, failed health check).
+ * @example
+ * const loss = new DeviceLoss();
+ * const run = runPlan(plan, { deviceLoss: loss });
+ * loss.withdraw('gpu');   // the rest of the run avoids it
+ */
+export class DeviceLoss {
+  readonly withdrawn = new Set<string>();
+  withdraw(device: string): void {
+    this.withdrawn.add(device);
+  }
+}
+
+/** A device became unavailable under a piece. */
+class DeviceLostError extends Error {
+  constructor(
+    readonly deviceIndex: number,
+    readonly device: string,
+    readonly why: string,
+    cause?: unknown,
+  ) {
+    super(`device ${device} lost (${why})`, { cause });
+  }
+}
+
+const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailures'] as const;
 const MODEL_KINDS = new Set<string>(['spmm', 'spmv', 'bfs', 'msbfs']);
 
 const pieceKey = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
@@ -135,6 +171,9 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   if (replan !== false && (replan === null || typeof replan !== 'object')) throw new InvalidArgumentError(`${fn}: replan must be false or { threshold }, got ${describe(replan)}`);
   const threshold = replan === false ? Infinity : replan.threshold ?? 0.25;
   if (typeof threshold !== 'number' || !(threshold > 0)) throw new InvalidArgumentError(`${fn}: replan.threshold must be a number > 0, got ${describe(threshold)}`);
+  if (options.deviceLoss !== undefined && !(options.deviceLoss instanceof DeviceLoss)) throw new InvalidArgumentError(`${fn}: deviceLoss must be a DeviceLoss, got ${describe(options.deviceLoss)}`);
+  const recoverable = options.recoverDeviceFailures ?? true;
+  if (typeof recoverable !== 'boolean') throw new InvalidArgumentError(`${fn}: recoverDeviceFailures must be true or false, got ${describe(recoverable)}`);
   const { bound, choices, chosen } = plan;
   const system = plan.context.system;
   const model = plan.context.model;
@@ -166,7 +205,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     let sum = 0;
     bound.ops.forEach((_, i) => {
       if (started[i]) return;
-      for (const part of choices[i]![genome[i]!]!.parts) sum += piecePredicted.get(pieceKey(i, part.device, part.begin, part.end))!.seconds;
+      for (const part of choices[i]![genome[i]!]!.parts) sum += (piecePredicted.get(pieceKey(i, part.device, part.begin, part.end)) ?? base.cost(bound.ops[i]!, part.device, part.begin, part.end)).seconds;
     });
     return sum;
   };
@@ -186,42 +225,79 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   // After the first failure no new piece starts: the run is lost, and its remaining work with it.
   let failure: unknown;
   const finished: Promise<void>[] = [];
+  /** Devices lost during this run: withdrawn through `deviceLoss`, or failed while running a piece. */
+  const lost = new Set<number>();
+  const isLost = (d: number): boolean => lost.has(d) || (options.deviceLoss?.withdrawn.has(system.devices[d]!.name) ?? false);
+
   const runOp = async (i: number): Promise<void> => {
     const op = bound.ops[i]!;
     await Promise.all(op.operands.map((v) => (bound.values[v]!.producer >= 0 ? finished[bound.values[v]!.producer]! : undefined)));
     const x = op.operands.map((v) => values[v]!);
-    started[i] = true;
-    const parts = choices[i]![genome[i]!]!.parts;
-    const results = await Promise.all(
-      parts.map((part) =>
-        onDevice(part.device, async () => {
-          signal?.throwIfAborted();
-          if (failure !== undefined) throw failure;
-          const device = system.devices[part.device]!;
-          let r: PieceResult;
-          try {
-            r = await runPiece(bound, op, device, x, part.begin, part.end, signal);
-          } catch (cause) {
-            if (signal?.aborted) throw (failure = signal.reason);
-            throw (failure ??= new ExecutionError(op.id, device.name, `${fn}: operator ${op.id} (${op.kind}) on ${device.name}, units [${part.begin}, ${part.end}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause }));
-          }
-          const k = pieceKey(i, part.device, part.begin, part.end);
-          observed.set(k, r);
-          const p = piecePredicted.get(k)!;
-          const rec: PieceRecord = {
-            op: op.id, kind: op.kind, device: device.name, begin: part.begin, end: part.end,
-            predictedSeconds: p.seconds, observedSeconds: r.seconds, predictedJoules: p.joules, observedJoules: r.joules,
-            source: r.source, energySource: r.energySource,
-          };
-          records.push(rec);
-          for (const o of observers) o.onPiece?.(rec);
-          return r;
-        }),
-      ),
-    );
-    values[op.output] = join(op, parts.map((p) => [p.begin, p.end] as const), results.map((r) => r.output), bound.values[op.output]!);
-    done[i] = true;
-    if (replan !== false) checkDrift(i, parts, results);
+    for (;;) {
+      started[i] = true;
+      const parts = choices[i]![genome[i]!]!.parts;
+      const settled = await Promise.allSettled(parts.map((part) => onDevice(part.device, () => runOne(i, op, x, part))));
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (!failed) {
+        const results = settled.map((r) => (r as PromiseFulfilledResult<PieceResult>).value);
+        values[op.output] = join(op, parts.map((p) => [p.begin, p.end] as const), results.map((r) => r.output), bound.values[op.output]!);
+        done[i] = true;
+        if (replan !== false) checkDrift(i, parts, results);
+        return;
+      }
+      const e = failed.reason as unknown;
+      if (signal?.aborted || failure !== undefined || !(e instanceof DeviceLostError)) throw (failure ??= e);
+      // The device is gone: this operator and every one not yet started go to the others.
+      lost.add(e.deviceIndex);
+      started[i] = false;
+      const next = replanRemaining(plan, scaledCosts(base, scale), genome, started, done, (d) => !isLost(d));
+      if (!next) {
+        throw (failure ??= new ExecutionError(op.id, e.device, `${fn}: operator ${op.id} (${op.kind}): device ${e.device} was lost and no remaining device can take the rest of the plan`, { cause: e.cause }));
+      }
+      const record: ReplanRecord = {
+        after: op.id,
+        at: (performance.now() - t0) / 1000,
+        reason: `device ${e.device} lost while running ${op.id} (${e.why}); the remaining operators move to the other devices`,
+        plannedSeconds: plannedRemaining(),
+        nowSeconds: remainingSeconds(bound, plan, scaledCosts(base, scale), next, started),
+        from: labelOf(genome, started),
+        to: labelOf(next, started),
+      };
+      genome.set(next);
+      replans.push(record);
+      for (const o of observers) o.onReplan?.(record);
+      snapshot(scale);
+    }
+  };
+
+  /** One piece on its device, recorded; a lost device becomes a DeviceLostError, anything else an ExecutionError. */
+  const runOne = async (i: number, op: BoundOp, x: readonly Value[], part: { device: number; begin: number; end: number }): Promise<PieceResult> => {
+    signal?.throwIfAborted();
+    if (failure !== undefined) throw failure;
+    const device = system.devices[part.device]!;
+    if (isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn');
+    let r: PieceResult;
+    try {
+      r = await runPiece(bound, op, device, x, part.begin, part.end, signal);
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason;
+      if (isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn', cause);
+      if (recoverable && !(cause instanceof InvalidArgumentError)) {
+        throw new DeviceLostError(part.device, device.name, `failed: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
+      }
+      throw new ExecutionError(op.id, device.name, `${fn}: operator ${op.id} (${op.kind}) on ${device.name}, units [${part.begin}, ${part.end}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    }
+    const k = pieceKey(i, part.device, part.begin, part.end);
+    observed.set(k, r);
+    const p = piecePredicted.get(k) ?? base.cost(op, part.device, part.begin, part.end);
+    const rec: PieceRecord = {
+      op: op.id, kind: op.kind, device: device.name, begin: part.begin, end: part.end,
+      predictedSeconds: p.seconds, observedSeconds: r.seconds, predictedJoules: p.joules, observedJoules: r.joules,
+      source: r.source, energySource: r.energySource,
+    };
+    records.push(rec);
+    for (const o of observers) o.onPiece?.(rec);
+    return r;
   };
 
   // Observed / predicted time per (operator kind, device) in this run: the median, so one

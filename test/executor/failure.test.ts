@@ -1,4 +1,4 @@
-// A piece that fails: the run rejects with an ExecutionError naming the operator and the device,
+// A piece that fails with recovery off (`recoverDeviceFailures: false`): the run rejects with an ExecutionError naming the operator and the device,
 // keeps the original error as its cause, runs nothing that depended on it and reports no end.
 
 import { describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ async function catchRun(plan: Plan): Promise<{ error: unknown; pieces: PieceReco
   const pieces: PieceRecord[] = [];
   let ends = 0;
   try {
-    await runPlan(plan, { replan: false, observers: [{ onPiece: (r) => pieces.push(r), onRunEnd: () => ends++ }] });
+    await runPlan(plan, { replan: false, recoverDeviceFailures: false, observers: [{ onPiece: (r) => pieces.push(r), onRunEnd: () => ends++ }] });
   } catch (error) {
     return { error, pieces, ends };
   }
