@@ -54,6 +54,11 @@ export interface ExploreOptions extends SpaceOptions {
 export interface ScheduleOptions extends ExploreOptions {
   /** How to pick from the front. @default 'min-time' */
   readonly policy?: Policy;
+  /**
+   * Keep this mapping (from another input, e.g. the previous one of a stream) instead of picking:
+   * the plan's `chosen` is it, translated to this input; the front is still computed.
+   */
+  readonly fixedMapping?: PortableMapping;
 }
 
 /** A mapping with its predicted objectives. */
@@ -124,7 +129,7 @@ const EXPLORE_KEYS = [
   'system', 'model', 'objectives', 'deadline', 'energyBudget', 'exclude', 'search', 'exhaustiveLimit', 'budget', 'seed', 'params',
   'precision', 'staticMapping', 'maxPoints', 'signal', 'splits', 'maxSplit', 'splitRatios',
 ] as const;
-const SCHEDULE_KEYS = [...EXPLORE_KEYS, 'policy'] as const;
+const SCHEDULE_KEYS = [...EXPLORE_KEYS, 'policy', 'fixedMapping'] as const;
 
 /** Resolve a workload argument: a Workload, a shipped name, or a definition object. */
 export function resolveWorkload(fn: string, w: unknown): Workload {
@@ -171,11 +176,18 @@ export async function schedule(workload: Workload | string | object, data: Workl
   const fn = 'schedule';
   checkOptions(fn, options, SCHEDULE_KEYS as unknown as (keyof ScheduleOptions & string)[]);
   const policy = checkPolicy(fn, options.policy ?? 'min-time', { deadline: options.deadline !== undefined, energyBudget: options.energyBudget !== undefined });
-  const ctx = await prepare(fn, workload, data, options, SCHEDULE_KEYS);
+  const fixed = options.fixedMapping;
+  const ctx = await prepare(fn, workload, data, fixed ? { ...options, staticMapping: fixed } : options, SCHEDULE_KEYS);
   const ex = ctx.exploration;
-  if (ex.front.length === 0) throw new InfeasibleError(`${fn}: ${ex.empty?.reason ?? 'no mapping fits'}`);
-  const k = pick(policy, ex.front);
-  const chosen = ex.front[k]!;
+  let chosen: MappingPoint;
+  if (fixed) {
+    const kept = ex.baselines.find((b) => b.name === 'static');
+    if (!kept?.genome || !kept.feasible) throw new InfeasibleError(`${fn}: the fixed mapping cannot run here: ${kept?.reason ?? 'it does not fit'}`);
+    chosen = kept as MappingPoint;
+  } else {
+    if (ex.front.length === 0) throw new InfeasibleError(`${fn}: ${ex.empty?.reason ?? 'no mapping fits'}`);
+    chosen = ex.front[pick(policy, ex.front)]!;
+  }
   const predicted = ctx.evaluator.metrics(chosen.genome);
   const plan: Plan = {
     ...ex,
