@@ -19,19 +19,12 @@ import { Oracle } from '../../src/scheduler/oracle.js';
 import { schedule } from '../../src/scheduler/schedule.js';
 import { workload } from '../../src/workloads/library.js';
 import { referenceValues } from '../../src/workloads/reference.js';
+import { SUITE_SYSTEMS } from '../scheduler/decision-suite.js';
 import { emitReport, fixed, machineInfo, progress, type SuiteReport } from '../common/report.js';
 
 const { values: args } = parseArgs({ options: { json: { type: 'string' }, quiet: { type: 'boolean', default: false } }, strict: true });
 
-const system = buildSystem({
-  name: 'demo',
-  devices: [
-    { name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' },
-    { name: 'cgra', backend: 'cgra-sim', profile: 'hycube-4x4' },
-    { name: 'cgra8', backend: 'cgra-sim', profile: 'hycube-8x8' },
-  ],
-  links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
-});
+const system = buildSystem({ ...SUITE_SYSTEMS['h100']!, name: 'demo' }, 'demos');
 progress('demos: quick calibration of the simulated devices');
 const payload = await calibrate(system, { quick: true });
 const freshModel = (): CostModel => new CostModel(system, payload);

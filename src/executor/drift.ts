@@ -25,6 +25,24 @@ export interface DriftState {
 const MODEL_KINDS = new Set<string>(['spmm', 'spmv', 'bfs', 'msbfs']);
 
 /**
+ * Show the model one observed piece against its prediction (seconds and joules). Only what the
+ * model predicts from features is corrected: rooflines and host-computed operators are skipped.
+ */
+export function observePiece(
+  model: CostModel,
+  piece: { readonly kind: string; readonly device: string; readonly source: string; readonly energySource: PieceRecord['energySource'] },
+  predicted: { readonly seconds: number; readonly joules: number },
+  observed: { readonly seconds: number; readonly joules: number },
+): void {
+  if (piece.source === 'roofline' || !MODEL_KINDS.has(piece.kind)) return;
+  const operator = piece.kind as OperatorKind;
+  model.observe(
+    { device: piece.device, operator, seconds: predicted.seconds, joules: predicted.joules, uncertainty: 1, state: model.state(piece.device).state },
+    { device: piece.device, operator, output: undefined as never, seconds: observed.seconds, joules: observed.joules, source: piece.source === 'measured' ? 'measured' : 'simulated', energySource: piece.energySource, counters: {} },
+  );
+}
+
+/**
  * Watch a run for drift and teach the model what it sees.
  * @example
  * const drift = new DriftMonitor(plan.context.model);
@@ -57,13 +75,7 @@ export class DriftMonitor implements ExecutionObserver {
     this.observed += r.observedSeconds;
     const rel = r.predictedSeconds > 0 ? (r.observedSeconds - r.predictedSeconds) / r.predictedSeconds : 0;
     if (!this.worst || Math.abs(rel) > Math.abs(this.worst.relativeError)) this.worst = { op: r.op, device: r.device, relativeError: rel };
-    // Only what the model predicts from features is corrected; rooflines are not fitted.
-    if (this.model && r.source !== 'roofline' && MODEL_KINDS.has(r.kind)) {
-      this.model.observe(
-        { device: r.device, operator: r.kind as OperatorKind, seconds: r.predictedSeconds, joules: r.predictedJoules, uncertainty: 1, state: this.model.state(r.device).state },
-        { device: r.device, operator: r.kind as OperatorKind, output: undefined as never, seconds: r.observedSeconds, joules: r.observedJoules, source: r.source === 'measured' ? 'measured' : 'simulated', energySource: r.energySource, counters: {} },
-      );
-    }
+    if (this.model) observePiece(this.model, r, { seconds: r.predictedSeconds, joules: r.predictedJoules }, { seconds: r.observedSeconds, joules: r.observedJoules });
   }
 
   get state(): DriftState {

@@ -6,16 +6,17 @@
 
 import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
-import type { EnergySource, OperatorKind } from '../devices/device.js';
+import type { EnergySource } from '../devices/device.js';
 import { describe, ExecutionError, InvalidArgumentError } from '../errors.js';
 import { ModelCostSource } from '../scheduler/costs.js';
 import { Evaluator, type Metrics, type TransferEntry } from '../scheduler/evaluate.js';
 import { type PieceResult, type PieceSource, runPiece } from '../scheduler/pieces.js';
-import type { Plan } from '../scheduler/schedule.js';
+import { mappingLabel, type Plan } from '../scheduler/schedule.js';
 import { type CostSource, CostTable } from '../scheduler/space.js';
 import { checkOptions } from '../validate.js';
 import type { BoundOp } from '../workloads/bind.js';
 import { combineReduce, concatCsrRows, concatRows, finishReduce } from '../workloads/dense-kernels.js';
+import { observePiece } from './drift.js';
 import { remainingSeconds, replanRemaining, type Scale, scaledCosts } from './replan.js';
 import type { Value } from '../workloads/reference.js';
 
@@ -137,7 +138,6 @@ class DeviceLostError extends Error {
 }
 
 const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailures'] as const;
-const MODEL_KINDS = new Set<string>(['spmm', 'spmv', 'bfs', 'msbfs']);
 
 const pieceKey = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
 
@@ -182,8 +182,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const started = bound.ops.map(() => false);
   const done = bound.ops.map(() => false);
   const replans: ReplanRecord[] = [];
-  const labelOf = (g: Int32Array, only?: readonly boolean[]): string =>
-    bound.ops.flatMap((op, i) => (only && only[i] ? [] : [`${op.id}:${choices[i]![g[i]!]!.label}`])).join(', ');
+  const labelOf = (g: Int32Array, skip?: readonly boolean[]): string => mappingLabel(bound, choices, g, skip);
   // What each piece was predicted to cost when it was (re)planned: the yardstick for drift and
   // the `predicted` figures of the records.
   const piecePredicted = new Map<string, { seconds: number; joules: number }>();
@@ -311,20 +310,13 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   };
   const checkDrift = (i: number, parts: readonly { device: number; begin: number; end: number }[], results: readonly PieceResult[]): void => {
     const op = bound.ops[i]!;
-    // The model learns from native kernels, slowly and robustly (its online correction).
-    if (MODEL_KINDS.has(op.kind)) {
-      const costs = new ModelCostSource(bound, system, model);
-      parts.forEach((part, j) => {
-        const r = results[j]!;
-        if (r.source === 'roofline') return;
-        const p = costs.cost(op, part.device, part.begin, part.end);
-        const name = system.devices[part.device]!.name;
-        model.observe(
-          { device: name, operator: op.kind as OperatorKind, seconds: p.seconds, joules: p.joules, uncertainty: 1, state: model.state(name).state },
-          { device: name, operator: op.kind as OperatorKind, output: undefined as never, seconds: r.seconds, joules: r.joules, source: r.source === 'measured' ? 'measured' : 'simulated', energySource: r.energySource, counters: {} },
-        );
-      });
-    }
+    // The model learns from native kernels, slowly and robustly (its online correction),
+    // shown its current predictions, on which the correction works.
+    const costs = new ModelCostSource(bound, system, model);
+    parts.forEach((part, j) => {
+      const r = results[j]!;
+      observePiece(model, { kind: op.kind, device: system.devices[part.device]!.name, source: r.source, energySource: r.energySource }, costs.cost(op, part.device, part.begin, part.end), r);
+    });
     // The run reacts at once, to its own observations.
     parts.forEach((part, j) => {
       const p = base.cost(op, part.device, part.begin, part.end);
@@ -335,11 +327,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
       ratios.set(k, list);
     });
     if (started.every(Boolean) || failure !== undefined) return;
-    let now = 0;
-    bound.ops.forEach((o, m) => {
-      if (started[m]) return;
-      for (const part of choices[m]![genome[m]!]!.parts) now += base.cost(o, part.device, part.begin, part.end).seconds * scale(o.kind, part.device);
-    });
+    const now = remainingSeconds(bound, plan, scaledCosts(base, scale), genome, started);
     const plannedLeft = Math.max(plannedRemaining(), 1e-15);
     const rel = now / plannedLeft - 1;
     if (!(Math.abs(rel) > threshold)) return;

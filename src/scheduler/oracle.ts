@@ -5,6 +5,7 @@
 // prediction enters it. Dense operators on simulated devices have no simulator; they keep their
 // roofline cost, which is therefore the same for planner and oracle (stated wherever reported).
 
+import { robustRepeats } from '../cost/fit.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { referenceValues } from '../workloads/reference.js';
@@ -43,11 +44,6 @@ export class MeasuredCostSource implements CostSource {
 
 const key = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1]!;
-}
-
 /**
  * Execute every distinct piece of work of the mapping space once (measured devices `repeats`
  * times, keeping the median) and return the costs.
@@ -72,8 +68,8 @@ export async function measurePieces(
         const device = system.devices[part.device]!;
         const results: PieceResult[] = [];
         for (let r = 0; r < (device.simulated ? 1 : repeats); r++) results.push(await runPiece(bound, op, device, x, part.begin, part.end, options.signal));
-        const sec = median(results.map((r) => r.seconds));
-        const pick = results.find((r) => r.seconds === sec)!;
+        const sec = robustRepeats(results.map((r) => r.seconds));
+        const pick = results.reduce((a, b) => (Math.abs(b.seconds - sec) < Math.abs(a.seconds - sec) ? b : a));
         source.set(k, { seconds: pick.seconds, joules: pick.joules }, pick.source);
       }
     }

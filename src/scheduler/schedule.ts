@@ -306,7 +306,7 @@ async function prepare(
   );
   const seconds = (performance.now() - t0) / 1000;
 
-  const labels = (g: Int32Array): string => bound.ops.map((op, i) => `${op.id}:${choices[i]![g[i]!]!.label}`).join(', ');
+  const labels = (g: Int32Array): string => mappingLabel(bound, choices, g);
   const full = new Float64Array(4);
   const all4 = new Evaluator(bound, system, table, ['time', 'energy', 'memory', 'latency'], constraints);
   const pointOf = (g: Int32Array): MappingPoint => {
@@ -386,6 +386,11 @@ async function prepare(
     context: { system, model },
   };
   return { bound, system, model, costs, table, evaluator, exploration, result };
+}
+
+/** A mapping's short form, `op:choice` comma-separated, leaving out the operators `skip` marks. */
+export function mappingLabel(bound: BoundWorkload, choices: readonly (readonly Choice[])[], genome: Int32Array, skip?: readonly boolean[]): string {
+  return bound.ops.flatMap((op, i) => (skip?.[i] ? [] : [`${op.id}:${choices[i]![genome[i]!]!.label}`])).join(', ');
 }
 
 /** The time of choice `j` of operator `i` run alone: its slowest part. */
