@@ -1,7 +1,11 @@
 {
   "variables": {
     "dype_arch_flags": "<!(node -p \"process.env.DYPE_PORTABLE ? '-mtune=generic' : '-march=native'\")",
-    "dype_sanitize": "<!(node -p \"process.env.DYPE_SANITIZE ? '1' : '0'\")"
+    "dype_sanitize": "<!(node -p \"process.env.DYPE_SANITIZE ? '1' : '0'\")",
+    "dype_cuda": "<!(node scripts/cuda-config.cjs enabled)",
+    "dype_cuda_off": "<!(node scripts/cuda-config.cjs off)",
+    "dype_nvcc": "<!(node scripts/cuda-config.cjs nvcc)",
+    "dype_cuda_lib": "<!(node scripts/cuda-config.cjs lib)"
   },
   "targets": [
     {
@@ -11,6 +15,7 @@
         "native/src/thread_pool.cc",
         "native/src/kernels/spmm.cc",
         "native/src/kernels/bfs.cc",
+        "native/src/cuda/gpu_binding.cc",
         "<!@(node -p \"require('fs').readdirSync('native/src/sim').filter(f => f.endsWith('.cc')).sort().map(f => 'native/src/sim/' + f).join(' ')\")"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native/src"],
@@ -25,6 +30,29 @@
           "ldflags": ["-fsanitize=address,undefined"]
         }, {
           "cflags_cc": ["-O3"]
+        }],
+        ["dype_cuda==1", {
+          "sources": ["native/src/cuda/kernels.cu", "native/src/cuda/runtime.cu"],
+          "defines": ["DYPE_HAVE_CUDA=1"],
+          "rules": [{
+            "rule_name": "nvcc",
+            "extension": "cu",
+            "inputs": ["<(RULE_INPUT_PATH)", "native/src/cuda/kernels.cuh", "native/src/cuda/gpu.h"],
+            "outputs": ["<(INTERMEDIATE_DIR)/<(RULE_INPUT_ROOT).o"],
+            "message": "nvcc <(RULE_INPUT_PATH)",
+            "process_outputs_as_sources": 1,
+            "action": [
+              "<(dype_nvcc)", "-std=c++17", "-O3", "-Xcompiler", "-fPIC", "-Inative/src",
+              "-gencode", "arch=compute_80,code=sm_80",
+              "-gencode", "arch=compute_90,code=sm_90",
+              "-gencode", "arch=compute_90,code=compute_90",
+              "-c", "<(RULE_INPUT_PATH)", "-o", "<@(_outputs)"
+            ]
+          }],
+          "libraries": ["<(dype_cuda_lib)/libcudart_static.a", "-ldl", "-lrt", "-lpthread"]
+        }, {
+          "sources": ["native/src/cuda/runtime_stub.cc"],
+          "defines": ["DYPE_CUDA_OFF=<(dype_cuda_off)"]
         }]
       ],
       "xcode_settings": {"GCC_ENABLE_CPP_EXCEPTIONS": "YES", "CLANG_CXX_LANGUAGE_STANDARD": "c++17"}

@@ -1,7 +1,7 @@
 // Turns the addon's coded rejections into dype's typed errors, so callers see one error family
 // whether TypeScript or C++ caught the problem.
 
-import { DypeError, InvalidArgumentError, LimitError, NativeError } from '../errors.js';
+import { DypeError, InvalidArgumentError, LimitError, NativeError, UnsupportedError } from '../errors.js';
 
 export function fromNativeError(fn: string, cause: unknown): DypeError {
   if (cause instanceof DypeError) return cause;
@@ -9,6 +9,7 @@ export function fromNativeError(fn: string, cause: unknown): DypeError {
   const code = (cause as { code?: unknown } | null)?.code;
   if (code === 'ERR_INVALID_ARGUMENT') return new InvalidArgumentError(message, { cause });
   if (code === 'ERR_LIMIT') return new LimitError(message, { cause });
+  if (code === 'ERR_UNSUPPORTED') return new UnsupportedError(message, { cause });
   return new NativeError(message.startsWith(fn) ? message : `${fn}: ${message}`, { cause });
 }
 

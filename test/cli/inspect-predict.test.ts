@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS } from '../../src/devices/backends/index.js';
+import { detectSystem } from '../../src/devices/system.js';
 import { runCli } from '../support/cli.js';
 
 const saved = process.env['DYPE_CACHE_DIR'];
@@ -23,13 +23,13 @@ describe('dype inspect --predict', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Predicted cost \(cost model, not measured; SpMM k=8 FP32/);
     const rows = r.out.split('\n').filter((l) => /\s(spmm|spmv|bfs)\s/.test(l) && /uncalibrated$/.test(l));
-    expect(rows.length).toBe(3 * BACKENDS.size);
+    expect(rows.length).toBe(3 * (await detectSystem()).devices.length);
   });
 
   it('gives predictions in --json', async () => {
     const r = await runCli(['inspect', '--generate', 'grid:rows=20,cols=20', '--predict', '--json']);
     const o = JSON.parse(r.out) as { predictions: { device: string; seconds: number; state: string }[] };
-    expect(o.predictions.length).toBe(3 * BACKENDS.size);
+    expect(o.predictions.length).toBe(3 * (await detectSystem()).devices.length);
     expect(o.predictions.every((p) => p.seconds > 0 && p.state === 'uncalibrated')).toBe(true);
   });
 

@@ -4,9 +4,10 @@
 import type { BackendDefinition } from '../backend.js';
 import { cgraSimBackend } from './cgra-sim.js';
 import { cpuBackend } from './cpu.js';
+import { gpuBackend } from './gpu.js';
 import { gpuSimBackend } from './gpu-sim.js';
 
 /** Every backend dype knows, by name. */
 export const BACKENDS: ReadonlyMap<string, BackendDefinition> = new Map(
-  [cpuBackend, cgraSimBackend, gpuSimBackend].map((b) => [b.name, b] as const),
+  [cpuBackend, gpuBackend, cgraSimBackend, gpuSimBackend].map((b) => [b.name, b] as const),
 );

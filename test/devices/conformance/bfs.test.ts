@@ -3,7 +3,7 @@
 import { describe, it } from 'vitest';
 import { checkBfs, checkMsbfs, conformanceDevices, family, FAMILIES, sourcesOf } from './harness.js';
 
-const devices = conformanceDevices();
+const devices = await conformanceDevices();
 const GRAPHS = Object.keys(FAMILIES).filter((n) => !n.startsWith('banded'));
 
 describe.each(devices.map((d) => [d.backend, d] as const))('%s: BFS', (_, device) => {

@@ -7,7 +7,7 @@ import { loadMatrixMarket } from '../../../src/io/index.js';
 import { datasetFiles, haveDatasets } from '../../support/datasets.js';
 import { checkBfs, checkMsbfs, checkSpmm, conformanceDevices, features, sourcesOf, splitRanges } from './harness.js';
 
-const devices = conformanceDevices();
+const devices = await conformanceDevices();
 
 describe.skipIf(!haveDatasets)('devices on the shared datasets', () => {
   for (const file of datasetFiles()) {

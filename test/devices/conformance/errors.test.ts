@@ -8,7 +8,7 @@ import { InvalidArgumentError } from '../../../src/errors.js';
 import type { Operator } from '../../../src/devices/device.js';
 import { conformanceDevices, family, features } from './harness.js';
 
-const devices = conformanceDevices();
+const devices = await conformanceDevices();
 const g = family('grid (road-like)');
 const rect = new CsrMatrix({ rows: 2, cols: 3, rowPtr: Int32Array.of(0, 1, 2), colIdx: Int32Array.of(0, 2) });
 

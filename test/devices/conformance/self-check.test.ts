@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Device } from '../../../src/devices/device.js';
 import { checkBfs, checkSpmm, conformanceDevices, family, features } from './harness.js';
 
-const cpu = conformanceDevices().find((d) => d.backend === 'cpu')!;
+const cpu = (await conformanceDevices()).find((d) => d.backend === 'cpu')!;
 
 function tampered(device: Device, tamper: (out: unknown) => void, overrides: object = {}): Device {
   return new Proxy(device, {

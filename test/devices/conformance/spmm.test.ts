@@ -4,7 +4,7 @@
 import { describe, it } from 'vitest';
 import { checkSpmm, conformanceDevices, family, FAMILIES, features, splitRanges } from './harness.js';
 
-const devices = conformanceDevices();
+const devices = await conformanceDevices();
 
 describe.each(devices.map((d) => [d.backend, d] as const))('%s: SpMM and SpMV', (_, device) => {
   for (const name of Object.keys(FAMILIES)) {

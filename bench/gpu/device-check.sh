@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The CUDA checks for a lent GPU machine (the team's `device` tool), as one script: unpack what
+# was carried (a Node binary, node_modules, the shared datasets, an addon built with
+# DYPE_PORTABLE=1 and CUDA), run the device conformance suite and the CUDA tests with the GPU
+# required, then the GPU benchmark. Everything lands in $OUT: the probe, nvidia-smi, the test log,
+# the benchmark's JSON and Markdown. See bench/gpu/README.md for how to prepare the carry folder.
+set -u
+cd "$(dirname "$0")/../.."
+C=${DYPE_CARRY:-.devcarry}
+OUT=${OUT:-/tmp/dype-out}
+mkdir -p "$OUT"
+t0=$(date +%s)
+step() { echo "== $(($(date +%s) - t0)) s: $*"; }
+
+step setup
+if ! command -v node >/dev/null 2>&1 || [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+  mkdir -p /tmp/nodebin && xz -dc "$C/node.xz" >/tmp/nodebin/node && chmod +x /tmp/nodebin/node
+  export PATH=/tmp/nodebin:$PATH
+fi
+node -v
+[ -d node_modules/vitest ] || tar -xJf "$C/nm.tar.xz"
+mkdir -p /tmp/datasets && tar -xJf "$C/datasets.tar.xz" -C /tmp/datasets
+export DYPE_DATASETS=/tmp/datasets DYPE_NATIVE_ADDON=$PWD/$C/dype_native.node DYPE_CACHE_DIR=/tmp/dype-cache
+nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
+nproc
+
+step probe
+node -e 'console.log(JSON.stringify(require(process.env.DYPE_NATIVE_ADDON).gpuProbe()))' | tee "$OUT/probe.json"
+
+if [ "${SKIP_TESTS:-0}" != 1 ]; then
+  step tests
+  DYPE_REQUIRE_CUDA=1 timeout "${TEST_TIMEOUT:-240}" node_modules/.bin/vitest run --maxWorkers 6 \
+    test/devices/conformance test/devices/gpu/ >"$OUT/tests.log" 2>&1
+  echo "tests exit $?"
+  grep -E "Test Files|Tests |FAIL|✗|×" "$OUT/tests.log" | head -30
+fi
+
+if [ "${SKIP_BENCH:-0}" != 1 ]; then
+  step bench
+  timeout "${BENCH_TIMEOUT:-300}" node --import tsx bench/gpu/run.ts ${BENCH_ARGS:-} --datasets /tmp/datasets \
+    --out "$OUT/gpu-bench.json" >"$OUT/bench.md" 2>"$OUT/bench.log"
+  echo "bench exit $?"
+  cat "$OUT/bench.md"
+  tail -4 "$OUT/bench.log"
+fi
+step done

@@ -1,0 +1,62 @@
+// The CUDA backend as the addon sees it: plain C++ (no CUDA headers), so the Node-API binding
+// compiles with the host compiler whether or not CUDA was built. runtime.cu implements it where
+// nvcc and the CUDA runtime were found at build time; runtime_stub.cc everywhere else.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "../kernels/bfs.h"
+#include "../kernels/spmm.h"
+
+namespace dype {
+namespace gpu {
+
+// What `dype system` and the backend's probe report. `available` is false with a `reason` when
+// CUDA was not built in, when there is no driver (libcuda is only looked for here, never at load
+// time), or when the driver sees no device.
+struct Probe {
+  bool built = false;
+  bool available = false;
+  std::string reason;
+  std::string name;
+  int devices = 0;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sms = 0;
+  double total_bytes = 0;
+  double free_bytes = 0;
+  double l2_bytes = 0;
+  double clock_mhz = 0;
+  double memory_clock_mhz = 0;
+  int bus_width_bits = 0;
+  int runtime_version = 0;
+  int driver_version = 0;
+  bool nvml = false;            // energy from NVML power readings
+  double power_limit_watts = 0;  // from NVML, 0 when unknown
+};
+
+// Probed once; later calls return the first answer.
+const Probe& probe();
+
+// One operator's costs. Times come from CUDA events on the operator's own stream.
+struct Run {
+  double kernel_s = 0;  // the kernels alone (what the device reports as its time)
+  double h2d_s = 0;     // copying the inputs to the device
+  double d2h_s = 0;     // copying the result back
+  double h2d_bytes = 0;
+  double d2h_bytes = 0;
+  double watts = 0;     // NVML board power after the kernels; 0 without NVML
+  bool energy_measured = false;
+  int strategy = 0;     // SpMM: 1 row split, 2 nnz split
+  int group = 0;        // lanes per row or chunk
+  int64_t levels = 0;   // BFS levels
+};
+
+// strategy: 0 auto (from the row lengths), 1 row split, 2 nnz split.
+Status spmm(const char* fn, const SpmmArgs& args, int strategy, Run* run);
+Status bfs(const char* fn, const BfsArgs& args, BfsStats* stats, Run* run);
+Status msbfs(const char* fn, const MsBfsArgs& args, int64_t* edges_examined, Run* run);
+
+}  // namespace gpu
+}  // namespace dype

@@ -1,0 +1,181 @@
+// Node-API face of the CUDA backend: gpuProbe, gpuSpmm, gpuSpmv, gpuBfs and gpuMsbfs take the same
+// positional arrays as the CPU kernels, check them the same way, and run on a libuv worker (a
+// GPU call is never cheaper than the async round trip). Built whether or not CUDA is: without
+// it, gpuProbe says why and every operator rejects with ERR_UNSUPPORTED.
+#include <napi.h>
+
+#include "../napi_util.h"
+#include "gpu.h"
+
+namespace dype {
+namespace gpu {
+namespace {
+
+using namespace napi;
+
+void set_run(Napi::Object& o, const Run& r) {
+  Napi::Env env = o.Env();
+  o.Set("kernelSeconds", Napi::Number::New(env, r.kernel_s));
+  o.Set("h2dSeconds", Napi::Number::New(env, r.h2d_s));
+  o.Set("d2hSeconds", Napi::Number::New(env, r.d2h_s));
+  o.Set("h2dBytes", Napi::Number::New(env, r.h2d_bytes));
+  o.Set("d2hBytes", Napi::Number::New(env, r.d2h_bytes));
+  o.Set("watts", Napi::Number::New(env, r.watts));
+  o.Set("energyMeasured", Napi::Boolean::New(env, r.energy_measured));
+  o.Set("levels", Napi::Number::New(env, static_cast<double>(r.levels)));
+}
+
+Napi::Value GpuProbe(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const Probe& p = probe();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("built", Napi::Boolean::New(env, p.built));
+  o.Set("available", Napi::Boolean::New(env, p.available));
+  o.Set("reason", Napi::String::New(env, p.reason));
+  o.Set("name", Napi::String::New(env, p.name));
+  o.Set("devices", Napi::Number::New(env, p.devices));
+  o.Set("computeCapability", Napi::String::New(env, std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor)));
+  o.Set("sms", Napi::Number::New(env, p.sms));
+  o.Set("totalBytes", Napi::Number::New(env, p.total_bytes));
+  o.Set("freeBytes", Napi::Number::New(env, p.free_bytes));
+  o.Set("l2Bytes", Napi::Number::New(env, p.l2_bytes));
+  o.Set("clockMhz", Napi::Number::New(env, p.clock_mhz));
+  o.Set("memoryClockMhz", Napi::Number::New(env, p.memory_clock_mhz));
+  o.Set("busWidthBits", Napi::Number::New(env, p.bus_width_bits));
+  o.Set("runtimeVersion", Napi::Number::New(env, p.runtime_version));
+  o.Set("driverVersion", Napi::Number::New(env, p.driver_version));
+  o.Set("nvml", Napi::Boolean::New(env, p.nvml));
+  o.Set("powerLimitWatts", Napi::Number::New(env, p.power_limit_watts));
+  return o;
+}
+
+class SpmmWorker : public KernelWorker {
+ public:
+  SpmmWorker(Napi::Env env, const char* fn, SpmmArgs args, int strategy)
+      : KernelWorker(env, fn), args_(args), strategy_(strategy) {}
+
+ protected:
+  Status compute() override { return spmm(fn_, args_, strategy_, &run_); }
+  Napi::Value result(Napi::Env env) override {
+    Napi::Object o = timed_result(env);
+    set_run(o, run_);
+    o.Set("strategy", Napi::Number::New(env, run_.strategy));
+    o.Set("group", Napi::Number::New(env, run_.group));
+    return o;
+  }
+
+ private:
+  SpmmArgs args_;
+  int strategy_;
+  Run run_;
+};
+
+// gpuSpmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, strategy)
+Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
+  return with_arg_errors(info.Env(), [&] {
+    const SpmmArgs a = get_spmm_args(info, fn);
+    const int strategy = static_cast<int>(get_int(info, 10, fn, "strategy", 0, 2));
+    auto* w = new SpmmWorker(info.Env(), fn, a, strategy);
+    w->pin(info, 0, 10);
+    return KernelWorker::start(w, false);
+  });
+}
+
+Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "gpuSpmm"); }
+Napi::Value Spmv(const Napi::CallbackInfo& info) { return SpmmCommon(info, "gpuSpmv"); }
+
+class BfsWorker : public KernelWorker {
+ public:
+  BfsWorker(Napi::Env env, const char* fn, BfsArgs args) : KernelWorker(env, fn), args_(args) {}
+
+ protected:
+  Status compute() override { return bfs(fn_, args_, &stats_, &run_); }
+  Napi::Value result(Napi::Env env) override {
+    Napi::Object o = timed_result(env);
+    set_run(o, run_);
+    auto frontier = Napi::Float64Array::New(env, stats_.frontier.size());
+    for (size_t i = 0; i < stats_.frontier.size(); ++i) frontier[i] = static_cast<double>(stats_.frontier[i]);
+    auto bottom_up = Napi::Uint8Array::New(env, stats_.bottom_up.size());
+    for (size_t i = 0; i < stats_.bottom_up.size(); ++i) bottom_up[i] = stats_.bottom_up[i];
+    o.Set("frontier", frontier);
+    o.Set("bottomUp", bottom_up);
+    o.Set("edgesExamined", Napi::Number::New(env, static_cast<double>(stats_.edges_examined)));
+    return o;
+  }
+
+ private:
+  BfsArgs args_;
+  BfsStats stats_;
+  Run run_;
+};
+
+// gpuBfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, direction, alpha, beta)
+Napi::Value Bfs(const Napi::CallbackInfo& info) {
+  const char* fn = "gpuBfs";
+  return with_arg_errors(info.Env(), [&] {
+    BfsArgs a;
+    get_graph(info, 0, fn, a.out, a.in);
+    const int64_t n = a.out.rows;
+    if (n == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
+    a.source = get_int(info, 5, fn, "source", 0, n - 1);
+    Borrowed depth = get_array(info, 6, fn, "depth", {napi_int32_array});
+    if (depth.length != static_cast<size_t>(n)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
+    a.depth = static_cast<int32_t*>(depth.data);
+    a.direction = static_cast<BfsDirection>(get_int(info, 7, fn, "direction", 0, 2));
+    a.alpha = get_double(info, 8, fn, "alpha");
+    a.beta = get_double(info, 9, fn, "beta");
+    if (!(a.alpha > 0) || !(a.beta > 0)) throw ArgError{arg_name(fn, "alpha and beta") + " must be positive"};
+    auto* w = new BfsWorker(info.Env(), fn, a);
+    w->pin(info, 0, 7);
+    return KernelWorker::start(w, false);
+  });
+}
+
+class MsBfsWorker : public KernelWorker {
+ public:
+  MsBfsWorker(Napi::Env env, const char* fn, MsBfsArgs args) : KernelWorker(env, fn), args_(args) {}
+
+ protected:
+  Status compute() override { return msbfs(fn_, args_, &edges_, &run_); }
+  Napi::Value result(Napi::Env env) override {
+    Napi::Object o = timed_result(env);
+    set_run(o, run_);
+    o.Set("edgesExamined", Napi::Number::New(env, static_cast<double>(edges_)));
+    return o;
+  }
+
+ private:
+  MsBfsArgs args_;
+  int64_t edges_ = 0;
+  Run run_;
+};
+
+// gpuMsbfs(n, rowPtr, colIdx, inRowPtr, inColIdx, sources, depths)
+Napi::Value MsBfs(const Napi::CallbackInfo& info) {
+  const char* fn = "gpuMsbfs";
+  return with_arg_errors(info.Env(), [&] {
+    MsBfsArgs a;
+    get_graph(info, 0, fn, a.out, a.in);
+    const SourcesDepths sd = get_sources_depths(info, 5, fn, a.out.rows);
+    a.sources = sd.sources;
+    a.num_sources = sd.count;
+    a.depths = sd.depths;
+    auto* w = new MsBfsWorker(info.Env(), fn, a);
+    w->pin(info, 0, 7);
+    return KernelWorker::start(w, false);
+  });
+}
+
+void Register(Napi::Env env, Napi::Object exports) {
+  exports.Set("gpuProbe", Napi::Function::New(env, GpuProbe, "gpuProbe"));
+  exports.Set("gpuSpmm", Napi::Function::New(env, Spmm, "gpuSpmm"));
+  exports.Set("gpuSpmv", Napi::Function::New(env, Spmv, "gpuSpmv"));
+  exports.Set("gpuBfs", Napi::Function::New(env, Bfs, "gpuBfs"));
+  exports.Set("gpuMsbfs", Napi::Function::New(env, MsBfs, "gpuMsbfs"));
+}
+
+ExportRegistrar registrar(Register);
+
+}  // namespace
+}  // namespace gpu
+}  // namespace dype

@@ -1,0 +1,561 @@
+// dype's CUDA kernels: SpMM/SpMV in two strategies (row split and nnz split), direction-optimising
+// BFS and bit-parallel multi-source BFS. See kernels.cuh for the contracts.
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels.cuh"
+
+namespace cg = cooperative_groups;
+
+namespace dype {
+namespace cuda {
+namespace {
+
+constexpr int kBlock = 256;
+
+// Streaming multiprocessors of the current device, read once per device.
+int current_sms() {
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return 1;
+  static int cached[64] = {0};
+  if (dev >= 0 && dev < 64 && cached[dev] > 0) return cached[dev];
+  int sms = 1;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1) sms = 1;
+  if (dev >= 0 && dev < 64) cached[dev] = sms;
+  return sms;
+}
+
+// Blocks for `threads` threads in a grid-stride loop: enough to fill every SM several times.
+unsigned blocks_for(int64_t threads) {
+  const int64_t want = (threads + kBlock - 1) / kBlock;
+  const int64_t cap = static_cast<int64_t>(current_sms()) * 16;
+  return static_cast<unsigned>(std::max<int64_t>(1, std::min(want, cap)));
+}
+
+int pow2_at_least(int64_t v, int lo, int hi) {
+  int g = lo;
+  while (g < hi && g < v) g *= 2;
+  return g;
+}
+
+__device__ __forceinline__ bool bad_column(int32_t c, int64_t cols) {
+  return static_cast<uint64_t>(static_cast<uint32_t>(c)) >= static_cast<uint64_t>(cols);
+}
+
+// The lanes of this thread's group of G inside its warp, as a shuffle/ballot mask.
+template <int G>
+__device__ __forceinline__ unsigned group_mask() {
+  if constexpr (G == 32) {
+    return 0xffffffffu;
+  } else {
+    const unsigned lane = threadIdx.x & 31u;
+    return ((1u << G) - 1u) << (lane & ~(G - 1u));
+  }
+}
+
+// Add a per-thread count into *total with one atomic per warp. Every lane of the warp must call.
+__device__ __forceinline__ void warp_add(unsigned long long* total, unsigned long long v) {
+  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
+  if ((threadIdx.x & 31u) == 0 && v != 0) atomicAdd(total, v);
+}
+
+// ---- SpMM / SpMV, row split -------------------------------------------------------------------
+
+// k > 1: a group of G lanes per row, each lane its own columns (c, c + G, ...): the G lanes read
+// one row of X together, coalesced.
+template <typename T, int G>
+__global__ void __launch_bounds__(kBlock) spmm_row_kernel(int64_t m, int64_t cols, const int64_t* __restrict__ rp,
+                                                          const int32_t* __restrict__ ci, const T* __restrict__ val,
+                                                          const T* __restrict__ x, int64_t k, T* __restrict__ y, int* err) {
+  const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int lane = static_cast<int>(threadIdx.x & (G - 1));
+  const int64_t groups = static_cast<int64_t>(gridDim.x) * blockDim.x / G;
+  for (int64_t row = t / G; row < m; row += groups) {
+    const int64_t b = rp[row], e = rp[row + 1];
+    for (int64_t c = lane; c < k; c += G) {
+      T acc = 0;
+      for (int64_t j = b; j < e; ++j) {
+        const int32_t col = __ldg(ci + j);
+        if (bad_column(col, cols)) {
+          atomicOr(err, kErrColumnOutOfRange);
+          continue;
+        }
+        const T a = val ? __ldg(val + j) : T(1);
+        acc += a * __ldg(x + static_cast<int64_t>(col) * k + c);
+      }
+      y[row * k + c] = acc;
+    }
+  }
+}
+
+// k = 1: a group of G lanes shares each row's nonzeros and reduces with shuffles. The loop runs
+// per warp (32 / G rows at a time) so every lane reaches the shuffles.
+template <typename T, int G>
+__global__ void __launch_bounds__(kBlock) spmv_row_kernel(int64_t m, int64_t cols, const int64_t* __restrict__ rp,
+                                                          const int32_t* __restrict__ ci, const T* __restrict__ val,
+                                                          const T* __restrict__ x, T* __restrict__ y, int* err) {
+  constexpr int kRowsPerWarp = 32 / G;
+  const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t warp = t / 32, warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
+  const int sub = static_cast<int>((threadIdx.x & 31) / G);
+  const int lane = static_cast<int>(threadIdx.x & (G - 1));
+  const unsigned mask = group_mask<G>();
+  for (int64_t base = warp * kRowsPerWarp; base < m; base += warps * kRowsPerWarp) {
+    const int64_t row = base + sub;
+    T acc = 0;
+    if (row < m) {
+      const int64_t e = rp[row + 1];
+      for (int64_t j = rp[row] + lane; j < e; j += G) {
+        const int32_t col = __ldg(ci + j);
+        if (bad_column(col, cols)) {
+          atomicOr(err, kErrColumnOutOfRange);
+          continue;
+        }
+        acc += (val ? __ldg(val + j) : T(1)) * __ldg(x + col);
+      }
+    }
+    for (int off = G / 2; off > 0; off /= 2) acc += __shfl_down_sync(mask, acc, off, G);
+    if (row < m && lane == 0) y[row] = acc;
+  }
+}
+
+// ---- SpMM / SpMV, nnz split -------------------------------------------------------------------
+
+// Each group of G lanes takes `chunk` consecutive nonzeros, finds the row of its first one by
+// binary search over the row pointers, and walks them in order. A row wholly inside the chunk is
+// stored; a row that crosses a chunk boundary is shared with a neighbour and added atomically
+// (Y starts zeroed). Lanes split the columns as in the row split.
+template <typename T, int G>
+__global__ void __launch_bounds__(kBlock) spmm_nnz_kernel(int64_t m, int64_t nnz, int64_t cols,
+                                                          const int64_t* __restrict__ rp, const int32_t* __restrict__ ci,
+                                                          const T* __restrict__ val, const T* __restrict__ x, int64_t k,
+                                                          T* __restrict__ y, int* err, int64_t chunk) {
+  const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int lane = static_cast<int>(threadIdx.x & (G - 1));
+  const int64_t groups = static_cast<int64_t>(gridDim.x) * blockDim.x / G;
+  const int64_t chunks = (nnz + chunk - 1) / chunk;
+  for (int64_t q = t / G; q < chunks; q += groups) {
+    const int64_t j0 = q * chunk;
+    const int64_t j1 = nnz < j0 + chunk ? nnz : j0 + chunk;
+    // The last row starting at or before j0 is the one holding nonzero j0 (empty rows share its
+    // start and come before it).
+    int64_t lo = 0, hi = m - 1;
+    while (lo < hi) {
+      const int64_t mid = (lo + hi + 1) / 2;
+      if (rp[mid] <= j0) lo = mid;
+      else hi = mid - 1;
+    }
+    for (int64_t c = lane; c < k; c += G) {
+      int64_t r = lo, rbeg = rp[lo], rend = rp[lo + 1];
+      T acc = 0;
+      for (int64_t j = j0; j < j1; ++j) {
+        while (j >= rend) {
+          if (rbeg >= j0 && rend <= j1) y[r * k + c] = acc;
+          else atomicAdd(y + r * k + c, acc);
+          ++r;
+          rbeg = rend;
+          rend = rp[r + 1];
+          acc = 0;
+        }
+        const int32_t col = __ldg(ci + j);
+        if (bad_column(col, cols)) {
+          atomicOr(err, kErrColumnOutOfRange);
+          continue;
+        }
+        acc += (val ? __ldg(val + j) : T(1)) * __ldg(x + static_cast<int64_t>(col) * k + c);
+      }
+      if (rbeg >= j0 && rend <= j1) y[r * k + c] = acc;
+      else atomicAdd(y + r * k + c, acc);
+    }
+  }
+}
+
+template <typename T, int G>
+void launch_row(cudaStream_t s, const LocalCsr& a, const T* val, const T* x, int64_t k, T* y, int* err) {
+  const unsigned blocks = blocks_for(a.m * G);
+  if (k == 1) spmv_row_kernel<T, G><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, y, err);
+  else spmm_row_kernel<T, G><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
+}
+
+template <typename T, int G>
+void launch_nnz(cudaStream_t s, const LocalCsr& a, const T* val, const T* x, int64_t k, T* y, int* err, int64_t chunk) {
+  const int64_t chunks = (a.nnz + chunk - 1) / chunk;
+  spmm_nnz_kernel<T, G><<<blocks_for(chunks * G), kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err,
+                                                                   chunk);
+}
+
+}  // namespace
+
+SpmmPlan plan_spmm(int64_t m, int64_t nnz, int64_t max_row, int64_t k, int sms, int strategy) {
+  SpmmPlan p;
+  const double threads = static_cast<double>(std::max(sms, 1)) * 2048.0;
+  const double mean = m > 0 ? static_cast<double>(nnz) / static_cast<double>(m) : 0.0;
+  int row_group, nnz_group;
+  double row_steps, nnz_steps;
+  if (k == 1) {
+    // Lanes share a row: the longest row costs max_row / G steps.
+    row_group = pow2_at_least(static_cast<int64_t>(std::ceil(mean)), 2, 32);
+    nnz_group = 1;
+    row_steps = std::max(static_cast<double>(nnz) / threads, static_cast<double>(max_row) / row_group);
+    // One thread per chunk reads uncoalesced: count each of its steps three times.
+    nnz_steps = 3.0 * static_cast<double>(nnz) / threads + 8.0;
+  } else {
+    // Lanes share a row's columns: the longest row costs max_row steps.
+    row_group = nnz_group = pow2_at_least(k, 2, 32);
+    const double slots = threads / row_group;
+    row_steps = std::max(static_cast<double>(nnz) / slots, static_cast<double>(max_row));
+    nnz_steps = 2.0 * static_cast<double>(nnz) / slots + 32.0;
+  }
+  p.chunk = k == 1 ? 16 : 32;
+  if (strategy == kRowSplit || (strategy == kAuto && (row_steps <= nnz_steps || nnz == 0))) {
+    p.strategy = kRowSplit;
+    p.group = row_group;
+  } else {
+    p.strategy = kNnzSplit;
+    p.group = nnz_group;
+  }
+  return p;
+}
+
+template <typename T>
+cudaError_t spmm(cudaStream_t s, const LocalCsr& a, const T* values, const T* x, int64_t k, T* y, int* err,
+                 const SpmmPlan& plan) {
+  if (a.m == 0 || k == 0) return cudaSuccess;
+  if (plan.strategy == kNnzSplit) {
+    cudaError_t e = cudaMemsetAsync(y, 0, static_cast<size_t>(a.m) * static_cast<size_t>(k) * sizeof(T), s);
+    if (e != cudaSuccess) return e;
+    if (a.nnz == 0) return cudaSuccess;
+    switch (plan.group) {
+      case 1: launch_nnz<T, 1>(s, a, values, x, k, y, err, plan.chunk); break;
+      case 2: launch_nnz<T, 2>(s, a, values, x, k, y, err, plan.chunk); break;
+      case 4: launch_nnz<T, 4>(s, a, values, x, k, y, err, plan.chunk); break;
+      case 8: launch_nnz<T, 8>(s, a, values, x, k, y, err, plan.chunk); break;
+      case 16: launch_nnz<T, 16>(s, a, values, x, k, y, err, plan.chunk); break;
+      default: launch_nnz<T, 32>(s, a, values, x, k, y, err, plan.chunk); break;
+    }
+  } else {
+    switch (plan.group) {
+      case 2: launch_row<T, 2>(s, a, values, x, k, y, err); break;
+      case 4: launch_row<T, 4>(s, a, values, x, k, y, err); break;
+      case 8: launch_row<T, 8>(s, a, values, x, k, y, err); break;
+      case 16: launch_row<T, 16>(s, a, values, x, k, y, err); break;
+      default: launch_row<T, 32>(s, a, values, x, k, y, err); break;
+    }
+  }
+  return cudaGetLastError();
+}
+
+template cudaError_t spmm<float>(cudaStream_t, const LocalCsr&, const float*, const float*, int64_t, float*, int*,
+                                 const SpmmPlan&);
+template cudaError_t spmm<double>(cudaStream_t, const LocalCsr&, const double*, const double*, int64_t, double*, int*,
+                                  const SpmmPlan&);
+
+// ---- BFS ------------------------------------------------------------------------------------
+
+namespace {
+
+// counters: [0] vertices discovered, [1] their out-edges (the next frontier's scout count),
+// [2] edges examined.
+template <int G>
+__global__ void __launch_bounds__(kBlock) bfs_top_down_kernel(const int32_t* __restrict__ q_in, int64_t n_in,
+                                                              const int64_t* __restrict__ rp, const int32_t* __restrict__ ci,
+                                                              int64_t n, int32_t* __restrict__ depth, int32_t next_level,
+                                                              int32_t* __restrict__ q_out, unsigned long long* counters,
+                                                              int* err) {
+  const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int lane = static_cast<int>(threadIdx.x & (G - 1));
+  const int64_t groups = static_cast<int64_t>(gridDim.x) * blockDim.x / G;
+  unsigned long long examined = 0;
+  // Whole-warp trip counts differ between groups; only warp_add at the end needs every lane.
+  for (int64_t i = t / G; i < n_in; i += groups) {
+    const int32_t u = q_in[i];
+    const int64_t b = rp[u], e = rp[u + 1];
+    if (lane == 0) examined += static_cast<unsigned long long>(e - b);
+    for (int64_t j = b + lane; j < e; j += G) {
+      const int32_t v = __ldg(ci + j);
+      if (bad_column(v, n)) {
+        atomicOr(err, kErrColumnOutOfRange);
+        continue;
+      }
+      if (depth[v] == -1 && atomicCAS(depth + v, -1, next_level) == -1) {
+        cg::coalesced_group found = cg::coalesced_threads();
+        unsigned long long slot = 0;
+        if (found.thread_rank() == 0) slot = atomicAdd(counters, static_cast<unsigned long long>(found.size()));
+        slot = found.shfl(slot, 0);
+        q_out[slot + found.thread_rank()] = v;
+        atomicAdd(counters + 1, static_cast<unsigned long long>(rp[v + 1] - rp[v]));
+      }
+    }
+  }
+  warp_add(counters + 2, examined);
+}
+
+// Every unvisited vertex looks for a parent among its in-neighbours at depth `level`; a group of
+// G lanes scans one vertex's in-edges G at a time and stops at the first hit.
+template <int G>
+__global__ void __launch_bounds__(kBlock) bfs_bottom_up_kernel(int64_t n, const int64_t* __restrict__ irp,
+                                                               const int32_t* __restrict__ ici,
+                                                               const int64_t* __restrict__ rp, int32_t* __restrict__ depth,
+                                                               int32_t level, int32_t* __restrict__ q_out,
+                                                               unsigned long long* counters, int* err) {
+  constexpr int kPerWarp = 32 / G;
+  const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t warp = t / 32, warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
+  const int sub = static_cast<int>((threadIdx.x & 31) / G);
+  const int lane = static_cast<int>(threadIdx.x & (G - 1));
+  const unsigned mask = group_mask<G>();
+  unsigned long long examined = 0;
+  for (int64_t base = warp * kPerWarp; base < n; base += warps * kPerWarp) {
+    const int64_t v = base + sub;
+    if (v < n && depth[v] == -1) {
+      const int64_t b = irp[v], e = irp[v + 1];
+      bool found = false;
+      for (int64_t off = b; off < e && !found; off += G) {
+        const int64_t j = off + lane;
+        bool hit = false;
+        if (j < e) {
+          const int32_t u = __ldg(ici + j);
+          if (bad_column(u, n)) atomicOr(err, kErrColumnOutOfRange);
+          else hit = depth[u] == level;
+        }
+        // Every lane of the group runs the same trips (same b, e), so the group ballot is safe.
+        const unsigned hits = __ballot_sync(mask, hit);
+        if (lane == 0) examined += static_cast<unsigned long long>(e - off < G ? e - off : G);
+        found = hits != 0;
+      }
+      if (found && lane == 0) {
+        depth[v] = level + 1;
+        const unsigned long long slot = atomicAdd(counters, 1ULL);
+        q_out[slot] = static_cast<int32_t>(v);
+        atomicAdd(counters + 1, static_cast<unsigned long long>(rp[v + 1] - rp[v]));
+      }
+    }
+  }
+  warp_add(counters + 2, examined);
+}
+
+__global__ void bfs_seed_kernel(int32_t* depth, int32_t* queue, int32_t source) {
+  depth[source] = 0;
+  queue[0] = source;
+}
+
+template <int G>
+void top_down(cudaStream_t s, const LocalCsr& out, const int32_t* q_in, int64_t n_in, int32_t* depth, int32_t next_level,
+              int32_t* q_out, unsigned long long* counters, int* err) {
+  bfs_top_down_kernel<G><<<blocks_for(n_in * G), kBlock, 0, s>>>(q_in, n_in, out.row_ptr, out.col_idx, out.m, depth,
+                                                                 next_level, q_out, counters, err);
+}
+
+template <int G>
+void bottom_up(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int32_t* depth, int32_t level, int32_t* q_out,
+               unsigned long long* counters, int* err) {
+  bfs_bottom_up_kernel<G><<<blocks_for(out.m * G), kBlock, 0, s>>>(out.m, in.row_ptr, in.col_idx, out.row_ptr, depth, level,
+                                                                   q_out, counters, err);
+}
+
+int graph_group(const LocalCsr& g) {
+  const double mean = g.m > 0 ? static_cast<double>(g.nnz) / static_cast<double>(g.m) : 0.0;
+  return mean >= 24 ? 32 : mean >= 6 ? 8 : 1;
+}
+
+}  // namespace
+
+cudaError_t bfs(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int64_t source, int direction, double alpha,
+                double beta, const BfsWork& w, BfsResult* result) {
+  const int64_t n = out.m;
+  cudaError_t e;
+  if ((e = cudaMemsetAsync(w.depth, 0xff, static_cast<size_t>(n) * sizeof(int32_t), s)) != cudaSuccess) return e;
+  bfs_seed_kernel<<<1, 1, 0, s>>>(w.depth, w.queue_a, static_cast<int32_t>(source));
+  int64_t src_edges[2] = {0, 0};
+  if ((e = cudaMemcpyAsync(src_edges, out.row_ptr + source, 2 * sizeof(int64_t), cudaMemcpyDeviceToHost, s)) != cudaSuccess) return e;
+  if ((e = cudaStreamSynchronize(s)) != cudaSuccess) return e;
+
+  const int td_group = graph_group(out), bu_group = graph_group(in);
+  const double average_degree = n > 0 ? static_cast<double>(out.nnz) / static_cast<double>(n) : 0.0;
+  result->frontier.assign(1, 1);
+  result->bottom_up.clear();
+  result->edges_examined = 0;
+  int32_t* q_cur = w.queue_a;
+  int32_t* q_next = w.queue_b;
+  int64_t n_front = 1;
+  int64_t scout = src_edges[1] - src_edges[0];
+  int64_t edges_to_check = out.nnz;
+  int32_t level = 0;
+  bool bottom = false;
+  bool bottom_up_unprofitable = false;
+  int64_t previous = 1;
+  while (n_front > 0) {
+    if (direction == 2) bottom = true;
+    else if (direction == 1) bottom = false;
+    else if (!bottom) bottom = !bottom_up_unprofitable && static_cast<double>(scout) > edges_to_check / alpha;
+    else bottom = n_front >= previous || static_cast<double>(n_front) > static_cast<double>(n) / beta;
+    if (!bottom) edges_to_check -= scout;
+    if ((e = cudaMemsetAsync(w.counters, 0, 3 * sizeof(unsigned long long), s)) != cudaSuccess) return e;
+    if (bottom) {
+      switch (bu_group) {
+        case 32: bottom_up<32>(s, out, in, w.depth, level, q_next, w.counters, w.err); break;
+        case 8: bottom_up<8>(s, out, in, w.depth, level, q_next, w.counters, w.err); break;
+        default: bottom_up<1>(s, out, in, w.depth, level, q_next, w.counters, w.err); break;
+      }
+    } else {
+      switch (td_group) {
+        case 32: top_down<32>(s, out, q_cur, n_front, w.depth, level + 1, q_next, w.counters, w.err); break;
+        case 8: top_down<8>(s, out, q_cur, n_front, w.depth, level + 1, q_next, w.counters, w.err); break;
+        default: top_down<1>(s, out, q_cur, n_front, w.depth, level + 1, q_next, w.counters, w.err); break;
+      }
+    }
+    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    if ((e = cudaMemcpyAsync(w.host_counters, w.counters, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s)) !=
+        cudaSuccess)
+      return e;
+    if ((e = cudaStreamSynchronize(s)) != cudaSuccess) return e;
+    const int64_t discovered = static_cast<int64_t>(w.host_counters[0]);
+    const int64_t examined = static_cast<int64_t>(w.host_counters[2]);
+    result->edges_examined += examined;
+    result->frontier.push_back(discovered);
+    result->bottom_up.push_back(bottom ? 1 : 0);
+    // As on the CPU: in meshes and road networks a bottom-up step scans every edge of the
+    // unvisited vertices and finds few parents; if it read far more than top-down would have,
+    // go back and stay top-down for the rest of this search.
+    if (bottom && direction == 0 && static_cast<double>(examined) > 8.0 * static_cast<double>(n_front) * average_degree) {
+      bottom_up_unprofitable = true;
+      bottom = false;
+    }
+    previous = n_front;
+    n_front = discovered;
+    scout = static_cast<int64_t>(w.host_counters[1]);
+    std::swap(q_cur, q_next);
+    ++level;
+  }
+  while (result->frontier.size() > 1 && result->frontier.back() == 0) {
+    result->frontier.pop_back();
+    result->bottom_up.pop_back();
+  }
+  return cudaSuccess;
+}
+
+// ---- multi-source BFS -----------------------------------------------------------------------
+
+namespace {
+
+__global__ void msbfs_seed_kernel(const int32_t* sources, int64_t num_sources, int64_t n, unsigned long long* seen,
+                                  unsigned long long* frontier, int32_t* depths) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= num_sources) return;
+  const int64_t v = sources[i];
+  const int64_t word = (i / 64) * n + v;
+  const unsigned long long bit = 1ULL << (i % 64);
+  atomicOr(seen + word, bit);
+  atomicOr(frontier + word, bit);
+  depths[i * n + v] = 0;
+}
+
+// One level for every batch (blockIdx.y): each vertex ORs its in-neighbours' frontier words; the
+// bits it had not seen are its new frontier and get depth next_level. A group of G lanes scans a
+// vertex's in-edges and stops once every unseen bit is covered.
+// counters: [0] vertices that gained a bit, [1] edges examined.
+template <int G>
+__global__ void __launch_bounds__(kBlock) msbfs_pull_kernel(int64_t n, int64_t num_sources, const int64_t* __restrict__ irp,
+                                                            const int32_t* __restrict__ ici,
+                                                            const unsigned long long* __restrict__ frontier,
+                                                            unsigned long long* __restrict__ next,
+                                                            unsigned long long* __restrict__ seen, int32_t* __restrict__ depths,
+                                                            int32_t next_level, unsigned long long* counters, int* err) {
+  constexpr int kPerWarp = 32 / G;
+  const int64_t batch = blockIdx.y;
+  const int64_t in_batch = num_sources - batch * 64 < 64 ? num_sources - batch * 64 : 64;
+  const unsigned long long active = in_batch >= 64 ? ~0ULL : ((1ULL << in_batch) - 1ULL);
+  const int64_t off_words = batch * n;
+  const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t warp = t / 32, warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
+  const int sub = static_cast<int>((threadIdx.x & 31) / G);
+  const int lane = static_cast<int>(threadIdx.x & (G - 1));
+  const unsigned mask = group_mask<G>();
+  unsigned long long examined = 0, gained = 0;
+  for (int64_t base = warp * kPerWarp; base < n; base += warps * kPerWarp) {
+    const int64_t v = base + sub;
+    if (v >= n) continue;  // the whole group skips together (same v)
+    const unsigned long long unseen = active & ~seen[off_words + v];
+    unsigned long long acc = 0;
+    if (unseen != 0) {
+      const int64_t b = irp[v], e = irp[v + 1];
+      for (int64_t off = b; off < e; off += G) {
+        const int64_t j = off + lane;
+        if (j < e) {
+          const int32_t u = __ldg(ici + j);
+          if (bad_column(u, n)) atomicOr(err, kErrColumnOutOfRange);
+          else acc |= frontier[off_words + u];
+        }
+        for (int o = G / 2; o > 0; o /= 2) acc |= __shfl_xor_sync(mask, acc, o, G);
+        if (lane == 0) examined += static_cast<unsigned long long>(e - off < G ? e - off : G);
+        if ((acc & unseen) == unseen) break;
+      }
+    }
+    const unsigned long long fresh = acc & unseen;
+    if (lane == 0) {
+      next[off_words + v] = fresh;
+      if (fresh != 0) {
+        seen[off_words + v] |= fresh;
+        ++gained;
+        for (unsigned long long bits = fresh; bits != 0; bits &= bits - 1) {
+          const int64_t s = batch * 64 + __ffsll(static_cast<long long>(bits)) - 1;
+          depths[s * n + v] = next_level;
+        }
+      }
+    }
+  }
+  warp_add(counters, gained);
+  warp_add(counters + 1, examined);
+}
+
+template <int G>
+void pull(cudaStream_t s, const LocalCsr& in, const MsBfsWork& w, int64_t batches, const unsigned long long* front,
+          unsigned long long* next, unsigned long long* seen, int32_t level) {
+  const dim3 grid(blocks_for(in.m * G), static_cast<unsigned>(batches));
+  msbfs_pull_kernel<G><<<grid, kBlock, 0, s>>>(in.m, w.num_sources, in.row_ptr, in.col_idx, front, next, seen, w.depths, level,
+                                               w.counters, w.err);
+}
+
+}  // namespace
+
+cudaError_t msbfs(cudaStream_t s, const LocalCsr& in, const MsBfsWork& w, int64_t* levels, int64_t* edges_examined) {
+  const int64_t n = in.m;
+  const int64_t batches = (w.num_sources + 63) / 64;
+  *levels = 0;
+  *edges_examined = 0;
+  if (w.num_sources == 0 || n == 0) return cudaSuccess;
+  const size_t words = static_cast<size_t>(batches) * static_cast<size_t>(n);
+  unsigned long long* seen = w.words;
+  unsigned long long* front = w.words + words;
+  unsigned long long* next = w.words + 2 * words;
+  cudaError_t e;
+  if ((e = cudaMemsetAsync(w.words, 0, 2 * words * sizeof(unsigned long long), s)) != cudaSuccess) return e;
+  if ((e = cudaMemsetAsync(w.depths, 0xff, static_cast<size_t>(w.num_sources) * n * sizeof(int32_t), s)) != cudaSuccess)
+    return e;
+  msbfs_seed_kernel<<<static_cast<unsigned>((w.num_sources + kBlock - 1) / kBlock), kBlock, 0, s>>>(w.sources, w.num_sources, n,
+                                                                                                  seen, front, w.depths);
+  const int group = graph_group(in);
+  for (int32_t level = 1;; ++level) {
+    if ((e = cudaMemsetAsync(w.counters, 0, 2 * sizeof(unsigned long long), s)) != cudaSuccess) return e;
+    switch (group) {
+      case 32: pull<32>(s, in, w, batches, front, next, seen, level); break;
+      case 8: pull<8>(s, in, w, batches, front, next, seen, level); break;
+      default: pull<1>(s, in, w, batches, front, next, seen, level); break;
+    }
+    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    if ((e = cudaMemcpyAsync(w.host_counters, w.counters, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s)) !=
+        cudaSuccess)
+      return e;
+    if ((e = cudaStreamSynchronize(s)) != cudaSuccess) return e;
+    *edges_examined += static_cast<int64_t>(w.host_counters[1]);
+    if (w.host_counters[0] == 0) break;
+    *levels = level;
+    std::swap(front, next);
+  }
+  return cudaSuccess;
+}
+
+}  // namespace cuda
+}  // namespace dype

@@ -1,0 +1,284 @@
+// The `gpu` backend: dype's CUDA kernels on a real NVIDIA GPU (native/src/cuda). Time is the
+// kernels' own time from CUDA events (copies to and from the device are reported beside it, and
+// priced by the scheduler on the system's links); energy is NVML's board power over that time
+// where NVML can be read, else the profile's active power over it (modelled). Where dype was
+// built without CUDA, or there is no driver or device, the probe says why and the default
+// system uses `gpu-sim` instead.
+
+import type { RowPtrArray, ValueArray } from '../../data/csr.js';
+import { DenseMatrix, denseElements, type DenseArray } from '../../data/dense.js';
+import { UnsupportedError } from '../../errors.js';
+import { callNative } from '../../kernels/native-call.js';
+import { nativeAddon } from '../../native/addon.js';
+import type { BackendDefinition } from '../backend.js';
+import type {
+  Device,
+  DeviceCapabilities,
+  DevicePower,
+  DeviceResult,
+  DeviceSpec,
+  InputsOf,
+  OperatorKind,
+  OperatorOf,
+  OutputOf,
+  RowRange,
+  RunOptions,
+} from '../device.js';
+import { checkRun } from '../run-checks.js';
+import { specValues, type ParamRules } from '../spec.js';
+
+/** What the addon reports about CUDA on this machine (native/src/cuda/gpu.h, `Probe`). */
+export interface CudaProbe {
+  /** Whether the addon was built with CUDA (nvcc and the CUDA runtime found at build time). */
+  readonly built: boolean;
+  readonly available: boolean;
+  /** Why not, when `available` is false: the CUDA runtime's error, or how the addon was built. */
+  readonly reason: string;
+  readonly name: string;
+  readonly devices: number;
+  readonly computeCapability: string;
+  readonly sms: number;
+  readonly totalBytes: number;
+  readonly freeBytes: number;
+  readonly l2Bytes: number;
+  readonly clockMhz: number;
+  readonly memoryClockMhz: number;
+  readonly busWidthBits: number;
+  /** CUDA runtime and driver versions as CUDA encodes them (13000 = 13.0). */
+  readonly runtimeVersion: number;
+  readonly driverVersion: number;
+  /** Whether board power can be read from NVML. */
+  readonly nvml: boolean;
+  readonly powerLimitWatts: number;
+}
+
+/** Costs of one GPU operator as the addon reports them. */
+export interface CudaRun {
+  /** Host wall time of the whole call (copies, kernels, synchronisation). */
+  readonly seconds: number;
+  readonly kernelSeconds: number;
+  readonly h2dSeconds: number;
+  readonly d2hSeconds: number;
+  readonly h2dBytes: number;
+  readonly d2hBytes: number;
+  readonly watts: number;
+  readonly energyMeasured: boolean;
+  readonly levels: number;
+}
+
+/** SpMM strategies of the CUDA kernels: chosen from the row lengths, or forced. */
+export const SPMM_STRATEGIES = { auto: 0, 'row-split': 1, 'nnz-split': 2 } as const;
+export type SpmmStrategy = keyof typeof SPMM_STRATEGIES;
+
+interface CudaAddon {
+  gpuProbe(): CudaProbe;
+  gpuSpmm(
+    rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array, values: ValueArray | null,
+    x: DenseArray, k: number, y: DenseArray, rowBegin: number, rowEnd: number, strategy: number,
+  ): Promise<CudaRun & { readonly strategy: number; readonly group: number }>;
+  gpuSpmv: CudaAddon['gpuSpmm'];
+  gpuBfs(
+    n: number, rowPtr: RowPtrArray, colIdx: Int32Array, inRowPtr: RowPtrArray, inColIdx: Int32Array,
+    source: number, depth: Int32Array, direction: 0 | 1 | 2, alpha: number, beta: number,
+  ): Promise<CudaRun & { readonly frontier: Float64Array; readonly bottomUp: Uint8Array; readonly edgesExamined: number }>;
+  gpuMsbfs(
+    n: number, rowPtr: RowPtrArray, colIdx: Int32Array, inRowPtr: RowPtrArray, inColIdx: Int32Array,
+    sources: Int32Array, depths: Int32Array,
+  ): Promise<CudaRun & { readonly edgesExamined: number }>;
+}
+
+/** The addon's CUDA exports (native/src/cuda/gpu_binding.cc). */
+export function cudaAddon(): CudaAddon {
+  return nativeAddon() as unknown as CudaAddon;
+}
+
+let probed: CudaProbe | undefined;
+
+/**
+ * What CUDA looks like here, probed once per process (the first probe starts the CUDA runtime,
+ * which takes a fraction of a second where a driver exists).
+ * @example
+ * const p = cudaProbe();
+ * console.log(p.available ? `${p.name}, ${p.sms} SMs` : `no CUDA device (${p.reason})`);
+ */
+export function cudaProbe(): CudaProbe {
+  probed ??= cudaAddon().gpuProbe();
+  return probed;
+}
+
+const GIB = 1024 ** 3;
+
+/**
+ * The device's own figures, read at run time, in gpu-sim's parameter names so the cost model's
+ * spec-derived starting point reads them as it reads a simulated card's.
+ */
+function probedParams(p: CudaProbe): Record<string, { value: number; unit: string; source: string }> {
+  if (!p.available) return {};
+  const source = `read from the device (${p.name}) through the CUDA runtime at run time`;
+  const out: Record<string, { value: number; unit: string; source: string }> = {
+    sms: { value: p.sms, unit: 'SMs', source },
+    clockMhz: { value: p.clockMhz, unit: 'MHz', source },
+    l2Mb: { value: p.l2Bytes / 1e6, unit: 'MB', source },
+    memoryGb: { value: p.totalBytes / 1e9, unit: 'GB', source },
+  };
+  // Double data rate over the bus: what the card's spec sheet quotes as peak bandwidth.
+  if (p.memoryClockMhz > 0 && p.busWidthBits > 0) {
+    out['dramGbs'] = { value: (p.memoryClockMhz * 1e6 * 2 * (p.busWidthBits / 8)) / 1e9, unit: 'GB/s', source };
+  }
+  return out;
+}
+/** Beamer's switching thresholds, as the CPU search uses them. */
+const BFS_ALPHA = 15;
+const BFS_BETA = 18;
+
+class CudaDevice implements Device {
+  readonly backend = 'gpu';
+  readonly kind = 'gpu' as const;
+  readonly simulated = false;
+  readonly memorySpace: string;
+  readonly capabilities: DeviceCapabilities;
+  readonly power: DevicePower;
+  readonly spec: DeviceSpec;
+  private readonly probe: CudaProbe;
+
+  constructor(
+    readonly name: string,
+    spec: DeviceSpec,
+  ) {
+    const values = specValues(spec);
+    this.probe = cudaProbe();
+    this.spec = { ...spec, params: { ...spec.params, ...probedParams(this.probe) } };
+    this.memorySpace = name;
+    this.capabilities = {
+      operators: ['spmm', 'spmv', 'bfs', 'msbfs'],
+      precisions: ['f32', 'f64'],
+      memoryBytes: this.probe.totalBytes,
+      concurrency: values['streams']!,
+    };
+    this.power = {
+      idleWatts: values['idleWatts']!,
+      activeWatts: this.probe.powerLimitWatts > 0 ? this.probe.powerLimitWatts : values['activeWatts']!,
+      source: this.probe.nvml ? 'measured' : 'modelled',
+    };
+  }
+
+  async run<K extends OperatorKind>(
+    op: OperatorOf<K>,
+    inputs: InputsOf<K>,
+    range?: RowRange,
+    options?: RunOptions,
+  ): Promise<DeviceResult<K>> {
+    const req = checkRun(this, op, inputs, range, options);
+    const fn = `${this.name}.run`;
+    if (!this.probe.available) throw new UnsupportedError(`${fn}: no CUDA device (${this.probe.reason})`);
+    const addon = cudaAddon();
+    let output: OutputOf<OperatorKind>;
+    let r: CudaRun;
+    const counters: Record<string, number> = {};
+    switch (req.kind) {
+      case 'spmm':
+      case 'spmv': {
+        const { a, x } = req;
+        const [begin, end] = req.range;
+        const k = x.cols;
+        const size = denseElements(fn, end - begin, k);
+        const y = new DenseMatrix(end - begin, k, x.precision === 'f32' ? new Float32Array(size) : new Float64Array(size));
+        const call = req.kind === 'spmm' ? addon.gpuSpmm : addon.gpuSpmv;
+        const s = await callNative(fn, () => call(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x.data, k, y.data, begin, end, 0));
+        output = y;
+        r = s;
+        counters['strategy'] = s.strategy;
+        counters['group'] = s.group;
+        counters['flops'] = 2 * (a.rowStart(end) - a.rowStart(begin)) * k;
+        break;
+      }
+      case 'bfs': {
+        const g = req.graph;
+        const depth = new Int32Array(g.rows);
+        const s = await callNative(fn, () =>
+          addon.gpuBfs(g.rows, g.rowPtr, g.colIdx, req.inEdges.rowPtr, req.inEdges.colIdx, req.source, depth, 0, BFS_ALPHA, BFS_BETA),
+        );
+        output = { depth, frontier: s.frontier };
+        r = s;
+        counters['levels'] = s.frontier.length;
+        counters['bottomUpLevels'] = s.bottomUp.reduce((t, b) => t + b, 0);
+        counters['edgesExamined'] = s.edgesExamined;
+        break;
+      }
+      case 'msbfs': {
+        const g = req.graph;
+        const sources = req.sources.slice(req.range[0], req.range[1]);
+        const depths = new Int32Array(denseElements(fn, sources.length, g.rows));
+        const s = await callNative(fn, () =>
+          addon.gpuMsbfs(g.rows, g.rowPtr, g.colIdx, req.inEdges.rowPtr, req.inEdges.colIdx, sources, depths),
+        );
+        output = { depths };
+        r = s;
+        counters['levels'] = s.levels;
+        counters['edgesExamined'] = s.edgesExamined;
+        break;
+      }
+    }
+    Object.assign(counters, {
+      h2dSeconds: r.h2dSeconds,
+      d2hSeconds: r.d2hSeconds,
+      h2dBytes: r.h2dBytes,
+      d2hBytes: r.d2hBytes,
+      wallSeconds: r.seconds,
+      watts: r.watts,
+    });
+    const seconds = r.kernelSeconds;
+    const measured = r.energyMeasured;
+    return {
+      device: this.name,
+      operator: op.kind as K,
+      output: output as OutputOf<K>,
+      seconds,
+      joules: (measured ? r.watts : this.power.activeWatts) * seconds,
+      source: 'measured',
+      energySource: measured ? 'measured' : 'modelled',
+      counters,
+    };
+  }
+
+  async dispose(): Promise<void> {}
+}
+
+/** Parameters of a `gpu` profile (devices/gpu/). The device's own figures are read at run time. */
+export const CUDA_PARAMS: ParamRules = {
+  idleWatts: { min: 0, max: 5000, unit: 'W', description: 'board power when idle (the idle share of a plan\'s energy)' },
+  activeWatts: { min: 1, max: 5000, unit: 'W', description: 'board power when busy, used only where NVML cannot be read' },
+  streams: { min: 1, max: 1024, integer: true, unit: 'streams', description: 'operators run at once' },
+};
+
+function describeProbe(p: CudaProbe): string {
+  const gib = (b: number) => `${(b / GIB).toFixed(0)} GiB`;
+  const cuda = (v: number) => `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`;
+  return (
+    `${p.name}, compute capability ${p.computeCapability}, ${p.sms} SMs, ${gib(p.totalBytes)}, ` +
+    `CUDA runtime ${cuda(p.runtimeVersion)}, driver ${cuda(p.driverVersion)}, ` +
+    (p.nvml ? 'energy from NVML power readings' : 'energy modelled (NVML unreadable)')
+  );
+}
+
+/**
+ * The gpu backend definition: available where the addon was built with CUDA and a device answers.
+ * @example
+ * const status = await gpuBackend.probe(); // { available: false, reason: 'no CUDA device (...)' } on a machine without one
+ */
+export const gpuBackend: BackendDefinition = {
+  name: 'gpu',
+  description: 'dype\'s CUDA kernels on a real NVIDIA GPU (measured time from CUDA events; NVML or modelled energy)',
+  kind: 'gpu',
+  simulated: false,
+  hostMemory: false,
+  defaultProfile: 'cuda',
+  params: CUDA_PARAMS,
+  async probe() {
+    const p = cudaProbe();
+    return p.available ? { available: true, detail: describeProbe(p) } : { available: false, reason: `no CUDA device (${p.reason})` };
+  },
+  create(name: string, spec: DeviceSpec): Device {
+    return new CudaDevice(name, spec);
+  },
+};
