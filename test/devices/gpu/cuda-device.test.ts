@@ -30,7 +30,9 @@ describe.skipIf(!probe.available)('gpu backend on a CUDA device', () => {
     expect(r.energySource).toBe(probe.nvml ? 'measured' : 'modelled');
     expect(r.seconds).toBeGreaterThan(0);
     expect(r.counters['h2dBytes']).toBeGreaterThan(a.nnz * 4);
-    expect(r.counters['d2hBytes']).toBe(a.rows * 32 * 4);
+    // The result, and the kernels' four-byte error word.
+    expect(r.counters['d2hBytes']).toBeGreaterThanOrEqual(a.rows * 32 * 4);
+    expect(r.counters['d2hBytes']).toBeLessThan(a.rows * 32 * 4 + 64);
     expect(r.counters['wallSeconds']).toBeGreaterThanOrEqual(r.seconds);
   });
 

@@ -82,11 +82,17 @@ describe.skipIf(!available)('CUDA SpMM strategies', () => {
       expect(err).toBeInstanceOf(InvalidArgumentError);
       expect((err as Error).message).toMatch(new RegExp(`colIdx\\[5\\] = ${a.cols + 3} is outside \\[0, ${a.cols}\\)`));
     }
+    // A search reads only the edges it reaches (as on the CPU): spoil one of the source's own.
+    const spoilt = a.colIdx.slice();
+    spoilt[a.rowStart(0)] = -2;
     const depth = new Int32Array(a.rows);
-    const err = await callNative('test', () =>
-      cudaAddon().gpuBfs(a.rows, a.rowPtr, colIdx, a.rowPtr, colIdx, 0, depth, 1, 15, 18),
-    ).then(() => undefined, (e: unknown) => e);
-    expect(err).toBeInstanceOf(InvalidArgumentError);
+    for (const direction of [1, 0] as const) {
+      const bfsErr = await callNative('test', () =>
+        cudaAddon().gpuBfs(a.rows, a.rowPtr, spoilt, a.rowPtr, spoilt, 0, depth, direction, 15, 18),
+      ).then(() => undefined, (e: unknown) => e);
+      expect(bfsErr).toBeInstanceOf(InvalidArgumentError);
+      expect((bfsErr as Error).message).toMatch(new RegExp(`colIdx\\[${a.rowStart(0)}\\] = -2 of the graph is outside`));
+    }
   });
 });
 
