@@ -25,8 +25,14 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     datasets: { type: 'string' },
     work: { type: 'string' },
+    only: { type: 'string' },
+    cases: { type: 'string' },
+    'no-bfs': { type: 'boolean' },
   },
 });
+/** Inputs by name (comma-separated), SpMM cases as k:precision pairs, e.g. `32:f32,1:f64`. */
+const only = args.only?.split(',');
+const cases = args.cases?.split(',').map((c) => c.split(':') as [string, string]);
 const quick = args.quick === true;
 const out = args.out ?? join(packageRoot, 'bench', 'results', 'gpu.json');
 const work = args.work ?? '/tmp/dype-gpu-bench';
@@ -102,7 +108,7 @@ function inputs(): Input[] {
       });
     }
   }
-  return list;
+  return only ? list.filter((i) => only.includes(i.name)) : list;
 }
 
 function writeCsr(path: string, a: CsrMatrix): void {
@@ -146,7 +152,7 @@ async function main(): Promise<void> {
     writeCsr(file, a);
     const big = a.nnz > 50e6;
     const reps = big ? '5' : '10';
-    const spmmCases: [string, string][] = quick ? [['32', 'f32'], ['1', 'f32']] : [['32', 'f32'], ['128', 'f32'], ['8', 'f32'], ['32', 'f64'], ['1', 'f32']];
+    const spmmCases: [string, string][] = cases ?? (quick ? [['32', 'f32'], ['1', 'f32']] : [['32', 'f32'], ['128', 'f32'], ['8', 'f32'], ['32', 'f64'], ['1', 'f32']]);
     for (const [k, prec] of spmmCases) {
       if (big && k === '128') continue;
       const r = harness(built.path, ['spmm', file, k, prec, reps]);
@@ -154,7 +160,7 @@ async function main(): Promise<void> {
     }
     // BFS where the diameter is that of a graph: a banded matrix's is n / bandwidth (65,536
     // levels here), which measures synchronisation, not traversal.
-    if (a.rows === a.cols && input.family !== 'banded') {
+    if (a.rows === a.cols && input.family !== 'banded' && !args['no-bfs']) {
       const g = symmetrize(a);
       const gfile = join(work, `${input.name}.sym.csr`);
       writeCsr(gfile, g);
@@ -168,7 +174,7 @@ async function main(): Promise<void> {
     // Written after every input, so a run cut short keeps what it measured.
     writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), quick, harness: built.note, device: info, partial: true, records }, null, 1)}\n`);
   }
-  records.push(...(await endToEnd()));
+  if (!only) records.push(...(await endToEnd()));
   const result = { date: new Date().toISOString(), quick, harness: built.note, device: info, records };
   writeFileSync(out, `${JSON.stringify(result, null, 1)}\n`);
   log(`wrote ${out}`);

@@ -63,9 +63,56 @@ __device__ __forceinline__ void warp_add(unsigned long long* total, unsigned lon
 
 // ---- SpMM / SpMV, row split -------------------------------------------------------------------
 
-// k > 1: a group of G lanes per row, each lane its own columns (c, c + G, ...): the G lanes read
-// one row of X together, coalesced.
-template <typename T, int G>
+// Accumulate nonzeros [jb, je) of one row into acc: this lane's CPT columns c0, c0 + G, ...
+// Four nonzeros at a time, their column indices and values loaded first, so each lane has 4 * CPT
+// independent loads of X in flight instead of one: SpMM is bound by the latency of those loads.
+template <typename T, int G, int CPT>
+__device__ __forceinline__ void accumulate(int64_t jb, int64_t je, const int32_t* __restrict__ ci, const T* __restrict__ val,
+                                           const T* __restrict__ x, int64_t k, int64_t c0, int64_t cols, int* err,
+                                           T (&acc)[CPT]) {
+  int64_t j = jb;
+  for (; j + 4 <= je; j += 4) {
+    int32_t cc[4];
+    T vv[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      cc[u] = __ldg(ci + j + u);
+      vv[u] = val ? __ldg(val + j + u) : T(1);
+      if (bad_column(cc[u], cols)) {
+        atomicOr(err, kErrColumnOutOfRange);
+        cc[u] = 0;
+        vv[u] = 0;
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      const T* xr = x + static_cast<int64_t>(cc[u]) * k;
+#pragma unroll
+      for (int t = 0; t < CPT; ++t) {
+        const int64_t c = c0 + static_cast<int64_t>(t) * G;
+        if (c < k) acc[t] += vv[u] * __ldg(xr + c);
+      }
+    }
+  }
+  for (; j < je; ++j) {
+    const int32_t col = __ldg(ci + j);
+    if (bad_column(col, cols)) {
+      atomicOr(err, kErrColumnOutOfRange);
+      continue;
+    }
+    const T a = val ? __ldg(val + j) : T(1);
+    const T* xr = x + static_cast<int64_t>(col) * k;
+#pragma unroll
+    for (int t = 0; t < CPT; ++t) {
+      const int64_t c = c0 + static_cast<int64_t>(t) * G;
+      if (c < k) acc[t] += a * __ldg(xr + c);
+    }
+  }
+}
+
+// k > 1: a group of G lanes per row, each lane CPT columns (c, c + G, ...): the G lanes read one
+// row of X together, coalesced.
+template <typename T, int G, int CPT>
 __global__ void __launch_bounds__(kBlock) spmm_row_kernel(int64_t m, int64_t cols, const int64_t* __restrict__ rp,
                                                           const int32_t* __restrict__ ci, const T* __restrict__ val,
                                                           const T* __restrict__ x, int64_t k, T* __restrict__ y, int* err) {
@@ -74,18 +121,16 @@ __global__ void __launch_bounds__(kBlock) spmm_row_kernel(int64_t m, int64_t col
   const int64_t groups = static_cast<int64_t>(gridDim.x) * blockDim.x / G;
   for (int64_t row = t / G; row < m; row += groups) {
     const int64_t b = rp[row], e = rp[row + 1];
-    for (int64_t c = lane; c < k; c += G) {
-      T acc = 0;
-      for (int64_t j = b; j < e; ++j) {
-        const int32_t col = __ldg(ci + j);
-        if (bad_column(col, cols)) {
-          atomicOr(err, kErrColumnOutOfRange);
-          continue;
-        }
-        const T a = val ? __ldg(val + j) : T(1);
-        acc += a * __ldg(x + static_cast<int64_t>(col) * k + c);
+    for (int64_t c0 = lane; c0 < k; c0 += static_cast<int64_t>(G) * CPT) {
+      T acc[CPT];
+#pragma unroll
+      for (int i = 0; i < CPT; ++i) acc[i] = 0;
+      accumulate<T, G, CPT>(b, e, ci, val, x, k, c0, cols, err, acc);
+#pragma unroll
+      for (int i = 0; i < CPT; ++i) {
+        const int64_t c = c0 + static_cast<int64_t>(i) * G;
+        if (c < k) y[row * k + c] = acc[i];
       }
-      y[row * k + c] = acc;
     }
   }
 }
@@ -127,7 +172,20 @@ __global__ void __launch_bounds__(kBlock) spmv_row_kernel(int64_t m, int64_t col
 // binary search over the row pointers, and walks them in order. A row wholly inside the chunk is
 // stored; a row that crosses a chunk boundary is shared with a neighbour and added atomically
 // (Y starts zeroed). Lanes split the columns as in the row split.
-template <typename T, int G>
+template <typename T, int G, int CPT>
+__device__ __forceinline__ void flush_row(T* __restrict__ y, int64_t r, int64_t k, int64_t c0, bool whole, T (&acc)[CPT]) {
+#pragma unroll
+  for (int i = 0; i < CPT; ++i) {
+    const int64_t c = c0 + static_cast<int64_t>(i) * G;
+    if (c < k) {
+      if (whole) y[r * k + c] = acc[i];
+      else atomicAdd(y + r * k + c, acc[i]);
+    }
+    acc[i] = 0;
+  }
+}
+
+template <typename T, int G, int CPT>
 __global__ void __launch_bounds__(kBlock) spmm_nnz_kernel(int64_t m, int64_t nnz, int64_t cols,
                                                           const int64_t* __restrict__ rp, const int32_t* __restrict__ ci,
                                                           const T* __restrict__ val, const T* __restrict__ x, int64_t k,
@@ -147,43 +205,48 @@ __global__ void __launch_bounds__(kBlock) spmm_nnz_kernel(int64_t m, int64_t nnz
       if (rp[mid] <= j0) lo = mid;
       else hi = mid - 1;
     }
-    for (int64_t c = lane; c < k; c += G) {
+    for (int64_t c0 = lane; c0 < k; c0 += static_cast<int64_t>(G) * CPT) {
       int64_t r = lo, rbeg = rp[lo], rend = rp[lo + 1];
-      T acc = 0;
-      for (int64_t j = j0; j < j1; ++j) {
+      T acc[CPT];
+#pragma unroll
+      for (int i = 0; i < CPT; ++i) acc[i] = 0;
+      int64_t j = j0;
+      while (j < j1) {
         while (j >= rend) {
-          if (rbeg >= j0 && rend <= j1) y[r * k + c] = acc;
-          else atomicAdd(y + r * k + c, acc);
+          flush_row<T, G, CPT>(y, r, k, c0, rbeg >= j0 && rend <= j1, acc);
           ++r;
           rbeg = rend;
           rend = rp[r + 1];
-          acc = 0;
         }
-        const int32_t col = __ldg(ci + j);
-        if (bad_column(col, cols)) {
-          atomicOr(err, kErrColumnOutOfRange);
-          continue;
-        }
-        acc += (val ? __ldg(val + j) : T(1)) * __ldg(x + static_cast<int64_t>(col) * k + c);
+        const int64_t stop = rend < j1 ? rend : j1;
+        accumulate<T, G, CPT>(j, stop, ci, val, x, k, c0, cols, err, acc);
+        j = stop;
       }
-      if (rbeg >= j0 && rend <= j1) y[r * k + c] = acc;
-      else atomicAdd(y + r * k + c, acc);
+      flush_row<T, G, CPT>(y, r, k, c0, rbeg >= j0 && rend <= j1, acc);
     }
   }
 }
 
+// Columns per lane: a full group of 32 lanes takes up to 4 columns each (k = 128 in one pass).
 template <typename T, int G>
 void launch_row(cudaStream_t s, const LocalCsr& a, const T* val, const T* x, int64_t k, T* y, int* err) {
   const unsigned blocks = blocks_for(a.m * G);
   if (k == 1) spmv_row_kernel<T, G><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, y, err);
-  else spmm_row_kernel<T, G><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
+  else if (G < 32 || k <= 32) spmm_row_kernel<T, G, 1><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
+  else if (k <= 64) spmm_row_kernel<T, G, 2><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
+  else spmm_row_kernel<T, G, 4><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
 }
 
 template <typename T, int G>
 void launch_nnz(cudaStream_t s, const LocalCsr& a, const T* val, const T* x, int64_t k, T* y, int* err, int64_t chunk) {
   const int64_t chunks = (a.nnz + chunk - 1) / chunk;
-  spmm_nnz_kernel<T, G><<<blocks_for(chunks * G), kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err,
-                                                                   chunk);
+  const unsigned blocks = blocks_for(chunks * G);
+  if (G < 32 || k <= 32)
+    spmm_nnz_kernel<T, G, 1><<<blocks, kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err, chunk);
+  else if (k <= 64)
+    spmm_nnz_kernel<T, G, 2><<<blocks, kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err, chunk);
+  else
+    spmm_nnz_kernel<T, G, 4><<<blocks, kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err, chunk);
 }
 
 }  // namespace
@@ -208,7 +271,10 @@ SpmmPlan plan_spmm(int64_t m, int64_t nnz, int64_t max_row, int64_t k, int sms, 
     row_steps = std::max(static_cast<double>(nnz) / slots, static_cast<double>(max_row));
     nnz_steps = 2.0 * static_cast<double>(nnz) / slots + 32.0;
   }
-  p.chunk = k == 1 ? 16 : 32;
+  // Enough chunks to fill every lane group about four times, each long enough to repay its
+  // binary search (tens of dependent loads) many times over.
+  const double target = static_cast<double>(nnz) / (4.0 * threads / nnz_group);
+  p.chunk = static_cast<int64_t>(std::min(k == 1 ? 64.0 : 256.0, std::max(k == 1 ? 8.0 : 32.0, std::floor(target))));
   if (strategy == kRowSplit || (strategy == kAuto && (row_steps <= nnz_steps || nnz == 0))) {
     p.strategy = kRowSplit;
     p.group = row_group;
