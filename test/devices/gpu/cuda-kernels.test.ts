@@ -82,16 +82,20 @@ describe.skipIf(!available)('CUDA SpMM strategies', () => {
       expect(err).toBeInstanceOf(InvalidArgumentError);
       expect((err as Error).message).toMatch(new RegExp(`colIdx\\[5\\] = ${a.cols + 3} is outside \\[0, ${a.cols}\\)`));
     }
-    // A search reads only the edges it reaches (as on the CPU): spoil one of the source's own.
+    // A search reads only the edges it reaches (as on the CPU): spoil the first edge of a source
+    // that has one (the grid's vertex 0 lost both of its edges to the deletions).
+    let source = 0;
+    while (a.rowStart(source + 1) === a.rowStart(source)) source++;
+    const at = a.rowStart(source);
     const spoilt = a.colIdx.slice();
-    spoilt[a.rowStart(0)] = -2;
+    spoilt[at] = -2;
     const depth = new Int32Array(a.rows);
     for (const direction of [1, 0] as const) {
       const bfsErr = await callNative('test', () =>
-        cudaAddon().gpuBfs(a.rows, a.rowPtr, spoilt, a.rowPtr, spoilt, 0, depth, direction, 15, 18),
+        cudaAddon().gpuBfs(a.rows, a.rowPtr, spoilt, a.rowPtr, spoilt, source, depth, direction, 15, 18),
       ).then(() => undefined, (e: unknown) => e);
       expect(bfsErr).toBeInstanceOf(InvalidArgumentError);
-      expect((bfsErr as Error).message).toMatch(new RegExp(`colIdx\\[${a.rowStart(0)}\\] = -2 of the graph is outside`));
+      expect((bfsErr as Error).message).toMatch(new RegExp(`colIdx\\[${at}\\] = -2 of the graph is outside`));
     }
   });
 });
