@@ -12,10 +12,12 @@ import { kernelsCommand, KERNELS_HELP } from './commands/kernels.js';
 import { systemCommand, SYSTEM_HELP } from './commands/system.js';
 import { calibrateCommand, CALIBRATE_HELP } from './commands/calibrate.js';
 import { exploreCommand, EXPLORE_HELP } from './commands/explore.js';
+import { runCommand, RUN_HELP } from './commands/run.js';
 import { describeFailure, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
 
 const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[], write: (s: string) => void) => Promise<void>; help: string }> = {
   explore: { summary: 'plan a workload on an input: the Pareto front of time and energy, as a table and a chart', run: exploreCommand, help: EXPLORE_HELP },
+  run: { summary: 'plan and execute a workload: predicted against observed per operator, a trace and a timeline chart', run: runCommand, help: RUN_HELP },
   inspect: { summary: 'print the structural features the cost model reads from a matrix or graph', run: inspectCommand, help: INSPECT_HELP },
   kernels: { summary: 'run the native CPU kernels (SpMM, SpMV, BFS) on a graph and print times', run: kernelsCommand, help: KERNELS_HELP },
   system: { summary: 'list the devices (real and simulated) and links dype schedules on', run: systemCommand, help: SYSTEM_HELP },
