@@ -161,7 +161,7 @@ export async function inspectCommand(argv: readonly string[], out: (s: string) =
     await writeChart('inspect', spec, plot, format, title);
   }
   if (values['json']) {
-    out(JSON.stringify(plain({ input: input.label, matrix: features, ...(graph ? { graph } : {}), ...(predictions ? { predictions } : {}), plot: plot ?? null }), null, 2));
+    out(JSON.stringify(plain({ command: 'inspect', input: input.label, matrix: features, ...(graph ? { graph } : {}), ...(predictions ? { predictions } : {}), plot: plot ?? null }), null, 2));
     return;
   }
   out(`Input: ${input.label} (${input.matrix})\n`);

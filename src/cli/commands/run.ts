@@ -150,6 +150,11 @@ function sourcesNote(result: RunResult): string {
   return parts.join('; ');
 }
 
+/** Where a re-plan sits on the composed timeline: when the operator that triggered it finished. */
+function replanAt(result: RunResult, after: string): number {
+  return Math.max(0, ...result.pieces.filter((p) => p.op === after).map((p) => p.finish));
+}
+
 function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Parameters<typeof timelineChart>[0], 'width' | 'height'> {
   const observed: TimelineBar[] = [
     ...result.pieces.map((p) => ({ track: p.device, op: p.op, start: p.start, finish: p.finish, source: SOURCE_TEXT[p.source] })),
@@ -160,10 +165,7 @@ function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Paramet
     ...plan.predicted.timeline.map((e) => ({ track: names[e.device]!, op: plan.bound.ops[e.op]!.id, start: e.start, finish: e.finish, source: 'modelled' })),
     ...plan.predicted.transfers.map((t) => ({ track: `${t.from} -> ${t.to}`, op: 'copy', start: t.start, finish: t.finish, source: 'modelled' })),
   ];
-  const replans = result.replans.map((r) => ({
-    at: Math.max(0, ...result.pieces.filter((p) => p.op === r.after).map((p) => p.finish)),
-    label: r.reason,
-  }));
+  const replans = result.replans.map((r) => ({ at: replanAt(result, r.after), label: r.reason }));
   return {
     title: `dype run: ${plan.workload} on ${args.input.label}`,
     subtitle: [
@@ -193,7 +195,7 @@ function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | 
     wallSeconds: result.wallSeconds,
     pieces: result.pieces,
     transfers: result.transfers.map((t) => ({ from: t.from, to: t.to, bytes: t.bytes, start: t.start, finish: t.finish })),
-    replans: result.replans,
+    replans: result.replans.map((r) => ({ ...r, timelineAt: replanAt(result, r.after) })),
     trace,
     plot,
   };
