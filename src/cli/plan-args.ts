@@ -5,7 +5,9 @@
 import type { CostModel } from '../cost/model.js';
 import { loadCostModel } from '../cost/store.js';
 import { detectSystem, loadSystem, type System } from '../devices/system.js';
-import type { ScheduleOptions } from '../scheduler/schedule.js';
+import { CsrMatrix } from '../data/csr.js';
+import { InvalidArgumentError } from '../errors.js';
+import { type Plan, schedule, type ScheduleOptions } from '../scheduler/schedule.js';
 import type { Workload } from '../workloads/definition.js';
 import { loadWorkload, shippedWorkloads, workload as shippedWorkload } from '../workloads/library.js';
 import { loadInput, type LoadedInput } from './input.js';
@@ -16,6 +18,7 @@ import { UsageError } from './usage-error.js';
 export const PLAN_FLAGS = {
   data: { type: 'string' },
   generate: { type: 'string' },
+  pattern: { type: 'boolean' },
   system: { type: 'string' },
   objective: { type: 'string' },
   deadline: { type: 'string' },
@@ -33,6 +36,8 @@ export const PLAN_FLAGS = {
 export const PLAN_FLAGS_HELP = `Input (default: --generate kronecker:scale=16,edgeFactor=16,seed=1, a power-law graph of 2^16 vertices):
   --data FILE          Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
   --generate SPEC      a preset (kron16, kron18, kron20, road, fem, random) or a generator spec
+  --pattern            use the input's sparsity pattern alone, as an unweighted graph (for a
+                       matrix whose values do not suit the workload, e.g. a FEM stiffness matrix)
 
 Planning:
   --system FILE        a system description (docs/system.md) instead of the detected one
@@ -90,6 +95,26 @@ function paramsFlag(command: string, raw: Values[string]): Record<string, number
   return out;
 }
 
+/** The sparsity pattern of `a`: the same rows and columns, no values (an unweighted graph). */
+function patternOf(a: CsrMatrix): CsrMatrix {
+  return new CsrMatrix({ rows: a.rows, cols: a.cols, rowPtr: a.rowPtr, colIdx: a.colIdx, symmetric: a.symmetric, sortedColumns: a.sortedColumns });
+}
+
+/**
+ * Schedule with the planning flags, adding a hint to a refusal of the input's values: binding
+ * a workload checks them (GCN's normalisation needs positive row sums) and --pattern drops them.
+ */
+export async function schedulePlan(args: PlanArgs, extra: ScheduleOptions): Promise<Plan> {
+  try {
+    return await schedule(args.workload, args.input.matrix, { ...args.options, system: args.system, model: args.model, ...extra });
+  } catch (e) {
+    if (e instanceof InvalidArgumentError && args.input.matrix.values !== undefined) {
+      throw new InvalidArgumentError(`${e.message} (the input's values are used as edge weights; --pattern uses its sparsity pattern alone)`, { cause: e });
+    }
+    throw e;
+  }
+}
+
 /** The workload argument: a shipped name, `stream:NAME`, or a path to a JSON definition. */
 export async function resolveWorkloadArg(name: string): Promise<Workload> {
   if (name.endsWith('.json') || name.includes('/')) return loadWorkload(name);
@@ -113,7 +138,8 @@ export async function planArgs(command: string, values: Values, positionals: rea
   const excludeRaw = str(values['exclude']);
   const exclude = excludeRaw === undefined ? [] : excludeRaw.split(',').map((s) => s.trim()).filter(Boolean);
   const workload = await resolveWorkloadArg(positionals[0] ?? 'gcn');
-  const input = await loadInput(command, str(values['data']), str(values['generate']));
+  const loaded = await loadInput(command, str(values['data']), str(values['generate']));
+  const input = values['pattern'] ? { ...loaded, matrix: patternOf(loaded.matrix), label: `${loaded.label} (pattern)` } : loaded;
   const system = typeof values['system'] === 'string' ? await loadSystem(values['system']) : await detectSystem();
   try {
     const model = await loadCostModel(system);

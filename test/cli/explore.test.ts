@@ -2,7 +2,7 @@
 // predictions; --json gives front, chosen and baselines; --measure adds executed figures; bad
 // flags, workloads and constraints are refused with one line and the right exit code.
 
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +102,18 @@ describe('dype explore', () => {
     expect(r.code).toBe(1);
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.err).toMatch(/^dype: schedule: .*deadline/);
+  });
+
+  it("points to --pattern when the input's values do not suit the workload", async () => {
+    // A small stiffness-like matrix: negative off-diagonal weights, so GCN's row sums go negative.
+    const file = join(dir, 'stiff.mtx');
+    writeFileSync(file, '%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 1\n2 1 -4\n3 2 -4\n');
+    const r = await runCli(['explore', '--data', file, '--no-plot']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^dype: gcnNormalise: .*needs positive row sums \(the input's values are used as edge weights; --pattern uses its sparsity pattern alone\)\n$/);
+    const p = await runCli(['explore', '--data', file, '--pattern', '--json']);
+    expect(p.code).toBe(0);
+    expect((JSON.parse(p.out) as { input: { label: string } }).input.label).toBe('stiff.mtx (pattern)');
   });
 
   it('refuses bad flags and values with exit 2 and a suggestion', async () => {

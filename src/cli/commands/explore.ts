@@ -3,13 +3,13 @@
 // and a chart, with the baselines and the chosen plan; --measure executes the front's mappings
 // and sets what they really cost beside what was predicted.
 
-import { schedule, type BaselinePoint, type MappingPoint, type Plan } from '../../scheduler/schedule.js';
+import type { BaselinePoint, MappingPoint, Plan } from '../../scheduler/schedule.js';
 import { chartFormat, writeChart } from '../charts/render.js';
 import { frontChart, type ChartPoint } from '../charts/front.js';
 import { shortMapping } from '../mapping-text.js';
 import { type MeasuredPoints, measurePoints } from '../measure-points.js';
 import { intFlag, parseFlags, type FlagValues } from '../parse.js';
-import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs } from '../plan-args.js';
+import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } from '../plan-args.js';
 import { progressReporter } from '../progress.js';
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
@@ -102,7 +102,7 @@ export async function exploreCommand(argv: readonly string[], out: (s: string) =
   if (values['repeats'] !== undefined && !values['measure']) throw new UsageError('explore: --repeats needs --measure');
   const args = await planArgs('explore', values, positionals);
   try {
-    const plan = await schedule(args.workload, args.input.matrix, { ...args.options, system: args.system, model: args.model, maxPoints: points });
+    const plan = await schedulePlan(args, { maxPoints: points });
     const measured = values['measure'] ? await measure(plan, repeats) : undefined;
     const report = exploreJson(args, plan, measured, path ?? null);
     if (path !== undefined && format !== undefined) {

@@ -9,12 +9,11 @@ import { IoError } from '../../errors.js';
 import { runPlan, type ExecutionObserver, type RunResult } from '../../executor/run.js';
 import { chromeTrace } from '../../executor/trace.js';
 import type { Plan } from '../../scheduler/schedule.js';
-import { schedule } from '../../scheduler/schedule.js';
 import { chartFormat, checkFolder, writeChart } from '../charts/render.js';
 import { timelineChart, type TimelineBar } from '../charts/timeline.js';
 import { shortMapping } from '../mapping-text.js';
 import { parseFlags, type FlagValues } from '../parse.js';
-import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs } from '../plan-args.js';
+import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } from '../plan-args.js';
 import { progressReporter } from '../progress.js';
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
@@ -106,7 +105,7 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
   if (threshold !== undefined && values['no-replan']) throw new UsageError('run: give --replan-threshold or --no-replan, not both');
   const args = await planArgs('run', values, positionals);
   try {
-    const plan = await schedule(args.workload, args.input.matrix, { ...args.options, system: args.system, model: args.model, maxPoints: 0 });
+    const plan = await schedulePlan(args, { maxPoints: 0 });
     const progress = progressReporter('run');
     let total = plan.chosen.genome.reduce((s, c, i) => s + plan.choices[i]![c]!.parts.length, 0);
     let done = 0;
