@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Script } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { haveDatasets, sharedDatasets } from '../support/datasets.js';
 import { decodePng, inkStats } from '../support/png.js';
@@ -63,6 +64,10 @@ describe('dype, built and run as a user would', () => {
     expect(html).not.toMatch(/<script[^>]+src=/i); // every script inline: works offline
     expect(html).not.toMatch(/<link[^>]+href=/i);
     expect(html).toContain('vegaEmbed(');
+    // Every inline script parses (nothing in the inlined bundles closed a <script> early).
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(scripts).toHaveLength(4);
+    for (const code of scripts) expect(() => new Script(code)).not.toThrow();
     expect(statSync(join(cwd, 'front.html')).size).toBeGreaterThan(500_000); // Vega, Vega-Lite, vega-embed
   });
 
