@@ -63,6 +63,7 @@ export function timelineChart(input: TimelineChartInput): TopLevelSpec {
     {
       data: { values: rows },
       mark: { type: 'bar', cornerRadius: 2, stroke: 'white', strokeWidth: 0.5 },
+      params: [{ name: 'zoom', select: { type: 'interval', encodings: ['x'] }, bind: 'scales' }],
       encoding: {
         y,
         yOffset: { field: 'series', type: 'nominal', sort: [OBSERVED, PREDICTED], scale: { paddingInner: 0.1 } },
