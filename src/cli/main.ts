@@ -37,11 +37,16 @@ Global options:
   --verbose        print stack traces with errors
 
 Examples:
-  dype system
+  dype explore                      the Pareto front of a GCN on a generated graph: table and dype-front.png
+  dype explore sage --data graph.mtx --objective energy --out front.html
+  dype run                          execute the plan: predicted against observed, trace, timeline chart
+  dype inspect graph.mtx --out degrees.png
   dype calibrate --quick
-  dype kernels
+  dype system
   dype kernels --data graph.mtx --k 64
-  dype inspect --generate kron16 --graph`;
+
+Every command takes --json (one JSON object on stdout; schemas in docs/cli-json.md).
+Exit codes: 0 success, 1 failure, 2 usage error.`;
 
 function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
