@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The end-to-end CLI tests run the built dist/cli/main.js: rebuilt first when src/ is newer.
+    globalSetup: ['test/support/build-cli.ts'],
     // Native kernels use every core already; two vitest workers is the most a 2-core CI box can take.
     pool: 'forks',
     maxWorkers: 2,

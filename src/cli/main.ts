@@ -11,9 +11,13 @@ import { inspectCommand, INSPECT_HELP } from './commands/inspect.js';
 import { kernelsCommand, KERNELS_HELP } from './commands/kernels.js';
 import { systemCommand, SYSTEM_HELP } from './commands/system.js';
 import { calibrateCommand, CALIBRATE_HELP } from './commands/calibrate.js';
+import { exploreCommand, EXPLORE_HELP } from './commands/explore.js';
+import { runCommand, RUN_HELP } from './commands/run.js';
 import { describeFailure, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
 
 const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[], write: (s: string) => void) => Promise<void>; help: string }> = {
+  explore: { summary: 'plan a workload on an input: the Pareto front of time and energy, as a table and a chart', run: exploreCommand, help: EXPLORE_HELP },
+  run: { summary: 'plan and execute a workload: predicted against observed per operator, a trace and a timeline chart', run: runCommand, help: RUN_HELP },
   inspect: { summary: 'print the structural features the cost model reads from a matrix or graph', run: inspectCommand, help: INSPECT_HELP },
   kernels: { summary: 'run the native CPU kernels (SpMM, SpMV, BFS) on a graph and print times', run: kernelsCommand, help: KERNELS_HELP },
   system: { summary: 'list the devices (real and simulated) and links dype schedules on', run: systemCommand, help: SYSTEM_HELP },
@@ -33,11 +37,16 @@ Global options:
   --verbose        print stack traces with errors
 
 Examples:
-  dype system
+  dype explore                      the Pareto front of a GCN on a generated graph: table and dype-front.png
+  dype explore sage --data graph.mtx --objective energy --out front.html
+  dype run                          execute the plan: predicted against observed, trace, timeline chart
+  dype inspect graph.mtx --out degrees.png
   dype calibrate --quick
-  dype kernels
+  dype system
   dype kernels --data graph.mtx --k 64
-  dype inspect --generate kron16 --graph`;
+
+Every command takes --json (one JSON object on stdout; schemas in docs/cli-json.md).
+Exit codes: 0 success, 1 failure, 2 usage error.`;
 
 function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;

@@ -6,16 +6,19 @@ import { suggest } from '../validate.js';
 import { UsageError } from './usage-error.js';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
+/** Parsed flags: a string, a boolean, or a list for flags marked `multiple`. */
+export type FlagValues = Record<string, string | boolean | string[] | undefined>;
+type FlagValue = FlagValues[string];
 
 export function parseFlags<T extends Options>(
   command: string,
   argv: readonly string[],
   options: T,
   allowPositionals = false,
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+): { values: FlagValues; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals });
-    return { values: values as Record<string, string | boolean | undefined>, positionals };
+    return { values: values as FlagValues, positionals };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(message);
@@ -28,7 +31,7 @@ export function parseFlags<T extends Options>(
   }
 }
 
-export function intFlag(command: string, name: string, raw: string | boolean | undefined, fallback: number, min: number, max: number): number {
+export function intFlag(command: string, name: string, raw: FlagValue, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const v = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(v) || v < min || v > max) {
@@ -37,7 +40,7 @@ export function intFlag(command: string, name: string, raw: string | boolean | u
   return v;
 }
 
-export function choiceFlag<T extends string>(command: string, name: string, raw: string | boolean | undefined, fallback: T, choices: readonly T[]): T {
+export function choiceFlag<T extends string>(command: string, name: string, raw: FlagValue, fallback: T, choices: readonly T[]): T {
   if (raw === undefined) return fallback;
   if (typeof raw !== 'string' || !(choices as readonly string[]).includes(raw)) {
     const hint = typeof raw === 'string' ? suggest(raw, choices) : undefined;

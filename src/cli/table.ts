@@ -16,6 +16,18 @@ export function formatMs(ms: number): string {
   return `${(ms / 1000).toPrecision(3)} s`;
 }
 
+/** A duration in seconds, as {@link formatMs} writes it. */
+export function formatSeconds(s: number): string {
+  return formatMs(s * 1e3);
+}
+
+/** An energy in joules with three significant digits and a unit that fits. */
+export function formatJoules(j: number): string {
+  if (j >= 1) return `${j.toPrecision(3)} J`;
+  if (j >= 1e-3) return `${(j * 1e3).toPrecision(3)} mJ`;
+  return `${(j * 1e6).toPrecision(3)} uJ`;
+}
+
 /** A rate with an SI prefix: formatRate(2.5e9, 'TEPS') === '2.50 GTEPS'. */
 export function formatRate(perSecond: number, unit: string): string {
   const prefixes = ['', 'k', 'M', 'G', 'T'];

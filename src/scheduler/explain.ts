@@ -125,7 +125,7 @@ export function explain(x: ExplainInput): Explanation {
           : `split ${choice.label}: ${formatSeconds(seconds)}, slower than ${fastest.device} alone (${formatSeconds(fastest.seconds)}) but ${formatJoules(joules)} against ${formatJoules(fastest.joules)}, or leaving ${fastest.device} free for other operators`;
     } else if (choice.label === fastest.device) {
       const next = alternatives[1];
-      reason = `fastest device for it: ${formatSeconds(fastest.seconds)}` + (next ? `, next ${next.device} ${formatSeconds(next.seconds)} (${ratio(next.seconds, fastest.seconds)} slower)` : '');
+      reason = `on ${fastest.device}, the fastest device for it: ${formatSeconds(fastest.seconds)}` + (next ? `, next ${next.device} ${formatSeconds(next.seconds)} (${ratio(next.seconds, fastest.seconds)} slower)` : '');
     } else {
       reason = `${choice.label} at ${formatSeconds(seconds)} / ${formatJoules(joules)} rather than the fastest, ${fastest.device} (${formatSeconds(fastest.seconds)} / ${formatJoules(fastest.joules)}), for the ${policyName(policy)} objective or to avoid moving data`;
     }

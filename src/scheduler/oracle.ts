@@ -18,6 +18,8 @@ export interface OracleOptions {
   /** Timed repetitions of each measured (not simulated) piece; the median is kept. @default 3 */
   readonly repeats?: number;
   readonly signal?: AbortSignal;
+  /** Called after each distinct piece is executed, with how many of how many are done. */
+  readonly onProgress?: (done: number, total: number, label: string) => void;
 }
 
 /** Costs read off executions, one per distinct piece of work. */
@@ -57,6 +59,8 @@ export async function measurePieces(
   const repeats = options.repeats ?? 3;
   const values = referenceValues(bound);
   const source = new MeasuredCostSource();
+  const distinct = new Set<string>();
+  choices.forEach((c, i) => c.forEach((ch) => ch.parts.forEach((part) => distinct.add(key(i, part.device, part.begin, part.end)))));
   for (let i = 0; i < bound.ops.length; i++) {
     const op = bound.ops[i]!;
     const x = op.operands.map((v) => values[v]!);
@@ -71,6 +75,7 @@ export async function measurePieces(
         const sec = robustRepeats(results.map((r) => r.seconds));
         const pick = results.reduce((a, b) => (Math.abs(b.seconds - sec) < Math.abs(a.seconds - sec) ? b : a));
         source.set(k, { seconds: pick.seconds, joules: pick.joules }, pick.source);
+        options.onProgress?.(source.size, distinct.size, `${op.id} on ${device.name} [${part.begin}, ${part.end})`);
       }
     }
   }

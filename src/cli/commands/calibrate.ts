@@ -64,7 +64,7 @@ export async function calibrateCommand(argv: readonly string[], out: (s: string)
   if (values['show']) {
     const r = await readStoredCalibration();
     if (values['json']) {
-      out(JSON.stringify(r.state === 'valid' ? { state: r.state, path: r.path, calibration: r.payload } : r, null, 2));
+      out(JSON.stringify({ command: 'calibrate', ...(r.state === 'valid' ? { state: r.state, path: r.path, calibration: r.payload } : r) }, null, 2));
       return;
     }
     if (r.state !== 'valid') {
@@ -82,7 +82,7 @@ export async function calibrateCommand(argv: readonly string[], out: (s: string)
     progress.done();
     const path = await saveCalibration(payload);
     if (values['json']) {
-      out(JSON.stringify({ path, calibration: payload }, null, 2));
+      out(JSON.stringify({ command: 'calibrate', state: 'valid', path, calibration: payload }, null, 2));
       return;
     }
     out(`Calibrated ${system.devices.map((d) => d.name).join(', ')} in ${payload.seconds.toFixed(1)} s${payload.quick ? ' (quick)' : ''}; stored in ${path}\n`);

@@ -5,14 +5,17 @@ import { graphFeatures, matrixFeatures } from '../../cost/features.js';
 import type { GraphFeatures, MatrixFeatures } from '../../cost/feature-types.js';
 import { DEFAULT_GENERATOR, loadInput } from '../input.js';
 import { intFlag, parseFlags } from '../parse.js';
-import { formatCount, formatMs, formatTable } from '../table.js';
+import { formatCount, formatJoules, formatMs, formatTable } from '../table.js';
 import type { CsrMatrix } from '../../data/csr.js';
 import { loadCostModel } from '../../cost/store.js';
 import type { Prediction } from '../../cost/model.js';
 import { detectSystem, loadSystem } from '../../devices/system.js';
 import { UsageError } from '../usage-error.js';
+import { degreeChart } from '../charts/degrees.js';
+import { chartFormat, writeChart } from '../charts/render.js';
+import { sizeFlag } from './explore.js';
 
-export const INSPECT_HELP = `Usage: dype inspect [FILE | --data FILE | --generate SPEC] [--graph] [--predict] [--k N] [--system FILE] [--json]
+export const INSPECT_HELP = `Usage: dype inspect [FILE | --data FILE | --generate SPEC] [--graph] [--predict] [--k N] [--system FILE] [--out FILE] [--json]
 
 Print the structural features dype's cost model reads from a sparse matrix or graph: shape,
 row-length distribution (with a log2 histogram and a power-law fit), distance from the diagonal,
@@ -29,7 +32,10 @@ Options:
                        \`dype calibrate\` has run, from spec defaults (marked uncalibrated)
   --k N                SpMM width for --predict (default 16)
   --system FILE        the system --predict uses
-  --json               print one JSON object (arrays as plain arrays)
+  --out FILE           also draw the degree distribution (rows per row length, log-log, with
+                       the fitted power-law tail): .png, .svg or .html
+  --size WxH           chart size in pixels (default 960x600)
+  --json               print one JSON object (arrays as plain arrays; schema in docs/cli-json.md)
   -h, --help           show this help
 
 Above 2^24 stored entries the gap and locality figures come from a row sample; the output
@@ -39,7 +45,8 @@ Examples:
   dype inspect --generate kron16
   dype inspect graph.mtx --graph
   dype inspect --generate road --graph --json
-  dype inspect ../shared/datasets/email-Enron.mtx --predict --k 64`;
+  dype inspect ../shared/datasets/email-Enron.mtx --predict --k 64
+  dype inspect ../shared/datasets/soc-Slashdot0902.mtx --out degrees.png`;
 
 const FLAGS = {
   data: { type: 'string' },
@@ -48,6 +55,8 @@ const FLAGS = {
   predict: { type: 'boolean' },
   k: { type: 'string' },
   system: { type: 'string' },
+  out: { type: 'string' },
+  size: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -127,13 +136,32 @@ export async function inspectCommand(argv: readonly string[], out: (s: string) =
   const flagData = typeof values['data'] === 'string' ? values['data'] : undefined;
   if (positionals[0] !== undefined && flagData !== undefined) throw new UsageError('inspect: give FILE or --data, not both');
   const data = positionals[0] ?? flagData;
-  const input = await loadInput('inspect', data, typeof values['generate'] === 'string' ? values['generate'] : undefined);
   const k = intFlag('inspect', 'k', values['k'], 16, 1, 4096);
+  const plot = typeof values['out'] === 'string' ? values['out'] : undefined;
+  const format = plot !== undefined ? chartFormat('inspect', 'out', plot) : undefined;
+  if (values['size'] !== undefined && plot === undefined) throw new UsageError('inspect: --size needs --out');
+  const size = sizeFlag('inspect', values['size']);
+  const input = await loadInput('inspect', data, typeof values['generate'] === 'string' ? values['generate'] : undefined);
   const features = matrixFeatures(input.matrix);
   const graph = values['graph'] ? graphFeatures(input.matrix) : undefined;
   const predictions = values['predict'] ? await predict(input.matrix, k, typeof values['system'] === 'string' ? values['system'] : undefined) : undefined;
+  if (plot !== undefined && format !== undefined) {
+    const title = `dype inspect: degree distribution of ${input.label}`;
+    const pl = features.powerLaw;
+    const spec = degreeChart({
+      title,
+      subtitle: [
+        `${formatCount(features.rows)} rows, ${formatCount(features.nnz)} stored entries; row length mean ${num(features.rowLength.mean)}, max ${formatCount(features.rowLength.max)}, Gini ${num(features.rowLength.gini)}`,
+        pl.state === 'fitted' ? `power-law tail: alpha ${pl.alpha.toFixed(3)} above length ${pl.xmin} (${formatCount(pl.tailRows)} rows)` : `no power-law fit: ${pl.reason}`,
+      ],
+      matrix: input.matrix,
+      powerLaw: pl,
+      ...size,
+    });
+    await writeChart('inspect', spec, plot, format, title);
+  }
   if (values['json']) {
-    out(JSON.stringify(plain({ input: input.label, matrix: features, ...(graph ? { graph } : {}), ...(predictions ? { predictions } : {}) }), null, 2));
+    out(JSON.stringify(plain({ command: 'inspect', input: input.label, matrix: features, ...(graph ? { graph } : {}), ...(predictions ? { predictions } : {}), plot: plot ?? null }), null, 2));
     return;
   }
   out(`Input: ${input.label} (${input.matrix})\n`);
@@ -153,6 +181,7 @@ export async function inspectCommand(argv: readonly string[], out: (s: string) =
       ),
     );
   }
+  if (plot !== undefined) out(`\nChart: ${plot} (rows per row length, log-log, with the fitted power-law tail)`);
 }
 
 /** Predictions for every device of the system (the model never runs a kernel to predict). */
@@ -170,10 +199,4 @@ async function predict(a: CsrMatrix, k: number, systemFile: string | undefined):
   } finally {
     await system.dispose();
   }
-}
-
-function formatJoules(j: number): string {
-  if (j >= 1) return `${j.toPrecision(3)} J`;
-  if (j >= 1e-3) return `${(j * 1e3).toPrecision(3)} mJ`;
-  return `${(j * 1e6).toPrecision(3)} uJ`;
 }

@@ -103,6 +103,7 @@ export async function kernelsCommand(argv: readonly string[], write: (s: string)
   const spmmBytes = matrixBytes + (a.cols + a.rows) * k * elem;
 
   const result: Record<string, unknown> = {
+    command: 'kernels',
     input: { label: input.label, origin: input.origin, rows: a.rows, cols: a.cols, nnz: a.nnz, symmetric: a.symmetric, loadMs: input.ms },
     threads: nativeAddon().threads(),
     source: 'measured',

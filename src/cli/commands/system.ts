@@ -60,6 +60,7 @@ function deviceJson(d: Device): object {
 /** The system as one JSON-ready object (`dype system --json`). */
 export function systemJson(system: System, backends: readonly BackendStatus[]): object {
   return {
+    command: 'system',
     name: system.name,
     devices: system.devices.map(deviceJson),
     links: system.links,

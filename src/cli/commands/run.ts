@@ -1,0 +1,236 @@
+// `dype run`: plan a workload as `dype explore` does, execute the chosen plan (the CPU for
+// real, the simulators simulating), re-plan when what is observed drifts from the prediction,
+// and report each operator's predicted and observed cost with how it was obtained, a Chrome
+// trace and a Gantt chart of the timeline with the re-plans marked.
+
+import { writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { IoError } from '../../errors.js';
+import { runPlan, type ExecutionObserver, type RunResult } from '../../executor/run.js';
+import { chromeTrace } from '../../executor/trace.js';
+import type { Plan } from '../../scheduler/schedule.js';
+import { chartFormat, checkFolder, writeChart } from '../charts/render.js';
+import { timelineChart, type TimelineBar } from '../charts/timeline.js';
+import { shortMapping } from '../mapping-text.js';
+import { parseFlags, type FlagValues } from '../parse.js';
+import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } from '../plan-args.js';
+import { progressReporter } from '../progress.js';
+import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
+import { UsageError } from '../usage-error.js';
+import { plotPath, sizeFlag } from './explore.js';
+import { describeInput, describeSystem, modelLine } from './plan-text.js';
+
+export const DEFAULT_TIMELINE_PLOT = 'dype-run.png';
+export const DEFAULT_TRACE = 'dype-run.trace.json';
+
+export const RUN_HELP = `Usage: dype run [WORKLOAD] [--data FILE | --generate SPEC] [options]
+
+Plan WORKLOAD (default gcn) on an input as \`dype explore\` does, then execute the chosen plan:
+every piece of every operator on its device with the real data (the CPU timed, simulated
+devices simulating), operators on different devices at once. When the observed times drift from
+the predictions by more than the threshold, the operators not yet started are re-planned.
+Prints each operator's pieces with predicted and observed time and how each was obtained, and
+writes a Chrome trace and a Gantt chart of the timeline with the re-plans marked.
+
+WORKLOAD: spmm, bfs, msbfs, gcn, sage, pagerank (shipped), or a workload .json file.
+
+${PLAN_FLAGS_HELP}
+
+Execution:
+  --no-replan              run the plan as made, whatever is observed
+  --replan-threshold X     relative drift of the remaining work that triggers a re-plan (default 0.25)
+
+Output:
+  --trace FILE             Chrome trace JSON, for https://ui.perfetto.dev or chrome://tracing
+                           (default ${DEFAULT_TRACE}; with --json, only when given)
+  --no-trace               write no trace
+  --out FILE               the Gantt chart: .png, .svg or .html (default ${DEFAULT_TIMELINE_PLOT};
+                           with --json, only when given)
+  --no-plot                write no chart
+  --size WxH               chart size in pixels (default 960x600)
+  --json                   print one JSON object (schema in docs/cli-json.md)
+  -h, --help               show this help
+
+The observed timeline is composed from each piece's observed duration by the planner's list
+schedule: CPU pieces are measured, simulated devices' pieces simulated, dense operators on
+simulated devices modelled by a roofline, copies between memories modelled from the links.
+
+Examples:
+  dype run
+  dype run sage --generate road --objective energy
+  dype run pagerank --data ../shared/datasets/email-Enron.mtx --out run.html
+  dype run gcn --generate kron14 --no-replan --json`;
+
+const FLAGS = {
+  ...PLAN_FLAGS,
+  'no-replan': { type: 'boolean' },
+  'replan-threshold': { type: 'string' },
+  trace: { type: 'string' },
+  'no-trace': { type: 'boolean' },
+  out: { type: 'string' },
+  'no-plot': { type: 'boolean' },
+  size: { type: 'string' },
+} as const;
+
+const SOURCE_TEXT = { measured: 'measured', simulated: 'simulated', roofline: 'modelled (roofline)' } as const;
+
+function tracePath(values: FlagValues): string | undefined {
+  const given = typeof values['trace'] === 'string' ? values['trace'] : undefined;
+  if (given !== undefined && values['no-trace']) throw new UsageError('run: give --trace or --no-trace, not both');
+  if (values['no-trace']) return undefined;
+  const path = given ?? (values['json'] ? undefined : DEFAULT_TRACE);
+  if (path !== undefined && extname(path).toLowerCase() !== '.json') throw new UsageError(`run: --trace must end in .json, got ${JSON.stringify(path)}`);
+  return path;
+}
+
+function thresholdFlag(raw: FlagValues[string]): number | undefined {
+  if (raw === undefined) return undefined;
+  const v = typeof raw === 'string' ? Number(raw) : NaN;
+  if (!(Number.isFinite(v) && v > 0)) throw new UsageError(`run: --replan-threshold must be a number > 0 (0.25 is 25%), got ${JSON.stringify(raw)}`);
+  return v;
+}
+
+export async function runCommand(argv: readonly string[], out: (s: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags('run', argv, FLAGS, true);
+  if (values['help']) {
+    out(RUN_HELP);
+    return;
+  }
+  const plot = plotPath('run', values, DEFAULT_TIMELINE_PLOT);
+  const format = plot !== undefined ? chartFormat('run', 'out', plot) : undefined;
+  const trace = tracePath(values);
+  if (trace !== undefined) checkFolder('run', trace);
+  const size = sizeFlag('run', values['size']);
+  const threshold = thresholdFlag(values['replan-threshold']);
+  if (threshold !== undefined && values['no-replan']) throw new UsageError('run: give --replan-threshold or --no-replan, not both');
+  const args = await planArgs('run', values, positionals);
+  try {
+    const plan = await schedulePlan(args, { maxPoints: 0 });
+    const progress = progressReporter('run');
+    let total = plan.chosen.genome.reduce((s, c, i) => s + plan.choices[i]![c]!.parts.length, 0);
+    let done = 0;
+    const observer: ExecutionObserver = {
+      onPiece: (p) => {
+        done++;
+        total = Math.max(total, done);
+        progress.update(done, total, `${p.op} on ${p.device}`);
+      },
+    };
+    const result = await runPlan(plan, { observers: [observer], replan: values['no-replan'] ? false : threshold !== undefined ? { threshold } : {} });
+    progress.done();
+    const title = `dype run: ${plan.workload} on ${args.input.label}`;
+    if (trace !== undefined) {
+      try {
+        await writeFile(trace, JSON.stringify(chromeTrace(result, title)));
+      } catch (cause) {
+        throw new IoError('run', trace, cause);
+      }
+    }
+    if (plot !== undefined && format !== undefined) {
+      await writeChart('run', timelineChart({ ...chartInput(args, plan, result), ...size }), plot, format, title);
+    }
+    if (values['json']) {
+      out(JSON.stringify(runJson(args, plan, result, trace ?? null, plot ?? null), null, 2));
+      return;
+    }
+    printReport(out, args, plan, result, trace, plot);
+  } finally {
+    await args.system.dispose();
+  }
+}
+
+/** How the observed figures were obtained, in words. */
+function sourcesNote(result: RunResult): string {
+  const by = (s: string): string[] => [...new Set(result.pieces.filter((p) => p.source === s).map((p) => p.device))];
+  const parts = [];
+  if (by('measured').length) parts.push(`measured on ${by('measured').join(', ')}`);
+  if (by('simulated').length) parts.push(`simulated on ${by('simulated').join(', ')}`);
+  if (by('roofline').length) parts.push(`modelled (roofline) for dense operators on ${by('roofline').join(', ')}`);
+  return parts.join('; ');
+}
+
+/** Where a re-plan sits on the composed timeline: when the operator that triggered it finished. */
+function replanAt(result: RunResult, after: string): number {
+  return Math.max(0, ...result.pieces.filter((p) => p.op === after).map((p) => p.finish));
+}
+
+function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Parameters<typeof timelineChart>[0], 'width' | 'height'> {
+  const observed: TimelineBar[] = [
+    ...result.pieces.map((p) => ({ track: p.device, op: p.op, start: p.start, finish: p.finish, source: SOURCE_TEXT[p.source] })),
+    ...result.transfers.map((t) => ({ track: `${t.from} -> ${t.to}`, op: 'copy', start: t.start, finish: t.finish, source: 'modelled' })),
+  ];
+  const names = plan.devices.map((d) => d.name);
+  const predicted: TimelineBar[] = [
+    ...plan.predicted.timeline.map((e) => ({ track: names[e.device]!, op: plan.bound.ops[e.op]!.id, start: e.start, finish: e.finish, source: 'modelled' })),
+    ...plan.predicted.transfers.map((t) => ({ track: `${t.from} -> ${t.to}`, op: 'copy', start: t.start, finish: t.finish, source: 'modelled' })),
+  ];
+  const replans = result.replans.map((r) => ({ at: replanAt(result, r.after), label: r.reason }));
+  return {
+    title: `dype run: ${plan.workload} on ${args.input.label}`,
+    subtitle: [
+      `${describeInput(args.input)}; system ${describeSystem(plan)}`,
+      `observed makespan ${formatSeconds(result.makespan)} (${sourcesNote(result)}); predicted ${formatSeconds(plan.predicted.makespan)} (cost model); ${result.replans.length} re-plan${result.replans.length === 1 ? '' : 's'}`,
+    ],
+    observed,
+    predicted,
+    tracks: names,
+    replans,
+  };
+}
+
+function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | null, plot: string | null): Record<string, unknown> {
+  const a = args.input.matrix;
+  return {
+    command: 'run',
+    workload: plan.workload,
+    input: { label: args.input.label, origin: args.input.origin, rows: a.rows, cols: a.cols, nnz: a.nnz, symmetric: a.symmetric },
+    system: { name: plan.system, devices: plan.devices },
+    objective: args.objective,
+    policy: plan.policy,
+    units: { time: 's', energy: 'J' },
+    plan: { mapping: plan.chosen.label, short: shortMapping(plan.operators, plan.chosen.genome), predicted: { makespan: plan.predicted.makespan, energy: plan.predicted.energy } },
+    mapping: result.mapping,
+    observed: { makespan: result.makespan, energy: result.energy, measuredShare: result.measuredShare },
+    wallSeconds: result.wallSeconds,
+    pieces: result.pieces,
+    transfers: result.transfers.map((t) => ({ from: t.from, to: t.to, bytes: t.bytes, start: t.start, finish: t.finish })),
+    replans: result.replans.map((r) => ({ ...r, timelineAt: replanAt(result, r.after) })),
+    trace,
+    plot,
+  };
+}
+
+function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, result: RunResult, trace: string | undefined, plot: string | undefined): void {
+  out(`${plan.workload} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
+  out(`System ${describeSystem(plan)}`);
+  out(`Cost model: ${modelLine(plan, false)}`);
+  out(`Plan (${plan.policy}): ${shortMapping(plan.operators, plan.chosen.genome)}; predicted ${formatSeconds(plan.predicted.makespan)}, ${formatJoules(plan.predicted.energy)}\n`);
+  const rows: string[][] = [];
+  let last = '';
+  for (const p of [...result.pieces].sort((x, y) => plan.bound.ops.findIndex((o) => o.id === x.op) - plan.bound.ops.findIndex((o) => o.id === y.op) || x.begin - y.begin)) {
+    const first = p.op !== last;
+    last = p.op;
+    rows.push([
+      first ? p.op : '',
+      first ? p.kind : '',
+      p.device,
+      `[${formatCount(p.begin)}, ${formatCount(p.end)})`,
+      formatSeconds(p.predictedSeconds),
+      formatSeconds(p.observedSeconds),
+      SOURCE_TEXT[p.source],
+      formatSeconds(p.start),
+      formatSeconds(p.finish),
+    ]);
+  }
+  out(formatTable(['operator', 'kind', 'device', 'units', 'predicted (modelled)', 'observed', 'source', 'start', 'finish'], rows));
+  out('');
+  out(`Makespan ${formatSeconds(result.makespan)} observed against ${formatSeconds(plan.predicted.makespan)} predicted; energy ${formatJoules(result.energy)} against ${formatJoules(plan.predicted.energy)}.`);
+  out(`Observed: ${sourcesNote(result)}; ${Math.round(result.measuredShare * 100)}% of piece time measured. Copies between memories are modelled from the links. Host wall time ${formatSeconds(result.wallSeconds)}.`);
+  if (result.replans.length === 0) out('Re-plans: none (the observed times stayed within the threshold of the prediction).');
+  else {
+    out(`Re-plans: ${result.replans.length}`);
+    for (const r of result.replans) out(`  ${r.reason}\n    from ${r.from}\n    to   ${r.to}`);
+  }
+  if (trace !== undefined) out(`\nTrace: ${trace} (open in https://ui.perfetto.dev or chrome://tracing)`);
+  if (plot !== undefined) out(`${trace !== undefined ? '' : '\n'}Chart: ${plot} (the timeline per device and link, predicted beneath observed, re-plans marked)`);
+}

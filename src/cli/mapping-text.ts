@@ -1,0 +1,24 @@
+// Mappings in a form that fits a table cell: the device most operators run on, then only the
+// operators that run elsewhere or split (`gpu; agg2 on cpu 5% + gpu 95%`), instead of one
+// `op:device` per operator.
+
+/** One operator's id and the labels of its choices (an Exploration's `operators`). */
+export interface OperatorChoices {
+  readonly id: string;
+  readonly choices: readonly string[];
+}
+
+/**
+ * The short form of a mapping.
+ * @example shortMapping(ops, genome) === 'all gpu' or 'gpu; agg2 on cpu 5% + gpu 95%'
+ */
+export function shortMapping(operators: readonly OperatorChoices[], genome: ArrayLike<number>): string {
+  const picks = operators.map((o, i) => o.choices[genome[i]!] ?? '?');
+  const counts = new Map<string, number>();
+  for (const p of picks) if (!p.includes('%')) counts.set(p, (counts.get(p) ?? 0) + 1);
+  let main: string | undefined;
+  for (const [device, n] of counts) if (main === undefined || n > counts.get(main)!) main = device;
+  if (main === undefined || counts.get(main)! < 2) return operators.map((o, i) => `${o.id} on ${picks[i]}`).join(', ');
+  const others = operators.flatMap((o, i) => (picks[i] === main ? [] : [`${o.id} on ${picks[i]}`]));
+  return others.length === 0 ? `all ${main}` : `${main}; ${others.join(', ')}`;
+}

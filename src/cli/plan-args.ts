@@ -1,0 +1,161 @@
+// What `dype explore` and `dype run` share: the workload (a shipped name or a JSON file), the
+// input, the system and its cost model, and the planning options, parsed from flags and checked
+// before anything is computed.
+
+import type { CostModel } from '../cost/model.js';
+import { loadCostModel } from '../cost/store.js';
+import { detectSystem, loadSystem, type System } from '../devices/system.js';
+import { CsrMatrix } from '../data/csr.js';
+import { InvalidArgumentError } from '../errors.js';
+import { type Plan, schedule, type ScheduleOptions } from '../scheduler/schedule.js';
+import type { Workload } from '../workloads/definition.js';
+import { loadWorkload, shippedWorkloads, workload as shippedWorkload } from '../workloads/library.js';
+import { loadInput, type LoadedInput } from './input.js';
+import { choiceFlag, type FlagValues, intFlag, type Options } from './parse.js';
+import { UsageError } from './usage-error.js';
+
+/** Flags both planning commands take. */
+export const PLAN_FLAGS = {
+  data: { type: 'string' },
+  generate: { type: 'string' },
+  pattern: { type: 'boolean' },
+  system: { type: 'string' },
+  objective: { type: 'string' },
+  deadline: { type: 'string' },
+  'energy-budget': { type: 'string' },
+  exclude: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  budget: { type: 'string' },
+  'no-splits': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Options;
+
+/** The help text of the flags above, shared by both commands. */
+export const PLAN_FLAGS_HELP = `Input (default: --generate kronecker:scale=16,edgeFactor=16,seed=1, a power-law graph of 2^16 vertices):
+  --data FILE          Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
+  --generate SPEC      a preset (kron16, kron18, kron20, road, fem, random) or a generator spec
+  --pattern            use the input's sparsity pattern alone, as an unweighted graph (for a
+                       matrix whose values do not suit the workload, e.g. a FEM stiffness matrix)
+
+Planning:
+  --system FILE        a system description (docs/system.md) instead of the detected one
+  --objective O        what the chosen plan minimises: time (default), energy or edp (energy x time)
+  --deadline T         only plans that finish within T (seconds, or with a unit: 2ms, 500us)
+  --energy-budget E    only plans that use at most E (joules, or with a unit: 50mJ, 2J)
+  --exclude DEVICES    devices to leave out, comma-separated (e.g. cgra,gpu)
+  --param NAME=VALUE   a workload parameter (repeatable; e.g. --param hidden=32, --param sources=16)
+  --seed N             seed of the search and of generated dense inputs (default 1)
+  --budget N           evaluations the NSGA-II search may make on large spaces (default 2000)
+  --no-splits          run every operator whole on one device (no row or source splits)`;
+
+const POLICIES = { time: 'min-time', energy: 'min-energy', edp: 'min-edp' } as const;
+export type ObjectiveName = keyof typeof POLICIES;
+
+export interface PlanArgs {
+  readonly workload: Workload;
+  readonly input: LoadedInput;
+  readonly system: System;
+  readonly model: CostModel;
+  readonly objective: ObjectiveName;
+  /** Options for schedule(), less the system and model. */
+  readonly options: ScheduleOptions;
+}
+
+type Values = FlagValues;
+
+const str = (v: Values[string]): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A quantity with an optional SI-prefixed unit: `2ms` -> 0.002 for unit `s`. */
+export function quantityFlag(command: string, name: string, raw: string | undefined, unit: 's' | 'J'): number | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?\d+)?)\s*(k|m|u|µ|n)?([sJj])?\s*$/.exec(raw);
+  const prefixes: Record<string, number> = { k: 1e3, m: 1e-3, u: 1e-6, µ: 1e-6, n: 1e-9 };
+  // A prefix needs its unit (`2m` is not a duration), and the unit must be this flag's.
+  if (m && (m[3] === undefined || m[3].toLowerCase() === unit.toLowerCase()) && !(m[2] !== undefined && m[3] === undefined)) {
+    const v = Number(m[1]) * (m[2] ? prefixes[m[2]]! : 1);
+    if (Number.isFinite(v) && v > 0) return v;
+  }
+  const example = unit === 's' ? '0.002, 2ms or 500us' : '0.05, 50mJ or 2J';
+  throw new UsageError(`${command}: --${name} must be a positive number of ${unit === 's' ? 'seconds' : 'joules'} (e.g. ${example}), got ${JSON.stringify(raw)}`);
+}
+
+/** `name=value` pairs of --param into numbers. */
+function paramsFlag(command: string, raw: Values[string]): Record<string, number> | undefined {
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
+  if (list.length === 0) return undefined;
+  const out: Record<string, number> = {};
+  for (const item of list) {
+    const m = /^([A-Za-z_][\w-]*)=(.+)$/.exec(item);
+    const v = m ? Number(m[2]) : NaN;
+    if (!m || !Number.isFinite(v)) throw new UsageError(`${command}: --param must be NAME=NUMBER (e.g. hidden=32), got ${JSON.stringify(item)}`);
+    out[m[1]!] = v;
+  }
+  return out;
+}
+
+/** The sparsity pattern of `a`: the same rows and columns, no values (an unweighted graph). */
+function patternOf(a: CsrMatrix): CsrMatrix {
+  return new CsrMatrix({ rows: a.rows, cols: a.cols, rowPtr: a.rowPtr, colIdx: a.colIdx, symmetric: a.symmetric, sortedColumns: a.sortedColumns });
+}
+
+/**
+ * Schedule with the planning flags, adding a hint to a refusal of the input's values: binding
+ * a workload checks them (GCN's normalisation needs positive row sums) and --pattern drops them.
+ */
+export async function schedulePlan(args: PlanArgs, extra: ScheduleOptions): Promise<Plan> {
+  try {
+    return await schedule(args.workload, args.input.matrix, { ...args.options, system: args.system, model: args.model, ...extra });
+  } catch (e) {
+    if (e instanceof InvalidArgumentError && args.input.matrix.values !== undefined) {
+      throw new InvalidArgumentError(`${e.message} (the input's values are used as edge weights; --pattern uses its sparsity pattern alone)`, { cause: e });
+    }
+    throw e;
+  }
+}
+
+/** The workload argument: a shipped name, `stream:NAME`, or a path to a JSON definition. */
+export async function resolveWorkloadArg(name: string): Promise<Workload> {
+  if (name.endsWith('.json') || name.includes('/')) return loadWorkload(name);
+  return shippedWorkload(name);
+}
+
+/**
+ * Parse and check the planning flags, then load the workload, input, system and cost model.
+ * The caller disposes `system`.
+ */
+export async function planArgs(command: string, values: Values, positionals: readonly string[]): Promise<PlanArgs> {
+  if (positionals.length > 1) {
+    throw new UsageError(`${command}: expected at most one WORKLOAD (one of ${shippedWorkloads().join(', ')}, or a .json file), got ${positionals.length} arguments; see dype ${command} --help`);
+  }
+  const objective = choiceFlag<ObjectiveName>(command, 'objective', str(values['objective']), 'time', ['time', 'energy', 'edp']);
+  const deadline = quantityFlag(command, 'deadline', str(values['deadline']), 's');
+  const energyBudget = quantityFlag(command, 'energy-budget', str(values['energy-budget']), 'J');
+  const seed = intFlag(command, 'seed', str(values['seed']), 1, 0, 2 ** 32 - 1);
+  const budget = intFlag(command, 'budget', str(values['budget']), 2000, 1, 10_000_000);
+  const params = paramsFlag(command, values['param']);
+  const excludeRaw = str(values['exclude']);
+  const exclude = excludeRaw === undefined ? [] : excludeRaw.split(',').map((s) => s.trim()).filter(Boolean);
+  const workload = await resolveWorkloadArg(positionals[0] ?? 'gcn');
+  const loaded = await loadInput(command, str(values['data']), str(values['generate']));
+  const input = values['pattern'] ? { ...loaded, matrix: patternOf(loaded.matrix), label: `${loaded.label} (pattern)` } : loaded;
+  const system = typeof values['system'] === 'string' ? await loadSystem(values['system']) : await detectSystem();
+  try {
+    const model = await loadCostModel(system);
+    const options: ScheduleOptions = {
+      policy: POLICIES[objective],
+      seed,
+      budget,
+      ...(deadline !== undefined ? { deadline } : {}),
+      ...(energyBudget !== undefined ? { energyBudget } : {}),
+      ...(exclude.length ? { exclude } : {}),
+      ...(params ? { params } : {}),
+      ...(values['no-splits'] ? { splits: false } : {}),
+    };
+    return { workload, input, system, model, objective, options };
+  } catch (e) {
+    await system.dispose();
+    throw e;
+  }
+}
