@@ -227,6 +227,7 @@ Status model_bfs(const char* fn, const Csr& out, const Csr& in, int64_t source, 
   Status st = out.wide_row_ptr ? bfs_typed<int64_t>(fn, out, in, source, depth, p, model)
                                : bfs_typed<int32_t>(fn, out, in, source, depth, p, model);
   if (!st.ok) return st;
+  model->run.seconds += model->levels * p.level_sync_s;
   model->achieved_bandwidth = model->run.seconds > 0 ? model->run.dram_bytes / model->run.seconds : 0;
   model->run.finish_energy(p);
   return st;

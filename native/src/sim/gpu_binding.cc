@@ -41,6 +41,7 @@ GpuParams get_params(const Napi::CallbackInfo& info, size_t i, const char* fn) {
   p.latency_s = param(o, fn, "memoryLatencyNs", 1e-9);
   p.sectors_in_flight_per_warp = param(o, fn, "sectorsInFlightPerWarp", 1);
   p.launch_s = param(o, fn, "launchUs", 1e-6);
+  p.level_sync_s = param(o, fn, "levelSyncUs", 1e-6);
   p.fp32_flops = param(o, fn, "fp32Tflops", 1e12);
   p.fp64_flops = param(o, fn, "fp64Tflops", 1e12);
   p.idle_w = param(o, fn, "idleWatts", 1);

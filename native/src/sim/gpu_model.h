@@ -27,6 +27,9 @@ struct GpuParams {
   double latency_s = 500e-9;          // average global-load latency seen by a warp
   double sectors_in_flight_per_warp = 16;
   double launch_s = 5e-6;
+  // Host round trip a level-synchronous search pays per level beyond the launch: copying the
+  // frontier's size back, synchronising, deciding the next step (measured; see docs/gpu.md).
+  double level_sync_s = 0;
   double fp32_flops = 67e12;
   double fp64_flops = 34e12;
   double idle_w = 70;

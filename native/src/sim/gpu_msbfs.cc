@@ -154,6 +154,7 @@ Status model_msbfs(const char* fn, const Csr& out, const int32_t* sources, int64
   Status st = out.wide_row_ptr ? msbfs_typed<int64_t>(fn, out, sources, num_sources, depths, p, model)
                                : msbfs_typed<int32_t>(fn, out, sources, num_sources, depths, p, model);
   if (!st.ok) return st;
+  model->run.seconds += model->levels * p.level_sync_s;
   model->achieved_bandwidth = model->run.seconds > 0 ? model->run.dram_bytes / model->run.seconds : 0;
   model->run.finish_energy(p);
   return st;

@@ -200,6 +200,7 @@ export const GPU_SIM_PARAMS: ParamRules = {
   memoryLatencyNs: { min: 1, max: 10000, unit: 'ns', description: 'average global-load latency (Little\'s law)' },
   sectorsInFlightPerWarp: { min: 1, max: 1024, unit: 'sectors', description: '32-byte requests one warp keeps outstanding' },
   launchUs: { min: 0.01, max: 1000, unit: 'us', description: 'kernel launch overhead' },
+  levelSyncUs: { min: 0.01, max: 1000, unit: 'us', description: 'host round trip per BFS level beyond the launch (frontier size read back, synchronise)' },
   fp32Tflops: { min: 0.01, max: 10000, unit: 'TFLOP/s', description: 'peak FP32 (non-tensor)' },
   fp64Tflops: { min: 0.01, max: 10000, unit: 'TFLOP/s', description: 'peak FP64 (non-tensor)' },
   idleWatts: { min: 0.1, max: 5000, unit: 'W', description: 'board power when idle' },

@@ -14,8 +14,8 @@ it('is a simulated GPU backend that is always available', async () => {
   expect((await gpuSimBackend.probe()).available).toBe(true);
 });
 
-it('ships h100-sxm and a100-80gb, each parameter with a source', () => {
-  expect(shippedProfiles('gpu-sim')).toEqual(['a100-80gb', 'h100-sxm']);
+it('ships h100-sxm, h200-sxm and a100-80gb, each parameter with a source', () => {
+  expect(shippedProfiles('gpu-sim')).toEqual(['a100-80gb', 'h100-sxm', 'h200-sxm']);
   const h = loadProfile('test', 'gpu-sim', 'h100-sxm', gpuSimBackend.params);
   const a = loadProfile('test', 'gpu-sim', 'a100-80gb', gpuSimBackend.params);
   expect(h.params['sms']!.value).toBe(132);
