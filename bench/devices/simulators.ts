@@ -32,7 +32,11 @@ if (!Number.isInteger(K) || K < 1) throw new Error(`--k must be a positive integ
 const only = args.only?.split(',').map((s) => s.trim());
 const REPEAT = quick ? 3 : 7;
 
-const devices: Device[] = [...BACKENDS.values()].map((b) => b.create(b.name, loadProfile('bench', b.name, b.defaultProfile, b.params)));
+// Every backend that can run here (the CUDA backend only where a GPU answers).
+const devices: Device[] = [];
+for (const b of BACKENDS.values()) {
+  if ((await b.probe()).available) devices.push(b.create(b.name, loadProfile('bench', b.name, b.defaultProfile, b.params)));
+}
 const simulated = devices.filter((d) => d.simulated);
 const cpu = devices.find((d) => d.backend === 'cpu')!;
 
