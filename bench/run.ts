@@ -1,6 +1,6 @@
 // Runs the benchmark suites, each in a fresh child process (no JIT state, heap or page cache
 // of one suite leaks into the next), and merges their reports into bench/results/latest.{json,md}.
-// Run: node --expose-gc --import tsx bench/run.ts [--quick] [--suite spmm|bfs|boundary|devices|features|predict|accuracy|search|decisions|plan|demos[,...]] [-- flags for that one suite]
+// Run: node --expose-gc --import tsx bench/run.ts [--quick] [--suite spmm|bfs|boundary|devices|features|predict|accuracy|search|decisions|plan|demos|overhead[,...]] [-- flags for that one suite]
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ const SCRIPTS: Readonly<Record<SuiteName, string>> = {
   decisions: 'bench/scheduler/decision-quality.ts',
   plan: 'bench/scheduler/plan.ts',
   demos: 'bench/executor/demos.ts',
+  overhead: 'bench/executor/overhead.ts',
 };
 
 const { values: args, positionals } = parseArgs({

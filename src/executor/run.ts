@@ -189,6 +189,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   // The model's predictions as the run starts, for every piece of every choice (frozen: the
   // model keeps learning while the run goes on, and the run's own corrections go on top).
   const base = new ModelCostSource(bound, system, model);
+  const current = new ModelCostSource(bound, system, model);
   bound.ops.forEach((op, i) => {
     for (const ch of choices[i]!) for (const part of ch.parts) base.cost(op, part.device, part.begin, part.end);
   });
@@ -199,7 +200,33 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
       for (const part of choices[i]![genome[i]!]!.parts) piecePredicted.set(pieceKey(i, part.device, part.begin, part.end), costs.cost(op, part.device, part.begin, part.end));
     });
   };
-  snapshot();
+  // The drift check after every operator compares the remaining work as planned with the same
+  // work under the run's observed scales. Both are kept as running sums, per (kind, device) for
+  // the scaled one, so the check costs a few additions, not a pass over the plan: subtracted as
+  // operators start, rebuilt when a re-plan changes the mapping.
+  let plannedLeftSum = 0;
+  let baseLeft = new Map<string, number>();
+  const rebuildLeft = (): void => {
+    plannedLeftSum = 0;
+    baseLeft = new Map();
+    bound.ops.forEach((op, i) => {
+      if (!started[i]) leave(i, op, 1);
+    });
+  };
+  /** Add (sign 1) or take away (sign -1) operator i's pieces from the remaining sums. */
+  const leave = (i: number, op: BoundOp, sign: 1 | -1): void => {
+    for (const part of choices[i]![genome[i]!]!.parts) {
+      const b = base.cost(op, part.device, part.begin, part.end).seconds;
+      const k = `${op.kind}/${part.device}`;
+      baseLeft.set(k, (baseLeft.get(k) ?? 0) + sign * b);
+      plannedLeftSum += sign * (piecePredicted.get(pieceKey(i, part.device, part.begin, part.end))?.seconds ?? b);
+    }
+  };
+  const snapshotAll = (scale?: Scale): void => {
+    snapshot(scale);
+    rebuildLeft();
+  };
+  snapshotAll();
   const plannedRemaining = (): number => {
     let sum = 0;
     bound.ops.forEach((_, i) => {
@@ -214,9 +241,20 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const values: (Value | undefined)[] = bound.values.map((v) => v.data as Value | undefined);
   const observed = new Map<string, PieceResult>();
   const records: PieceRecord[] = [];
+  // One piece at a time per device, in the order they become ready; a piece for an idle device
+  // starts at once instead of behind a resolved promise.
   const queues = new Map<number, Promise<unknown>>();
+  const queued = new Map<number, number>();
   const onDevice = <T>(d: number, work: () => Promise<T>): Promise<T> => {
-    const next = (queues.get(d) ?? Promise.resolve()).then(work);
+    const ahead = queued.get(d) ?? 0;
+    queued.set(d, ahead + 1);
+    const run = (): Promise<T> => {
+      const p = work();
+      const release = (): void => void queued.set(d, queued.get(d)! - 1);
+      p.then(release, release);
+      return p;
+    };
+    const next = ahead === 0 ? run() : queues.get(d)!.then(run);
     queues.set(d, next.catch(() => undefined));
     return next;
   };
@@ -230,21 +268,35 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
 
   const runOp = async (i: number): Promise<void> => {
     const op = bound.ops[i]!;
-    await Promise.all(op.operands.map((v) => (bound.values[v]!.producer >= 0 ? finished[bound.values[v]!.producer]! : undefined)));
+    // Wait only for producers still running (each await is a trip through the microtask queue).
+    const pending = op.operands.map((v) => bound.values[v]!.producer).filter((p) => p >= 0 && !done[p]);
+    if (pending.length > 0) await Promise.all(pending.map((p) => finished[p]!));
     const x = op.operands.map((v) => values[v]!);
     for (;;) {
+      if (!started[i]) leave(i, op, -1);
       started[i] = true;
       const parts = choices[i]![genome[i]!]!.parts;
-      const settled = await Promise.allSettled(parts.map((part) => onDevice(part.device, () => runOne(i, op, x, part))));
-      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (!failed) {
-        const results = settled.map((r) => (r as PromiseFulfilledResult<PieceResult>).value);
+      let results: PieceResult[] | undefined;
+      let reason: unknown;
+      if (parts.length === 1) {
+        try {
+          results = [await onDevice(parts[0]!.device, () => runOne(i, op, x, parts[0]!))];
+        } catch (err) {
+          reason = err;
+        }
+      } else {
+        const settled = await Promise.allSettled(parts.map((part) => onDevice(part.device, () => runOne(i, op, x, part))));
+        const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) reason = failed.reason;
+        else results = settled.map((r) => (r as PromiseFulfilledResult<PieceResult>).value);
+      }
+      if (results) {
         values[op.output] = join(op, parts.map((p) => [p.begin, p.end] as const), results.map((r) => r.output), bound.values[op.output]!);
         done[i] = true;
         if (replan !== false) checkDrift(i, parts, results);
         return;
       }
-      const e = failed.reason as unknown;
+      const e = reason;
       if (signal?.aborted || failure !== undefined || !(e instanceof DeviceLostError)) throw (failure ??= e);
       // The device is gone: this operator and every one not yet started go to the others.
       lost.add(e.deviceIndex);
@@ -265,7 +317,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
       genome.set(next);
       replans.push(record);
       for (const o of observers) o.onReplan?.(record);
-      snapshot(scale);
+      snapshotAll(scale);
     }
   };
 
@@ -301,34 +353,47 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
 
   // Observed / predicted time per (operator kind, device) in this run: the median, so one
   // outlier among several pieces does not move it.
+  // Each list is kept sorted (insertion), so the median is a lookup.
   const ratios = new Map<string, number[]>();
-  const scale: Scale = (kind, d) => {
-    const r = ratios.get(`${kind}/${d}`);
-    if (!r || r.length === 0) return 1;
-    const s = [...r].sort((a, b) => a - b);
-    return s[s.length >> 1]!;
+  const medianOf = (k: string): number => {
+    const r = ratios.get(k);
+    return r && r.length > 0 ? r[r.length >> 1]! : 1;
+  };
+  const scale: Scale = (kind, d) => medianOf(`${kind}/${d}`);
+  const addRatio = (k: string, v: number): void => {
+    const list = ratios.get(k) ?? [];
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! <= v) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, v);
+    ratios.set(k, list);
   };
   const checkDrift = (i: number, parts: readonly { device: number; begin: number; end: number }[], results: readonly PieceResult[]): void => {
     const op = bound.ops[i]!;
     // The model learns from native kernels, slowly and robustly (its online correction),
-    // shown its current predictions, on which the correction works.
-    const costs = new ModelCostSource(bound, system, model);
+    // shown its current predictions, on which the correction works (roofline-priced pieces
+    // teach it nothing, so they are not predicted again).
     parts.forEach((part, j) => {
       const r = results[j]!;
-      observePiece(model, { kind: op.kind, device: system.devices[part.device]!.name, source: r.source, energySource: r.energySource }, costs.cost(op, part.device, part.begin, part.end), r);
+      if (r.source === 'roofline') return;
+      observePiece(model, { kind: op.kind, device: system.devices[part.device]!.name, source: r.source, energySource: r.energySource }, current.fresh(op, part.device, part.begin, part.end), r);
     });
     // The run reacts at once, to its own observations.
     parts.forEach((part, j) => {
       const p = base.cost(op, part.device, part.begin, part.end);
       if (!(p.seconds > 0)) return;
-      const k = `${op.kind}/${part.device}`;
-      const list = ratios.get(k) ?? [];
-      list.push(results[j]!.seconds / p.seconds);
-      ratios.set(k, list);
+      addRatio(`${op.kind}/${part.device}`, results[j]!.seconds / p.seconds);
     });
     if (started.every(Boolean) || failure !== undefined) return;
-    const now = remainingSeconds(bound, plan, scaledCosts(base, scale), genome, started);
-    const plannedLeft = Math.max(plannedRemaining(), 1e-15);
+    // Nothing to re-decide when every operator not yet started has a single choice.
+    if (!bound.ops.some((_, j) => !started[j] && choices[j]!.length > 1)) return;
+    let now = 0;
+    for (const [k, b] of baseLeft) now += Math.max(0, b) * medianOf(k);
+    const plannedLeft = Math.max(plannedLeftSum, 1e-15);
     const rel = now / plannedLeft - 1;
     if (!(Math.abs(rel) > threshold)) return;
     const before = labelOf(genome, started);
@@ -345,7 +410,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     if (next) genome.set(next);
     replans.push(record);
     for (const o of observers) o.onReplan?.(record);
-    snapshot(scale);
+    snapshotAll(scale);
   };
 
   for (let i = 0; i < bound.ops.length; i++) {
