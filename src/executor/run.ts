@@ -142,6 +142,38 @@ const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailu
 const pieceKey = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
 
 /**
+ * The evaluator that composes a run's observed timeline (the plan's list schedule over the
+ * observed costs), kept per plan and mapping: its structure (parts, bytes, routes) depends only on
+ * them, so a later run of the same mapping only writes its own costs into the table. Building it
+ * is most of what a run costs beyond its kernels on small operators.
+ */
+const timelines = new WeakMap<Plan, Map<string, { table: CostTable; evaluator: Evaluator; label: string }>>();
+function observedTimeline(plan: Plan, genome: Int32Array, source: CostSource): { evaluator: Evaluator; label: string } {
+  const { bound, choices } = plan;
+  let byMapping = timelines.get(plan);
+  if (!byMapping) timelines.set(plan, (byMapping = new Map()));
+  const key = genome.join(',');
+  const cached = byMapping.get(key);
+  if (!cached) {
+    const table = new CostTable(choices.map((c, i) => [c[genome[i]!]!]), bound.ops, source);
+    const entry = { table, evaluator: new Evaluator(bound, plan.context.system, table, ['time', 'energy']), label: mappingLabel(bound, choices, genome) };
+    byMapping.set(key, entry);
+    return entry;
+  }
+  // Same parts in the same order as the table was built with: one choice per operator.
+  let p = 0;
+  bound.ops.forEach((op, i) => {
+    for (const part of choices[i]![genome[i]!]!.parts) {
+      const c = source.cost(op, part.device, part.begin, part.end);
+      cached.table.partSeconds[p] = c.seconds;
+      cached.table.partJoules[p] = c.joules;
+      p++;
+    }
+  });
+  return cached;
+}
+
+/**
  * Run a plan on its system with the data it was made for.
  * @throws {ExecutionError} naming the operator and device when a piece fails (no partial result
  *   is returned); the signal's reason when aborted; {InvalidArgumentError} for bad options.
@@ -429,9 +461,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
       return r ? { seconds: r.seconds, joules: r.joules } : { seconds: 0, joules: 0 }; // pieces of choices not taken
     },
   };
-  const oneChoice = choices.map((c, i) => [c[genome[i]!]!]); // the choices that ran
-  const table = new CostTable(oneChoice, bound.ops, source);
-  const metrics = new Evaluator(bound, system, table, ['time', 'energy']).metrics(new Int32Array(bound.ops.length));
+  const timeline = observedTimeline(plan, genome, source);
+  const metrics = timeline.evaluator.metrics(new Int32Array(bound.ops.length));
   const byKey = new Map(records.map((r) => [`${r.op}/${r.device}/${r.begin}/${r.end}`, r]));
   const pieces: TimedPieceRecord[] = metrics.timeline.map((e) => {
     const r = byKey.get(`${bound.ops[e.op]!.id}/${system.devices[e.device]!.name}/${e.begin}/${e.end}`)!;
@@ -443,7 +474,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   for (const v of bound.outputs) outputs[bound.values[v]!.name] = values[v]!;
   const result: RunResult = {
     outputs,
-    mapping: labelOf(genome),
+    mapping: timeline.label,
     replans,
     pieces,
     transfers: metrics.transfers,
