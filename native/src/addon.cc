@@ -54,13 +54,7 @@ class BfsWorker : public KernelWorker {
 
   Napi::Value result(Napi::Env env) override {
     Napi::Object o = timed_result(env);
-    auto frontier = Napi::Float64Array::New(env, stats_.frontier.size());
-    for (size_t i = 0; i < stats_.frontier.size(); ++i) frontier[i] = static_cast<double>(stats_.frontier[i]);
-    auto bottom_up = Napi::Uint8Array::New(env, stats_.bottom_up.size());
-    for (size_t i = 0; i < stats_.bottom_up.size(); ++i) bottom_up[i] = stats_.bottom_up[i];
-    o.Set("frontier", frontier);
-    o.Set("bottomUp", bottom_up);
-    o.Set("edgesExamined", Napi::Number::New(env, static_cast<double>(stats_.edges_examined)));
+    set_bfs_stats(o, stats_);
     return o;
   }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/bfs.h"
 #include "kernels/csr.h"
 #include "kernels/spmm.h"
 
@@ -248,6 +249,19 @@ inline SourcesDepths get_sources_depths(const Napi::CallbackInfo& info, size_t i
   }
   return SourcesDepths{static_cast<const int32_t*>(sources.data), static_cast<int64_t>(sources.length),
                        static_cast<int32_t*>(depths.data)};
+}
+
+// A search's profile on a result object: frontier (vertices per depth), bottomUp (the direction
+// of each step) and edgesExamined, as the CPU and GPU searches both report them.
+inline void set_bfs_stats(Napi::Object& o, const BfsStats& st) {
+  Napi::Env env = o.Env();
+  auto frontier = Napi::Float64Array::New(env, st.frontier.size());
+  for (size_t i = 0; i < st.frontier.size(); ++i) frontier[i] = static_cast<double>(st.frontier[i]);
+  auto bottom_up = Napi::Uint8Array::New(env, st.bottom_up.size());
+  for (size_t i = 0; i < st.bottom_up.size(); ++i) bottom_up[i] = st.bottom_up[i];
+  o.Set("frontier", frontier);
+  o.Set("bottomUp", bottom_up);
+  o.Set("edgesExamined", Napi::Number::New(env, static_cast<double>(st.edges_examined)));
 }
 
 // Whether the trailing `inline` flag at position i is set.

@@ -4,7 +4,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CsrMatrix } from '../../data/csr.js';
 import type { PowerLaw } from '../../cost/feature-types.js';
-import { CHART_FONT } from './render.js';
+import { chartFrame } from './render.js';
 import { paddedDomain, scaleType } from './units.js';
 
 export interface DegreeChartInput {
@@ -54,14 +54,7 @@ export function degreeChart(input: DegreeChartInput): TopLevelSpec {
   const subtitle = [...input.subtitle];
   if (empty > 0) subtitle.push(`${empty.toLocaleString('en-US')} empty rows (length 0) are not drawn on the log axis`);
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: input.width,
-    height: input.height,
-    autosize: { type: 'fit', contains: 'padding' },
-    padding: 12,
-    background: 'white',
-    title: { text: input.title, subtitle, anchor: 'start', fontSize: 16, subtitleFontSize: 12, subtitleColor: '#444' },
-    config: { font: CHART_FONT, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 12 } },
+    ...chartFrame(input, subtitle),
     encoding: {
       x: { field: 'degree', type: 'quantitative', scale: { type: xs, domain: paddedDomain(points.map((p) => p.degree), xs), nice: false, zero: false }, axis: { title: 'row length (out-degree)', grid: true } },
       y: { field: 'rows', type: 'quantitative', scale: { type: ys, domain: paddedDomain(points.map((p) => p.rows), ys), nice: false, zero: false }, axis: { title: 'rows (vertices) with that length', grid: true } },

@@ -4,7 +4,7 @@
 // the axes, log scales when the points span more than a decade.
 
 import type { TopLevelSpec } from 'vega-lite';
-import { CHART_FONT } from './render.js';
+import { chartFrame } from './render.js';
 import { axisUnit, paddedDomain, scaleType } from './units.js';
 
 export interface ChartPoint {
@@ -168,14 +168,7 @@ export function frontChart(input: FrontChartInput): TopLevelSpec {
   const subtitle = [...input.subtitle];
   if (measured.length > 0 && input.measuredNote) subtitle.push(`executed: ${input.measuredNote}; dashed lines join each prediction to its execution`);
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: input.width,
-    height: input.height,
-    autosize: { type: 'fit', contains: 'padding' },
-    padding: 12,
-    background: 'white',
-    title: { text: input.title, subtitle, anchor: 'start', fontSize: 16, subtitleFontSize: 12, subtitleColor: '#444' },
-    config: { font: CHART_FONT, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 12, symbolSize: 90 } },
+    ...chartFrame(input, subtitle, { symbolSize: 90 }),
     encoding: { x: axisX, y: axisY },
     layer,
   } as TopLevelSpec;

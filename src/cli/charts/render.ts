@@ -20,6 +20,27 @@ const FORMATS: Record<string, ChartFormat> = { '.png': 'png', '.svg': 'svg', '.h
 export const CHART_FONT = 'DejaVu Sans, Helvetica, Arial, sans-serif';
 
 /**
+ * What every dype chart shares: its size, white background, title block and fonts. Each chart
+ * spreads this into its spec and adds its encodings and layers.
+ */
+export function chartFrame(
+  input: { readonly title: string; readonly width: number; readonly height: number },
+  subtitle: readonly string[],
+  legend: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    width: input.width,
+    height: input.height,
+    autosize: { type: 'fit', contains: 'padding' },
+    padding: 12,
+    background: 'white',
+    title: { text: input.title, subtitle: [...subtitle], anchor: 'start', fontSize: 16, subtitleFontSize: 12, subtitleColor: '#444' },
+    config: { font: CHART_FONT, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 12, ...legend } },
+  };
+}
+
+/**
  * The format a chart path asks for, checked before any work is done: a usage error for an
  * unknown extension, a failure when the folder does not exist.
  */

@@ -3,7 +3,7 @@
 // plan's predicted bars beneath the observed ones, and every re-plan as a vertical rule.
 
 import type { TopLevelSpec } from 'vega-lite';
-import { CHART_FONT } from './render.js';
+import { chartFrame } from './render.js';
 import { axisUnit } from './units.js';
 
 export interface TimelineBar {
@@ -102,14 +102,7 @@ export function timelineChart(input: TimelineChartInput): TopLevelSpec {
     );
   }
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: input.width,
-    height: input.height,
-    autosize: { type: 'fit', contains: 'padding' },
-    padding: 12,
-    background: 'white',
-    title: { text: input.title, subtitle: [...input.subtitle], anchor: 'start', fontSize: 16, subtitleFontSize: 12, subtitleColor: '#444' },
-    config: { font: CHART_FONT, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 12 } },
+    ...chartFrame(input, input.subtitle),
     layer,
   } as TopLevelSpec;
 }
