@@ -150,4 +150,4 @@ export { DeviceLoss, runPlan, type ExecutionObserver, type PieceRecord, type Rep
 export { chromeTrace, TraceRecorder, type TraceEvent } from './executor/trace.js';
 export type { PieceSource } from './scheduler/pieces.js';
 export { DriftMonitor, type DriftOptions, type DriftState } from './executor/drift.js';
-export { runStream, type RunStreamOptions, type StreamReplan, type StreamResult } from './executor/stream.js';
+export { pipelinedMakespan, runStream, type RunStreamOptions, type StreamReplan, type StreamResult } from './executor/stream.js';

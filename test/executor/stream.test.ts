@@ -31,7 +31,11 @@ describe('runStream', () => {
     expect(fixed.replans).toEqual([]);
     expect(fixed.plans.every((p) => p.chosen.label === plan.chosen.label)).toBe(true);
     expect(fixed.totalSeconds / adaptive.totalSeconds).toBeGreaterThanOrEqual(1.3);
-    expect(adaptive.throughput).toBeCloseTo(20 / adaptive.totalSeconds, 9);
+    expect(adaptive.throughput).toBeCloseTo(20 / adaptive.pipelinedSeconds, 9);
+    // Overlapped, the stream takes no longer than one input at a time, and no less than its longest input.
+    expect(adaptive.pipelinedSeconds).toBeLessThanOrEqual(adaptive.totalSeconds * (1 + 1e-12));
+    expect(adaptive.pipelinedSeconds).toBeGreaterThanOrEqual(Math.max(...adaptive.results.map((r) => r.makespan)));
+    expect(adaptive.starts).toHaveLength(20);
     // Every input's result is its own reference.
     for (const k of [0, 9, 10, 19]) {
       const p = adaptive.plans[k]!;
