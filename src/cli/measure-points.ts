@@ -1,5 +1,5 @@
-// `dype explore --measure`: execute some mappings of an exploration for real (the CPU timed,
-// the simulators simulating) through the oracle, restricted to the choices those mappings use,
+// `dype explore --measure`: execute some mappings of an exploration for real (real devices
+// timed, the simulators simulating) through the oracle, restricted to the choices those mappings use,
 // so only their pieces of work run and not the whole space.
 
 import type { Metrics } from '../scheduler/evaluate.js';

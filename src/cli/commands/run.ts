@@ -1,5 +1,5 @@
-// `dype run`: plan a workload as `dype explore` does, execute the chosen plan (the CPU for
-// real, the simulators simulating), re-plan when what is observed drifts from the prediction,
+// `dype run`: plan a workload as `dype explore` does, execute the chosen plan (real devices
+// timed, the simulators simulating), re-plan when what is observed drifts from the prediction,
 // and report each operator's predicted and observed cost with how it was obtained, a Chrome
 // trace and a Gantt chart of the timeline with the re-plans marked.
 
@@ -26,9 +26,10 @@ export const DEFAULT_TRACE = 'dype-run.trace.json';
 export const RUN_HELP = `Usage: dype run [WORKLOAD] [--data FILE | --generate SPEC] [options]
 
 Plan WORKLOAD (default gcn) on an input as \`dype explore\` does, then execute the chosen plan:
-every piece of every operator on its device with the real data (the CPU timed, simulated
-devices simulating), operators on different devices at once. When the observed times drift from
-the predictions by more than the threshold, the operators not yet started are re-planned.
+every piece of every operator on its device with the real data (the CPU and a CUDA GPU timed,
+simulated devices simulating), operators on different devices at once. When the observed times
+drift from the predictions by more than the threshold, the operators not yet started are
+re-planned.
 Prints each operator's pieces with predicted and observed time and how each was obtained, and
 writes a Chrome trace and a Gantt chart of the timeline with the re-plans marked.
 
@@ -52,7 +53,7 @@ Output:
   -h, --help               show this help
 
 The observed timeline is composed from each piece's observed duration by the planner's list
-schedule: CPU pieces are measured, simulated devices' pieces simulated, dense operators on
+schedule: CPU and CUDA GPU pieces are measured, simulated devices' pieces simulated, dense operators on
 simulated devices modelled by a roofline, copies between memories modelled from the links.
 
 Examples:
