@@ -338,17 +338,21 @@ std::vector<int64_t> pick_sources(const HostCsr& a, int count) {
   return s;
 }
 
+// As the addon (runtime.cu): up to 64 thin top-down levels launched before the host reads back.
+constexpr int kBfsBatchLevels = 64;
+
 void bfs(const HostCsr& a, int sources, int reps) {
   DeviceGraph d = upload_graph(a);
   dype::cuda::BfsWork w;
   CHECK(cudaMalloc(&w.depth, a.rows * sizeof(int32_t)));
   CHECK(cudaMalloc(&w.queue_a, a.rows * sizeof(int32_t)));
   CHECK(cudaMalloc(&w.queue_b, a.rows * sizeof(int32_t)));
-  CHECK(cudaMalloc(&w.counters, 4 * sizeof(unsigned long long)));
+  w.batch_levels = kBfsBatchLevels;
+  CHECK(cudaMalloc(&w.counters, 3 * kBfsBatchLevels * sizeof(unsigned long long)));
   CHECK(cudaMalloc(&w.err, sizeof(int)));
   CHECK(cudaMemset(w.err, 0, sizeof(int)));
-  CHECK(cudaMallocHost(&w.host_counters, 4 * sizeof(unsigned long long)));
-  std::vector<double> auto_ms, td_ms, teps;
+  CHECK(cudaMallocHost(&w.host_counters, 3 * kBfsBatchLevels * sizeof(unsigned long long)));
+  std::vector<double> auto_ms, td_ms, unbatched_ms, teps;
   int mismatches = 0;
   int64_t levels = 0, bottom_levels = 0;
   for (int64_t src : pick_sources(a, sources)) {
@@ -356,6 +360,10 @@ void bfs(const HostCsr& a, int sources, int reps) {
     auto run = [&](int direction) { CHECK(dype::cuda::bfs(nullptr, d.g, d.g, src, direction, 15.0, 18.0, w, &r)); };
     const double ms_auto = time_ms(reps, [&] { run(0); });
     const double ms_td = time_ms(reps, [&] { run(1); });
+    // The same search with the host reading the counters after every level (no batches).
+    w.batch_levels = 1;
+    const double ms_unbatched = time_ms(reps, [&] { run(0); });
+    w.batch_levels = kBfsBatchLevels;
     run(0);
     std::vector<int32_t> got(static_cast<size_t>(a.rows));
     CHECK(cudaMemcpy(got.data(), w.depth, a.rows * sizeof(int32_t), cudaMemcpyDeviceToHost));
@@ -370,12 +378,13 @@ void bfs(const HostCsr& a, int sources, int reps) {
     for (uint8_t b : r.bottom_up) bottom_levels += b;
     auto_ms.push_back(ms_auto);
     td_ms.push_back(ms_td);
+    unbatched_ms.push_back(ms_unbatched);
     teps.push_back(static_cast<double>(edges) / 2.0 / (ms_auto * 1e-3));  // undirected: each edge stored twice
   }
-  std::printf("{\"kind\":\"bfs\",\"rows\":%lld,\"nnz\":%lld,\"sources\":%zu,\"autoMs\":%.6f,\"topDownMs\":%.6f,\"gteps\":%.4f,"
+  std::printf("{\"kind\":\"bfs\",\"rows\":%lld,\"nnz\":%lld,\"sources\":%zu,\"autoMs\":%.6f,\"topDownMs\":%.6f,\"unbatchedMs\":%.6f,\"gteps\":%.4f,"
               "\"levels\":%lld,\"bottomUpLevels\":%lld,\"mismatches\":%d}\n",
               static_cast<long long>(a.rows), static_cast<long long>(a.nnz), auto_ms.size(), median(auto_ms), median(td_ms),
-              median(teps) / 1e9, static_cast<long long>(levels), static_cast<long long>(bottom_levels), mismatches);
+              median(unbatched_ms), median(teps) / 1e9, static_cast<long long>(levels), static_cast<long long>(bottom_levels), mismatches);
   cudaFree(d.rp);
   cudaFree(d.ci);
   cudaFree(w.depth);

@@ -288,6 +288,8 @@ SpmmPlan plan_spmm(int64_t m, int64_t nnz, int64_t max_row, int64_t k, int sms, 
 template <typename T>
 cudaError_t spmm(cudaStream_t s, const LocalCsr& a, const T* values, const T* x, int64_t k, T* y, int* err,
                  const SpmmPlan& plan) {
+  // A launch reports its own error: clear any an earlier runtime call on this thread left.
+  cudaGetLastError();
   if (a.m == 0 || k == 0) return cudaSuccess;
   if (plan.strategy == kNnzSplit) {
     cudaError_t e = cudaMemsetAsync(y, 0, static_cast<size_t>(a.m) * static_cast<size_t>(k) * sizeof(T), s);
@@ -324,12 +326,28 @@ namespace {
 
 // counters: [0] vertices discovered, [1] their out-edges (the next frontier's scout count),
 // [2] edges examined.
+// `n_in_dev`, when given, holds the frontier's size as the previous level's kernel counted it
+// (counters[0] of that level), so that levels can be launched back to back without the host
+// reading each size first.
+// A frontier larger than `cap` is not expanded: the kernel marks its level kSkipped (and so
+// every later level of the batch skips too), and the host takes over from the level before.
+constexpr unsigned long long kSkipped = ~0ULL;
+
 template <int G>
 __global__ void __launch_bounds__(kBlock) bfs_top_down_kernel(const int32_t* __restrict__ q_in, int64_t n_in,
+                                                              const unsigned long long* n_in_dev, unsigned long long cap,
                                                               const int64_t* __restrict__ rp, const int32_t* __restrict__ ci,
                                                               int64_t n, int32_t* __restrict__ depth, int32_t next_level,
                                                               int32_t* __restrict__ q_out, unsigned long long* counters,
                                                               int* err) {
+  if (n_in_dev) {
+    const unsigned long long size = *n_in_dev;
+    if (size > cap) {  // the whole grid returns here, before any warp-wide step
+      if (blockIdx.x == 0 && threadIdx.x == 0) counters[0] = kSkipped;
+      return;
+    }
+    n_in = static_cast<int64_t>(size);
+  }
   const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int lane = static_cast<int>(threadIdx.x & (G - 1));
   const int64_t groups = static_cast<int64_t>(gridDim.x) * blockDim.x / G;
@@ -409,9 +427,24 @@ __global__ void bfs_seed_kernel(int32_t* depth, int32_t* queue, int32_t source) 
 
 template <int G>
 void top_down(cudaStream_t s, const LocalCsr& out, const int32_t* q_in, int64_t n_in, int32_t* depth, int32_t next_level,
-              int32_t* q_out, unsigned long long* counters, int* err) {
-  bfs_top_down_kernel<G><<<blocks_for(n_in * G), kBlock, 0, s>>>(q_in, n_in, out.row_ptr, out.col_idx, out.m, depth,
-                                                                 next_level, q_out, counters, err);
+              int32_t* q_out, unsigned long long* counters, int* err, const unsigned long long* n_in_dev, int64_t grid_items) {
+  // In a batch the grid covers 4x the frontier the host last saw; larger frontiers go back to it.
+  const unsigned long long cap = static_cast<unsigned long long>(grid_items);
+  bfs_top_down_kernel<G><<<blocks_for(grid_items * G), kBlock, 0, s>>>(q_in, n_in, n_in_dev, cap, out.row_ptr, out.col_idx,
+                                                                       out.m, depth, next_level, q_out, counters, err);
+}
+
+void top_down_any(int group, cudaStream_t s, const LocalCsr& out, const int32_t* q_in, int64_t n_in, int32_t* depth,
+                  int32_t next_level, int32_t* q_out, unsigned long long* counters, int* err,
+                  const unsigned long long* n_in_dev = nullptr, int64_t grid_items = -1) {
+  // The grid covers `grid_items` frontier vertices (the loop strides over more); by default the
+  // frontier's size, known on the host.
+  if (grid_items < 0) grid_items = n_in;
+  switch (group) {
+    case 32: top_down<32>(s, out, q_in, n_in, depth, next_level, q_out, counters, err, n_in_dev, grid_items); break;
+    case 8: top_down<8>(s, out, q_in, n_in, depth, next_level, q_out, counters, err, n_in_dev, grid_items); break;
+    default: top_down<1>(s, out, q_in, n_in, depth, next_level, q_out, counters, err, n_in_dev, grid_items); break;
+  }
 }
 
 template <int G>
@@ -430,6 +463,7 @@ int graph_group(const LocalCsr& g) {
 
 cudaError_t bfs(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int64_t source, int direction, double alpha,
                 double beta, const BfsWork& w, BfsResult* result) {
+  cudaGetLastError();  // as in spmm
   const int64_t n = out.m;
   cudaError_t e;
   if ((e = cudaMemsetAsync(w.depth, 0xff, static_cast<size_t>(n) * sizeof(int32_t), s)) != cudaSuccess) return e;
@@ -452,7 +486,59 @@ cudaError_t bfs(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int64_t
   bool bottom = false;
   bool bottom_up_unprofitable = false;
   int64_t previous = 1;
+  int batch = 4;
+  bool force_level_step = false;  // after a batch stopped early, decide the next level on the host
   while (n_front > 0) {
+    // Far from the switch to bottom-up (a road network or mesh: thin frontiers for thousands of
+    // levels), launch several top-down levels back to back, each reading its frontier's size
+    // from the previous level's counters on the device, and read the counters back once per
+    // batch: the host round trip per level (tens of µs) is paid once per batch. Each level's
+    // grid is sized for up to 4x the last frontier known on the host (the loop strides over
+    // any more). The batch grows while the frontier stays thin.
+    // Only while the frontier grows slowly: a power-law graph's grows a hundredfold in a level,
+    // and a batch would run such a level top-down on a grid sized for the level before.
+    const bool thin = n_front <= 2 * previous &&
+                      static_cast<double>(scout) * alpha * 16.0 < static_cast<double>(edges_to_check) &&
+                      static_cast<double>(n_front) * beta * 16.0 < static_cast<double>(n);
+    if (w.batch_levels > 1 && !bottom && direction != 2 && level >= 2 && thin && !force_level_step) {
+      const int steps = std::min(batch, w.batch_levels);
+      if ((e = cudaMemsetAsync(w.counters, 0, 3 * static_cast<size_t>(steps) * sizeof(unsigned long long), s)) != cudaSuccess)
+        return e;
+      int32_t* qa = q_cur;
+      int32_t* qb = q_next;
+      for (int i = 0; i < steps; ++i) {
+        // Level 0 of the batch expands the frontier the host knows; each later one reads its
+        // size from the level before it.
+        top_down_any(td_group, s, out, qa, n_front, w.depth, level + 1 + i, qb, w.counters + 3 * i, w.err,
+                     i == 0 ? nullptr : w.counters + 3 * (i - 1), std::max<int64_t>(n_front, 8) * 4);
+        std::swap(qa, qb);
+      }
+      if ((e = cudaGetLastError()) != cudaSuccess) return e;
+      if ((e = cudaMemcpyAsync(w.host_counters, w.counters, 3 * static_cast<size_t>(steps) * sizeof(unsigned long long),
+                               cudaMemcpyDeviceToHost, s)) != cudaSuccess)
+        return e;
+      if ((e = cudaStreamSynchronize(s)) != cudaSuccess) return e;
+      bool stopped = false;
+      for (int i = 0; i < steps && n_front > 0; ++i) {
+        if (w.host_counters[3 * i] == kSkipped) {  // the frontier outgrew the batch: per level from here
+          stopped = true;
+          break;
+        }
+        const int64_t discovered = static_cast<int64_t>(w.host_counters[3 * i]);
+        result->edges_examined += static_cast<int64_t>(w.host_counters[3 * i + 2]);
+        result->frontier.push_back(discovered);
+        result->bottom_up.push_back(0);
+        edges_to_check -= scout;
+        previous = n_front;
+        n_front = discovered;
+        scout = static_cast<int64_t>(w.host_counters[3 * i + 1]);
+        std::swap(q_cur, q_next);
+        ++level;
+      }
+      batch = stopped ? 4 : std::min(batch * 2, w.batch_levels);
+      if (stopped) force_level_step = true;
+      continue;
+    }
     if (direction == 2) bottom = true;
     else if (direction == 1) bottom = false;
     else if (!bottom) bottom = !bottom_up_unprofitable && static_cast<double>(scout) > edges_to_check / alpha;
@@ -466,11 +552,7 @@ cudaError_t bfs(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int64_t
         default: bottom_up<1>(s, out, in, w.depth, level, q_next, w.counters, w.err); break;
       }
     } else {
-      switch (td_group) {
-        case 32: top_down<32>(s, out, q_cur, n_front, w.depth, level + 1, q_next, w.counters, w.err); break;
-        case 8: top_down<8>(s, out, q_cur, n_front, w.depth, level + 1, q_next, w.counters, w.err); break;
-        default: top_down<1>(s, out, q_cur, n_front, w.depth, level + 1, q_next, w.counters, w.err); break;
-      }
+      top_down_any(td_group, s, out, q_cur, n_front, w.depth, level + 1, q_next, w.counters, w.err);
     }
     if ((e = cudaGetLastError()) != cudaSuccess) return e;
     if ((e = cudaMemcpyAsync(w.host_counters, w.counters, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s)) !=
@@ -494,6 +576,7 @@ cudaError_t bfs(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int64_t
     scout = static_cast<int64_t>(w.host_counters[1]);
     std::swap(q_cur, q_next);
     ++level;
+    force_level_step = false;
   }
   while (result->frontier.size() > 1 && result->frontier.back() == 0) {
     result->frontier.pop_back();
@@ -587,6 +670,7 @@ void pull(cudaStream_t s, const LocalCsr& in, const MsBfsWork& w, int64_t batche
 }  // namespace
 
 cudaError_t msbfs(cudaStream_t s, const LocalCsr& in, const MsBfsWork& w, int64_t* levels, int64_t* edges_examined) {
+  cudaGetLastError();  // as in spmm
   const int64_t n = in.m;
   const int64_t batches = (w.num_sources + 63) / 64;
   *levels = 0;

@@ -55,9 +55,12 @@ struct BfsWork {
   int32_t* depth = nullptr;     // [n] device, output
   int32_t* queue_a = nullptr;   // [n] device, scratch
   int32_t* queue_b = nullptr;   // [n] device, scratch
-  unsigned long long* counters = nullptr;  // [4] device, scratch
+  unsigned long long* counters = nullptr;  // [3 * max(batch_levels, 1)] device, scratch
   int* err = nullptr;           // device
-  unsigned long long* host_counters = nullptr;  // [4] pinned host memory
+  unsigned long long* host_counters = nullptr;  // as counters, pinned host memory
+  // Top-down levels that may be launched back to back on thin frontiers before the host reads
+  // their counters (1: read after every level).
+  int batch_levels = 1;
 };
 struct BfsResult {
   std::vector<int64_t> frontier;   // vertices discovered at each depth, [0] = 1 (the source)
