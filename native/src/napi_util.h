@@ -122,6 +122,8 @@ class KernelWorker : public Napi::AsyncWorker {
     return p;
   }
 
+  void pin_object(Napi::Object o) { pins_.push_back(Napi::Persistent(o)); }
+
   void pin(const Napi::CallbackInfo& info, size_t first, size_t count) {
     for (size_t i = first; i < first + count && i < info.Length(); ++i) {
       if (info[i].IsObject()) pins_.push_back(Napi::Persistent(info[i].As<Napi::Object>()));

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "../kernels/bfs.h"
 #include "../kernels/spmm.h"
@@ -51,12 +52,36 @@ struct Run {
   int strategy = 0;     // SpMM: 1 row split, 2 nnz split
   int group = 0;        // lanes per row or chunk
   int64_t levels = 0;   // BFS levels
+  double resident_bytes = 0;  // inputs read from resident (prefetched) copies, not copied
+};
+
+// A host buffer, as prefetch and release name it: its address and length in bytes.
+struct HostSpan {
+  const void* data = nullptr;
+  size_t bytes = 0;
+};
+
+struct PrefetchResult {
+  double seconds = 0;  // the copies, from CUDA events
+  double bytes = 0;    // bytes copied
+  int copied = 0;      // buffers made resident by this call
+  int already = 0;     // buffers that were resident already (not copied again)
 };
 
 // strategy: 0 auto (from the row lengths), 1 row split, 2 nnz split.
 Status spmm(const char* fn, const SpmmArgs& args, int strategy, Run* run);
 Status bfs(const char* fn, const BfsArgs& args, BfsStats* stats, Run* run);
 Status msbfs(const char* fn, const MsBfsArgs& args, int64_t* edges_examined, Run* run);
+
+// Copy these host buffers to the device, where later operators that read exactly these
+// buffers (same address and length) find them instead of copying again. The device copy keeps
+// the contents as they were at prefetch time until release(). The caller keeps the host buffers
+// alive (and their addresses unreused) while they are resident.
+Status prefetch(const char* fn, const std::vector<HostSpan>& spans, PrefetchResult* result);
+// Drop the device copies of these buffers; memory is freed once no running operator reads it.
+void release(const std::vector<HostSpan>& spans, double* freed_bytes);
+// Buffers resident now, and their bytes.
+void resident_stats(double* count, double* bytes);
 
 }  // namespace gpu
 }  // namespace dype

@@ -23,6 +23,27 @@ void set_run(Napi::Object& o, const Run& r) {
   o.Set("watts", Napi::Number::New(env, r.watts));
   o.Set("energyMeasured", Napi::Boolean::New(env, r.energy_measured));
   o.Set("levels", Napi::Number::New(env, static_cast<double>(r.levels)));
+  o.Set("residentBytes", Napi::Number::New(env, r.resident_bytes));
+}
+
+// The typed arrays of a JavaScript array argument, as host spans.
+std::vector<HostSpan> get_spans(const Napi::CallbackInfo& info, size_t i, const char* fn, std::vector<Napi::Object>* keep) {
+  if (i >= info.Length() || !info[i].IsArray()) throw ArgError{arg_name(fn, "buffers") + " must be an array of typed arrays"};
+  Napi::Array arr = info[i].As<Napi::Array>();
+  std::vector<HostSpan> spans;
+  for (uint32_t j = 0; j < arr.Length(); ++j) {
+    Napi::Value v = arr.Get(j);
+    if (!v.IsTypedArray()) {
+      throw ArgError{arg_name(fn, "buffers") + "[" + std::to_string(j) + "] must be a typed array"};
+    }
+    Napi::TypedArray t = v.As<Napi::TypedArray>();
+    HostSpan h;
+    h.data = static_cast<const uint8_t*>(t.ArrayBuffer().Data()) + t.ByteOffset();
+    h.bytes = t.ByteLength();
+    spans.push_back(h);
+    if (keep) keep->push_back(t);
+  }
+  return spans;
 }
 
 Napi::Value GpuProbe(const Napi::CallbackInfo& info) {
@@ -160,7 +181,62 @@ Napi::Value MsBfs(const Napi::CallbackInfo& info) {
   });
 }
 
+class PrefetchWorker : public KernelWorker {
+ public:
+  PrefetchWorker(Napi::Env env, const char* fn, std::vector<HostSpan> spans) : KernelWorker(env, fn), spans_(std::move(spans)) {}
+
+ protected:
+  Status compute() override { return prefetch(fn_, spans_, &result_); }
+  Napi::Value result(Napi::Env env) override {
+    Napi::Object o = timed_result(env);
+    o.Set("copySeconds", Napi::Number::New(env, result_.seconds));
+    o.Set("bytes", Napi::Number::New(env, result_.bytes));
+    o.Set("copied", Napi::Number::New(env, result_.copied));
+    o.Set("already", Napi::Number::New(env, result_.already));
+    return o;
+  }
+
+ private:
+  std::vector<HostSpan> spans_;
+  PrefetchResult result_;
+};
+
+// gpuPrefetch(buffers: TypedArray[]) -> Promise<{ seconds, copySeconds, bytes, copied, already }>
+Napi::Value Prefetch(const Napi::CallbackInfo& info) {
+  const char* fn = "gpuPrefetch";
+  return with_arg_errors(info.Env(), [&] {
+    std::vector<Napi::Object> keep;
+    std::vector<HostSpan> spans = get_spans(info, 0, fn, &keep);
+    auto* w = new PrefetchWorker(info.Env(), fn, std::move(spans));
+    for (Napi::Object& o : keep) w->pin_object(o);
+    return KernelWorker::start(w, false);
+  });
+}
+
+// gpuRelease(buffers: TypedArray[]) -> bytes freed (synchronous: it only drops table entries)
+Napi::Value Release(const Napi::CallbackInfo& info) {
+  const char* fn = "gpuRelease";
+  return with_arg_errors(info.Env(), [&]() -> Napi::Value {
+    double freed = 0;
+    release(get_spans(info, 0, fn, nullptr), &freed);
+    return Napi::Number::New(info.Env(), freed);
+  });
+}
+
+// gpuResident() -> { buffers, bytes } resident now
+Napi::Value Resident(const Napi::CallbackInfo& info) {
+  double count = 0, bytes = 0;
+  resident_stats(&count, &bytes);
+  Napi::Object o = Napi::Object::New(info.Env());
+  o.Set("buffers", Napi::Number::New(info.Env(), count));
+  o.Set("bytes", Napi::Number::New(info.Env(), bytes));
+  return o;
+}
+
 void Register(Napi::Env env, Napi::Object exports) {
+  exports.Set("gpuPrefetch", Napi::Function::New(env, Prefetch, "gpuPrefetch"));
+  exports.Set("gpuRelease", Napi::Function::New(env, Release, "gpuRelease"));
+  exports.Set("gpuResident", Napi::Function::New(env, Resident, "gpuResident"));
   exports.Set("gpuProbe", Napi::Function::New(env, GpuProbe, "gpuProbe"));
   exports.Set("gpuSpmm", Napi::Function::New(env, Spmm, "gpuSpmm"));
   exports.Set("gpuSpmv", Napi::Function::New(env, Spmv, "gpuSpmv"));

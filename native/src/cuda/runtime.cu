@@ -4,8 +4,10 @@
 // events, and reading board power from NVML (opened with dlopen where present).
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+#include <sys/mman.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -135,6 +137,195 @@ struct Events {
   }
 };
 
+// ---- Pinned staging: copies between pageable (JavaScript) memory and the device -------------
+//
+// A copy from or to pageable memory makes the driver stage it through a small pinned buffer of
+// its own and, for copies to the host, runs at the speed of faulting in the destination pages
+// (about 1 GB/s into a fresh typed array on the H200 machine). Large copies here go through two
+// pinned chunks instead: the host copies one chunk while the DMA engine moves the other. The
+// pairs are pooled for the life of the process (never freed: freeing pinned memory during exit,
+// after the CUDA runtime has shut down, is not safe).
+constexpr size_t kStageChunk = size_t{8} << 20;
+constexpr size_t kStageThreshold = size_t{1} << 20;
+
+struct StagePair {
+  void* buf[2] = {nullptr, nullptr};
+  cudaEvent_t done[2] = {nullptr, nullptr};
+};
+
+class StagePool {
+ public:
+  // A pair, or null when pinned memory cannot be had (the copy then goes direct).
+  StagePair* take() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!free_.empty()) {
+        StagePair* p = free_.back();
+        free_.pop_back();
+        return p;
+      }
+    }
+    auto* p = new StagePair;
+    for (int i = 0; i < 2; ++i) {
+      if (cudaMallocHost(&p->buf[i], kStageChunk) != cudaSuccess ||
+          cudaEventCreateWithFlags(&p->done[i], cudaEventDisableTiming) != cudaSuccess) {
+        cudaGetLastError();
+        for (int j = 0; j < 2; ++j) {
+          if (p->buf[j]) cudaFreeHost(p->buf[j]);
+          if (p->done[j]) cudaEventDestroy(p->done[j]);
+        }
+        delete p;
+        return nullptr;
+      }
+    }
+    return p;
+  }
+  void give(StagePair* p) {
+    if (!p) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    free_.push_back(p);
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<StagePair*> free_;
+};
+
+StagePool& stage_pool() {
+  static StagePool* pool = new StagePool;  // deliberately never destroyed (see above)
+  return *pool;
+}
+
+// Host to device through the staging pair: the host fills chunk i % 2 while chunk i - 1 moves.
+cudaError_t staged_to_device(cudaStream_t s, void* dst, const void* src, size_t bytes) {
+  StagePair* pair = bytes >= kStageThreshold ? stage_pool().take() : nullptr;
+  if (!pair) return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s);
+  cudaError_t e = cudaSuccess;
+  bool used[2] = {false, false};
+  for (size_t off = 0, i = 0; off < bytes && e == cudaSuccess; off += kStageChunk, ++i) {
+    const int b = static_cast<int>(i & 1);
+    const size_t len = std::min(kStageChunk, bytes - off);
+    if (used[b] && (e = cudaEventSynchronize(pair->done[b])) != cudaSuccess) break;
+    std::memcpy(pair->buf[b], static_cast<const char*>(src) + off, len);
+    if ((e = cudaMemcpyAsync(static_cast<char*>(dst) + off, pair->buf[b], len, cudaMemcpyHostToDevice, s)) != cudaSuccess) break;
+    if ((e = cudaEventRecord(pair->done[b], s)) != cudaSuccess) break;
+    used[b] = true;
+  }
+  // The pair goes back to the pool only once the device has read both chunks.
+  for (int b = 0; b < 2; ++b) {
+    if (used[b]) {
+      const cudaError_t w = cudaEventSynchronize(pair->done[b]);
+      if (e == cudaSuccess) e = w;
+    }
+  }
+  stage_pool().give(pair);
+  return e;
+}
+
+// A fresh JavaScript result array is untouched zero pages: the copy into it takes a page fault
+// per 4 KiB, which made copies out run at about 1 GB/s on the H200 machine. Where the kernel
+// allows transparent huge pages on request, ask for them over the array (one fault per 2 MiB).
+void advise_huge_pages(void* dst, size_t bytes) {
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(dst) + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(dst) + bytes) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // advice only: errors ignored
+}
+
+// Device to host through the staging pair: chunk i + 1 moves while the host copies chunk i out.
+// Returns once every byte is in `dst`.
+cudaError_t staged_to_host(cudaStream_t s, void* dst, const void* src, size_t bytes) {
+  if (bytes >= 2 * kStageChunk) advise_huge_pages(dst, bytes);
+  StagePair* pair = bytes >= kStageThreshold ? stage_pool().take() : nullptr;
+  if (!pair) {
+    cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s);
+    return e == cudaSuccess ? cudaStreamSynchronize(s) : e;
+  }
+  const size_t chunks = (bytes + kStageChunk - 1) / kStageChunk;
+  cudaError_t e = cudaSuccess;
+  auto issue = [&](size_t i) {
+    const int b = static_cast<int>(i & 1);
+    const size_t off = i * kStageChunk, len = std::min(kStageChunk, bytes - off);
+    cudaError_t r = cudaMemcpyAsync(pair->buf[b], static_cast<const char*>(src) + off, len, cudaMemcpyDeviceToHost, s);
+    return r == cudaSuccess ? cudaEventRecord(pair->done[b], s) : r;
+  };
+  e = issue(0);
+  size_t issued = 1;
+  for (size_t i = 0; i < chunks && e == cudaSuccess; ++i) {
+    if (issued < chunks && issued == i + 1 && (e = issue(issued)) == cudaSuccess) ++issued;
+    if (e != cudaSuccess) break;
+    const int b = static_cast<int>(i & 1);
+    if ((e = cudaEventSynchronize(pair->done[b])) != cudaSuccess) break;
+    const size_t off = i * kStageChunk, len = std::min(kStageChunk, bytes - off);
+    std::memcpy(static_cast<char*>(dst) + off, pair->buf[b], len);
+  }
+  // On an error part-way, wait for what was issued before the pair is reused.
+  if (e != cudaSuccess) cudaStreamSynchronize(s);
+  stage_pool().give(pair);
+  return e;
+}
+
+// ---- Inputs resident on the device ----------------------------------------------------------
+//
+// `prefetch` copies host buffers to the device once; later operators whose operands are those
+// buffers (same address and length) read the device copy instead of copying again, until
+// `release`. The device copy is what it was at prefetch time. Nothing a kernel reads from a
+// resident copy can send it out of bounds: row pointers are never taken from it (they are
+// checked and rebased on the host for every call), column indices are checked in the kernels,
+// and a resident array is used only where its length is exactly what the operator reads.
+struct ResidentEntry {
+  const void* host = nullptr;
+  size_t bytes = 0;
+  std::shared_ptr<DeviceBuffer> dev;
+};
+
+class ResidentStore {
+ public:
+  std::shared_ptr<DeviceBuffer> find(const void* host, size_t bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const ResidentEntry& e : entries_)
+      if (e.host == host && e.bytes == bytes) return e.dev;
+    return nullptr;
+  }
+  // Adds the entry unless one for the same buffer appeared meanwhile; false then.
+  bool add(ResidentEntry entry) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const ResidentEntry& e : entries_)
+      if (e.host == entry.host && e.bytes == entry.bytes) return false;
+    total_ += entry.bytes;
+    entries_.push_back(std::move(entry));
+    return true;
+  }
+  // Drops entries for these buffers; the memory is freed once no running operator holds it.
+  size_t remove(const void* host, size_t bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    size_t dropped = 0;
+    for (size_t i = entries_.size(); i-- > 0;) {
+      if (entries_[i].host == host && entries_[i].bytes == bytes) {
+        total_ -= entries_[i].bytes;
+        dropped += entries_[i].bytes;
+        entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    }
+    return dropped;
+  }
+  void stats(size_t* count, size_t* bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    *count = entries_.size();
+    *bytes = total_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<ResidentEntry> entries_;
+  size_t total_ = 0;
+};
+
+ResidentStore& resident() {
+  static ResidentStore* store = new ResidentStore;  // never destroyed: see StagePool
+  return *store;
+}
+
 Status cuda_status(const char* fn, const char* what, cudaError_t e) {
   const std::string code = e == cudaErrorMemoryAllocation ? "ERR_LIMIT" : "ERR_NATIVE";
   return Status{false, code, std::string(fn) + ": " + what + " failed on the GPU (" + cuda_reason(e) + ")"};
@@ -144,6 +335,12 @@ Status cuda_status(const char* fn, const char* what, cudaError_t e) {
   do {                                                 \
     cudaError_t dype_e_ = (expr);                      \
     if (dype_e_ != cudaSuccess) return cuda_status(fn, what, dype_e_); \
+  } while (0)
+
+#define DYPE_OK_CTX(expr)           \
+  do {                              \
+    Status dype_s_ = (expr);        \
+    if (!dype_s_.ok) return dype_s_; \
   } while (0)
 
 // An operator's device context: the device selected, a stream and four timing events, and the
@@ -195,13 +392,43 @@ class Context {
   Status to_device(void* dst, const void* src, size_t bytes) {
     h2d_bytes_ += static_cast<double>(bytes);
     if (bytes == 0) return Status{};
-    DYPE_CUDA_TRY(fn_, "copying to the device", cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_.s));
+    DYPE_CUDA_TRY(fn_, "copying to the device", staged_to_device(stream_.s, dst, src, bytes));
     return Status{};
   }
+  // A device copy of `count` elements at `host`: the resident one when `host` was prefetched
+  // with exactly that length (counted in resident_bytes, not copied), else a fresh allocation
+  // filled from the host.
+  template <typename T>
+  Status input(const T** out, const T* host, size_t count, const char* what) {
+    const size_t bytes = count * sizeof(T);
+    if (bytes > 0) {
+      if (std::shared_ptr<DeviceBuffer> r = resident().find(host, bytes)) {
+        held_.push_back(r);
+        resident_bytes_ += static_cast<double>(bytes);
+        *out = static_cast<const T*>(r->p);
+        return Status{};
+      }
+    }
+    T* d = nullptr;
+    DYPE_OK_CTX(alloc(&d, count, what));
+    DYPE_OK_CTX(to_device(d, host, bytes));
+    *out = d;
+    return Status{};
+  }
+  // Whether `host` is resident with this length (for sizing reserve()).
+  template <typename T>
+  static bool is_resident(const T* host, size_t count) {
+    return count > 0 && resident().find(host, count * sizeof(T)) != nullptr;
+  }
+  // Waits for the kernels, then copies out through the staging pair (timed on the host clock:
+  // the host's share of a staged copy is not on the stream).
   Status to_host(void* dst, const void* src, size_t bytes) {
     d2h_bytes_ += static_cast<double>(bytes);
     if (bytes == 0) return Status{};
-    DYPE_CUDA_TRY(fn_, "copying to the host", cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream_.s));
+    DYPE_CUDA_TRY(fn_, "running", cudaStreamSynchronize(stream_.s));
+    const auto t0 = std::chrono::steady_clock::now();
+    DYPE_CUDA_TRY(fn_, "copying to the host", staged_to_host(stream_.s, dst, src, bytes));
+    d2h_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return Status{};
   }
   Status mark(int i) {
@@ -215,18 +442,29 @@ class Context {
   // Fill `run` from the events: 0 before the copies in, 1 before the kernels, 2 after them, 3
   // after the copies out. Call after sync().
   void finish(Run* run) {
-    float ms = 0;
-    if (cudaEventElapsedTime(&ms, events_.e[0], events_.e[1]) == cudaSuccess) run->h2d_s = ms / 1e3;
-    if (cudaEventElapsedTime(&ms, events_.e[1], events_.e[2]) == cudaSuccess) run->kernel_s = ms / 1e3;
-    if (cudaEventElapsedTime(&ms, events_.e[2], events_.e[3]) == cudaSuccess) run->d2h_s = ms / 1e3;
+    run->h2d_s = elapsed(0, 1);
+    run->kernel_s = elapsed(1, 2);
+    run->d2h_s = d2h_s_;
     run->h2d_bytes = h2d_bytes_;
     run->d2h_bytes = d2h_bytes_;
+    run->resident_bytes = resident_bytes_;
     if (probe().nvml) {
       run->watts = nvml().watts();
       run->energy_measured = run->watts > 0;
     }
   }
   cudaStream_t stream() const { return stream_.s; }
+  // Seconds between two recorded events (0 when either was not recorded; the error that
+  // reading an unrecorded event leaves behind is cleared so a later launch does not report it).
+  double elapsed(int from, int to) {
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, events_.e[from], events_.e[to]) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    return ms / 1e3;
+  }
+  double h2d_bytes() const { return h2d_bytes_; }
 
  private:
   const char* fn_;
@@ -234,8 +472,11 @@ class Context {
   Events events_;
   std::vector<std::unique_ptr<DeviceBuffer>> buffers_;
   std::vector<std::unique_ptr<PinnedBuffer>> pinned_;
+  std::vector<std::shared_ptr<DeviceBuffer>> held_;  // resident inputs, kept alive while running
   double h2d_bytes_ = 0;
   double d2h_bytes_ = 0;
+  double d2h_s_ = 0;
+  double resident_bytes_ = 0;
 };
 
 #define DYPE_OK(expr)            \
@@ -306,20 +547,24 @@ Status spmm_typed(const char* fn, const SpmmArgs& s, int strategy, Run* run) {
   }
   const size_t x_elems = static_cast<size_t>(s.a.cols) * static_cast<size_t>(k);
   const size_t y_elems = static_cast<size_t>(m) * static_cast<size_t>(k);
+  // Column indices and values may be resident (prefetched): then the whole arrays are on the
+  // device and this range starts at `base` within them.
+  const size_t total_nnz = static_cast<size_t>(s.a.nnz);
+  const bool ci_resident = Context::is_resident(s.a.col_idx, total_nnz);
+  const bool val_resident = values && values == static_cast<const T*>(s.a.values) + base &&
+                            Context::is_resident(static_cast<const T*>(s.a.values), total_nnz);
+  const bool x_resident = Context::is_resident(static_cast<const T*>(s.x), x_elems);
   Context ctx(fn);
   DYPE_OK(ctx.open());
-  DYPE_OK(ctx.reserve(static_cast<double>(rp.size()) * 8 + static_cast<double>(nnz) * (4 + (values ? sizeof(T) : 0)) +
-                      static_cast<double>(x_elems + y_elems) * sizeof(T) + 64));
+  DYPE_OK(ctx.reserve(static_cast<double>(rp.size()) * 8 + static_cast<double>(nnz) * ((ci_resident ? 0 : 4) + (values && !val_resident ? sizeof(T) : 0)) +
+                      static_cast<double>((x_resident ? 0 : x_elems) + y_elems) * sizeof(T) + 64));
   int64_t* d_rp = nullptr;
-  int32_t* d_ci = nullptr;
-  T* d_val = nullptr;
-  T* d_x = nullptr;
+  const int32_t* d_ci = nullptr;
+  const T* d_val = nullptr;
+  const T* d_x = nullptr;
   T* d_y = nullptr;
   int* d_err = nullptr;
   DYPE_OK(ctx.alloc(&d_rp, rp.size(), "allocating row pointers"));
-  DYPE_OK(ctx.alloc(&d_ci, static_cast<size_t>(nnz), "allocating column indices"));
-  if (values) DYPE_OK(ctx.alloc(&d_val, static_cast<size_t>(nnz), "allocating values"));
-  DYPE_OK(ctx.alloc(&d_x, x_elems, "allocating X"));
   DYPE_OK(ctx.alloc(&d_y, y_elems, "allocating Y"));
   DYPE_OK(ctx.alloc(&d_err, 1, "allocating the error word"));
   int* h_err = nullptr;
@@ -328,9 +573,19 @@ Status spmm_typed(const char* fn, const SpmmArgs& s, int strategy, Run* run) {
 
   DYPE_OK(ctx.mark(0));
   DYPE_OK(ctx.to_device(d_rp, rp.data(), rp.size() * sizeof(int64_t)));
-  DYPE_OK(ctx.to_device(d_ci, s.a.col_idx + base, static_cast<size_t>(nnz) * sizeof(int32_t)));
-  if (values) DYPE_OK(ctx.to_device(d_val, values, static_cast<size_t>(nnz) * sizeof(T)));
-  DYPE_OK(ctx.to_device(d_x, s.x, x_elems * sizeof(T)));
+  if (ci_resident) {
+    DYPE_OK(ctx.input(&d_ci, s.a.col_idx, total_nnz, "allocating column indices"));
+    d_ci += base;
+  } else {
+    DYPE_OK(ctx.input(&d_ci, s.a.col_idx + base, static_cast<size_t>(nnz), "allocating column indices"));
+  }
+  if (val_resident) {
+    DYPE_OK(ctx.input(&d_val, static_cast<const T*>(s.a.values), total_nnz, "allocating values"));
+    d_val += base;
+  } else if (values) {
+    DYPE_OK(ctx.input(&d_val, values, static_cast<size_t>(nnz), "allocating values"));
+  }
+  DYPE_OK(ctx.input(&d_x, static_cast<const T*>(s.x), x_elems, "allocating X"));
   DYPE_CUDA_TRY(fn, "clearing the error word", cudaMemsetAsync(d_err, 0, sizeof(int), ctx.stream()));
   DYPE_OK(ctx.mark(1));
   cuda::LocalCsr a;
@@ -369,14 +624,31 @@ struct DeviceGraph {
   int32_t* ci = nullptr;
 };
 
+// Row pointers are rebased and copied for every call (checked on the host first); the column
+// indices may be resident. A graph whose row pointers do not start at 0 reads its column
+// indices from its first edge on.
 Status upload_graph(Context& ctx, const Csr& g, DeviceGraph* d, const char* what) {
   const std::vector<int64_t> rp = local_row_ptr(g, 0, g.rows, nullptr);
   DYPE_OK(ctx.alloc(&d->rp, rp.size(), what));
-  DYPE_OK(ctx.alloc(&d->ci, static_cast<size_t>(g.nnz), what));
   DYPE_OK(ctx.to_device(d->rp, rp.data(), rp.size() * sizeof(int64_t)));
-  DYPE_OK(ctx.to_device(d->ci, g.col_idx, static_cast<size_t>(g.nnz) * sizeof(int32_t)));
+  const int64_t first = g.ptr(0), edges = g.ptr(g.rows) - first;
+  const int32_t* ci = nullptr;
+  if (first == 0 && edges == g.nnz) {
+    DYPE_OK(ctx.input(&ci, g.col_idx, static_cast<size_t>(g.nnz), what));
+  } else {
+    DYPE_OK(ctx.input(&ci, g.col_idx + first, static_cast<size_t>(edges), what));
+  }
+  d->ci = const_cast<int32_t*>(ci);
   return Status{};
 }
+
+double graph_device_bytes(const Csr& g) {
+  return static_cast<double>(g.rows + 1) * 8 +
+         (Context::is_resident(g.col_idx, static_cast<size_t>(g.nnz)) ? 0.0 : static_cast<double>(g.nnz) * 4);
+}
+
+// Thin top-down BFS levels launched back to back before the host reads their counters.
+constexpr int kBfsBatchLevels = 64;
 
 bool same_graph(const Csr& a, const Csr& b) { return a.row_ptr == b.row_ptr && a.col_idx == b.col_idx; }
 
@@ -384,7 +656,7 @@ cuda::LocalCsr local(const Csr& g, const DeviceGraph& d) {
   cuda::LocalCsr l;
   l.m = g.rows;
   l.cols = g.cols;
-  l.nnz = g.nnz;
+  l.nnz = g.ptr(g.rows) - g.ptr(0);
   l.row_ptr = d.rp;
   l.col_idx = d.ci;
   return l;
@@ -420,8 +692,8 @@ Status bfs(const char* fn, const BfsArgs& a, BfsStats* stats, Run* run) {
   if (!undirected) DYPE_OK(check_row_ptr(fn, a.in, 0, n));
   Context ctx(fn);
   DYPE_OK(ctx.open());
-  const double graph_bytes = static_cast<double>(n + 1) * 8 + static_cast<double>(a.out.nnz) * 4;
-  DYPE_OK(ctx.reserve(graph_bytes * (undirected ? 1 : 2) + static_cast<double>(n) * 12 + 64));
+  DYPE_OK(ctx.reserve(graph_device_bytes(a.out) + (undirected ? 0.0 : graph_device_bytes(a.in)) + static_cast<double>(n) * 12 +
+                      3.0 * 8 * kBfsBatchLevels + 64));
   DeviceGraph out, in;
   cuda::BfsWork w;
   DYPE_OK(ctx.mark(0));
@@ -431,9 +703,10 @@ Status bfs(const char* fn, const BfsArgs& a, BfsStats* stats, Run* run) {
   DYPE_OK(ctx.alloc(&w.depth, static_cast<size_t>(n), "allocating depths"));
   DYPE_OK(ctx.alloc(&w.queue_a, static_cast<size_t>(n), "allocating the frontier"));
   DYPE_OK(ctx.alloc(&w.queue_b, static_cast<size_t>(n), "allocating the frontier"));
-  DYPE_OK(ctx.alloc(&w.counters, 4, "allocating counters"));
+  w.batch_levels = kBfsBatchLevels;
+  DYPE_OK(ctx.alloc(&w.counters, 3 * kBfsBatchLevels, "allocating counters"));
   DYPE_OK(ctx.alloc(&w.err, 1, "allocating the error word"));
-  DYPE_OK(ctx.pinned(&w.host_counters, 4));
+  DYPE_OK(ctx.pinned(&w.host_counters, 3 * kBfsBatchLevels));
   int* h_err = nullptr;
   DYPE_OK(ctx.pinned(&h_err, 1));
   *h_err = 0;
@@ -480,7 +753,7 @@ Status msbfs(const char* fn, const MsBfsArgs& a, int64_t* edges_examined, Run* r
   Context ctx(fn);
   DYPE_OK(ctx.open());
   const double words = static_cast<double>(batches) * static_cast<double>(n);
-  DYPE_OK(ctx.reserve(static_cast<double>(n + 1) * 8 + static_cast<double>(g.nnz) * 4 + words * 24 +
+  DYPE_OK(ctx.reserve(graph_device_bytes(g) + words * 24 +
                       static_cast<double>(a.num_sources) * (static_cast<double>(n) * 4 + 4) + 64));
   DeviceGraph in;
   cuda::MsBfsWork w;
@@ -512,6 +785,56 @@ Status msbfs(const char* fn, const MsBfsArgs& a, int64_t* edges_examined, Run* r
   run->levels = levels;
   if (*h_err != 0) return bad_column_status(fn, g, 0, g.nnz, n, undirected ? " of the graph" : " of the in-edges");
   return Status{};
+}
+
+Status prefetch(const char* fn, const std::vector<HostSpan>& spans, PrefetchResult* result) {
+  Context ctx(fn);
+  DYPE_OK(ctx.open());
+  double need = 0;
+  for (const HostSpan& h : spans)
+    if (h.bytes > 0 && !resident().find(h.data, h.bytes)) need += static_cast<double>(h.bytes);
+  DYPE_OK(ctx.reserve(need));
+  DYPE_OK(ctx.mark(0));
+  std::vector<ResidentEntry> fresh;
+  for (const HostSpan& h : spans) {
+    if (h.bytes == 0) continue;
+    bool seen = resident().find(h.data, h.bytes) != nullptr;
+    for (const ResidentEntry& f : fresh) seen = seen || (f.host == h.data && f.bytes == h.bytes);
+    if (seen) {
+      ++result->already;
+      continue;
+    }
+    ResidentEntry e;
+    e.host = h.data;
+    e.bytes = h.bytes;
+    e.dev = std::make_shared<DeviceBuffer>();
+    DYPE_CUDA_TRY(fn, "allocating device memory for a prefetch", cudaMalloc(&e.dev->p, h.bytes));
+    DYPE_OK(ctx.to_device(e.dev->p, h.data, h.bytes));
+    fresh.push_back(std::move(e));
+  }
+  DYPE_OK(ctx.mark(1));
+  DYPE_OK(ctx.sync());
+  result->seconds = ctx.elapsed(0, 1);
+  result->bytes = ctx.h2d_bytes();
+  // Only whole, finished copies become resident.
+  for (ResidentEntry& e : fresh) {
+    if (resident().add(std::move(e))) ++result->copied;
+    else ++result->already;
+  }
+  return Status{};
+}
+
+void release(const std::vector<HostSpan>& spans, double* freed_bytes) {
+  double freed = 0;
+  for (const HostSpan& h : spans) freed += static_cast<double>(resident().remove(h.data, h.bytes));
+  if (freed_bytes) *freed_bytes = freed;
+}
+
+void resident_stats(double* count, double* bytes) {
+  size_t c = 0, b = 0;
+  resident().stats(&c, &b);
+  *count = static_cast<double>(c);
+  *bytes = static_cast<double>(b);
 }
 
 }  // namespace gpu

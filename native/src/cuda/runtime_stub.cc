@@ -33,6 +33,14 @@ Status unavailable(const char* fn) {
 Status spmm(const char* fn, const SpmmArgs&, int, Run*) { return unavailable(fn); }
 Status bfs(const char* fn, const BfsArgs&, BfsStats*, Run*) { return unavailable(fn); }
 Status msbfs(const char* fn, const MsBfsArgs&, int64_t*, Run*) { return unavailable(fn); }
+Status prefetch(const char* fn, const std::vector<HostSpan>&, PrefetchResult*) { return unavailable(fn); }
+void release(const std::vector<HostSpan>&, double* freed_bytes) {
+  if (freed_bytes) *freed_bytes = 0;
+}
+void resident_stats(double* count, double* bytes) {
+  *count = 0;
+  *bytes = 0;
+}
 
 }  // namespace gpu
 }  // namespace dype

@@ -7,7 +7,7 @@
 
 import type { RowPtrArray, ValueArray } from '../../data/csr.js';
 import { DenseMatrix, denseElements, type DenseArray } from '../../data/dense.js';
-import { UnsupportedError } from '../../errors.js';
+import { InvalidArgumentError, UnsupportedError } from '../../errors.js';
 import { callNative } from '../../kernels/native-call.js';
 import { nativeAddon } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
@@ -64,6 +64,20 @@ export interface CudaRun {
   readonly watts: number;
   readonly energyMeasured: boolean;
   readonly levels: number;
+  /** Input bytes read from resident (prefetched) device copies instead of being copied. */
+  readonly residentBytes: number;
+}
+
+/** What one `gpuPrefetch` call did. */
+export interface CudaPrefetch {
+  /** Host wall time of the call. */
+  readonly seconds: number;
+  /** The copies alone, from CUDA events. */
+  readonly copySeconds: number;
+  readonly bytes: number;
+  /** Buffers made resident by this call, and buffers that were resident already. */
+  readonly copied: number;
+  readonly already: number;
 }
 
 /** SpMM strategies of the CUDA kernels: chosen from the row lengths, or forced. */
@@ -85,6 +99,9 @@ interface CudaAddon {
     n: number, rowPtr: RowPtrArray, colIdx: Int32Array, inRowPtr: RowPtrArray, inColIdx: Int32Array,
     sources: Int32Array, depths: Int32Array,
   ): Promise<CudaRun & { readonly edgesExamined: number }>;
+  gpuPrefetch(buffers: readonly ArrayBufferView[]): Promise<CudaPrefetch>;
+  gpuRelease(buffers: readonly ArrayBufferView[]): number;
+  gpuResident(): { readonly buffers: number; readonly bytes: number };
 }
 
 /** The addon's CUDA exports (native/src/cuda/gpu_binding.cc). */
@@ -127,6 +144,18 @@ function probedParams(p: CudaProbe): Record<string, { value: number; unit: strin
   }
   return out;
 }
+// Buffers resident on the device, with how many prefetches hold each. The native table is keyed
+// by address and length, so this map also keeps each resident buffer reachable: its memory
+// cannot be freed and its address reused by another array while the device holds its copy.
+const residentHolds = new Map<ArrayBufferView, number>();
+
+/** Buffers worth keeping on the device: typed arrays with bytes, each once. */
+function residentCandidates(buffers: readonly ArrayBufferView[]): ArrayBufferView[] {
+  const out: ArrayBufferView[] = [];
+  for (const b of buffers) if (b.byteLength > 0 && !out.includes(b)) out.push(b);
+  return out;
+}
+
 /** Beamer's switching thresholds, as the CPU search uses them. */
 const BFS_ALPHA = 15;
 const BFS_BETA = 18;
@@ -226,6 +255,7 @@ class CudaDevice implements Device {
       d2hBytes: r.d2hBytes,
       wallSeconds: r.seconds,
       watts: r.watts,
+      residentBytes: r.residentBytes,
     });
     const seconds = r.kernelSeconds;
     const measured = r.energyMeasured;
@@ -241,7 +271,59 @@ class CudaDevice implements Device {
     };
   }
 
-  async dispose(): Promise<void> {}
+  /**
+   * Copy these buffers to the GPU ahead of the operators that read them; those operators then
+   * read the device copy (counted in `residentBytes`) instead of copying. Copies are made once
+   * however often a buffer is prefetched; each prefetch is undone by one `release`. The device
+   * copy is the buffer as it was at prefetch time: do not change a buffer while it is resident.
+   */
+  async prefetch(
+    buffers: readonly ArrayBufferView[],
+    _options?: RunOptions,
+  ): Promise<{ readonly seconds: number; readonly bytes: number; readonly source: 'measured' }> {
+    const fn = `${this.name}.prefetch`;
+    if (!Array.isArray(buffers) || !buffers.every((b) => ArrayBuffer.isView(b))) {
+      throw new InvalidArgumentError(`${fn}: buffers must be an array of typed arrays`);
+    }
+    if (!this.probe.available) throw new UnsupportedError(`${fn}: no CUDA device (${this.probe.reason})`);
+    const list = residentCandidates(buffers);
+    const r = await callNative(fn, () => cudaAddon().gpuPrefetch(list));
+    for (const b of list) residentHolds.set(b, (residentHolds.get(b) ?? 0) + 1);
+    for (const b of list) this.holds.set(b, (this.holds.get(b) ?? 0) + 1);
+    return { seconds: r.copySeconds, bytes: r.bytes, source: 'measured' };
+  }
+
+  /** Undo one prefetch of each buffer; the device copy goes when no prefetch holds it. */
+  async release(buffers: readonly ArrayBufferView[]): Promise<void> {
+    const drop: ArrayBufferView[] = [];
+    for (const b of residentCandidates(buffers)) {
+      const mine = this.holds.get(b) ?? 0;
+      if (mine === 0) continue;
+      if (mine === 1) this.holds.delete(b);
+      else this.holds.set(b, mine - 1);
+      const all = (residentHolds.get(b) ?? 1) - 1;
+      if (all <= 0) {
+        residentHolds.delete(b);
+        drop.push(b);
+      } else residentHolds.set(b, all);
+    }
+    if (drop.length > 0) cudaAddon().gpuRelease(drop);
+  }
+
+  /** Releases every buffer this device still holds on the GPU. */
+  async dispose(): Promise<void> {
+    const all: ArrayBufferView[] = [];
+    for (const [b, n] of this.holds) for (let i = 0; i < n; ++i) all.push(b);
+    // release() takes one hold per listed buffer; list each as often as it is held.
+    for (const b of all) await this.release([b]);
+  }
+
+  private readonly holds = new Map<ArrayBufferView, number>();
+}
+
+/** Buffers and bytes resident on the GPU now (all devices of this process). */
+export function cudaResident(): { readonly buffers: number; readonly bytes: number } {
+  return cudaProbe().built ? cudaAddon().gpuResident() : { buffers: 0, bytes: 0 };
 }
 
 /** Parameters of a `gpu` profile (devices/gpu/). The device's own figures are read at run time. */
