@@ -6,7 +6,7 @@
 
 import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
-import type { EnergySource } from '../devices/device.js';
+import type { Device, EnergySource } from '../devices/device.js';
 import { describe, ExecutionError, InvalidArgumentError } from '../errors.js';
 import { ModelCostSource } from '../scheduler/costs.js';
 import { Evaluator, type Metrics, type TransferEntry } from '../scheduler/evaluate.js';
@@ -19,6 +19,9 @@ import { combineReduce, concatCsrRows, concatRows, finishReduce } from '../workl
 import { observePiece } from './drift.js';
 import { remainingSeconds, replanRemaining, type Scale, scaledCosts } from './replan.js';
 import type { Value } from '../workloads/reference.js';
+
+/** Operators a device runs with its own kernels on a sparse operand (the ones worth keeping resident). */
+const NATIVE_KINDS: ReadonlySet<string> = new Set(['spmm', 'spmv', 'bfs', 'msbfs']);
 
 /** One piece of one operator, as it ran. */
 export interface PieceRecord {
@@ -353,6 +356,40 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     }
   };
 
+  // Sparse operands kept on devices with memory of their own (a CUDA GPU) for the whole run:
+  // prefetched at their first reader there, so later operators on that device read them in
+  // place instead of copying them again, and released when the run ends. Each promise says
+  // whether the prefetch took (a failed one costs nothing: the operator copies as usual).
+  const resident = new Map<Device, Map<ArrayBufferView, Promise<boolean>>>();
+  const makeResident = (device: Device, op: BoundOp, x: readonly Value[]): Promise<unknown> | undefined => {
+    if (!device.prefetch || device.memorySpace === 'host' || !NATIVE_KINDS.has(op.kind)) return undefined;
+    const m = x[0];
+    if (!(m instanceof CsrMatrix)) return undefined;
+    let held = resident.get(device);
+    if (!held) resident.set(device, (held = new Map()));
+    const fresh: ArrayBufferView[] = [];
+    const waits: Promise<boolean>[] = [];
+    for (const b of [m.colIdx, m.values]) {
+      if (!b || b.byteLength === 0) continue;
+      const w = held.get(b);
+      if (w) waits.push(w);
+      else if (!fresh.includes(b)) fresh.push(b);
+    }
+    if (fresh.length > 0) {
+      const p = device.prefetch(fresh, signal ? { signal } : {}).then(() => true, () => false);
+      for (const b of fresh) held.set(b, p);
+      waits.push(p);
+    }
+    return waits.length > 0 ? Promise.all(waits) : undefined;
+  };
+  const releaseResident = async (): Promise<void> => {
+    for (const [device, held] of resident) {
+      const took: ArrayBufferView[] = [];
+      for (const [b, p] of held) if (await p) took.push(b);
+      if (took.length > 0) await device.release?.(took).catch(() => undefined);
+    }
+  };
+
   /** One piece on its device, recorded; a lost device becomes a DeviceLostError, anything else an ExecutionError. */
   const runOne = async (i: number, op: BoundOp, x: readonly Value[], part: { device: number; begin: number; end: number }): Promise<PieceResult> => {
     signal?.throwIfAborted();
@@ -361,6 +398,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     if (isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn');
     let r: PieceResult;
     try {
+      const wait = makeResident(device, op, x);
+      if (wait) await wait;
       r = await runPiece(bound, op, device, x, part.begin, part.end, signal);
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
@@ -450,7 +489,11 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     p.catch(() => undefined); // reported through Promise.all below
     finished.push(p);
   }
-  await Promise.all(finished);
+  try {
+    await Promise.all(finished);
+  } finally {
+    await releaseResident();
+  }
   // An abort that arrived while the last pieces ran still cancels the run: no result is presented.
   signal?.throwIfAborted();
 
