@@ -20,7 +20,7 @@ fi
 node -v
 [ -d node_modules/vitest ] || tar -xJf "$C/nm.tar.xz"
 mkdir -p /tmp/datasets && tar -xJf "$C/datasets.tar.xz" -C /tmp/datasets
-export DYPE_DATASETS=/tmp/datasets DYPE_NATIVE_ADDON=$PWD/$C/dype_native.node DYPE_CACHE_DIR=/tmp/dype-cache
+export DYPE_SKIP_CLI_BUILD=1 DYPE_DATASETS=/tmp/datasets DYPE_NATIVE_ADDON=$PWD/$C/dype_native.node DYPE_CACHE_DIR=/tmp/dype-cache
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
 nproc
 

@@ -1,5 +1,6 @@
 // Vitest global set-up: the end-to-end CLI tests run the built `dist/cli/main.js` as a user
-// would, so rebuild the TypeScript first when any source is newer than that build.
+// would, so rebuild the TypeScript first when any source is newer than that build
+// (DYPE_SKIP_CLI_BUILD=1 skips it, for runs that include no CLI test).
 
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
@@ -19,6 +20,9 @@ function newestSource(dir: string): number {
 }
 
 export default function setup(): void {
+  // A machine that only runs device tests (bench/gpu/device-check.sh) carries no TypeScript
+  // compiler and runs no CLI test.
+  if (process.env['DYPE_SKIP_CLI_BUILD'] === '1') return;
   if (existsSync(builtCli) && statSync(builtCli).mtimeMs >= newestSource(join(repoRoot, 'src'))) return;
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
