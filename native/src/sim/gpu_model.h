@@ -192,6 +192,7 @@ struct BfsModel {
   std::vector<int64_t> frontier;  // vertices discovered at each depth, index 0 the source
   double levels = 0;
   double bottom_up_levels = 0;
+  double batched_levels = 0;  // thin top-down levels launched in batches (no host read each)
   double edges_examined = 0;
   double achieved_bandwidth = 0;
 };
