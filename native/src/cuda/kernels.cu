@@ -61,15 +61,71 @@ __device__ __forceinline__ void warp_add(unsigned long long* total, unsigned lon
   if ((threadIdx.x & 31u) == 0 && v != 0) atomicAdd(total, v);
 }
 
+// ---- Vector loads of X and Y ------------------------------------------------------------------
+//
+// Where k allows, a lane loads V consecutive columns of an X row in one instruction (float4,
+// double2): a quarter of the load instructions for the same bytes, so more gathers in flight per
+// warp on latency-bound power-law inputs. The kernels below work on "vector columns" of type
+// Vec<T, V>::type; V = 1 is the scalar case.
+template <typename T, int V>
+struct Vec;
+template <>
+struct Vec<float, 1> {
+  using type = float;
+};
+template <>
+struct Vec<float, 4> {
+  using type = float4;
+};
+template <>
+struct Vec<double, 1> {
+  using type = double;
+};
+template <>
+struct Vec<double, 2> {
+  using type = double2;
+};
+
+__device__ __forceinline__ void vzero(float& a) { a = 0.f; }
+__device__ __forceinline__ void vzero(double& a) { a = 0.0; }
+__device__ __forceinline__ void vzero(float4& a) { a = make_float4(0.f, 0.f, 0.f, 0.f); }
+__device__ __forceinline__ void vzero(double2& a) { a = make_double2(0.0, 0.0); }
+__device__ __forceinline__ void vfma(float& acc, float a, float x) { acc += a * x; }
+__device__ __forceinline__ void vfma(double& acc, double a, double x) { acc += a * x; }
+__device__ __forceinline__ void vfma(float4& acc, float a, float4 x) {
+  acc.x += a * x.x;
+  acc.y += a * x.y;
+  acc.z += a * x.z;
+  acc.w += a * x.w;
+}
+__device__ __forceinline__ void vfma(double2& acc, double a, double2 x) {
+  acc.x += a * x.x;
+  acc.y += a * x.y;
+}
+__device__ __forceinline__ void vatomic_add(float* p, float v) { atomicAdd(p, v); }
+__device__ __forceinline__ void vatomic_add(double* p, double v) { atomicAdd(p, v); }
+__device__ __forceinline__ void vatomic_add(float4* p, float4 v) {
+  float* q = reinterpret_cast<float*>(p);
+  atomicAdd(q, v.x);
+  atomicAdd(q + 1, v.y);
+  atomicAdd(q + 2, v.z);
+  atomicAdd(q + 3, v.w);
+}
+__device__ __forceinline__ void vatomic_add(double2* p, double2 v) {
+  double* q = reinterpret_cast<double*>(p);
+  atomicAdd(q, v.x);
+  atomicAdd(q + 1, v.y);
+}
+
 // ---- SpMM / SpMV, row split -------------------------------------------------------------------
 
 // Accumulate nonzeros [jb, je) of one row into acc: this lane's CPT columns c0, c0 + G, ...
 // Four nonzeros at a time, their column indices and values loaded first, so each lane has 4 * CPT
 // independent loads of X in flight instead of one: SpMM is bound by the latency of those loads.
-template <typename T, int G, int CPT>
+template <typename T, typename XT, int G, int CPT>
 __device__ __forceinline__ void accumulate(int64_t jb, int64_t je, const int32_t* __restrict__ ci, const T* __restrict__ val,
-                                           const T* __restrict__ x, int64_t k, int64_t c0, int64_t cols, int* err,
-                                           T (&acc)[CPT]) {
+                                           const XT* __restrict__ x, int64_t k, int64_t c0, int64_t cols, int* err,
+                                           XT (&acc)[CPT]) {
   int64_t j = jb;
   for (; j + 4 <= je; j += 4) {
     int32_t cc[4];
@@ -86,11 +142,11 @@ __device__ __forceinline__ void accumulate(int64_t jb, int64_t je, const int32_t
     }
 #pragma unroll
     for (int u = 0; u < 4; ++u) {
-      const T* xr = x + static_cast<int64_t>(cc[u]) * k;
+      const XT* xr = x + static_cast<int64_t>(cc[u]) * k;
 #pragma unroll
       for (int t = 0; t < CPT; ++t) {
         const int64_t c = c0 + static_cast<int64_t>(t) * G;
-        if (c < k) acc[t] += vv[u] * __ldg(xr + c);
+        if (c < k) vfma(acc[t], vv[u], __ldg(xr + c));
       }
     }
   }
@@ -101,31 +157,32 @@ __device__ __forceinline__ void accumulate(int64_t jb, int64_t je, const int32_t
       continue;
     }
     const T a = val ? __ldg(val + j) : T(1);
-    const T* xr = x + static_cast<int64_t>(col) * k;
+    const XT* xr = x + static_cast<int64_t>(col) * k;
 #pragma unroll
     for (int t = 0; t < CPT; ++t) {
       const int64_t c = c0 + static_cast<int64_t>(t) * G;
-      if (c < k) acc[t] += a * __ldg(xr + c);
+      if (c < k) vfma(acc[t], a, __ldg(xr + c));
     }
   }
 }
 
 // k > 1: a group of G lanes per row, each lane CPT columns (c, c + G, ...): the G lanes read one
 // row of X together, coalesced.
-template <typename T, int G, int CPT>
+// X and Y are in vector columns of type XT (k of them per row).
+template <typename T, typename XT, int G, int CPT>
 __global__ void __launch_bounds__(kBlock) spmm_row_kernel(int64_t m, int64_t cols, const int64_t* __restrict__ rp,
                                                           const int32_t* __restrict__ ci, const T* __restrict__ val,
-                                                          const T* __restrict__ x, int64_t k, T* __restrict__ y, int* err) {
+                                                          const XT* __restrict__ x, int64_t k, XT* __restrict__ y, int* err) {
   const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int lane = static_cast<int>(threadIdx.x & (G - 1));
   const int64_t groups = static_cast<int64_t>(gridDim.x) * blockDim.x / G;
   for (int64_t row = t / G; row < m; row += groups) {
     const int64_t b = rp[row], e = rp[row + 1];
     for (int64_t c0 = lane; c0 < k; c0 += static_cast<int64_t>(G) * CPT) {
-      T acc[CPT];
+      XT acc[CPT];
 #pragma unroll
-      for (int i = 0; i < CPT; ++i) acc[i] = 0;
-      accumulate<T, G, CPT>(b, e, ci, val, x, k, c0, cols, err, acc);
+      for (int i = 0; i < CPT; ++i) vzero(acc[i]);
+      accumulate<T, XT, G, CPT>(b, e, ci, val, x, k, c0, cols, err, acc);
 #pragma unroll
       for (int i = 0; i < CPT; ++i) {
         const int64_t c = c0 + static_cast<int64_t>(i) * G;
@@ -172,24 +229,24 @@ __global__ void __launch_bounds__(kBlock) spmv_row_kernel(int64_t m, int64_t col
 // binary search over the row pointers, and walks them in order. A row wholly inside the chunk is
 // stored; a row that crosses a chunk boundary is shared with a neighbour and added atomically
 // (Y starts zeroed). Lanes split the columns as in the row split.
-template <typename T, int G, int CPT>
-__device__ __forceinline__ void flush_row(T* __restrict__ y, int64_t r, int64_t k, int64_t c0, bool whole, T (&acc)[CPT]) {
+template <typename XT, int G, int CPT>
+__device__ __forceinline__ void flush_row(XT* __restrict__ y, int64_t r, int64_t k, int64_t c0, bool whole, XT (&acc)[CPT]) {
 #pragma unroll
   for (int i = 0; i < CPT; ++i) {
     const int64_t c = c0 + static_cast<int64_t>(i) * G;
     if (c < k) {
       if (whole) y[r * k + c] = acc[i];
-      else atomicAdd(y + r * k + c, acc[i]);
+      else vatomic_add(y + r * k + c, acc[i]);
     }
-    acc[i] = 0;
+    vzero(acc[i]);
   }
 }
 
-template <typename T, int G, int CPT>
+template <typename T, typename XT, int G, int CPT>
 __global__ void __launch_bounds__(kBlock) spmm_nnz_kernel(int64_t m, int64_t nnz, int64_t cols,
                                                           const int64_t* __restrict__ rp, const int32_t* __restrict__ ci,
-                                                          const T* __restrict__ val, const T* __restrict__ x, int64_t k,
-                                                          T* __restrict__ y, int* err, int64_t chunk) {
+                                                          const T* __restrict__ val, const XT* __restrict__ x, int64_t k,
+                                                          XT* __restrict__ y, int* err, int64_t chunk) {
   const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int lane = static_cast<int>(threadIdx.x & (G - 1));
   const int64_t groups = static_cast<int64_t>(gridDim.x) * blockDim.x / G;
@@ -207,46 +264,75 @@ __global__ void __launch_bounds__(kBlock) spmm_nnz_kernel(int64_t m, int64_t nnz
     }
     for (int64_t c0 = lane; c0 < k; c0 += static_cast<int64_t>(G) * CPT) {
       int64_t r = lo, rbeg = rp[lo], rend = rp[lo + 1];
-      T acc[CPT];
+      XT acc[CPT];
 #pragma unroll
-      for (int i = 0; i < CPT; ++i) acc[i] = 0;
+      for (int i = 0; i < CPT; ++i) vzero(acc[i]);
       int64_t j = j0;
       while (j < j1) {
         while (j >= rend) {
-          flush_row<T, G, CPT>(y, r, k, c0, rbeg >= j0 && rend <= j1, acc);
+          flush_row<XT, G, CPT>(y, r, k, c0, rbeg >= j0 && rend <= j1, acc);
           ++r;
           rbeg = rend;
           rend = rp[r + 1];
         }
         const int64_t stop = rend < j1 ? rend : j1;
-        accumulate<T, G, CPT>(j, stop, ci, val, x, k, c0, cols, err, acc);
+        accumulate<T, XT, G, CPT>(j, stop, ci, val, x, k, c0, cols, err, acc);
         j = stop;
       }
-      flush_row<T, G, CPT>(y, r, k, c0, rbeg >= j0 && rend <= j1, acc);
+      flush_row<XT, G, CPT>(y, r, k, c0, rbeg >= j0 && rend <= j1, acc);
     }
   }
 }
 
-// Columns per lane: a full group of 32 lanes takes up to 4 columns each (k = 128 in one pass).
-template <typename T, int G>
-void launch_row(cudaStream_t s, const LocalCsr& a, const T* val, const T* x, int64_t k, T* y, int* err) {
+// Columns per lane: a full group of 32 lanes takes up to 4 (vector) columns each (k = 128 in one
+// pass). `k` counts vector columns of XT.
+template <typename T, typename XT, int G>
+void launch_row(cudaStream_t s, const LocalCsr& a, const T* val, const XT* x, int64_t k, XT* y, int* err) {
   const unsigned blocks = blocks_for(a.m * G);
-  if (k == 1) spmv_row_kernel<T, G><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, y, err);
-  else if (G < 32 || k <= 32) spmm_row_kernel<T, G, 1><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
-  else if (k <= 64) spmm_row_kernel<T, G, 2><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
-  else spmm_row_kernel<T, G, 4><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
+  if (G < 32 || k <= 32) spmm_row_kernel<T, XT, G, 1><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
+  else if (k <= 64) spmm_row_kernel<T, XT, G, 2><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
+  else spmm_row_kernel<T, XT, G, 4><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err);
 }
 
-template <typename T, int G>
-void launch_nnz(cudaStream_t s, const LocalCsr& a, const T* val, const T* x, int64_t k, T* y, int* err, int64_t chunk) {
+template <typename T, typename XT, int G>
+void launch_nnz(cudaStream_t s, const LocalCsr& a, const T* val, const XT* x, int64_t k, XT* y, int* err, int64_t chunk) {
   const int64_t chunks = (a.nnz + chunk - 1) / chunk;
   const unsigned blocks = blocks_for(chunks * G);
   if (G < 32 || k <= 32)
-    spmm_nnz_kernel<T, G, 1><<<blocks, kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err, chunk);
+    spmm_nnz_kernel<T, XT, G, 1><<<blocks, kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err, chunk);
   else if (k <= 64)
-    spmm_nnz_kernel<T, G, 2><<<blocks, kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err, chunk);
+    spmm_nnz_kernel<T, XT, G, 2><<<blocks, kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err, chunk);
   else
-    spmm_nnz_kernel<T, G, 4><<<blocks, kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err, chunk);
+    spmm_nnz_kernel<T, XT, G, 4><<<blocks, kBlock, 0, s>>>(a.m, a.nnz, a.cols, a.row_ptr, a.col_idx, val, x, k, y, err, chunk);
+}
+
+// Launch with X and Y seen as V-wide vectors: `k` is in scalars and divisible by V, `group` is
+// the plan's lanes per row or chunk, for vector columns.
+template <typename T, int V>
+void launch_spmm(cudaStream_t s, const LocalCsr& a, const T* values, const T* x, int64_t k, T* y, int* err, int strategy,
+                 int group, int64_t chunk) {
+  using XT = typename Vec<T, V>::type;
+  const XT* xv = reinterpret_cast<const XT*>(x);
+  XT* yv = reinterpret_cast<XT*>(y);
+  const int64_t kv = k / V;
+  if (strategy == kNnzSplit) {
+    switch (group) {
+      case 1: launch_nnz<T, XT, 1>(s, a, values, xv, kv, yv, err, chunk); break;
+      case 2: launch_nnz<T, XT, 2>(s, a, values, xv, kv, yv, err, chunk); break;
+      case 4: launch_nnz<T, XT, 4>(s, a, values, xv, kv, yv, err, chunk); break;
+      case 8: launch_nnz<T, XT, 8>(s, a, values, xv, kv, yv, err, chunk); break;
+      case 16: launch_nnz<T, XT, 16>(s, a, values, xv, kv, yv, err, chunk); break;
+      default: launch_nnz<T, XT, 32>(s, a, values, xv, kv, yv, err, chunk); break;
+    }
+  } else {
+    switch (group) {
+      case 2: launch_row<T, XT, 2>(s, a, values, xv, kv, yv, err); break;
+      case 4: launch_row<T, XT, 4>(s, a, values, xv, kv, yv, err); break;
+      case 8: launch_row<T, XT, 8>(s, a, values, xv, kv, yv, err); break;
+      case 16: launch_row<T, XT, 16>(s, a, values, xv, kv, yv, err); break;
+      default: launch_row<T, XT, 32>(s, a, values, xv, kv, yv, err); break;
+    }
+  }
 }
 
 }  // namespace
@@ -295,22 +381,27 @@ cudaError_t spmm(cudaStream_t s, const LocalCsr& a, const T* values, const T* x,
     cudaError_t e = cudaMemsetAsync(y, 0, static_cast<size_t>(a.m) * static_cast<size_t>(k) * sizeof(T), s);
     if (e != cudaSuccess) return e;
     if (a.nnz == 0) return cudaSuccess;
+  }
+  if (k == 1 && plan.strategy != kNnzSplit) {
+    const unsigned blocks = blocks_for(a.m * plan.group);
     switch (plan.group) {
-      case 1: launch_nnz<T, 1>(s, a, values, x, k, y, err, plan.chunk); break;
-      case 2: launch_nnz<T, 2>(s, a, values, x, k, y, err, plan.chunk); break;
-      case 4: launch_nnz<T, 4>(s, a, values, x, k, y, err, plan.chunk); break;
-      case 8: launch_nnz<T, 8>(s, a, values, x, k, y, err, plan.chunk); break;
-      case 16: launch_nnz<T, 16>(s, a, values, x, k, y, err, plan.chunk); break;
-      default: launch_nnz<T, 32>(s, a, values, x, k, y, err, plan.chunk); break;
+      case 2: spmv_row_kernel<T, 2><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, values, x, y, err); break;
+      case 4: spmv_row_kernel<T, 4><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, values, x, y, err); break;
+      case 8: spmv_row_kernel<T, 8><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, values, x, y, err); break;
+      case 16: spmv_row_kernel<T, 16><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, values, x, y, err); break;
+      default: spmv_row_kernel<T, 32><<<blocks, kBlock, 0, s>>>(a.m, a.cols, a.row_ptr, a.col_idx, values, x, y, err); break;
     }
+    return cudaGetLastError();
+  }
+  // Vector loads where k divides into at least 8 vectors and X and Y are aligned for them.
+  constexpr int V = sizeof(T) == 4 ? 4 : 2;
+  const bool aligned = reinterpret_cast<uintptr_t>(x) % (V * sizeof(T)) == 0 && reinterpret_cast<uintptr_t>(y) % (V * sizeof(T)) == 0;
+  if (plan.vector && k % V == 0 && k / V >= 8 && aligned) {
+    const int group = pow2_at_least(k / V, 2, 32);
+    if constexpr (sizeof(T) == 4) launch_spmm<T, 4>(s, a, values, x, k, y, err, plan.strategy, group, plan.chunk);
+    else launch_spmm<T, 2>(s, a, values, x, k, y, err, plan.strategy, group, plan.chunk);
   } else {
-    switch (plan.group) {
-      case 2: launch_row<T, 2>(s, a, values, x, k, y, err); break;
-      case 4: launch_row<T, 4>(s, a, values, x, k, y, err); break;
-      case 8: launch_row<T, 8>(s, a, values, x, k, y, err); break;
-      case 16: launch_row<T, 16>(s, a, values, x, k, y, err); break;
-      default: launch_row<T, 32>(s, a, values, x, k, y, err); break;
-    }
+    launch_spmm<T, 1>(s, a, values, x, k, y, err, plan.strategy, plan.group, plan.chunk);
   }
   return cudaGetLastError();
 }

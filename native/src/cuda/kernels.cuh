@@ -33,6 +33,9 @@ struct SpmmPlan {
   int strategy = kRowSplit;  // kRowSplit or kNnzSplit
   int group = 32;            // lanes that share one row (row split) or one chunk (nnz split)
   int64_t chunk = 0;         // nonzeros per group (nnz split)
+  // Load X and store Y as float4 / double2 where k allows (k / width >= 8, aligned buffers);
+  // the group then counts lanes over vector columns.
+  bool vector = true;
 };
 
 // Choose between the strategies from the row lengths: row split keeps each row in one group of

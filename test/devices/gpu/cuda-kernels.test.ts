@@ -41,7 +41,9 @@ describe.skipIf(!available)('CUDA SpMM strategies', () => {
   const inputs: [string, CsrMatrix][] = [...Object.keys(FAMILIES).map((n) => [n, family(n)] as [string, CsrMatrix]), ['star', star(3000)]];
   for (const [name, a] of inputs) {
     it(`${name}: row split and nnz split both equal the reference`, async () => {
-      for (const [k, precision] of [[1, 'f32'], [1, 'f64'], [3, 'f64'], [8, 'f32'], [32, 'f32'], [128, 'f64']] as const) {
+      // Scalar loads (k = 1, 3, 8) and vector loads (float4 from k = 32, double2 from k = 16),
+      // with full and partial lane groups (k = 36: 9 float4 columns; k = 20: 10 double2 columns).
+      for (const [k, precision] of [[1, 'f32'], [1, 'f64'], [3, 'f64'], [8, 'f32'], [32, 'f32'], [36, 'f32'], [128, 'f32'], [20, 'f64'], [128, 'f64']] as const) {
         const x = features(a, k, precision);
         for (const strategy of [SPMM_STRATEGIES['row-split'], SPMM_STRATEGIES['nnz-split']]) {
           const { y, r } = await gpuSpmm(a, x, strategy);
