@@ -88,3 +88,55 @@ export async function measure(candidates: readonly Candidate[], settings: BenchS
   }
   return pooled.map(summarize);
 }
+
+export interface PairedSettings {
+  /** Untimed calls of each candidate first. */
+  readonly warmup: number;
+  /** At least this many rounds, and more until `time` ms have passed, at most `maxRounds`. */
+  readonly minRounds: number;
+  readonly maxRounds: number;
+  readonly time: number;
+}
+
+export interface PairedTimings {
+  /** Per candidate, in candidate order. */
+  readonly timings: Timing[];
+  /** samples[c][r]: candidate c's time in round r (ms). */
+  readonly samples: number[][];
+}
+
+/**
+ * Time the candidates one call at a time, every candidate once per round, the order rotating
+ * and reversing from round to round. On a shared machine the load changes within seconds; here
+ * every round sees nearly the same load for all candidates, so per-round ratios between two of
+ * them (pairedRatio) cancel most of it, where timing each for a block of its own cannot.
+ */
+export async function measurePaired(candidates: readonly Candidate[], settings: PairedSettings): Promise<PairedTimings> {
+  const n = candidates.length;
+  for (const c of candidates) {
+    for (let i = 0; i < settings.warmup; i++) await c.fn();
+  }
+  const samples = candidates.map((): number[] => []);
+  const start = performance.now();
+  for (let round = 0; round < settings.maxRounds; round++) {
+    if (round >= settings.minRounds && performance.now() - start >= settings.time) break;
+    collectGarbage();
+    const shift = round % n;
+    const order = candidates.map((_, i) => (i + shift) % n);
+    if (Math.floor(round / n) % 2 === 1) order.reverse();
+    for (const i of order) {
+      const c = candidates[i]!;
+      const t = performance.now();
+      if (c.async) await c.fn();
+      else c.fn();
+      samples[i]!.push(performance.now() - t);
+    }
+  }
+  return { timings: samples.map(summarize), samples };
+}
+
+/** Median over rounds of reference time / candidate time (both from one measurePaired call). */
+export function pairedRatio(reference: readonly number[], candidate: readonly number[]): number {
+  if (reference.length !== candidate.length || reference.length === 0) throw new Error('pairedRatio: needs two equally long, non-empty sample lists');
+  return median(reference.map((r, i) => r / candidate[i]!));
+}

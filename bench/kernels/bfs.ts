@@ -1,6 +1,7 @@
 // BFS per search and in TEPS: dype's direction-optimising bfs against a plain serial queue BFS
-// in the same run, on Kronecker and real graphs; then 64 sources at once (msbfs) against 64 calls.
-// Run: node --expose-gc --import tsx bench/kernels/bfs.ts [--quick] [--sources 16] [--directed] [--only a,b]
+// and SuiteSparse:GraphBLAS's level-synchronous BFS in the same run, on Kronecker and real
+// graphs; then 64 sources at once (msbfs) against 64 calls.
+// Run: node --expose-gc --import tsx bench/kernels/bfs.ts [--quick | --ci] [--sources 16] [--directed] [--only a,b]
 
 import { parseArgs } from 'node:util';
 import type { CsrMatrix } from '../../src/data/csr.js';
@@ -9,9 +10,9 @@ import { kroneckerGraph, Rng } from '../../src/generators/index.js';
 import { bfs } from '../../src/kernels/bfs.js';
 import { msbfs } from '../../src/kernels/msbfs.js';
 import { nativeAddon } from '../../src/native/addon.js';
-import { loadReferences, type ReferenceAddon } from '../references/load.js';
+import { type GraphblasBfs, type GraphblasReference, graphblasOf, loadReferences, type ReferenceAddon } from '../references/load.js';
 import { loadDataset } from '../common/datasets.js';
-import { type BenchSettings, type Candidate, collectGarbage, measure, median, type Timing } from '../common/measure.js';
+import { type BenchSettings, type Candidate, collectGarbage, measure, measurePaired, median, pairedRatio, type PairedSettings, type Timing } from '../common/measure.js';
 import { emitReport, fixed, machineInfo, ms, progress, type SuiteReport, type Table } from '../common/report.js';
 
 /**
@@ -24,6 +25,7 @@ const MSBFS_SOURCES = 64;
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    ci: { type: 'boolean', default: false },
     sources: { type: 'string' },
     directed: { type: 'boolean', default: false },
     only: { type: 'string' },
@@ -32,32 +34,38 @@ const { values: args } = parseArgs({
   },
   strict: true,
 });
-const quick = args.quick;
-const sourceCount = Number(args.sources ?? (quick ? 4 : 16));
+if (args.quick && args.ci) throw new Error('--quick and --ci are different sizes: pass one');
+/** full: every graph; ci: the regression gate's size (small graphs, 8 sources, no msbfs); quick: a smoke run. */
+const size: 'full' | 'ci' | 'quick' = args.ci ? 'ci' : args.quick ? 'quick' : 'full';
+const quick = size !== 'full';
+const sourceCount = Number(args.sources ?? { full: 16, ci: 8, quick: 4 }[size]);
 if (!Number.isInteger(sourceCount) || sourceCount < 1) throw new Error(`--sources must be a positive integer, got ${args.sources}`);
 
-/** Per source and implementation: few iterations, since 16 sources already give the spread. */
-const SEARCH: BenchSettings = quick
-  ? { time: 0, warmupTime: 0, iterations: 3, warmupIterations: 1 }
-  : { time: 100, warmupTime: 20, iterations: 10, warmupIterations: 2 };
+/** Per source, paired rounds (one call of each implementation per round): few, since the sources already give the spread. */
+const SEARCH: PairedSettings = {
+  full: { warmup: 2, minRounds: 10, maxRounds: 100, time: 100 },
+  ci: { warmup: 1, minRounds: 7, maxRounds: 50, time: 50 },
+  quick: { warmup: 1, minRounds: 3, maxRounds: 3, time: 0 },
+}[size];
 const MULTI: BenchSettings = quick
   ? { time: 0, warmupTime: 0, iterations: 2, warmupIterations: 1 }
   : { time: 500, warmupTime: 0, iterations: 5, warmupIterations: 1 };
 
+type Size = 'full' | 'ci' | 'quick';
 interface GraphSpec {
   readonly name: string;
-  readonly inQuick: boolean;
+  readonly sizes: readonly Size[];
   readonly make: () => Promise<CsrMatrix | string>;
 }
 
-const kron = (scale: number, inQuick: boolean): GraphSpec => ({
+const kron = (scale: number, sizes: readonly Size[]): GraphSpec => ({
   name: `kronecker-${scale}`,
-  inQuick,
+  sizes,
   make: async () => kroneckerGraph({ scale, edgeFactor: 16, seed: 1 }),
 });
-const dataset = (name: string, inQuick: boolean): GraphSpec => ({
+const dataset = (name: string, sizes: readonly Size[]): GraphSpec => ({
   name,
-  inQuick,
+  sizes,
   make: async () => {
     const r = await loadDataset(name, 'f32');
     return r.matrix ?? r.reason;
@@ -65,16 +73,17 @@ const dataset = (name: string, inQuick: boolean): GraphSpec => ({
 });
 
 const GRAPHS: readonly GraphSpec[] = [
-  kron(18, true),
-  kron(20, false),
-  dataset('soc-Slashdot0902', false),
-  dataset('email-Enron', true),
-  dataset('luxembourg_osm', true),
-  dataset('delaunay_n16', false),
-  dataset('mdual', false),
-  dataset('facebook_combined', true),
-  dataset('wiki-Vote', false),
-  dataset('bio-pathways', false),
+  kron(16, ['full', 'ci']),
+  kron(18, ['full', 'quick']),
+  kron(20, ['full']),
+  dataset('soc-Slashdot0902', ['full']),
+  dataset('email-Enron', ['full', 'ci', 'quick']),
+  dataset('luxembourg_osm', ['full', 'ci', 'quick']),
+  dataset('delaunay_n16', ['full', 'ci']),
+  dataset('mdual', ['full']),
+  dataset('facebook_combined', ['full', 'ci', 'quick']),
+  dataset('wiki-Vote', ['full', 'ci']),
+  dataset('bio-pathways', ['full']),
 ];
 
 /**
@@ -120,6 +129,10 @@ interface SearchRow {
   readonly warm: Timing;
   readonly cold: Timing;
   readonly plain: Timing;
+  readonly graphblas: Timing | undefined;
+  /** Paired (per-round) ratios against dype's warm search, median over rounds. */
+  readonly plainRatio: number;
+  readonly graphblasRatio: number | undefined;
 }
 
 interface GraphResult {
@@ -131,32 +144,45 @@ interface GraphResult {
   readonly warmMs: number;
   readonly coldMs: number;
   readonly plainMs: number;
+  readonly graphblasMs: number | undefined;
+  /** Medians over sources of each source's paired ratio: reference time / dype time (>= 1: dype at least as fast). */
+  readonly plainRatio: number;
+  readonly graphblasRatio: number | undefined;
   readonly mteps: number;
   readonly plainMteps: number;
   readonly multi: { readonly sources: number; readonly msbfsMs: number; readonly singlesMs: number } | undefined;
 }
 
-async function searches(g: CsrMatrix, ref: ReferenceAddon, sources: Int32Array): Promise<SearchRow[]> {
+async function searches(g: CsrMatrix, ref: ReferenceAddon, gb: GraphblasBfs | undefined, sources: Int32Array): Promise<SearchRow[]> {
   const rowPtr = g.rowPtr as Int32Array;
   const depth = new Int32Array(g.rows);
   const plainDepth = new Int32Array(g.rows);
+  const gbDepth = new Int32Array(g.rows);
   const rows: SearchRow[] = [];
   for (let j = 0; j < sources.length; j++) {
     const s = sources[j]!;
     const r = await bfs(g, s, { out: { depth } });
     ref.plainBfs(g.rows, rowPtr, g.colIdx, s, plainDepth);
     sameDepths(`bfs from ${s}`, depth, plainDepth);
+    if (gb) {
+      gb.run(s);
+      gb.read(gbDepth);
+      sameDepths(`GraphBLAS bfs from ${s}`, gbDepth, plainDepth);
+    }
     const candidates: Candidate[] = [
       { name: 'warm', fn: () => bfs(g, s, { out: { depth } }), async: true },
       { name: 'cold', fn: () => bfs(g, s), async: true },
       { name: 'plain', fn: () => ref.plainBfs(g.rows, rowPtr, g.colIdx, s, plainDepth), async: false },
+      ...(gb ? [{ name: 'graphblas', fn: () => gb.run(s), async: false }] : []),
     ];
-    // Rotate who goes first from one source to the next, so no implementation always runs on the cache the other left.
-    const shift = j % candidates.length;
-    const order = [...candidates.slice(shift), ...candidates.slice(0, shift)];
-    const timed = await measure(order, SEARCH, 1);
-    const by = (name: string): Timing => timed[order.findIndex((c) => c.name === name)]!;
-    rows.push({ source: s, levels: r.frontier.length, reached: r.reached, edges: componentEdges(g, depth), warm: by('warm'), cold: by('cold'), plain: by('plain') });
+    // One call of each per round, the order rotating, so no implementation always runs on the cache another left.
+    const { timings, samples } = await measurePaired(candidates, SEARCH);
+    rows.push({
+      source: s, levels: r.frontier.length, reached: r.reached, edges: componentEdges(g, depth),
+      warm: timings[0]!, cold: timings[1]!, plain: timings[2]!, graphblas: timings[3],
+      plainRatio: pairedRatio(samples[2]!, samples[0]!),
+      graphblasRatio: gb ? pairedRatio(samples[3]!, samples[0]!) : undefined,
+    });
   }
   return rows;
 }
@@ -196,11 +222,17 @@ async function main(): Promise<void> {
   }
   const ref = refs.addon;
   const threads = nativeAddon().threads();
+  const gbLoaded = graphblasOf(ref, threads);
+  const graphblas: GraphblasReference | undefined = gbLoaded.graphblas;
+  const notes: string[] = [];
+  if (gbLoaded.graphblas === undefined) {
+    progress(`bfs: ${gbLoaded.reason}`);
+    notes.push(`GraphBLAS: ${gbLoaded.reason}.`);
+  }
   const only = args.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((n) => !GRAPHS.some((x) => x.name === n)) ?? [];
   if (unknown.length > 0) throw new Error(`--only: unknown input ${unknown.join(', ')} (known: ${GRAPHS.map((x) => x.name).join(', ')})`);
-  const specs = GRAPHS.filter((g) => (only ? only.includes(g.name) : !quick || g.inQuick));
-  const notes: string[] = [];
+  const specs = GRAPHS.filter((g) => (only ? only.includes(g.name) : g.sizes.includes(size)));
   const results: GraphResult[] = [];
   for (const spec of specs) {
     const made = await spec.make();
@@ -212,9 +244,16 @@ async function main(): Promise<void> {
     const { graph: g, treatment } = prepare(made);
     if (!(g.rowPtr instanceof Int32Array)) throw new Error(`${spec.name}: the plain BFS needs 32-bit row pointers`);
     progress(`bfs ${spec.name}: ${g.toString()} (${treatment}), ${sourceCount} sources`);
-    const rows = await searches(g, ref, pickSources(g, sourceCount, 1));
-    const multi = await multiSource(g, ref);
+    const gb = graphblas ? new graphblas.Bfs(g.rowPtr, g.colIdx) : undefined;
+    let rows: SearchRow[];
+    try {
+      rows = await searches(g, ref, gb, pickSources(g, sourceCount, 1));
+    } finally {
+      gb?.free();
+    }
+    const multi = size === 'ci' ? undefined : await multiSource(g, ref);
     const warmMs = median(rows.map((r) => r.warm.median));
+    const gbRatios = rows.flatMap((r) => (r.graphblasRatio === undefined ? [] : [r.graphblasRatio]));
     const result: GraphResult = {
       graph: spec.name,
       treatment,
@@ -224,20 +263,25 @@ async function main(): Promise<void> {
       warmMs,
       coldMs: median(rows.map((r) => r.cold.median)),
       plainMs: median(rows.map((r) => r.plain.median)),
+      graphblasMs: gb ? median(rows.map((r) => r.graphblas!.median)) : undefined,
+      plainRatio: median(rows.map((r) => r.plainRatio)),
+      graphblasRatio: gbRatios.length > 0 ? median(gbRatios) : undefined,
       mteps: median(rows.map((r) => r.edges / (r.warm.median * 1e3))),
       plainMteps: median(rows.map((r) => r.edges / (r.plain.median * 1e3))),
       multi,
     };
     results.push(result);
     progress(`  dype ${ms(warmMs)} ms/search (${fixed(result.mteps, 0)} MTEPS), plain ${ms(result.plainMs)} ms` +
+      (result.graphblasMs !== undefined ? `, graphblas ${ms(result.graphblasMs)} ms` : '') +
+      `; plain/dype ${fixed(result.plainRatio)}` + (result.graphblasRatio !== undefined ? `, graphblas/dype ${fixed(result.graphblasRatio)}` : '') +
       (multi ? `; msbfs ${ms(multi.msbfsMs)} ms vs ${multi.sources} calls ${ms(multi.singlesMs)} ms` : ''));
     collectGarbage();
   }
 
   const tables: Table[] = [
     {
-      title: `BFS per search: median over ${sourceCount} sources of each source's median (ms)`,
-      columns: ['graph', 'vertices', 'stored entries', 'levels (median / max)', 'dype ms', 'dype cold ms', 'plain ms', 'plain/dype', 'dype MTEPS', 'plain MTEPS'],
+      title: `BFS per search: median over ${sourceCount} sources of each source's median (ms); ratios: median over sources of the paired per-round ratio`,
+      columns: ['graph', 'vertices', 'stored entries', 'levels (median / max)', 'dype ms', 'dype cold ms', 'plain ms', 'plain/dype', 'graphblas ms', 'graphblas/dype', 'dype MTEPS', 'plain MTEPS'],
       rows: results.map((r) => {
         const levels = r.searches.map((s) => s.levels);
         return [
@@ -248,7 +292,9 @@ async function main(): Promise<void> {
           ms(r.warmMs),
           ms(r.coldMs),
           ms(r.plainMs),
-          fixed(r.plainMs / r.warmMs),
+          fixed(r.plainRatio),
+          r.graphblasMs === undefined ? 'n/a' : ms(r.graphblasMs),
+          r.graphblasRatio === undefined ? 'n/a' : fixed(r.graphblasRatio),
           fixed(r.mteps, 0),
           fixed(r.plainMteps, 0),
         ];
@@ -271,9 +317,22 @@ async function main(): Promise<void> {
       rows: withMulti.map((r) => [r.graph, ms(r.multi!.msbfsMs), ms(r.multi!.singlesMs), fixed(r.multi!.singlesMs / r.multi!.msbfsMs)]),
     });
   }
+  const summary = {
+    medianPlainRatio: results.length > 0 ? median(results.map((r) => r.plainRatio)) : NaN,
+    medianGraphblasRatio: results.some((r) => r.graphblasRatio !== undefined) ? median(results.flatMap((r) => (r.graphblasRatio === undefined ? [] : [r.graphblasRatio]))) : NaN,
+    graphs: results.length,
+  };
+  tables.push({
+    title: 'Medians over graphs (>= 1: dype at least as fast)',
+    columns: ['graphs', 'plain/dype', 'graphblas/dype'],
+    rows: [[String(summary.graphs), fixed(summary.medianPlainRatio), fixed(summary.medianGraphblasRatio)]],
+  });
   notes.push(
     `dype = await bfs(graph, source, { out: { depth } }) (direction-optimising, ${threads} threads, output reused); "cold" allocates a fresh depth array per search (page faults included); plain = serial queue BFS in C++ (bench/references), depth array reused, its queue allocated per call.`,
-    'Per source, the three are timed in one tinybench run in an order that rotates from source to source; every source\'s dype depths were checked equal to the plain BFS\'s first.',
+    graphblas
+      ? `graphblas = SuiteSparse:GraphBLAS ${graphblas.version}, GxB_NTHREADS = ${threads}: the level-synchronous BFS (depth<frontier> = level; frontier<!struct(depth), replace> = frontier' * A over ANY_PAIR) until the frontier is empty, with the adjacency converted once before timing; it ends with the depths in a GrB_Vector (not copied out to an array). Push only: no direction optimisation.`
+      : 'graphblas: not built here.',
+    `Per source, the implementations are timed in paired rounds (one call of each per round, the order rotating; at least ${SEARCH.minRounds} rounds); ratios are medians over rounds of each round's ratio, then over sources. Every source's dype (and GraphBLAS) depths were checked equal to the plain BFS's first.`,
     'TEPS as in Graph500: edges of the reached component (undirected edges once: sum of the reached vertices\' row lengths / 2) over the search time, median over sources. Graphs have self-loops and duplicate edges removed.',
     args.directed
       ? 'Directed datasets (soc-Slashdot0902, email-Enron, wiki-Vote) are searched along out-edges; TEPS counts out-edges of reached vertices.'
@@ -282,13 +341,13 @@ async function main(): Promise<void> {
   );
   const report: SuiteReport = {
     suite: 'bfs',
-    title: `BFS${quick ? ' (quick mode)' : ''}`,
+    title: `BFS${size === 'full' ? '' : ` (${size} size)`}`,
     date: new Date().toISOString(),
     machine,
-    settings: { quick, sources: sourceCount, directed: args.directed, threads, search: SEARCH, multi: MULTI, gapKron18Ms: GAP_KRON18_MS },
+    settings: { size, quick, sources: sourceCount, directed: args.directed, threads, search: SEARCH, multi: MULTI, gapKron18Ms: GAP_KRON18_MS },
     notes,
     tables,
-    data: results,
+    data: { graphs: results, summary },
   };
   emitReport(report, args.json, args.quiet);
 }

@@ -1,6 +1,7 @@
 // SpMM Y = A * X (k dense columns) side by side: dype's public async spmm against Eigen 3.4's
-// sparse * dense product and a plain OpenMP CSR loop, same threads, inputs and process.
-// Run: node --expose-gc --import tsx bench/kernels/spmm.ts [--quick] [--k 32] [--precision f32|f64] [--only a,b]
+// sparse * dense product, SuiteSparse:GraphBLAS's GrB_mxm and a plain OpenMP CSR loop, same
+// threads, inputs and process, for every precision and k asked for.
+// Run: node --expose-gc --import tsx bench/kernels/spmm.ts [--quick | --ci] [--k 8,32,128] [--precision f32,f64] [--only a,b]
 
 import { parseArgs } from 'node:util';
 import { CsrMatrix } from '../../src/data/csr.js';
@@ -8,10 +9,10 @@ import { DenseMatrix, type Precision } from '../../src/data/dense.js';
 import { bandedMatrix, denseFeatures, gridGraph, kroneckerGraph } from '../../src/generators/index.js';
 import { spmm } from '../../src/kernels/spmm.js';
 import { nativeAddon } from '../../src/native/addon.js';
-import { loadReferences } from '../references/load.js';
+import { type GraphblasReference, graphblasOf, type GraphblasSpmm, loadReferences, type ReferenceAddon } from '../references/load.js';
 import { loadDataset } from '../common/datasets.js';
-import { type BenchSettings, collectGarbage, measure, median, type Timing } from '../common/measure.js';
-import { emitReport, fixed, machineInfo, ms, progress, type SuiteReport } from '../common/report.js';
+import { collectGarbage, measurePaired, median, pairedRatio, type PairedSettings, type Timing } from '../common/measure.js';
+import { emitReport, fixed, machineInfo, ms, progress, type SuiteReport, type Table } from '../common/report.js';
 
 /** STREAM-style triad with 2 threads on the reference machine (see DESIGN.md), GB/s. */
 const STREAM_GBS = 25;
@@ -19,8 +20,9 @@ const STREAM_GBS = 25;
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
-    k: { type: 'string', default: '32' },
-    precision: { type: 'string', default: 'f32' },
+    ci: { type: 'boolean', default: false },
+    k: { type: 'string', default: '8,32,128' },
+    precision: { type: 'string', default: 'f32,f64' },
     only: { type: 'string' },
     json: { type: 'string' },
     quiet: { type: 'boolean', default: false },
@@ -28,62 +30,93 @@ const { values: args } = parseArgs({
   strict: true,
 });
 
-const k = Number(args.k);
-if (!Number.isInteger(k) || k < 1) throw new Error(`--k must be a positive integer, got ${args.k}`);
-if (args.precision !== 'f32' && args.precision !== 'f64') throw new Error(`--precision must be f32 or f64, got ${args.precision}`);
-const precision: Precision = args.precision;
-const quick = args.quick;
+const KS = args.k.split(',').map((t) => Number(t.trim()));
+for (const k of KS) if (!Number.isInteger(k) || k < 1) throw new Error(`--k must be positive integers separated by commas, got ${args.k}`);
+const PRECISIONS = args.precision.split(',').map((t) => t.trim());
+for (const p of PRECISIONS) if (p !== 'f32' && p !== 'f64') throw new Error(`--precision must be f32, f64 or f32,f64, got ${args.precision}`);
+if (args.quick && args.ci) throw new Error('--quick and --ci are different sizes: pass one');
+/** full: every input, long runs; ci: the regression gate's size (small inputs, enough samples for stable medians); quick: a smoke run. */
+const size: 'full' | 'ci' | 'quick' = args.ci ? 'ci' : args.quick ? 'quick' : 'full';
+const quick = size !== 'full';
+/** Dense X or Y above this many bytes is skipped (Kronecker 20 at k = 128 would need several GiB). */
+const DENSE_LIMIT_BYTES = 2 ** 28;
 
 interface Input {
   readonly name: string;
   /** One of the six real datasets the headline ratio is taken over. */
   readonly required: boolean;
-  readonly inQuick: boolean;
+  readonly sizes: readonly ('full' | 'ci' | 'quick')[];
+  /** In double precision; single precision is converted from it. */
   readonly make: () => Promise<CsrMatrix | string>;
 }
 
-const dataset = (name: string, inQuick: boolean): Input => ({
+const ALL = ['full', 'ci', 'quick'] as const;
+const dataset = (name: string, sizes: Input['sizes']): Input => ({
   name,
   required: true,
-  inQuick,
+  sizes,
   make: async () => {
-    const r = await loadDataset(name, precision);
+    const r = await loadDataset(name, 'f64');
     return r.matrix ?? r.reason;
   },
 });
+const kron = (scale: number, sizes: Input['sizes']): Input => ({
+  name: `kronecker-${scale}`,
+  required: false,
+  sizes,
+  make: async () => kroneckerGraph({ scale, edgeFactor: 16, seed: 1 }),
+});
 
 const INPUTS: readonly Input[] = [
-  dataset('soc-Slashdot0902', false),
-  dataset('email-Enron', true),
-  dataset('luxembourg_osm', true),
-  dataset('mdual', false),
-  dataset('delaunay_n16', false),
-  dataset('bcsstk16', true),
-  { name: 'kronecker-16', required: false, inQuick: true, make: async () => kroneckerGraph({ scale: 16, edgeFactor: 16, seed: 1 }) },
-  { name: 'kronecker-18', required: false, inQuick: false, make: async () => kroneckerGraph({ scale: 18, edgeFactor: 16, seed: 1 }) },
+  dataset('soc-Slashdot0902', ['full']),
+  dataset('email-Enron', ALL),
+  dataset('luxembourg_osm', ALL),
+  dataset('mdual', ['full']),
+  dataset('delaunay_n16', ['full']),
+  dataset('bcsstk16', ALL),
+  kron(14, ['ci']),
+  kron(16, ['full', 'quick']),
+  kron(17, ['full']),
+  kron(18, ['full']),
+  kron(19, ['full']),
+  kron(20, ['full']),
+  {
+    name: 'grid-256x256-del0.1',
+    required: false,
+    sizes: ['ci'],
+    make: async () => gridGraph({ rows: 256, cols: 256, deleteFraction: 0.1, seed: 1 }),
+  },
   {
     name: 'grid-512x512-del0.1',
     required: false,
-    inQuick: false,
+    sizes: ['full'],
     make: async () => gridGraph({ rows: 512, cols: 512, deleteFraction: 0.1, seed: 1 }),
+  },
+  {
+    name: 'banded-2^15-hb8',
+    required: false,
+    sizes: ['ci'],
+    make: async () => bandedMatrix({ n: 2 ** 15, halfBandwidth: 8, precision: 'f64', seed: 1 }),
   },
   {
     name: 'banded-2^18-hb8',
     required: false,
-    inQuick: false,
-    make: async () => bandedMatrix({ n: 2 ** 18, halfBandwidth: 8, precision, seed: 1 }),
+    sizes: ['full'],
+    make: async () => bandedMatrix({ n: 2 ** 18, halfBandwidth: 8, precision: 'f64', seed: 1 }),
   },
 ];
 
-const SETTINGS: BenchSettings = quick
-  ? { time: 150, warmupTime: 40, iterations: 5, warmupIterations: 2 }
-  : { time: 1000, warmupTime: 250, iterations: 20, warmupIterations: 5 };
+const SETTINGS: PairedSettings = {
+  full: { warmup: 3, minRounds: 15, maxRounds: 400, time: 2000 },
+  ci: { warmup: 2, minRounds: 9, maxRounds: 200, time: 400 },
+  quick: { warmup: 1, minRounds: 5, maxRounds: 50, time: 100 },
+}[size];
 
 /**
- * Pattern matrices get explicit ones so that both sides multiply the same stored values (Eigen
+ * Pattern matrices get explicit ones so that every side multiplies the same stored values (Eigen
  * has no pattern mode), and values of the other precision are converted for the same reason.
  */
-function withValues(a: CsrMatrix): CsrMatrix {
+function withValues(a: CsrMatrix, precision: Precision): CsrMatrix {
   if (!(a.rowPtr instanceof Int32Array)) throw new Error(`${a.toString()}: the Eigen reference needs 32-bit row pointers`);
   const want = precision === 'f32' ? Float32Array : Float64Array;
   if (a.values instanceof want) return a;
@@ -92,12 +125,12 @@ function withValues(a: CsrMatrix): CsrMatrix {
 }
 
 /**
- * Both results against a bound on rounding differences: summation order differs between the two
+ * Two results against a bound on rounding differences: summation order differs between the
  * kernels, and rounding errors of a row of length n grow like sqrt(n) in practice; a factor 8
  * keeps the check quiet for honest reorderings and still catches a missing or doubled entry.
  */
-function verify(what: string, a: CsrMatrix, x: DenseMatrix, y: ArrayLike<number>, ref: ArrayLike<number>): number {
-  const eps = precision === 'f32' ? 2 ** -23 : 2 ** -52;
+function verify(what: string, a: CsrMatrix, x: DenseMatrix, k: number, y: ArrayLike<number>, ref: ArrayLike<number>): number {
+  const eps = x.precision === 'f32' ? 2 ** -23 : 2 ** -52;
   const rowPtr = a.rowPtr as Int32Array;
   const values = a.values!;
   let xMax = 0;
@@ -131,28 +164,131 @@ interface Row {
   readonly dype: Timing;
   readonly eigen: Timing;
   readonly plain: Timing;
-  /** Eigen median / dype median: at least 1 when dype is at least as fast. */
+  /** Absent where the addon was built without GraphBLAS. */
+  readonly graphblas: Timing | undefined;
+  /** Eigen time / dype time, median over rounds of the per-round ratio: at least 1 when dype is at least as fast. */
   readonly ratio: number;
   readonly plainRatio: number;
-  /** Largest |difference| from Eigen's result seen (dype's or the plain loop's), as a fraction of the tolerance. */
+  readonly graphblasRatio: number | undefined;
+  /** Largest |difference| from Eigen's result seen (dype's, the plain loop's or GraphBLAS's), as a fraction of the tolerance. */
   readonly agreement: number;
+}
+
+/** One precision and k: every input's row and the medians over inputs. */
+interface ConfigResult {
+  readonly precision: Precision;
+  readonly k: number;
+  readonly rows: Row[];
+  readonly summary: {
+    readonly medianRatioRequired: number;
+    readonly requiredMeasured: number;
+    readonly medianRatioAll: number;
+    readonly allMeasured: number;
+    readonly medianGraphblasRatioAll: number;
+    readonly medianPlainRatioAll: number;
+  };
+}
+
+const medianOr = (xs: readonly number[]): number => (xs.length > 0 ? median(xs) : NaN);
+
+function summarizeConfig(precision: Precision, k: number, rows: Row[]): ConfigResult {
+  const required = rows.filter((r) => r.required).map((r) => r.ratio);
+  const gb = rows.flatMap((r) => (r.graphblasRatio === undefined ? [] : [r.graphblasRatio]));
+  return {
+    precision,
+    k,
+    rows,
+    summary: {
+      medianRatioRequired: medianOr(required),
+      requiredMeasured: required.length,
+      medianRatioAll: medianOr(rows.map((r) => r.ratio)),
+      allMeasured: rows.length,
+      medianGraphblasRatioAll: medianOr(gb),
+      medianPlainRatioAll: medianOr(rows.map((r) => r.plainRatio)),
+    },
+  };
+}
+
+interface Refs {
+  readonly eigen: ReferenceAddon;
+  readonly graphblas: GraphblasReference | undefined;
+  readonly threads: number;
+}
+
+/** Verify, then time dype against every reference on one matrix, precision and k. */
+async function compare(name: string, required: boolean, a: CsrMatrix, precision: Precision, k: number, refs: Refs): Promise<Row> {
+  const { eigen, graphblas, threads } = refs;
+  const x = denseFeatures({ rows: a.cols, cols: k, seed: 7, precision });
+  const out = DenseMatrix.zeros(a.rows, k, precision);
+  const dense = (): Float32Array | Float64Array => (precision === 'f32' ? new Float32Array(a.rows * k) : new Float64Array(a.rows * k));
+  const yEigen = dense();
+  const yPlain = dense();
+  const rowPtr = a.rowPtr as Int32Array;
+  const values = a.values as Float32Array | Float64Array;
+  const runEigen = (): void => eigen.eigenSpmm(a.rows, a.cols, rowPtr, a.colIdx, values, x.data, k, yEigen, threads);
+  const runPlain = (): void => eigen.plainSpmm(a.rows, a.cols, rowPtr, a.colIdx, values, x.data, k, yPlain, threads);
+  let gb: GraphblasSpmm | undefined;
+  try {
+    await spmm(a, x, { out });
+    runEigen();
+    runPlain();
+    let agreement = Math.max(
+      verify(`${name}: dype and Eigen`, a, x, k, out.data, yEigen),
+      verify(`${name}: the plain loop and Eigen`, a, x, k, yPlain, yEigen),
+    );
+    if (graphblas) {
+      gb = new graphblas.Spmm(rowPtr, a.colIdx, values, a.cols, x.data, k);
+      gb.run();
+      const yGb = dense();
+      gb.read(yGb);
+      agreement = Math.max(agreement, verify(`${name}: GraphBLAS and Eigen`, a, x, k, yGb, yEigen));
+    }
+    const g = gb;
+    const candidates = [
+      { name: 'dype', fn: () => spmm(a, x, { out }), async: true },
+      { name: 'eigen', fn: runEigen, async: false },
+      { name: 'plain', fn: runPlain, async: false },
+      ...(g ? [{ name: 'graphblas', fn: () => g.run(), async: false }] : []),
+    ];
+    const { timings, samples } = await measurePaired(candidates, SETTINGS);
+    const [dype, ref, plain, grb] = timings;
+    const against = (i: number): number => pairedRatio(samples[i]!, samples[0]!);
+    const eb = precision === 'f32' ? 4 : 8;
+    const compulsoryBytes = 4 * (a.rows + 1) + 4 * a.nnz + eb * a.nnz + eb * a.cols * k + eb * a.rows * k;
+    const row: Row = {
+      input: name, required, rows: a.rows, cols: a.cols, nnz: a.nnz, compulsoryBytes,
+      dype: dype!, eigen: ref!, plain: plain!, graphblas: grb,
+      ratio: against(1), plainRatio: against(2), graphblasRatio: grb ? against(3) : undefined, agreement,
+    };
+    progress(`  ${precision} k=${k}: dype ${ms(dype!.median)} ms, eigen ${ms(ref!.median)}, plain ${ms(plain!.median)}` +
+      (grb ? `, graphblas ${ms(grb.median)}` : '') + `; eigen/dype ${fixed(row.ratio)}` + (grb ? `, graphblas/dype ${fixed(row.graphblasRatio!)}` : ''));
+    return row;
+  } finally {
+    gb?.free();
+  }
 }
 
 async function main(): Promise<void> {
   const machine = machineInfo();
-  const refs = loadReferences();
-  if (refs.addon === undefined) {
-    progress(`spmm: skipped, ${refs.reason}`);
+  const loaded = loadReferences();
+  if (loaded.addon === undefined) {
+    progress(`spmm: skipped, ${loaded.reason}`);
     process.exit(0);
   }
-  const eigen = refs.addon;
   const threads = nativeAddon().threads();
+  const gbLoaded = graphblasOf(loaded.addon, threads);
+  const notes: string[] = [];
+  if (gbLoaded.graphblas === undefined) {
+    progress(`spmm: ${gbLoaded.reason}`);
+    notes.push(`GraphBLAS: ${gbLoaded.reason}.`);
+  }
+  const refs: Refs = { eigen: loaded.addon, graphblas: gbLoaded.graphblas, threads };
   const only = args.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((n) => !INPUTS.some((x) => x.name === n)) ?? [];
   if (unknown.length > 0) throw new Error(`--only: unknown input ${unknown.join(', ')} (known: ${INPUTS.map((x) => x.name).join(', ')})`);
-  const inputs = INPUTS.filter((i) => (only ? only.includes(i.name) : !quick || i.inQuick));
-  const notes: string[] = [];
-  const rows: Row[] = [];
+  const inputs = INPUTS.filter((i) => (only ? only.includes(i.name) : i.sizes.includes(size)));
+  const configs = PRECISIONS.flatMap((precision) => KS.map((k) => ({ precision: precision as Precision, k })));
+  const rowsOf = configs.map((): Row[] => []);
   for (const input of inputs) {
     const made = await input.make();
     if (typeof made === 'string') {
@@ -160,88 +296,77 @@ async function main(): Promise<void> {
       notes.push(`${input.name} skipped: ${made}`);
       continue;
     }
-    const a = withValues(made);
-    const x = denseFeatures({ rows: a.cols, cols: k, seed: 7, precision });
-    const out = DenseMatrix.zeros(a.rows, k, precision);
-    const yEigen = precision === 'f32' ? new Float32Array(a.rows * k) : new Float64Array(a.rows * k);
-    const yPlain = precision === 'f32' ? new Float32Array(a.rows * k) : new Float64Array(a.rows * k);
-    const rowPtr = a.rowPtr as Int32Array;
-    const values = a.values!;
-    const runEigen = (): void => eigen.eigenSpmm(a.rows, a.cols, rowPtr, a.colIdx, values, x.data, k, yEigen, threads);
-    const runPlain = (): void => eigen.plainSpmm(a.rows, a.cols, rowPtr, a.colIdx, values, x.data, k, yPlain, threads);
-    await spmm(a, x, { out });
-    runEigen();
-    runPlain();
-    const agreement = Math.max(
-      verify(`${input.name}: dype and Eigen`, a, x, out.data, yEigen),
-      verify(`${input.name}: the plain loop and Eigen`, a, x, yPlain, yEigen),
-    );
-    progress(`spmm ${input.name}: ${a.toString()}, outputs agree (worst ${fixed(agreement * 100, 1)}% of tolerance); timing`);
-    const [dype, ref, plain] = await measure(
-      [
-        { name: 'dype', fn: () => spmm(a, x, { out }), async: true },
-        { name: 'eigen', fn: runEigen, async: false },
-        { name: 'plain', fn: runPlain, async: false },
-      ],
-      SETTINGS,
-    );
-    const eb = precision === 'f32' ? 4 : 8;
-    const compulsoryBytes = 4 * (a.rows + 1) + 4 * a.nnz + eb * a.nnz + eb * a.cols * k + eb * a.rows * k;
-    rows.push({
-      input: input.name, required: input.required, rows: a.rows, cols: a.cols, nnz: a.nnz, compulsoryBytes,
-      dype: dype!, eigen: ref!, plain: plain!, ratio: ref!.median / dype!.median, plainRatio: plain!.median / dype!.median, agreement,
-    });
-    progress(`  dype ${ms(dype!.median)} ms, eigen ${ms(ref!.median)} ms, plain ${ms(plain!.median)} ms, eigen/dype ${fixed(ref!.median / dype!.median)}`);
-    collectGarbage();
+    progress(`spmm ${input.name}: ${made.toString()}`);
+    for (const [i, { precision, k }] of configs.entries()) {
+      const eb = precision === 'f32' ? 4 : 8;
+      if (Math.max(made.rows, made.cols) * k * eb > DENSE_LIMIT_BYTES) {
+        notes.push(`${input.name} ${precision} k=${k} skipped: a dense operand would exceed ${DENSE_LIMIT_BYTES / 2 ** 20} MiB.`);
+        continue;
+      }
+      rowsOf[i]!.push(await compare(input.name, input.required, withValues(made, precision), precision, k, refs));
+      collectGarbage();
+    }
   }
 
-  const gflops = (r: Row, t: number): number => (2 * r.nnz * k) / (t * 1e6);
-  const gbs = (r: Row, t: number): number => r.compulsoryBytes / (t * 1e6);
-  const spread = (t: Timing): string => `${ms(t.median)} ± ${ms(t.mad)}`;
-  const requiredRatios = rows.filter((r) => r.required).map((r) => r.ratio);
-  const allRatios = rows.map((r) => r.ratio);
+  const results = configs.map(({ precision, k }, i) => summarizeConfig(precision, k, rowsOf[i]!));
+  const all = results.flatMap((c) => c.rows);
   const summary = {
-    medianRatioRequired: requiredRatios.length > 0 ? median(requiredRatios) : NaN,
-    requiredMeasured: requiredRatios.length,
-    medianRatioAll: allRatios.length > 0 ? median(allRatios) : NaN,
-    allMeasured: allRatios.length,
+    medianEigenRatio: medianOr(all.map((r) => r.ratio)),
+    medianGraphblasRatio: medianOr(all.flatMap((r) => (r.graphblasRatio === undefined ? [] : [r.graphblasRatio]))),
+    medianPlainRatio: medianOr(all.map((r) => r.plainRatio)),
+    measured: all.length,
   };
+  const eigenVersion = refs.eigen.eigenVersion;
+  const gbVersion = refs.graphblas?.version;
   notes.push(
-    `Median eigen/dype over the ${summary.requiredMeasured} real datasets measured (of 6): ${fixed(summary.medianRatioRequired)}; over all ${summary.allMeasured} inputs: ${fixed(summary.medianRatioAll)} (>= 1: dype at least as fast).`,
-    `dype = await spmm(a, x, { out }) (public async API: validation and the AsyncWorker round trip, about 35 µs, are inside its time); eigen = Eigen ${eigen.eigenVersion} Map<SparseMatrix<RowMajor>> * Map<Matrix<RowMajor>>, synchronous, OpenMP with ${threads} threads (dype's thread count); plain = the textbook OpenMP row loop over CSR (dynamic chunks of 64 rows, k-wide update vectorised by the compiler), same threads.`,
-    'Each input is timed in two tinybench rounds in opposite order (dype, eigen, plain; then plain, eigen, dype) and the samples pooled; ± is the median absolute deviation.',
-    'OpenMP workers spin-wait after each call by default: on a machine with other load the 2-thread Eigen and plain figures become erratic (OMP_WAIT_POLICY=passive steadies them).',
+    `Over all ${summary.measured} (input, precision, k) measurements, median eigen/dype ${fixed(summary.medianEigenRatio)}, graphblas/dype ${fixed(summary.medianGraphblasRatio)}, plain/dype ${fixed(summary.medianPlainRatio)} (>= 1: dype at least as fast).`,
+    ...results.map((c) => `${c.precision} k=${c.k}: median eigen/dype over the ${c.summary.requiredMeasured} real datasets ${fixed(c.summary.medianRatioRequired)}, over all ${c.summary.allMeasured} inputs ${fixed(c.summary.medianRatioAll)}; graphblas/dype ${fixed(c.summary.medianGraphblasRatioAll)}.`),
+    `dype = await spmm(a, x, { out }) (public async API: validation and the AsyncWorker round trip, about 35 µs, are inside its time); eigen = Eigen ${eigenVersion} Map<SparseMatrix<RowMajor>> * Map<Matrix<RowMajor>>, synchronous, OpenMP with ${threads} threads (dype's thread count); plain = the textbook OpenMP row loop over CSR (dynamic chunks of 64 rows, k-wide update vectorised by the compiler), same threads.`,
+    gbVersion
+      ? `graphblas = SuiteSparse:GraphBLAS ${gbVersion} GrB_mxm(C, A, X) over PLUS_TIMES with GxB_NTHREADS = ${threads}, then GrB_wait; A (CSR) and X (full, row-major) are converted once before timing and C is reused, so the time is the product alone (copying C out to a user array is not included).`
+      : 'graphblas: not built here.',
+    `Timing is paired: one call of each implementation per round, the order rotating and reversing between rounds, at least ${SETTINGS.minRounds} rounds and ${SETTINGS.time} ms (after ${SETTINGS.warmup} warm-up calls each); a ratio is the median over rounds of that round's ratio, which cancels most of a shared machine's changing load. ms columns: median ± median absolute deviation.`,
+    'OpenMP workers spin-wait after each call by default: on a machine with other load the 2-thread reference figures become erratic (OMP_WAIT_POLICY=passive steadies them).',
     `Effective bandwidth counts compulsory traffic only: rowPtr + colIdx + values + X once + Y once; % is of ${STREAM_GBS} GB/s (2-thread STREAM triad measured on the reference machine, not here).`,
-    'Pattern matrices carry explicit all-ones values so both sides do identical work; both outputs were checked to agree before timing.',
+    'Pattern matrices carry explicit all-ones values so every side does identical work; every output was checked to agree with Eigen\'s before timing.',
   );
+  const spread = (t: Timing | undefined): string => (t ? `${ms(t.median)} ± ${ms(t.mad)}` : 'n/a');
+  const tables: Table[] = results.map((c) => {
+    const gflops = (r: Row, t: number): number => (2 * r.nnz * c.k) / (t * 1e6);
+    const gbs = (r: Row, t: number): number => r.compulsoryBytes / (t * 1e6);
+    return {
+      title: `SpMM ${c.precision} k=${c.k}: dype vs Eigen, GraphBLAS and a plain OpenMP loop (ms: median ± MAD)`,
+      columns: ['input', 'rows', 'nnz', 'dype ms', 'eigen ms', 'eigen/dype', 'graphblas ms', 'graphblas/dype', 'plain ms', 'plain/dype', 'dype GFLOP/s', 'dype GB/s (% of 25)'],
+      rows: c.rows.map((r) => [
+        r.required ? r.input : `${r.input} (generated)`,
+        String(r.rows),
+        String(r.nnz),
+        spread(r.dype),
+        spread(r.eigen),
+        fixed(r.ratio),
+        spread(r.graphblas),
+        r.graphblasRatio === undefined ? 'n/a' : fixed(r.graphblasRatio),
+        spread(r.plain),
+        fixed(r.plainRatio),
+        fixed(gflops(r, r.dype.median), 1),
+        `${fixed(gbs(r, r.dype.median), 1)} (${fixed((100 * gbs(r, r.dype.median)) / STREAM_GBS, 0)}%)`,
+      ]),
+    };
+  });
+  tables.push({
+    title: 'Medians over inputs (>= 1: dype at least as fast)',
+    columns: ['precision', 'k', 'inputs', 'eigen/dype', 'eigen/dype (real datasets)', 'graphblas/dype', 'plain/dype'],
+    rows: results.map((c) => [c.precision, String(c.k), String(c.summary.allMeasured), fixed(c.summary.medianRatioAll), fixed(c.summary.medianRatioRequired), fixed(c.summary.medianGraphblasRatioAll), fixed(c.summary.medianPlainRatioAll)]),
+  });
   const report: SuiteReport = {
     suite: 'spmm',
-    title: `SpMM, ${precision.toUpperCase()}, k = ${k}${quick ? ' (quick mode)' : ''}`,
+    title: `SpMM, ${PRECISIONS.join('/').toUpperCase()}, k = ${KS.join(', ')}${size === 'full' ? '' : ` (${size} size)`}`,
     date: new Date().toISOString(),
     machine,
-    settings: { quick, k, precision, threads, bench: SETTINGS, rounds: 2, streamGBs: STREAM_GBS, eigen: eigen.eigenVersion },
+    settings: { size, quick, ks: KS, precisions: PRECISIONS, threads, timing: SETTINGS, streamGBs: STREAM_GBS, eigen: eigenVersion, graphblas: gbVersion ?? null },
     notes,
-    tables: [
-      {
-        title: `SpMM ${precision} k=${k}: dype vs Eigen and a plain OpenMP loop (ms: median ± MAD)`,
-        columns: ['input', 'rows', 'nnz', 'dype ms', 'eigen ms', 'eigen/dype', 'plain ms', 'plain/dype', 'dype GFLOP/s', 'eigen GFLOP/s', 'dype GB/s (% of 25)', 'eigen GB/s (% of 25)'],
-        rows: rows.map((r) => [
-          r.required ? r.input : `${r.input} (generated)`,
-          String(r.rows),
-          String(r.nnz),
-          spread(r.dype),
-          spread(r.eigen),
-          fixed(r.ratio),
-          spread(r.plain),
-          fixed(r.plainRatio),
-          fixed(gflops(r, r.dype.median), 1),
-          fixed(gflops(r, r.eigen.median), 1),
-          `${fixed(gbs(r, r.dype.median), 1)} (${fixed((100 * gbs(r, r.dype.median)) / STREAM_GBS, 0)}%)`,
-          `${fixed(gbs(r, r.eigen.median), 1)} (${fixed((100 * gbs(r, r.eigen.median)) / STREAM_GBS, 0)}%)`,
-        ]),
-      },
-    ],
-    data: { rows, summary },
+    tables,
+    data: { configs: results, summary },
   };
   emitReport(report, args.json, args.quiet);
 }

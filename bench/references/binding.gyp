@@ -1,4 +1,7 @@
 {
+  "variables": {
+    "have_graphblas%": "<!(test -f /usr/include/GraphBLAS.h -o -f /usr/include/suitesparse/GraphBLAS.h && echo 1 || echo 0)"
+  },
   "targets": [
     {
       "target_name": "dype_bench_refs",
@@ -11,7 +14,15 @@
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
       "cflags_cc": ["-std=c++17", "-fexceptions", "-O3", "-march=native", "-fopenmp", "-Wno-deprecated-declarations"],
-      "ldflags": ["-fopenmp"]
+      "ldflags": ["-fopenmp"],
+      "conditions": [
+        ["have_graphblas==1", {
+          "sources": ["graphblas.cc"],
+          "include_dirs": ["/usr/include/suitesparse"],
+          "defines": ["DYPE_HAVE_GRAPHBLAS"],
+          "libraries": ["-lgraphblas"]
+        }]
+      ]
     }
   ]
 }

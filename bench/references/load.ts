@@ -1,5 +1,6 @@
 // Builds (once, and again whenever references.cc or binding.gyp is newer than the build) and
-// loads the benchmark-only reference addon: Eigen's SpMM, a plain OpenMP SpMM and a plain BFS.
+// loads the benchmark-only reference addon: Eigen's SpMM, a plain OpenMP SpMM, a plain BFS and,
+// where SuiteSparse:GraphBLAS is installed, its mxm and a GraphBLAS BFS.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -18,6 +19,38 @@ export interface ReferenceAddon {
   ): void;
   plainBfs(n: number, rowPtr: Int32Array, colIdx: Int32Array, source: number, depth: Int32Array): number;
   readonly eigenVersion: string;
+  /** Present only when the addon was built against GraphBLAS (see graphblasOf). */
+  readonly GraphblasSpmm?: new (
+    rowPtr: Int32Array, colIdx: Int32Array, values: Float32Array | Float64Array, cols: number, x: Float32Array | Float64Array, k: number,
+  ) => GraphblasSpmm;
+  readonly GraphblasBfs?: new (rowPtr: Int32Array, colIdx: Int32Array) => GraphblasBfs;
+  readonly graphblasThreads?: (threads: number) => void;
+  readonly graphblasVersion?: string;
+}
+
+/** C = A * X with GrB_mxm; A and X converted once at construction, outside any timing. */
+export interface GraphblasSpmm {
+  /** GrB_mxm into the C kept between calls, then GrB_wait: the timed part. */
+  run(): void;
+  /** Copy C into a row-major rows x k array (zeros where C has no entry). */
+  read(y: Float32Array | Float64Array): void;
+  /** Free the GraphBLAS objects now rather than at garbage collection. */
+  free(): void;
+}
+
+/** Level-synchronous BFS with GrB_vxm (ANY_PAIR semiring, complemented visited mask). */
+export interface GraphblasBfs {
+  /** Search from `source` along out-edges; returns the number of levels. */
+  run(source: number): number;
+  /** Depths of the last search, -1 where unreached. */
+  read(depth: Int32Array): void;
+  free(): void;
+}
+
+export interface GraphblasReference {
+  readonly Spmm: NonNullable<ReferenceAddon['GraphblasSpmm']>;
+  readonly Bfs: NonNullable<ReferenceAddon['GraphblasBfs']>;
+  readonly version: string;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,7 +77,7 @@ function nodeDirArgs(): string[] {
 function stale(): boolean {
   if (!existsSync(addonPath)) return true;
   const built = statSync(addonPath).mtimeMs;
-  return ['references.cc', 'binding.gyp'].some((f) => statSync(join(here, f)).mtimeMs > built);
+  return ['references.cc', 'graphblas.cc', 'graphblas.h', 'binding.gyp'].some((f) => statSync(join(here, f)).mtimeMs > built);
 }
 
 /** Load the reference addon, building it first when needed. Returns undefined (with a reason) when Eigen is missing. */
@@ -56,4 +89,20 @@ export function loadReferences(): { addon: ReferenceAddon } | { addon: undefined
     execFileSync(process.execPath, [nodeGyp(), 'rebuild', ...nodeDirArgs()], { cwd: here, stdio: ['ignore', 'ignore', 'inherit'] });
   }
   return { addon: createRequire(import.meta.url)(addonPath) as ReferenceAddon };
+}
+
+/**
+ * The GraphBLAS side of the addon with its thread count set to `threads`, or why there is none
+ * (built where GraphBLAS.h was missing: install libgraphblas-dev and rebuild with
+ * DYPE_REBUILD_REFERENCES=1).
+ */
+export function graphblasOf(addon: ReferenceAddon, threads: number): { graphblas: GraphblasReference } | { graphblas: undefined; reason: string } {
+  if (addon.GraphblasSpmm === undefined || addon.GraphblasBfs === undefined || addon.graphblasThreads === undefined) {
+    return {
+      graphblas: undefined,
+      reason: 'the reference addon was built without SuiteSparse:GraphBLAS (install libgraphblas-dev, then DYPE_REBUILD_REFERENCES=1); GraphBLAS columns skipped',
+    };
+  }
+  addon.graphblasThreads(threads);
+  return { graphblas: { Spmm: addon.GraphblasSpmm, Bfs: addon.GraphblasBfs, version: addon.graphblasVersion ?? 'unknown' } };
 }

@@ -1,13 +1,17 @@
 // Reference implementations measured side by side with dype's kernels in the same process:
 // Eigen 3.4's sparse * dense product (OpenMP, as many threads as dype uses), the textbook
-// OpenMP row-parallel CSR SpMM loop, and a plain serial queue-based BFS. Benchmark-only;
-// never part of the dype addon.
+// OpenMP row-parallel CSR SpMM loop, and a plain serial queue-based BFS; SuiteSparse:GraphBLAS
+// (graphblas.cc) where it is installed. Benchmark-only; never part of the dype addon.
 #include <napi.h>
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <cstdint>
 #include <vector>
+
+#ifdef DYPE_HAVE_GRAPHBLAS
+#include "graphblas.h"
+#endif
 
 namespace {
 
@@ -117,6 +121,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("eigenVersion", Napi::String::New(env, std::to_string(EIGEN_WORLD_VERSION) + "." +
                                                          std::to_string(EIGEN_MAJOR_VERSION) + "." +
                                                          std::to_string(EIGEN_MINOR_VERSION)));
+#ifdef DYPE_HAVE_GRAPHBLAS
+  InitGraphBLAS(env, exports);
+#endif
   return exports;
 }
 

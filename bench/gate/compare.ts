@@ -1,0 +1,109 @@
+// The regression gate's verdicts: every gated metric of the baseline against the same metric now.
+// Pure (no files, no clock), so the rules below are unit-tested (test/bench/compare.test.ts).
+
+import type { Metric, MetricKind } from './metrics.js';
+
+export interface Tolerances {
+  /** Largest allowed drop of a ratio metric, as a fraction of its baseline. @default 0.15 */
+  readonly ratio: number;
+  /** Largest allowed change, either way, of a deterministic metric, as a fraction. @default 0.01 */
+  readonly deterministic: number;
+}
+
+export const DEFAULT_TOLERANCES: Tolerances = { ratio: 0.15, deterministic: 0.01 };
+
+export type Status = 'pass' | 'fail' | 'new' | 'info';
+
+export interface Verdict {
+  readonly name: string;
+  readonly kind: MetricKind;
+  readonly baseline: number | undefined;
+  readonly current: number | undefined;
+  /** current / baseline - 1, when both exist and the baseline is not 0. */
+  readonly change: number | undefined;
+  readonly tolerance: number | undefined;
+  readonly status: Status;
+  readonly reason: string;
+}
+
+export interface Comparison {
+  readonly ok: boolean;
+  readonly verdicts: readonly Verdict[];
+  readonly failures: number;
+}
+
+/** Deterministic metrics whose baseline is 0 compare absolutely, within this. */
+const ZERO_SLACK = 1e-12;
+
+function judge(base: Metric, cur: Metric | undefined, tol: Tolerances): Verdict {
+  const tolerance = base.tolerance ?? (base.kind === 'ratio' ? tol.ratio : base.kind === 'deterministic' ? tol.deterministic : undefined);
+  const common = { name: base.name, kind: base.kind, baseline: base.value, tolerance };
+  if (cur === undefined) {
+    return { ...common, current: undefined, change: undefined, status: base.kind === 'info' ? 'info' : 'fail', reason: 'missing from this run' };
+  }
+  const change = base.value !== 0 ? cur.value / base.value - 1 : undefined;
+  const at = { ...common, current: cur.value, change };
+  if (base.kind === 'info') return { ...at, status: 'info', reason: 'not gated' };
+  if (cur.kind !== base.kind) return { ...at, status: 'fail', reason: `kind changed from ${base.kind} to ${cur.kind}` };
+  if (!Number.isFinite(cur.value)) return { ...at, status: 'fail', reason: `not a finite number (${cur.value})` };
+  if (!Number.isFinite(base.value)) return { ...at, status: 'fail', reason: `the baseline is not a finite number (${base.value}): update the baseline` };
+  const t = tolerance!;
+  if (base.kind === 'ratio') {
+    if (base.value <= 0) return { ...at, status: 'fail', reason: 'a ratio baseline must be positive' };
+    // A drop in the direction that is worse for us; improvements always pass.
+    const worse = base.higherIsBetter ? cur.value < base.value * (1 - t) : cur.value > base.value * (1 + t);
+    if (worse) return { ...at, status: 'fail', reason: `${base.higherIsBetter ? 'dropped' : 'rose'} more than ${pct(t)}` };
+    const better = base.higherIsBetter ? cur.value > base.value * (1 + t) : cur.value < base.value * (1 - t);
+    return { ...at, status: 'pass', reason: better ? `improved more than ${pct(t)} (bench:update to keep it)` : `within ${pct(t)}` };
+  }
+  const off = base.value === 0 ? Math.abs(cur.value) > ZERO_SLACK : Math.abs(cur.value - base.value) > t * Math.abs(base.value);
+  if (off) return { ...at, status: 'fail', reason: `changed by more than ${pct(t)} (deterministic)` };
+  return { ...at, status: 'pass', reason: `within ${pct(t)}` };
+}
+
+/**
+ * Compare a run's metrics with the baseline's. Fails on: a gated metric of the baseline that the
+ * run lacks; a ratio that dropped more than its tolerance; a deterministic metric that moved more
+ * than its tolerance either way; a gated value that is not a finite number. Metrics new in the
+ * run are reported, not gated, until the baseline is updated.
+ * @throws Error when a list names the same metric twice.
+ */
+export function compareMetrics(baseline: readonly Metric[], current: readonly Metric[], tolerances: Tolerances = DEFAULT_TOLERANCES): Comparison {
+  const now = indexByName(current, 'this run');
+  const before = indexByName(baseline, 'the baseline');
+  const verdicts: Verdict[] = baseline.map((b) => judge(b, now.get(b.name), tolerances));
+  for (const c of current) {
+    if (!before.has(c.name)) {
+      verdicts.push({ name: c.name, kind: c.kind, baseline: undefined, current: c.value, change: undefined, tolerance: undefined, status: c.kind === 'info' ? 'info' : 'new', reason: 'not in the baseline' });
+    }
+  }
+  const failures = verdicts.filter((v) => v.status === 'fail').length;
+  return { ok: failures === 0, verdicts, failures };
+}
+
+function indexByName(metrics: readonly Metric[], what: string): Map<string, Metric> {
+  const map = new Map<string, Metric>();
+  for (const m of metrics) {
+    if (map.has(m.name)) throw new Error(`compareMetrics: ${what} names metric ${JSON.stringify(m.name)} twice`);
+    map.set(m.name, m);
+  }
+  return map;
+}
+
+function pct(x: number): string {
+  return `${+(100 * x).toFixed(2)}%`;
+}
+
+/** The verdicts as a Markdown table: gated metrics first (failures on top), then the others. */
+export function verdictTable(c: Comparison, opts: { includeInfo: boolean } = { includeInfo: false }): string {
+  const order: Record<Status, number> = { fail: 0, pass: 1, new: 2, info: 3 };
+  const rows = [...c.verdicts].filter((v) => opts.includeInfo || v.status !== 'info').sort((a, b) => order[a.status] - order[b.status]);
+  const num = (x: number | undefined): string => (x === undefined ? '-' : Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(4) : x.toFixed(4));
+  const lines = ['| metric | kind | baseline | now | change | tolerance | verdict |', '|---|---|---|---|---|---|---|'];
+  for (const v of rows) {
+    const change = v.change === undefined ? '-' : `${v.change >= 0 ? '+' : ''}${(100 * v.change).toFixed(1)}%`;
+    const verdict = v.status === 'fail' ? `**FAIL**: ${v.reason}` : `${v.status}: ${v.reason}`;
+    lines.push(`| ${v.name} | ${v.kind} | ${num(v.baseline)} | ${num(v.current)} | ${change} | ${v.tolerance === undefined ? '-' : pct(v.tolerance)} | ${verdict} |`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,115 @@
+// The regression gate's view of a benchmark run: each suite's report reduced to a flat list of
+// named metrics, each saying how it may be compared (a same-run ratio, a deterministic figure,
+// or information only). The extraction is explicit per suite, so a renamed field in a report
+// surfaces as a missing metric, which fails the gate, rather than as a silent pass.
+
+import type { SuiteName, SuiteReport } from '../common/report.js';
+
+/**
+ * - `ratio`: ours against a reference timed in the same run (>= 1: ours at least as fast), so
+ *   the machine's speed cancels; compared with a tolerance for noise (default 15%).
+ * - `deterministic`: a figure that depends only on code and parameters (decision quality,
+ *   simulated cycles); must match within 1%.
+ * - `info`: recorded and shown, never gated (absolute times, which do not transfer between runs).
+ */
+export type MetricKind = 'ratio' | 'deterministic' | 'info';
+
+export interface Metric {
+  readonly name: string;
+  readonly kind: MetricKind;
+  readonly value: number;
+  readonly higherIsBetter: boolean;
+  /** Overrides the default tolerance of its kind (a fraction: 0.15 is 15%). */
+  readonly tolerance?: number;
+}
+
+type Extractor = (data: unknown) => Metric[];
+
+const ratio = (name: string, value: number): Metric => ({ name, kind: 'ratio', value, higherIsBetter: true });
+const det = (name: string, value: number, higherIsBetter: boolean): Metric => ({ name, kind: 'deterministic', value, higherIsBetter });
+const info = (name: string, value: number, higherIsBetter: boolean): Metric => ({ name, kind: 'info', value, higherIsBetter });
+
+/** A field the extractor relies on; a report without it is a bug in the suite, said loudly. */
+function field<T>(obj: unknown, path: string): T {
+  let cur: unknown = obj;
+  for (const key of path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || !(key in cur)) throw new Error(`metrics: the report has no ${path}`);
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur as T;
+}
+
+interface SpmmRow { input: string; ratio: number; plainRatio: number; graphblasRatio?: number }
+interface SpmmConfig { precision: string; k: number; rows: SpmmRow[]; summary: { medianRatioAll: number; medianGraphblasRatioAll: number; medianPlainRatioAll: number } }
+
+const spmm: Extractor = (data) => {
+  const out: Metric[] = [
+    ratio('spmm.eigen/dype', field<number>(data, 'summary.medianEigenRatio')),
+    ratio('spmm.graphblas/dype', field<number>(data, 'summary.medianGraphblasRatio')),
+    ratio('spmm.plain/dype', field<number>(data, 'summary.medianPlainRatio')),
+  ];
+  for (const c of field<SpmmConfig[]>(data, 'configs')) {
+    const tag = `spmm.${c.precision}.k${c.k}`;
+    out.push(info(`${tag}.eigen/dype`, c.summary.medianRatioAll, true), info(`${tag}.graphblas/dype`, c.summary.medianGraphblasRatioAll, true), info(`${tag}.plain/dype`, c.summary.medianPlainRatioAll, true));
+  }
+  return out;
+};
+
+interface BfsGraph { graph: string; plainRatio: number; graphblasRatio?: number; warmMs: number }
+
+const bfs: Extractor = (data) => {
+  const out: Metric[] = [
+    ratio('bfs.plain/dype', field<number>(data, 'summary.medianPlainRatio')),
+    ratio('bfs.graphblas/dype', field<number>(data, 'summary.medianGraphblasRatio')),
+  ];
+  for (const g of field<BfsGraph[]>(data, 'graphs')) {
+    out.push(info(`bfs.${g.graph}.plain/dype`, g.plainRatio, true));
+    if (g.graphblasRatio !== undefined) out.push(info(`bfs.${g.graph}.graphblas/dype`, g.graphblasRatio, true));
+  }
+  return out;
+};
+
+const decisions: Extractor = (data) => {
+  const s = (key: string): number => field<number>(data, `summary.${key}`);
+  return [
+    det('decisions.cases', s('cases'), true),
+    det('decisions.optimal', s('optimal'), true),
+    det('decisions.meanLoss', s('meanLoss'), false),
+    det('decisions.speedupOverStatic', s('speedupOverStatic'), true),
+    det('decisions.speedupOverGpu', s('speedupOverGpu'), true),
+    det('decisions.energyEfficiencyOverGpu', s('energyEfficiencyOverGpu'), true),
+  ];
+};
+
+interface DeviceEntry { dataset: string; operator: string; device: string; seconds: number; joules: number; source?: string; source_?: string; counters: Record<string, number> }
+interface SpeedEntry { input: string; backend: string; spmmNnzPerSecond: number; bfsEdgesPerSecond: number }
+
+const devices: Extractor = (data) => {
+  const out: Metric[] = [];
+  for (const e of field<DeviceEntry[]>(data, 'datasets')) {
+    // The BFS entries keep the result's source under source_ (source is the start vertex there).
+    const source = e.operator === 'bfs' ? e.source_ : e.source;
+    if (source === 'measured') continue;
+    const tag = `devices.${e.dataset}.${e.operator}.${e.device}`;
+    const cycles = e.counters['cycles'];
+    if (cycles !== undefined) out.push(det(`${tag}.cycles`, cycles, false));
+    out.push(det(`${tag}.seconds`, e.seconds, false), det(`${tag}.joules`, e.joules, false));
+  }
+  for (const s of field<SpeedEntry[]>(data, 'speed')) {
+    out.push(info(`devices.${s.input}.${s.backend}.spmm-nnz-per-s`, s.spmmNnzPerSecond, true), info(`devices.${s.input}.${s.backend}.bfs-edges-per-s`, s.bfsEdgesPerSecond, true));
+  }
+  return out;
+};
+
+/** Suites whose reports the gate understands; the others contribute no metrics. */
+const EXTRACTORS: Partial<Record<SuiteName, Extractor>> = { spmm, bfs, decisions, devices };
+
+export function metricsOf(report: SuiteReport): Metric[] {
+  const extract = EXTRACTORS[report.suite];
+  if (extract === undefined) return [];
+  try {
+    return extract(report.data);
+  } catch (e) {
+    throw new Error(`${report.suite}: ${(e as Error).message}`, { cause: e });
+  }
+}
