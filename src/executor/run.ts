@@ -276,6 +276,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const values: (Value | undefined)[] = bound.values.map((v) => v.data as Value | undefined);
   const observed = new Map<string, PieceResult>();
   const records: PieceRecord[] = [];
+  /** The record of each piece that ran, by pieceKey (the key the observed timeline looks pieces up by). */
+  const recordByKey = new Map<string, PieceRecord>();
   // One piece at a time per device, in the order they become ready; a piece for an idle device
   // starts at once instead of behind a resolved promise.
   const queues = new Map<number, Promise<unknown>>();
@@ -304,8 +306,12 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const runOp = async (i: number): Promise<void> => {
     const op = bound.ops[i]!;
     // Wait only for producers still running (each await is a trip through the microtask queue).
-    const pending = op.operands.map((v) => bound.values[v]!.producer).filter((p) => p >= 0 && !done[p]);
-    if (pending.length > 0) await Promise.all(pending.map((p) => finished[p]!));
+    let pending: number[] | undefined;
+    for (const v of op.operands) {
+      const p = bound.values[v]!.producer;
+      if (p >= 0 && !done[p]) (pending ??= []).push(p);
+    }
+    if (pending) await Promise.all(pending.map((p) => finished[p]!));
     const x = op.operands.map((v) => values[v]!);
     for (;;) {
       if (!started[i]) leave(i, op, -1);
@@ -418,6 +424,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
       source: r.source, energySource: r.energySource,
     };
     records.push(rec);
+    recordByKey.set(k, rec);
     for (const o of observers) o.onPiece?.(rec);
     return r;
   };
@@ -506,10 +513,13 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   };
   const timeline = observedTimeline(plan, genome, source);
   const metrics = timeline.evaluator.metrics(new Int32Array(bound.ops.length));
-  const byKey = new Map(records.map((r) => [`${r.op}/${r.device}/${r.begin}/${r.end}`, r]));
   const pieces: TimedPieceRecord[] = metrics.timeline.map((e) => {
-    const r = byKey.get(`${bound.ops[e.op]!.id}/${system.devices[e.device]!.name}/${e.begin}/${e.end}`)!;
-    return { ...r, start: e.start, finish: e.finish };
+    const r = recordByKey.get(pieceKey(e.op, e.device, e.begin, e.end))!;
+    return {
+      op: r.op, kind: r.kind, device: r.device, begin: r.begin, end: r.end,
+      predictedSeconds: r.predictedSeconds, observedSeconds: r.observedSeconds, predictedJoules: r.predictedJoules, observedJoules: r.observedJoules,
+      source: r.source, energySource: r.energySource, start: e.start, finish: e.finish,
+    };
   });
   const total = pieces.reduce((s, p) => s + p.observedSeconds, 0);
   const measured = pieces.reduce((s, p) => s + (p.source === 'measured' ? p.observedSeconds : 0), 0);
