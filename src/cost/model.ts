@@ -176,9 +176,9 @@ export class CostModel {
     let timeFactor = 1;
     let energyFactor = 1;
     if (this.observed) {
-      const key = correctionKey(entry.device, shape.kind);
-      timeFactor = this.corrections.factor(`${key}/time`);
-      energyFactor = this.corrections.factor(`${key}/energy`);
+      const [timeKey, energyKey] = correctionKeys(entry.device, shape.kind);
+      timeFactor = this.corrections.factor(timeKey);
+      energyFactor = this.corrections.factor(energyKey);
     }
     return {
       device: entry.device.name,
@@ -204,12 +204,12 @@ export class CostModel {
   observe(prediction: Prediction, result: DeviceResult): void {
     this.observed = true;
     const entry = this.entry('CostModel.observe', prediction.device);
-    const key = correctionKey(entry.device, prediction.operator);
+    const [timeKey, energyKey] = correctionKeys(entry.device, prediction.operator);
     // The correction applies to the raw model, so undo the factor already in the prediction.
-    const tf = this.corrections.factor(`${key}/time`);
-    const ef = this.corrections.factor(`${key}/energy`);
-    if (prediction.seconds > 0 && result.seconds > 0) this.corrections.observe(`${key}/time`, prediction.seconds / tf, result.seconds);
-    if (prediction.joules > 0 && result.joules > 0) this.corrections.observe(`${key}/energy`, prediction.joules / ef, result.joules);
+    const tf = this.corrections.factor(timeKey);
+    const ef = this.corrections.factor(energyKey);
+    if (prediction.seconds > 0 && result.seconds > 0) this.corrections.observe(timeKey, prediction.seconds / tf, result.seconds);
+    if (prediction.joules > 0 && result.joules > 0) this.corrections.observe(energyKey, prediction.joules / ef, result.joules);
   }
 
   /** Modelled time to copy `bytes` between two memory spaces of the system. */
@@ -249,6 +249,13 @@ export class CostModel {
   }
 }
 
-function correctionKey(device: Device, op: OperatorKind): string {
-  return `${device.name}/${op}`;
+// The online correction's keys for a device and operator, made once: the executor looks them up
+// for every operator, and a string built afresh is hashed afresh.
+const correctionKeyCache = new WeakMap<Device, Map<string, readonly [string, string]>>();
+function correctionKeys(device: Device, op: OperatorKind): readonly [string, string] {
+  let byOp = correctionKeyCache.get(device);
+  if (!byOp) correctionKeyCache.set(device, (byOp = new Map()));
+  let keys = byOp.get(op);
+  if (!keys) byOp.set(op, (keys = [`${device.name}/${op}/time`, `${device.name}/${op}/energy`]));
+  return keys;
 }
