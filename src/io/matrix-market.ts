@@ -5,6 +5,7 @@ import { FormatError, InvalidArgumentError, LimitError, UnsupportedError } from 
 import { cooToCsr, type DuplicatePolicy, type MirrorMode } from '../data/coo.js';
 import { CsrMatrix, type ValueArray } from '../data/csr.js';
 import { DenseMatrix, denseElements, type DenseArray, type Precision } from '../data/dense.js';
+import { checkMemory } from '../limits.js';
 import { checkEnum, checkOptions, MAX_INDEX } from '../validate.js';
 import { readBufferLines, readFileLines, type LineSink } from './byte-lines.js';
 import { LineCursor } from './line-cursor.js';
@@ -253,6 +254,10 @@ class MatrixMarketParser implements LineSink {
 
     if (coordinate) {
       if (entries > maxEntries) this.limit(`the file declares ${entries} entries, more than maxEntries = ${maxEntries}`);
+      // The coordinates as read plus the CSR built from them (twice for a mirrored file), and the row pointers.
+      const vb = this.field === 'pattern' ? 0 : precision === 'f32' ? 4 : 8;
+      const stored = this.symmetry === 'general' ? entries : 2 * entries;
+      checkMemory(this.fn, `${this.file}: a ${rows}x${cols} matrix of ${entries} declared entries`, entries * (8 + vb) + stored * (4 + vb) + (rows + 1) * 8);
       this.declared = entries;
       const capacity = capacityFor(entries, this.maxBytes, MIN_BYTES[this.field]);
       this.rowIdx = allocate(this.fn, 'row indices', capacity, (n) => new Int32Array(n));
@@ -264,6 +269,7 @@ class MatrixMarketParser implements LineSink {
     const stored =
       this.symmetry === 'general' ? rows * cols : this.symmetry === 'symmetric' ? (n * (n + 1)) / 2 : (n * (n - 1)) / 2;
     if (stored > maxEntries) this.limit(`the file declares ${stored} elements, more than maxEntries = ${maxEntries}`);
+    checkMemory(this.fn, `${this.file}: a ${rows}x${cols} dense matrix`, rows * cols * (precision === 'f32' ? 4 : 8));
     const total = denseElements(this.fn, rows, cols);
     this.declared = stored;
     if (capacityFor(stored, this.maxBytes, MIN_BYTES.array) === stored) {

@@ -2,6 +2,7 @@
 // straight into CSR arrays (no coordinate detour) and then checked to be a simple undirected graph.
 
 import { FormatError, LimitError } from '../errors.js';
+import { checkMemory } from '../limits.js';
 import { CsrMatrix, type ValueArray } from '../data/csr.js';
 import type { Precision } from '../data/dense.js';
 import { checkOptions, MAX_INDEX } from '../validate.js';
@@ -153,6 +154,8 @@ class MetisParser implements LineSink {
     if (n > MAX_INDEX) this.limit(`n = ${n} vertices exceed the supported ${MAX_INDEX}`);
     const budget = Math.min(this.maxEntries, MAX_INDEX);
     if (2 * m > budget) this.limit(`2m = ${2 * m} adjacency entries exceed the budget of ${budget} (maxEntries)`);
+    const vb = this.edgeWeights ? (this.precision === 'f32' ? 4 : 8) : 0;
+    checkMemory(this.fn, `${this.file}: a graph of n = ${n} vertices and m = ${m} edges`, 2 * m * (4 + vb) + (n + 1) * 8);
     // Each vertex line takes at least its newline and each entry 2 bytes ("7 " or "7\n"), so a
     // header that promises more than the input can hold gets small arrays and a truncation error.
     this.rowPtr = allocate(this.fn, 'row pointers', capacityFor(n, this.maxBytes, 1) + 1, (k) => new Int32Array(k));
