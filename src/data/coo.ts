@@ -56,7 +56,12 @@ const OPTION_KEYS = ['duplicates', 'mirror', 'dropSelfLoops', 'symmetric', 'call
  * // row 1 holds one entry (0, value 4) under the default 'sum' policy
  */
 export function cooToCsr(coo: CooInit, options?: CooToCsrOptions): CsrMatrix {
-  const opts = checkOptions(options?.caller ?? 'cooToCsr', options, OPTION_KEYS);
+  const caller = (options as { caller?: unknown } | null | undefined)?.caller;
+  if (caller !== undefined && (typeof caller !== 'string' || caller.length === 0)) {
+    // Checked first: every later message starts with it.
+    throw new InvalidArgumentError(`cooToCsr: caller must be a non-empty string, got ${describe(caller)}`);
+  }
+  const opts = checkOptions(caller ?? 'cooToCsr', options, OPTION_KEYS);
   const fn = opts.caller ?? 'cooToCsr';
   const duplicates = opts.duplicates === undefined ? 'sum' : checkEnum(fn, 'duplicates', opts.duplicates, DUPLICATE_POLICIES);
   const mirror = opts.mirror === undefined ? 'none' : checkEnum<MirrorMode>(fn, 'mirror', opts.mirror, ['none', 'symmetric', 'skew']);
