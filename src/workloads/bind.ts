@@ -4,7 +4,7 @@
 // mismatch half-way through.
 
 import { CsrMatrix } from '../data/csr.js';
-import { DenseMatrix, type Precision } from '../data/dense.js';
+import { DenseMatrix, denseElements, type Precision } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { denseFeatures } from '../generators/dense.js';
 import { Rng } from '../generators/rng.js';
@@ -186,6 +186,9 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
       for (const [what, v] of [['rows', rows], ['cols', cols]] as const) {
         if (!Number.isInteger(v) || v < 1) throw new InvalidArgumentError(`${fn}: input ${name} needs a positive integer number of ${what}, got ${v}`);
       }
+      // Sized (largest index, typed-array limit, memory budget) here, so a param such as k = 1e308
+      // is refused in bindWorkload's name before the generator or a fill allocates anything.
+      denseElements(`${fn}: input ${name}`, rows, cols);
       let x = given[name];
       if (x !== undefined) {
         if (!(x instanceof DenseMatrix)) throw new InvalidArgumentError(`${fn}: input ${name} must be a DenseMatrix, got ${describe(x)}`);
