@@ -7,7 +7,7 @@ import { bandwidthOf, scanDraws, scanRows } from './core/entry-scan.js';
 import { graphFeatures } from './core/bfs-levels.js';
 import { rowLengthFeatures } from './core/row-lengths.js';
 import { reuseWindow } from './core/reuse.js';
-import { type FeatureEngine, writeRowPtr } from './engine.js';
+import { checkResidentCopy, type FeatureEngine, writeRowPtr } from './engine.js';
 
 let heap = new ArrayBuffer(1 << 16);
 let i32 = new Int32Array(heap);
@@ -54,11 +54,14 @@ export function typescriptEngine(): FeatureEngine {
   top = 16;
   return {
     name: 'typescript',
-    resident(a: CsrMatrix) {
+    resident(a: CsrMatrix, fn: string) {
       const rowPtr = alloc(4 * (a.rows + 1));
       const colIdx = alloc(4 * a.nnz);
-      writeRowPtr(a, new Int32Array(heap, rowPtr, a.rows + 1));
-      new Int32Array(heap, colIdx, a.nnz).set(a.colIdx);
+      const rows = new Int32Array(heap, rowPtr, a.rows + 1);
+      const cols = new Int32Array(heap, colIdx, a.nnz);
+      writeRowPtr(a, rows);
+      cols.set(a.colIdx);
+      checkResidentCopy(fn, a, rows, cols);
       return { rowPtr, colIdx };
     },
     alloc,

@@ -191,7 +191,7 @@ export function matrixFeatures(a: CsrMatrix, options?: MatrixFeaturesOptions): M
   const engine = engineFor(o.engine === undefined ? 'wasm' : checkEnum(fn, 'options.engine', o.engine, FEATURE_ENGINES));
   const sampleAbove = o.sampleAbove === undefined ? DEFAULT_SAMPLE_ABOVE : checkInt(fn, 'options.sampleAbove', o.sampleAbove, 0);
   const draws = o.sampleRows === undefined ? DEFAULT_SAMPLE_ROWS : checkInt(fn, 'options.sampleRows', o.sampleRows, 1, MAX_I32);
-  const csr = engine.resident(a);
+  const csr = engine.resident(a, fn);
   const rl = rowLengths(fn, engine, a, csr.rowPtr);
   const empty = rl[R.RL_EMPTY]!;
   const { figures, coverage } = entryScan(engine, a, csr, a.rows - empty, sampleAbove, draws);
@@ -240,7 +240,7 @@ export function graphFeatures(g: CsrMatrix, options?: GraphFeaturesOptions): Gra
   const o = checkOptions(fn, options, ['engine', 'sources']);
   const engine = engineFor(o.engine === undefined ? 'wasm' : checkEnum(fn, 'options.engine', o.engine, FEATURE_ENGINES));
   const wanted = o.sources === undefined ? 4 : checkInt(fn, 'options.sources', o.sources, 1, 64);
-  const csr = engine.resident(g);
+  const csr = engine.resident(g, fn);
   const n = g.rows;
   const sources = engine.alloc(4 * wanted);
   const work = engine.alloc(G.graphWorkBytes(n));
