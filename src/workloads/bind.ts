@@ -9,7 +9,7 @@ import { describe, InvalidArgumentError } from '../errors.js';
 import { denseFeatures } from '../generators/dense.js';
 import { Rng } from '../generators/rng.js';
 import { suggest } from '../validate.js';
-import { OPERATOR_KINDS, type Workload, type WorkloadOpKind } from './definition.js';
+import { checkWorkload, OPERATOR_KINDS, type Workload, type WorkloadOpKind } from './definition.js';
 import { evalExpr, type ExprScope } from './expr.js';
 import { TRANSFORMS } from './transforms.js';
 
@@ -91,6 +91,7 @@ const SPARSE_OPS = new Set<WorkloadOpKind>(['spmm', 'spmv', 'sddmm', 'bfs', 'msb
  */
 export function bindWorkload(workload: Workload, data: WorkloadData, options: BindOptions = {}): BoundWorkload {
   const fn = 'bindWorkload';
+  checkWorkload(fn, workload);
   const def = workload.definition;
   for (const key of Object.keys(options ?? {})) {
     if (!['params', 'precision', 'seed'].includes(key)) {
