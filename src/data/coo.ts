@@ -2,6 +2,7 @@
 // entries through cooToCsr, so duplicate handling and symmetric expansion are decided once, here.
 
 import { describe, InvalidArgumentError } from '../errors.js';
+import { checkMemory } from '../limits.js';
 import { checkEnum, checkInt, checkOptions, firstNonFinite, MAX_INDEX } from '../validate.js';
 import { allocRowPtr, CsrMatrix, type RowPtrArray, type ValueArray } from './csr.js';
 
@@ -91,6 +92,11 @@ export function cooToCsr(coo: CooInit, options?: CooToCsrOptions): CsrMatrix {
   }
 
   const m = rowIdx.length;
+  // Per-row counters and row pointers, then the column indices and values: priced before any is
+  // allocated, so a huge row count with a handful of entries is refused at once instead of
+  // allocating and sweeping gigabytes.
+  const valueBytes = values === undefined ? 0 : values instanceof Float32Array ? 4 : 8;
+  checkMemory(fn, `a ${rows}x${cols} matrix of ${m} entries`, (rows + 1) * 16 + (mirror === 'none' ? m : 2 * m) * (4 + valueBytes));
   // Pass 1: count entries per row (including mirrored ones), validating indices on the way.
   // 32-bit counters whenever the total provably fits: they are a third of the peak memory
   // otherwise spent on bookkeeping when loading large files.

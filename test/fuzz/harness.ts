@@ -9,9 +9,14 @@ import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
 import { DypeError } from '../../src/errors.js';
+import { setMemoryBudget } from '../../src/limits.js';
 
 const SCALE = Number(process.env['DYPE_FUZZ_SCALE'] ?? '1');
 const SEED = process.env['DYPE_FUZZ_SEED'] === undefined ? undefined : Number(process.env['DYPE_FUZZ_SEED']);
+
+// Fuzz inputs are tiny; an absurd size in them must be refused by the budget, whatever the
+// machine's memory (the default budget is half of it), so every machine fuzzes the same way.
+setMemoryBudget(2 ** 30);
 
 /** A single case slower than this counts as a hang (the input is small; nothing should take long). */
 export const HANG_MS = Number(process.env['DYPE_FUZZ_HANG_MS'] ?? '5000');

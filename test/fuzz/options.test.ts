@@ -61,7 +61,7 @@ interface Target {
 
 const SYNC: Target[] = [
   { fn: 'parseMatrixMarket', names: ['precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'format', 'label'], call: (o) => parseMatrixMarket('%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1.5\n2 2 -1\n', o as never) },
-  { fn: 'parseEdgeList', names: ['undirected', 'weights', 'precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'label'], call: (o) => parseEdgeList('0 1 2\n1 2 3\n', o as never) },
+  { fn: 'parseEdgeList', names: ['undirected', 'weights', 'precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'label'], call: (o) => parseEdgeList('0 1\n1 2\n', o as never) },
   { fn: 'parseMetis', names: ['precision', 'maxEntries', 'label'], call: (o) => parseMetis('3 2\n2\n1 3\n2\n', o as never) },
   { fn: 'formatMatrixMarket', names: ['symmetric', 'comment'], call: (o) => formatMatrixMarket(matrix, o as never) },
   { fn: 'cooToCsr', names: ['duplicates', 'mirror', 'dropSelfLoops', 'symmetric', 'caller'], call: (o) => cooToCsr({ rows: 3, cols: 3, rowIdx: Int32Array.of(0, 2, 2), colIdx: Int32Array.of(1, 0, 0) }, o as never) },
