@@ -8,7 +8,8 @@ import { wasmModule, type WasmExports } from '../webassembly/module.js';
 import { checkResidentCopy, type FeatureEngine, type ResidentCsr, writeRowPtr } from './engine.js';
 
 /** Largest block the module's allocator (TLSF) hands out. */
-const MAX_BLOCK_BYTES = 2 ** 30 - 64;
+/** Largest block one array may take in WebAssembly memory. */
+export const MAX_BLOCK_BYTES = 2 ** 30 - 64;
 
 interface Blocks extends ResidentCsr {
   readonly wasm: WasmExports;
