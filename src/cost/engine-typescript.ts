@@ -33,10 +33,12 @@ Object.assign(globalThis, {
 
 /** A bump allocator: memory is only given back by `reset`, between computations. */
 function alloc(bytes: number): number {
-  const ptr = (top + 15) & ~15;
+  // Arithmetic, not bit masks (which wrap past 2^31); the heap grows in whole 16-byte units so
+  // that its f64 view stays valid (a length that is not a multiple of 8 made it throw a RangeError).
+  const ptr = Math.ceil(top / 16) * 16;
   const end = ptr + Math.max(16, Math.ceil(bytes));
   if (end > heap.byteLength) {
-    const grown = new ArrayBuffer(Math.max(end, 2 * heap.byteLength));
+    const grown = new ArrayBuffer(Math.max(Math.ceil(end / 16) * 16, 2 * heap.byteLength));
     new Uint8Array(grown).set(new Uint8Array(heap, 0, top));
     heap = grown;
     i32 = new Int32Array(heap);
