@@ -7,7 +7,7 @@ import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix, denseElements, type Precision } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { denseFeatures } from '../generators/dense.js';
-import { Rng } from '../generators/rng.js';
+import { Rng, seedToU32 } from '../generators/rng.js';
 import { suggest } from '../validate.js';
 import { checkWorkload, OPERATOR_KINDS, type Workload, type WorkloadOpKind } from './definition.js';
 import { evalExpr, type ExprScope } from './expr.js';
@@ -113,6 +113,9 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
   const precision: Precision = options.precision ?? def.precision ?? 'f32';
   if (precision !== 'f32' && precision !== 'f64') throw new InvalidArgumentError(`${fn}: precision must be "f32" or "f64", got ${describe(precision)}`);
   const seed = options.seed ?? 1;
+  // Checked here (it is folded into the generated inputs' seeds as text): a Symbol or an object
+  // would otherwise throw a TypeError or silently seed from "[object Object]".
+  seedToU32(seed, fn);
 
   // Which data goes to which input.
   const givenSparse = Object.entries(def.inputs).filter(([, d]) => d.kind === 'sparse' && d.from === undefined).map(([n]) => n);
