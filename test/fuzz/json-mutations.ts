@@ -47,7 +47,9 @@ export function mutateJson(value: unknown, ms: readonly JsonMutation[]): unknown
     const target = parent[p.key];
     switch (m.kind) {
       case 'replace':
-        parent[p.key] = m.value;
+        // A fresh copy of plain values: fast-check may hand the same instance to two mutations,
+        // and inserting a value into itself would make a cycle no JSON file can hold.
+        parent[p.key] = Array.isArray(m.value) || (m.value !== null && typeof m.value === 'object' && Object.getPrototypeOf(m.value) === Object.prototype) ? structuredClone(m.value) : m.value;
         break;
       case 'remove':
         if (Array.isArray(parent)) parent.splice(p.key as number, 1);
