@@ -7,7 +7,7 @@
 //   node scripts/fuzz.mjs [--scale N] [--limit SECONDS] [--min-cases N] [--json FILE]
 //
 // --scale multiplies each property's `npm test` case count (`npm run fuzz` uses 40: about 220,000 cases);
-// CI runs `--scale 2`. DYPE_FUZZ_SEED fixes fast-check's seed to replay a run.
+// CI runs `--scale 4` (about 21,000 cases). DYPE_FUZZ_SEED fixes fast-check's seed to replay a run.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
