@@ -154,12 +154,14 @@ class MetisParser implements LineSink {
     if (n > MAX_INDEX) this.limit(`n = ${n} vertices exceed the supported ${MAX_INDEX}`);
     const budget = Math.min(this.maxEntries, MAX_INDEX);
     if (2 * m > budget) this.limit(`2m = ${2 * m} adjacency entries exceed the budget of ${budget} (maxEntries)`);
-    const vb = this.edgeWeights ? (this.precision === 'f32' ? 4 : 8) : 0;
-    checkMemory(this.fn, `${this.file}: a graph of n = ${n} vertices and m = ${m} edges`, 2 * m * (4 + vb) + (n + 1) * 8);
     // Each vertex line takes at least its newline and each entry 2 bytes ("7 " or "7\n"), so a
     // header that promises more than the input can hold gets small arrays and a truncation error.
-    this.rowPtr = allocate(this.fn, 'row pointers', capacityFor(n, this.maxBytes, 1) + 1, (k) => new Int32Array(k));
+    const vertices = capacityFor(n, this.maxBytes, 1);
     const capacity = capacityFor(2 * m, this.maxBytes, 2);
+    // Priced on what will be allocated: the header's sizes capped by what the input can hold.
+    const vb = this.edgeWeights ? (this.precision === 'f32' ? 4 : 8) : 0;
+    checkMemory(this.fn, `${this.file}: a graph of ${vertices} vertices and ${capacity} adjacency entries`, capacity * (4 + vb) + (vertices + 1) * 8);
+    this.rowPtr = allocate(this.fn, 'row pointers', vertices + 1, (k) => new Int32Array(k));
     this.colIdx = allocate(this.fn, 'adjacency', capacity, (k) => new Int32Array(k));
     if (this.edgeWeights) {
       this.values = allocate(this.fn, 'edge weights', capacity, (k) => (this.precision === 'f32' ? new Float32Array(k) : new Float64Array(k)));
