@@ -15,6 +15,7 @@ export {
   type DypeErrorCode,
 } from './errors.js';
 
+export { memoryBudget, setMemoryBudget } from './limits.js';
 export { CsrMatrix, type CsrInit, type RowPtrArray, type ValueArray } from './data/csr.js';
 export { DenseMatrix, type DenseArray, type Precision } from './data/dense.js';
 export { cooToCsr, type CooInit, type CooToCsrOptions, type DuplicatePolicy, type MirrorMode } from './data/coo.js';

@@ -153,6 +153,12 @@ Napi::Value Threads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), ThreadPool::instance().participants());
 }
 
+// Kernel calls not yet destroyed (see live_workers): zero once every call has settled, so tests
+// can check that cancelled runs leave no native work or pinned buffers behind.
+Napi::Value LiveWorkers(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(live_workers().load(std::memory_order_relaxed)));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("spmm", Napi::Function::New(env, Spmm, "spmm"));
   exports.Set("spmv", Napi::Function::New(env, Spmv, "spmv"));
@@ -161,8 +167,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("noopSync", Napi::Function::New(env, NoopSync, "noopSync"));
   exports.Set("noopAsync", Napi::Function::New(env, NoopAsync, "noopAsync"));
   exports.Set("threads", Napi::Function::New(env, Threads, "threads"));
+  exports.Set("liveWorkers", Napi::Function::New(env, LiveWorkers, "liveWorkers"));
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
-  exports.Set("abiVersion", Napi::Number::New(env, 4));
+  exports.Set("abiVersion", Napi::Number::New(env, 5));
   return exports;
 }
 

@@ -5,6 +5,7 @@
 
 #include <napi.h>
 
+#include <atomic>
 #include <chrono>
 #include <initializer_list>
 #include <string>
@@ -98,12 +99,22 @@ inline Csr get_csr(const Napi::CallbackInfo& info, size_t i, const char* fn) {
   return c;
 }
 
+// Kernel calls alive in this process (queued, running, or settled but not yet destroyed): each
+// pins the JS arrays it borrows, so a count that does not return to zero is a leaked buffer.
+inline std::atomic<int64_t>& live_workers() {
+  static std::atomic<int64_t> count{0};
+  return count;
+}
+
 // Base of every asynchronous call: pins the JS arrays it borrows, runs Compute() on a libuv
 // worker, and settles a Promise with a coded error on failure.
 class KernelWorker : public Napi::AsyncWorker {
  public:
   KernelWorker(Napi::Env env, const char* fn)
-      : Napi::AsyncWorker(env, fn), fn_(fn), deferred_(Napi::Promise::Deferred::New(env)) {}
+      : Napi::AsyncWorker(env, fn), fn_(fn), deferred_(Napi::Promise::Deferred::New(env)) {
+    live_workers().fetch_add(1, std::memory_order_relaxed);
+  }
+  ~KernelWorker() override { live_workers().fetch_sub(1, std::memory_order_relaxed); }
 
   Napi::Promise promise() { return deferred_.Promise(); }
 

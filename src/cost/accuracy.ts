@@ -5,7 +5,8 @@
 import type { CsrMatrix } from '../data/csr.js';
 import type { Device, DeviceResult, OperatorKind } from '../devices/device.js';
 import { denseFeatures } from '../generators/index.js';
-import type { CostModel, Prediction } from './model.js';
+import { describe, InvalidArgumentError } from '../errors.js';
+import { CostModel, type Prediction } from './model.js';
 
 export interface AccuracyCase {
   readonly name: string;
@@ -72,6 +73,11 @@ async function observe(device: Device, repeats: number, run: () => Promise<Devic
  * graph features sample) and compare with the model's predictions.
  */
 export async function measureAccuracy(model: CostModel, cases: readonly AccuracyCase[], options?: AccuracyOptions): Promise<AccuracyReport> {
+  if (!(model instanceof CostModel)) throw new InvalidArgumentError(`measureAccuracy: model must be a CostModel, got ${describe(model)}`);
+  if (!Array.isArray(cases)) throw new InvalidArgumentError(`measureAccuracy: cases must be an array, got ${describe(cases)}`);
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    throw new InvalidArgumentError(`measureAccuracy: options must be an object, got ${describe(options)}`);
+  }
   const k = options?.k ?? 16;
   const repeats = options?.repeats ?? 5;
   const rows: AccuracyRow[] = [];

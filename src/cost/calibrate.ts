@@ -9,6 +9,7 @@ import type { Device, DeviceResult, OperatorKind } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import { denseFeatures, generate, type GeneratorSpec } from '../generators/index.js';
 import { describe, InvalidArgumentError } from '../errors.js';
+import { checkSystem } from '../devices/system.js';
 import { checkOptions } from '../validate.js';
 import { type CalibrationPayload, deviceKey, type DeviceCalibration, MODEL_VERSION, type OperatorFit } from './calibration.js';
 import { cachesOf, type Coefficients, defaultCoefficients } from './defaults.js';
@@ -238,6 +239,7 @@ export function fitCalibration(system: System, samples: readonly Sample[], meta:
  * const payload = await calibrate(system, { quick: true, onProgress: (d, t) => console.log(d, t) });
  */
 export async function calibrate(system: System, options?: CalibrateOptions): Promise<CalibrationPayload> {
+  checkSystem('calibrate', system);
   const t0 = performance.now();
   const samples = await collectSamples(system, options);
   return fitCalibration(system, samples, { quick: options?.quick === true, seconds: (performance.now() - t0) / 1e3 });

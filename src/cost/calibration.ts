@@ -2,6 +2,7 @@
 // parameter values) and operator, fitted time and energy coefficients with their fit error.
 
 import { createHash } from 'node:crypto';
+import { describe, InvalidArgumentError } from '../errors.js';
 import type { Device } from '../devices/device.js';
 import type { ModelOperator } from './packed.js';
 
@@ -40,6 +41,10 @@ export interface CalibrationPayload {
 
 /** Identity of a device for calibration: backend, profile and a hash of every parameter value. */
 export function deviceKey(device: Device): string {
+  const raw = (device as { spec?: { params?: unknown } } | null)?.spec?.params;
+  if (raw === null || typeof raw !== 'object') {
+    throw new InvalidArgumentError(`deviceKey: device must be a device of a System (with a spec), got ${describe(device)}`);
+  }
   const params = Object.entries(device.spec.params)
     .map(([k, p]) => `${k}=${p.value}`)
     .sort()

@@ -7,7 +7,7 @@ import { bandwidthOf, scanDraws, scanRows } from './core/entry-scan.js';
 import { graphFeatures } from './core/bfs-levels.js';
 import { rowLengthFeatures } from './core/row-lengths.js';
 import { reuseWindow } from './core/reuse.js';
-import { type FeatureEngine, writeRowPtr } from './engine.js';
+import { checkResidentCopy, type FeatureEngine, writeRowPtr } from './engine.js';
 
 let heap = new ArrayBuffer(1 << 16);
 let i32 = new Int32Array(heap);
@@ -33,10 +33,12 @@ Object.assign(globalThis, {
 
 /** A bump allocator: memory is only given back by `reset`, between computations. */
 function alloc(bytes: number): number {
-  const ptr = (top + 15) & ~15;
+  // Arithmetic, not bit masks (which wrap past 2^31); the heap grows in whole 16-byte units so
+  // that its f64 view stays valid (a length that is not a multiple of 8 made it throw a RangeError).
+  const ptr = Math.ceil(top / 16) * 16;
   const end = ptr + Math.max(16, Math.ceil(bytes));
   if (end > heap.byteLength) {
-    const grown = new ArrayBuffer(Math.max(end, 2 * heap.byteLength));
+    const grown = new ArrayBuffer(Math.max(Math.ceil(end / 16) * 16, 2 * heap.byteLength));
     new Uint8Array(grown).set(new Uint8Array(heap, 0, top));
     heap = grown;
     i32 = new Int32Array(heap);
@@ -54,11 +56,14 @@ export function typescriptEngine(): FeatureEngine {
   top = 16;
   return {
     name: 'typescript',
-    resident(a: CsrMatrix) {
+    resident(a: CsrMatrix, fn: string) {
       const rowPtr = alloc(4 * (a.rows + 1));
       const colIdx = alloc(4 * a.nnz);
-      writeRowPtr(a, new Int32Array(heap, rowPtr, a.rows + 1));
-      new Int32Array(heap, colIdx, a.nnz).set(a.colIdx);
+      const rows = new Int32Array(heap, rowPtr, a.rows + 1);
+      const cols = new Int32Array(heap, colIdx, a.nnz);
+      writeRowPtr(a, rows);
+      cols.set(a.colIdx);
+      checkResidentCopy(fn, a, rows, cols);
       return { rowPtr, colIdx };
     },
     alloc,

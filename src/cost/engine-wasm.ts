@@ -5,10 +5,11 @@
 import type { CsrMatrix } from '../data/csr.js';
 import { LimitError } from '../errors.js';
 import { wasmModule, type WasmExports } from '../webassembly/module.js';
-import { type FeatureEngine, type ResidentCsr, writeRowPtr } from './engine.js';
+import { checkResidentCopy, type FeatureEngine, type ResidentCsr, writeRowPtr } from './engine.js';
 
 /** Largest block the module's allocator (TLSF) hands out. */
-const MAX_BLOCK_BYTES = 2 ** 30 - 64;
+/** Largest block one array may take in WebAssembly memory. */
+export const MAX_BLOCK_BYTES = 2 ** 30 - 64;
 
 interface Blocks extends ResidentCsr {
   readonly wasm: WasmExports;
@@ -20,8 +21,7 @@ const reclaim = new FinalizationRegistry<Blocks>((b) => {
   b.wasm.free(b.colIdx);
 });
 
-function copyIn(a: CsrMatrix): Blocks {
-  const fn = 'matrixFeatures';
+function copyIn(a: CsrMatrix, fn: string): Blocks {
   const rowBytes = 4 * (a.rows + 1);
   const colBytes = 4 * a.nnz;
   if (rowBytes > MAX_BLOCK_BYTES || colBytes > MAX_BLOCK_BYTES) {
@@ -31,8 +31,17 @@ function copyIn(a: CsrMatrix): Blocks {
   const rowPtr = wasm.alloc(rowBytes);
   const colIdx = wasm.alloc(Math.max(colBytes, 4));
   // Views only after both allocations: either may have grown (and so replaced) the buffer.
-  writeRowPtr(a, new Int32Array(wasm.memory.buffer, rowPtr, a.rows + 1));
-  new Int32Array(wasm.memory.buffer, colIdx, a.nnz).set(a.colIdx);
+  const rows = new Int32Array(wasm.memory.buffer, rowPtr, a.rows + 1);
+  const cols = new Int32Array(wasm.memory.buffer, colIdx, a.nnz);
+  writeRowPtr(a, rows);
+  cols.set(a.colIdx);
+  try {
+    checkResidentCopy(fn, a, rows, cols);
+  } catch (e) {
+    wasm.free(colIdx);
+    wasm.free(rowPtr);
+    throw e;
+  }
   return { wasm, rowPtr, colIdx };
 }
 
@@ -54,10 +63,10 @@ export function wasmEngine(): FeatureEngine {
   const wasm = wasmModule();
   return {
     name: 'wasm',
-    resident(a) {
+    resident(a, fn) {
       let b = residents.get(a);
       if (b === undefined) {
-        b = copyIn(a);
+        b = copyIn(a, fn);
         residents.set(a, b);
         reclaim.register(a, b, b);
       }

@@ -3,14 +3,14 @@
 // flat f64 outputs into MatrixFeatures and GraphFeatures.
 
 import { CsrMatrix } from '../data/csr.js';
-import { describe, InvalidArgumentError } from '../errors.js';
+import { describe, InvalidArgumentError, LimitError } from '../errors.js';
 import { checkEnum, checkInt, checkOptions } from '../validate.js';
 import * as G from './core/bfs-levels.js';
 import * as E from './core/entry-scan.js';
 import * as R from './core/row-lengths.js';
 import { REUSE_BUCKETS, REUSE_WORK_BYTES } from './core/reuse.js';
 import { FEATURE_ENGINES, type FeatureEngine, type FeatureEngineName } from './engine.js';
-import { wasmEngine } from './engine-wasm.js';
+import { MAX_BLOCK_BYTES, wasmEngine } from './engine-wasm.js';
 import { typescriptEngine } from './engine-typescript.js';
 import { type Coverage, type GraphFeatures, LOG2_BUCKETS, type MatrixFeatures, type PowerLaw } from './feature-types.js';
 
@@ -98,6 +98,9 @@ function reuseOf(engine: FeatureEngine, a: CsrMatrix, colIdx: number): MatrixFea
   // Tables sized in whole 8-byte slots, so clearing them as f64 slots stays inside the blocks.
   const colSlots = Math.ceil(Math.max(1, a.cols) / 2);
   const blockSlots = Math.ceil(Math.max(1, Math.ceil(a.cols / 16)) / 2);
+  if (8 * colSlots > MAX_BLOCK_BYTES) {
+    throw new LimitError(`matrixFeatures: the per-column reuse table of ${a} needs ${8 * colSlots} bytes, more than the ${MAX_BLOCK_BYTES} one array may take in engine memory`);
+  }
   const lastCol = engine.alloc(8 * colSlots);
   const lastBlock = engine.alloc(8 * blockSlots);
   const work = engine.alloc(REUSE_WORK_BYTES);
@@ -191,7 +194,7 @@ export function matrixFeatures(a: CsrMatrix, options?: MatrixFeaturesOptions): M
   const engine = engineFor(o.engine === undefined ? 'wasm' : checkEnum(fn, 'options.engine', o.engine, FEATURE_ENGINES));
   const sampleAbove = o.sampleAbove === undefined ? DEFAULT_SAMPLE_ABOVE : checkInt(fn, 'options.sampleAbove', o.sampleAbove, 0);
   const draws = o.sampleRows === undefined ? DEFAULT_SAMPLE_ROWS : checkInt(fn, 'options.sampleRows', o.sampleRows, 1, MAX_I32);
-  const csr = engine.resident(a);
+  const csr = engine.resident(a, fn);
   const rl = rowLengths(fn, engine, a, csr.rowPtr);
   const empty = rl[R.RL_EMPTY]!;
   const { figures, coverage } = entryScan(engine, a, csr, a.rows - empty, sampleAbove, draws);
@@ -240,7 +243,7 @@ export function graphFeatures(g: CsrMatrix, options?: GraphFeaturesOptions): Gra
   const o = checkOptions(fn, options, ['engine', 'sources']);
   const engine = engineFor(o.engine === undefined ? 'wasm' : checkEnum(fn, 'options.engine', o.engine, FEATURE_ENGINES));
   const wanted = o.sources === undefined ? 4 : checkInt(fn, 'options.sources', o.sources, 1, 64);
-  const csr = engine.resident(g);
+  const csr = engine.resident(g, fn);
   const n = g.rows;
   const sources = engine.alloc(4 * wanted);
   const work = engine.alloc(G.graphWorkBytes(n));

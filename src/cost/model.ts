@@ -6,6 +6,7 @@ import type { Precision } from '../data/dense.js';
 import type { Device, DeviceResult, GraphInputs, MatrixInputs, Operator, OperatorKind, RowRange } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
+import { checkSystem } from '../devices/system.js';
 import { checkRowRange } from '../kernels/row-range.js';
 import { type CalibrationPayload, deviceKey, MODEL_VERSION, type OperatorFit } from './calibration.js';
 import { cachesOf, type Coefficients, defaultCoefficients } from './defaults.js';
@@ -77,6 +78,7 @@ export class CostModel {
     calibration?: CalibrationPayload,
     uncalibratedReason = 'no calibration given',
   ) {
+    checkSystem('CostModel', system);
     if (calibration !== undefined && calibration.modelVersion !== MODEL_VERSION) {
       throw new InvalidArgumentError(`CostModel: calibration is for model version ${calibration.modelVersion}, this is ${MODEL_VERSION}`);
     }

@@ -4,6 +4,7 @@
 
 import type { System } from '../devices/system.js';
 import { InvalidArgumentError } from '../errors.js';
+import { checkSystem } from '../devices/system.js';
 import { machineFingerprint, readCalibration, removeCalibration, writeCalibration, type CalibrationRead } from './cache.js';
 import { type CalibrationPayload, type DeviceCalibration, MODEL_VERSION } from './calibration.js';
 import { CostModel } from './model.js';
@@ -55,6 +56,7 @@ export async function saveCalibration(payload: CalibrationPayload): Promise<stri
  * model.state('cpu'); // { state: 'calibrated', ... } once `dype calibrate` has run
  */
 export async function loadCostModel(system: System): Promise<CostModel> {
+  checkSystem('loadCostModel', system);
   const r = await readStoredCalibration();
   if (r.state === 'valid') return new CostModel(system, r.payload);
   const reason =

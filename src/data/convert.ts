@@ -2,6 +2,7 @@
 // removal and CSR -> COO. Counting sorts over flat typed arrays, O(rows + cols + nnz) each.
 
 import { describe, InvalidArgumentError } from '../errors.js';
+import { checkMemory } from '../limits.js';
 import { checkEnum, checkOptions, MAX_INDEX } from '../validate.js';
 import type { CooInit, DuplicatePolicy } from './coo.js';
 import { allocRowPtr, CsrMatrix, type RowPtrArray, type ValueArray } from './csr.js';
@@ -105,6 +106,9 @@ export function transposeArrays(
  */
 export function transpose(a: CsrMatrix): CsrMatrix {
   checkCsr('transpose', a);
+  // The result has a row per column of `a` (its row pointers and a cursor each), which a wide
+  // matrix with few entries does not pay for: priced before allocating.
+  checkMemory('transpose', `the transpose of ${a}`, (a.cols + 1) * 16 + a.nnz * (4 + (a.values instanceof Float32Array ? 4 : a.values ? 8 : 0)));
   const t = transposeArrays(a.rows, a.cols, numericRowPtr(a.rowPtr), a.colIdx, a.values);
   return new CsrMatrix({
     rows: a.cols,

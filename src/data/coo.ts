@@ -2,6 +2,7 @@
 // entries through cooToCsr, so duplicate handling and symmetric expansion are decided once, here.
 
 import { describe, InvalidArgumentError } from '../errors.js';
+import { checkMemory } from '../limits.js';
 import { checkEnum, checkInt, checkOptions, firstNonFinite, MAX_INDEX } from '../validate.js';
 import { allocRowPtr, CsrMatrix, type RowPtrArray, type ValueArray } from './csr.js';
 
@@ -56,7 +57,12 @@ const OPTION_KEYS = ['duplicates', 'mirror', 'dropSelfLoops', 'symmetric', 'call
  * // row 1 holds one entry (0, value 4) under the default 'sum' policy
  */
 export function cooToCsr(coo: CooInit, options?: CooToCsrOptions): CsrMatrix {
-  const opts = checkOptions(options?.caller ?? 'cooToCsr', options, OPTION_KEYS);
+  const caller = (options as { caller?: unknown } | null | undefined)?.caller;
+  if (caller !== undefined && (typeof caller !== 'string' || caller.length === 0)) {
+    // Checked first: every later message starts with it.
+    throw new InvalidArgumentError(`cooToCsr: caller must be a non-empty string, got ${describe(caller)}`);
+  }
+  const opts = checkOptions(caller ?? 'cooToCsr', options, OPTION_KEYS);
   const fn = opts.caller ?? 'cooToCsr';
   const duplicates = opts.duplicates === undefined ? 'sum' : checkEnum(fn, 'duplicates', opts.duplicates, DUPLICATE_POLICIES);
   const mirror = opts.mirror === undefined ? 'none' : checkEnum<MirrorMode>(fn, 'mirror', opts.mirror, ['none', 'symmetric', 'skew']);
@@ -86,6 +92,11 @@ export function cooToCsr(coo: CooInit, options?: CooToCsrOptions): CsrMatrix {
   }
 
   const m = rowIdx.length;
+  // Per-row counters and row pointers, then the column indices and values: priced before any is
+  // allocated, so a huge row count with a handful of entries is refused at once instead of
+  // allocating and sweeping gigabytes.
+  const valueBytes = values === undefined ? 0 : values instanceof Float32Array ? 4 : 8;
+  checkMemory(fn, `a ${rows}x${cols} matrix of ${m} entries`, (rows + 1) * 16 + (mirror === 'none' ? m : 2 * m) * (4 + valueBytes));
   // Pass 1: count entries per row (including mirrored ones), validating indices on the way.
   // 32-bit counters whenever the total provably fits: they are a third of the peak memory
   // otherwise spent on bookkeeping when loading large files.

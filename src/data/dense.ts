@@ -1,6 +1,7 @@
 // Dense row-major matrices: SpMM's right-hand side and output, and GNN feature matrices.
 
 import { describe, InvalidArgumentError, LimitError } from '../errors.js';
+import { checkMemory } from '../limits.js';
 import { checkInt, firstNonFinite, MAX_INDEX } from '../validate.js';
 
 export type DenseArray = Float32Array | Float64Array;
@@ -79,5 +80,7 @@ export function denseElements(fn: string, rows: number, cols: number): number {
   if (n > MAX_DENSE_ELEMENTS) {
     throw new LimitError(`${fn}: a ${rows}x${cols} dense matrix has ${n} elements, more than the ${MAX_DENSE_ELEMENTS} a typed array can hold`);
   }
+  // Priced at 8 bytes an element: the wider precision, so the check holds for both.
+  checkMemory(fn, `a ${rows}x${cols} dense matrix`, n * 8);
   return n;
 }

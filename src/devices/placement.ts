@@ -3,8 +3,7 @@
 // as copies happen and operators write their outputs.
 
 import { describe, InvalidArgumentError } from '../errors.js';
-import type { System } from './system.js';
-import { HOST } from './system.js';
+import { checkSystem, HOST, type System } from './system.js';
 
 /** Anything with a size in bytes: a typed array, a CsrMatrix, a DenseMatrix, or a buffer id. */
 export type BufferKey = object;
@@ -21,7 +20,9 @@ export type BufferKey = object;
 export class Placement {
   private readonly holders = new WeakMap<BufferKey, Set<string>>();
 
-  constructor(readonly system: System) {}
+  constructor(readonly system: System) {
+    checkSystem('Placement', system);
+  }
 
   /** Record that `space` now holds the only valid copy (a fresh output, or input data). */
   place(buffer: BufferKey, space: string = HOST): void {

@@ -67,12 +67,27 @@ export interface SystemDescription {
  * const system = await detectSystem();
  * system.transferSeconds(1 << 20, 'host', 'gpu'); // time to copy 1 MiB to the GPU
  */
+/**
+ * `value` as a System, for functions that take one: an InvalidArgumentError naming `fn` otherwise.
+ * @internal
+ */
+export function checkSystem(fn: string, value: unknown, what = 'system'): System {
+  if (!(value instanceof System)) {
+    throw new InvalidArgumentError(`${fn}: ${what} must be a System (from buildSystem, loadSystem or detectSystem), got ${describe(value)}`);
+  }
+  return value;
+}
+
 export class System {
   readonly name: string;
   readonly devices: readonly Device[];
   readonly links: readonly Link[];
 
   constructor(name: string, devices: readonly Device[], links: readonly Link[]) {
+    if (typeof name !== 'string') throw new InvalidArgumentError(`System: name must be a string, got ${describe(name)}`);
+    if (!Array.isArray(devices) || !Array.isArray(links)) {
+      throw new InvalidArgumentError(`System: devices and links must be arrays, got ${describe(devices)} and ${describe(links)} (build one with buildSystem)`);
+    }
     this.name = name;
     this.devices = devices;
     this.links = links;

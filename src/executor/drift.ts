@@ -63,6 +63,10 @@ export class DriftMonitor implements ExecutionObserver {
     private readonly model?: CostModel,
     options: DriftOptions = {},
   ) {
+    if (model !== undefined && typeof (model as { observe?: unknown } | null)?.observe !== 'function') {
+      throw new InvalidArgumentError(`DriftMonitor: model must be a CostModel or undefined, got ${describe(model)}`);
+    }
+    if (options === null || typeof options !== 'object') throw new InvalidArgumentError(`DriftMonitor: options must be an object, got ${describe(options)}`);
     const t = options.threshold ?? 0.25;
     if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) throw new InvalidArgumentError(`DriftMonitor: threshold must be a number > 0, got ${describe(t)}`);
     this.threshold = t;

@@ -124,6 +124,7 @@ export interface RunPlanOptions {
 export class DeviceLoss {
   readonly withdrawn = new Set<string>();
   withdraw(device: string): void {
+    if (typeof device !== 'string') throw new InvalidArgumentError(`DeviceLoss.withdraw: device must be a device name, got ${describe(device)}`);
     this.withdrawn.add(device);
   }
 }

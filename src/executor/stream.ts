@@ -144,6 +144,9 @@ export async function runStream(plan: Plan, inputs: readonly WorkloadData[], opt
  * pipelinedMakespan(stream.results).seconds;   // <= stream.totalSeconds
  */
 export function pipelinedMakespan(results: readonly Pick<RunResult, 'pieces' | 'transfers' | 'makespan'>[]): { seconds: number; starts: number[] } {
+  if (!Array.isArray(results) || !results.every((r) => r !== null && typeof r === 'object' && Array.isArray(r.pieces) && Array.isArray(r.transfers))) {
+    throw new InvalidArgumentError(`pipelinedMakespan: results must be an array of runPlan results, got ${describe(results)}`);
+  }
   const busyUntil = new Map<string, number>();
   const starts: number[] = [];
   let previous = 0;

@@ -3,7 +3,7 @@
 // piece carries its predicted and observed cost and how the time was obtained.
 
 import { writeFile } from 'node:fs/promises';
-import { IoError } from '../errors.js';
+import { describe, InvalidArgumentError, IoError } from '../errors.js';
 import type { ExecutionObserver, RunResult } from './run.js';
 
 /** One complete event ("ph": "X") or metadata event ("ph": "M") of the Trace Event Format. */
@@ -22,6 +22,10 @@ export interface TraceEvent {
 
 /** Chrome trace JSON of a run; timestamps are the composed timeline, in microseconds. */
 export function chromeTrace(result: RunResult, title = 'dype run'): { traceEvents: TraceEvent[]; displayTimeUnit: 'ns' | 'ms'; otherData: Record<string, unknown> } {
+  if (result === null || typeof result !== 'object' || !Array.isArray(result.pieces)) {
+    throw new InvalidArgumentError(`chromeTrace: result must be a runPlan result, got ${describe(result)}`);
+  }
+  if (typeof title !== 'string') throw new InvalidArgumentError(`chromeTrace: title must be a string, got ${describe(title)}`);
   const tracks = new Map<string, number>();
   const tid = (name: string): number => {
     let t = tracks.get(name);
@@ -80,7 +84,9 @@ export function chromeTrace(result: RunResult, title = 'dype run'): { traceEvent
 export class TraceRecorder implements ExecutionObserver {
   private result: RunResult | undefined;
 
-  constructor(private readonly title = 'dype run') {}
+  constructor(private readonly title = 'dype run') {
+    if (typeof title !== 'string') throw new InvalidArgumentError(`TraceRecorder: title must be a string, got ${describe(title)}`);
+  }
 
   onRunEnd(result: RunResult): void {
     this.result = result;

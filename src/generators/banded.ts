@@ -5,7 +5,7 @@ import type { Precision } from '../data/dense.js';
 import { CsrMatrix, type ValueArray } from '../data/csr.js';
 import { InvalidArgumentError, LimitError } from '../errors.js';
 import { checkEnum, checkOptions, MAX_INDEX } from '../validate.js';
-import { checkProbability, checkSeed, checkSize, checkSpecObject, MAX_GENERATED_ENTRIES, PRECISIONS } from './common.js';
+import { checkEntries, checkProbability, checkSeed, checkSize, checkSpecObject, MAX_GENERATED_ENTRIES, PRECISIONS } from './common.js';
 import { Rng, type Seed } from './rng.js';
 
 export interface BandedOptions {
@@ -62,6 +62,7 @@ export function bandedMatrix(options: BandedOptions): CsrMatrix {
   if (expected > MAX_GENERATED_ENTRIES) {
     throw new LimitError(`${fn}: n = ${n}, halfBandwidth = ${k}, fill = ${fill} would store about ${Math.round(expected)} entries, more than the limit of ${MAX_GENERATED_ENTRIES}`);
   }
+  checkEntries(fn, Math.ceil(expected), `n = ${n}, halfBandwidth = ${k}, fill = ${fill}`, n);
 
   // Upper triangle in row-major order, drawn one position at a time: a draw for presence,
   // then (when present) two for the value.

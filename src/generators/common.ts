@@ -4,6 +4,7 @@
 import type { Precision } from '../data/dense.js';
 import { CsrMatrix, type ValueArray } from '../data/csr.js';
 import { describe, InvalidArgumentError, LimitError } from '../errors.js';
+import { checkMemory } from '../limits.js';
 import { checkEnum, MAX_INDEX } from '../validate.js';
 import { fmix32, type Seed, seedToU32 } from './rng.js';
 
@@ -59,11 +60,23 @@ export function checkSize(fn: string, what: string, value: unknown, min: number,
   return value;
 }
 
-/** Refuse a result that would store more than MAX_GENERATED_ENTRIES entries. */
-export function checkEntries(fn: string, entries: number, detail: string): void {
+/**
+ * Bytes a generator needs per stored entry and per vertex at its peak: the edge list it draws
+ * (two 32-bit ends), the CSR it builds (a 32-bit column index and at most an f64 weight) and
+ * the row pointers and per-vertex counters.
+ */
+export const GENERATED_BYTES_PER_ENTRY = 20;
+export const GENERATED_BYTES_PER_VERTEX = 12;
+
+/**
+ * Refuse a result that would store more than MAX_GENERATED_ENTRIES entries, or whose arrays
+ * would not fit the memory budget, before anything is allocated.
+ */
+export function checkEntries(fn: string, entries: number, detail: string, vertices = 0): void {
   if (entries > MAX_GENERATED_ENTRIES) {
     throw new LimitError(`${fn}: ${detail} would store ${entries} entries, more than the limit of ${MAX_GENERATED_ENTRIES}`);
   }
+  checkMemory(fn, `${detail} (${vertices} vertices, ${entries} entries)`, entries * GENERATED_BYTES_PER_ENTRY + vertices * GENERATED_BYTES_PER_VERTEX);
 }
 
 /** A probability: a finite number in [0, 1]. */

@@ -63,7 +63,7 @@ export function erdosRenyiGraph(options: ErdosRenyiOptions): CsrMatrix {
   if (m > pairs) {
     throw new InvalidArgumentError(`${fn}: m = ${m} is more than the ${pairs} ${directed ? 'ordered' : 'unordered'} pairs of ${n} vertices`);
   }
-  checkEntries(fn, directed ? m : 2 * m, `n = ${n} with m = ${m}${directed ? '' : ' (undirected)'}`);
+  checkEntries(fn, directed ? m : 2 * m, `n = ${n} with m = ${m}${directed ? '' : ' (undirected)'}`, n);
 
   const rng = new Rng(seed);
   const { src, dst } = m * 8 >= pairs ? selectPairs(rng, n, m, directed) : samplePairs(rng, n, m, directed);

@@ -61,7 +61,7 @@ export function gridGraph(options: GridOptions): CsrMatrix {
   }
   const hEdges = rows * (cols - 1);
   const vEdges = (rows - 1) * cols;
-  checkEntries(fn, 2 * (hEdges + vEdges), `a ${rows}x${cols} grid`);
+  checkEntries(fn, 2 * (hEdges + vEdges), `a ${rows}x${cols} grid`, n);
 
   // keepH[r * (cols - 1) + c]: edge (r, c) - (r, c + 1); keepV[r * cols + c]: (r, c) - (r + 1, c).
   const rng = new Rng(seed);

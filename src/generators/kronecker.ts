@@ -84,7 +84,7 @@ export function kroneckerGraph(options: KroneckerOptions): CsrMatrix {
 
   const n = 2 ** scale;
   const m = edgeFactor * n;
-  checkEntries(fn, directed ? m : 2 * m, `scale ${scale} with edgeFactor ${edgeFactor}${directed ? '' : ' (undirected)'}`);
+  checkEntries(fn, directed ? m : 2 * m, `scale ${scale} with edgeFactor ${edgeFactor}${directed ? '' : ' (undirected)'}`, n);
 
   const src = new Int32Array(m);
   const dst = new Int32Array(m);

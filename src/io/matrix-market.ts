@@ -4,7 +4,8 @@
 import { FormatError, InvalidArgumentError, LimitError, UnsupportedError } from '../errors.js';
 import { cooToCsr, type DuplicatePolicy, type MirrorMode } from '../data/coo.js';
 import { CsrMatrix, type ValueArray } from '../data/csr.js';
-import { DenseMatrix, denseElements, type DenseArray, type Precision } from '../data/dense.js';
+import { DenseMatrix, denseElements, MAX_DENSE_ELEMENTS, type DenseArray, type Precision } from '../data/dense.js';
+import { checkMemory } from '../limits.js';
 import { checkEnum, checkOptions, MAX_INDEX } from '../validate.js';
 import { readBufferLines, readFileLines, type LineSink } from './byte-lines.js';
 import { LineCursor } from './line-cursor.js';
@@ -255,6 +256,12 @@ class MatrixMarketParser implements LineSink {
       if (entries > maxEntries) this.limit(`the file declares ${entries} entries, more than maxEntries = ${maxEntries}`);
       this.declared = entries;
       const capacity = capacityFor(entries, this.maxBytes, MIN_BYTES[this.field]);
+      // What will be allocated (the header's count, capped by what the input can hold, so a lying
+      // header in a short input is reported as truncated): the coordinates as read, the CSR built
+      // from them (twice for a mirrored file) and its row pointers.
+      const vb = this.field === 'pattern' ? 0 : precision === 'f32' ? 4 : 8;
+      const stored = this.symmetry === 'general' ? capacity : 2 * capacity;
+      checkMemory(this.fn, `${this.file}: a ${rows}x${cols} matrix of ${capacity} entries`, capacity * (8 + vb) + stored * (4 + vb) + (rows + 1) * 8);
       this.rowIdx = allocate(this.fn, 'row indices', capacity, (n) => new Int32Array(n));
       this.colIdx = allocate(this.fn, 'column indices', capacity, (n) => new Int32Array(n));
       if (this.field !== 'pattern') this.values = allocate(this.fn, 'values', capacity, makeValues);
@@ -264,9 +271,14 @@ class MatrixMarketParser implements LineSink {
     const stored =
       this.symmetry === 'general' ? rows * cols : this.symmetry === 'symmetric' ? (n * (n + 1)) / 2 : (n * (n - 1)) / 2;
     if (stored > maxEntries) this.limit(`the file declares ${stored} elements, more than maxEntries = ${maxEntries}`);
-    const total = denseElements(this.fn, rows, cols);
+    if (rows * cols > MAX_DENSE_ELEMENTS) {
+      this.limit(`a ${rows}x${cols} dense matrix has ${rows * cols} elements, more than the ${MAX_DENSE_ELEMENTS} a typed array can hold`);
+    }
     this.declared = stored;
+    // Allocated only when the input can hold every element; otherwise it ends as truncated.
     if (capacityFor(stored, this.maxBytes, MIN_BYTES.array) === stored) {
+      checkMemory(this.fn, `${this.file}: a ${rows}x${cols} dense matrix`, rows * cols * (precision === 'f32' ? 4 : 8));
+      const total = denseElements(this.fn, rows, cols);
       this.data = allocate(this.fn, 'the dense matrix', total, makeValues);
     }
     this.nextCol = 0;

@@ -2,6 +2,7 @@
 // straight into CSR arrays (no coordinate detour) and then checked to be a simple undirected graph.
 
 import { FormatError, LimitError } from '../errors.js';
+import { checkMemory } from '../limits.js';
 import { CsrMatrix, type ValueArray } from '../data/csr.js';
 import type { Precision } from '../data/dense.js';
 import { checkOptions, MAX_INDEX } from '../validate.js';
@@ -155,8 +156,12 @@ class MetisParser implements LineSink {
     if (2 * m > budget) this.limit(`2m = ${2 * m} adjacency entries exceed the budget of ${budget} (maxEntries)`);
     // Each vertex line takes at least its newline and each entry 2 bytes ("7 " or "7\n"), so a
     // header that promises more than the input can hold gets small arrays and a truncation error.
-    this.rowPtr = allocate(this.fn, 'row pointers', capacityFor(n, this.maxBytes, 1) + 1, (k) => new Int32Array(k));
+    const vertices = capacityFor(n, this.maxBytes, 1);
     const capacity = capacityFor(2 * m, this.maxBytes, 2);
+    // Priced on what will be allocated: the header's sizes capped by what the input can hold.
+    const vb = this.edgeWeights ? (this.precision === 'f32' ? 4 : 8) : 0;
+    checkMemory(this.fn, `${this.file}: a graph of ${vertices} vertices and ${capacity} adjacency entries`, capacity * (4 + vb) + (vertices + 1) * 8);
+    this.rowPtr = allocate(this.fn, 'row pointers', vertices + 1, (k) => new Int32Array(k));
     this.colIdx = allocate(this.fn, 'adjacency', capacity, (k) => new Int32Array(k));
     if (this.edgeWeights) {
       this.values = allocate(this.fn, 'edge weights', capacity, (k) => (this.precision === 'f32' ? new Float32Array(k) : new Float64Array(k)));

@@ -5,6 +5,7 @@ import { FormatError, InvalidArgumentError, LimitError } from '../errors.js';
 import { cooToCsr, type DuplicatePolicy } from '../data/coo.js';
 import { CsrMatrix, type ValueArray } from '../data/csr.js';
 import type { Precision } from '../data/dense.js';
+import { checkMemory } from '../limits.js';
 import { checkOptions, MAX_INDEX } from '../validate.js';
 import { readBufferLines, readFileLines, type LineSink } from './byte-lines.js';
 import { LineCursor } from './line-cursor.js';
@@ -247,6 +248,9 @@ class EdgeListParser implements LineSink {
       throw new LimitError(`${this.fn}: ${this.file}:${this.cursor.line}: more than maxEntries = ${maxEntries} edges`);
     }
     const capacity = Math.min(Math.max(2 * n, 1024), maxEntries);
+    // The grown edge arrays beside the current ones, and the CSR they become (twice when undirected).
+    const vb = this.opts.weights ? (this.opts.precision === 'f32' ? 4 : 8) : 0;
+    checkMemory(this.fn, `${this.file}:${this.cursor.line}: an edge list of ${capacity} edges`, (capacity + n) * (8 + vb) + capacity * (this.opts.undirected ? 2 : 1) * (4 + vb));
     const enlarge = <T extends Int32Array | Float64Array | Float32Array>(a: T): T => {
       const grown = allocate(this.fn, 'the edge arrays', capacity, (k) => new (a.constructor as new (k: number) => T)(k));
       grown.set(a as never);

@@ -3,6 +3,7 @@
 import type { CsrMatrix } from '../data/csr.js';
 import { MAX_DENSE_ELEMENTS } from '../data/dense.js';
 import { describe, InvalidArgumentError, LimitError } from '../errors.js';
+import { checkMemory } from '../limits.js';
 import { INLINE_WORK, nativeAddon } from '../native/addon.js';
 import { checkOptions } from '../validate.js';
 import { callNative } from './native-call.js';
@@ -53,6 +54,7 @@ export async function msbfs(
   if (total > MAX_DENSE_ELEMENTS) {
     throw new LimitError(`${fn}: ${src.length} sources x ${g.rows} vertices = ${total} depths is more than one array can hold`);
   }
+  checkMemory(fn, `${src.length} sources x ${g.rows} vertices of depths`, total * 4);
   const inEdges = inEdgesOf(fn, g, opts.inEdges);
   const depths = new Int32Array(total);
   const addon = nativeAddon();

@@ -1,8 +1,16 @@
 // Plain TypeScript reference kernels: obviously correct, unoptimised, and the yardstick every
-// device backend is tested against. Inputs are trusted (callers validate); results are fresh arrays.
+// device backend is tested against. The public ones check their arguments' kinds and shapes
+// (the CSR arrays themselves were validated by CsrMatrix); results are fresh arrays.
 
-import type { CsrMatrix } from '../data/csr.js';
+import { CsrMatrix } from '../data/csr.js';
 import type { DenseArray } from '../data/dense.js';
+import { describe, InvalidArgumentError } from '../errors.js';
+import { checkInt } from '../validate.js';
+
+function checkCsr(fn: string, a: unknown): CsrMatrix {
+  if (!(a instanceof CsrMatrix)) throw new InvalidArgumentError(`${fn}: expected a CsrMatrix, got ${describe(a)}`);
+  return a;
+}
 
 /**
  * Y = A[rowBegin:rowEnd, :] * X with X row-major `a.cols x k`. Accumulates in double precision
@@ -13,8 +21,16 @@ export function spmmReference(
   x: DenseArray,
   k: number,
   rowBegin = 0,
-  rowEnd = a.rows,
+  rowEnd?: number,
 ): Float64Array {
+  const fn = 'spmmReference';
+  checkCsr(fn, a);
+  rowEnd ??= a.rows;
+  if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) throw new InvalidArgumentError(`${fn}: x must be a Float32Array or Float64Array, got ${describe(x)}`);
+  checkInt(fn, 'k', k, 0, 2 ** 31 - 1);
+  if (x.length !== a.cols * k) throw new InvalidArgumentError(`${fn}: x has length ${x.length}, expected cols * k = ${a.cols * k}`);
+  checkInt(fn, 'rowBegin', rowBegin, 0, a.rows);
+  checkInt(fn, 'rowEnd', rowEnd, rowBegin, a.rows);
   const y = new Float64Array((rowEnd - rowBegin) * k);
   const acc = new Float64Array(k);
   for (let r = rowBegin; r < rowEnd; r++) {
@@ -48,6 +64,9 @@ export function spmmAbsoluteSums(a: CsrMatrix, x: DenseArray, k: number, rowBegi
 
 /** Hop distances from `source` along out-edges; -1 for unreachable vertices. */
 export function bfsReference(g: CsrMatrix, source: number): Int32Array {
+  checkCsr('bfsReference', g);
+  if (g.rows !== g.cols) throw new InvalidArgumentError(`bfsReference: the graph must be square, got ${g.rows}x${g.cols}`);
+  checkInt('bfsReference', 'source', source, 0, g.rows - 1);
   const n = g.rows;
   const depth = new Int32Array(n).fill(-1);
   const queue = new Int32Array(n);
@@ -71,6 +90,8 @@ export function bfsReference(g: CsrMatrix, source: number): Int32Array {
 
 /** One reference BFS per source; row s of the result holds the depths from sources[s]. */
 export function msbfsReference(g: CsrMatrix, sources: Int32Array): Int32Array {
+  checkCsr('msbfsReference', g);
+  if (!(sources instanceof Int32Array)) throw new InvalidArgumentError(`msbfsReference: sources must be an Int32Array, got ${describe(sources)}`);
   const out = new Int32Array(sources.length * g.rows);
   sources.forEach((s, i) => out.set(bfsReference(g, s), i * g.rows));
   return out;

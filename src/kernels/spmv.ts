@@ -50,7 +50,7 @@ export async function spmvTimed<T extends DenseArray>(
   let y: DenseArray;
   if (opts.out !== undefined) {
     y = opts.out;
-    if (y.constructor !== x.constructor || y.length !== end - begin) {
+    if (y === null || typeof y !== 'object' || y.constructor !== x.constructor || y.length !== end - begin) {
       throw new InvalidArgumentError(
         `${fn}: out must be a ${x.constructor.name} of length ${end - begin}, got ${describe(y)}`,
       );

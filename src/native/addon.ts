@@ -64,9 +64,11 @@ export interface NativeAddon {
   noopSync(): void;
   noopAsync(): Promise<void>;
   threads(): number;
+  /** Kernel calls not yet destroyed (queued, running or awaiting their Promise's settlement). */
+  liveWorkers(): number;
 }
 
-const EXPECTED_ABI = 4;
+const EXPECTED_ABI = 5;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */

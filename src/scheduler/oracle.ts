@@ -6,7 +6,8 @@
 // roofline cost, which is therefore the same for planner and oracle (stated wherever reported).
 
 import { robustRepeats } from '../cost/fit.js';
-import type { System } from '../devices/system.js';
+import { checkSystem, type System } from '../devices/system.js';
+import { describe, InvalidArgumentError } from '../errors.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { referenceValues } from '../workloads/reference.js';
 import { Evaluator, type Constraints, type Metrics, type Objective } from './evaluate.js';
@@ -94,6 +95,12 @@ export class Oracle {
     readonly source: MeasuredCostSource,
     constraints: Constraints = {},
   ) {
+    checkSystem('Oracle', system);
+    if (bound === null || typeof bound !== 'object' || !Array.isArray(bound.ops)) throw new InvalidArgumentError(`Oracle: bound must come from bindWorkload (an Exploration's bound), got ${describe(bound)}`);
+    if (!Array.isArray(choices) || choices.length !== bound.ops.length) {
+      throw new InvalidArgumentError(`Oracle: choices must be an array with one entry per operator (an Exploration's choices), got ${describe(choices)}`);
+    }
+    if (source === null || typeof source !== 'object') throw new InvalidArgumentError(`Oracle: source must be a MeasuredCostSource, got ${describe(source)}`);
     this.table = new CostTable(choices, bound.ops, source);
     this.evaluator = new Evaluator(bound, system, this.table, ['time', 'energy', 'memory', 'latency'], constraints);
   }

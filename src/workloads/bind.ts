@@ -4,12 +4,12 @@
 // mismatch half-way through.
 
 import { CsrMatrix } from '../data/csr.js';
-import { DenseMatrix, type Precision } from '../data/dense.js';
+import { DenseMatrix, denseElements, type Precision } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { denseFeatures } from '../generators/dense.js';
-import { Rng } from '../generators/rng.js';
+import { Rng, seedToU32 } from '../generators/rng.js';
 import { suggest } from '../validate.js';
-import { OPERATOR_KINDS, type Workload, type WorkloadOpKind } from './definition.js';
+import { checkWorkload, OPERATOR_KINDS, type Workload, type WorkloadOpKind } from './definition.js';
 import { evalExpr, type ExprScope } from './expr.js';
 import { TRANSFORMS } from './transforms.js';
 
@@ -91,6 +91,7 @@ const SPARSE_OPS = new Set<WorkloadOpKind>(['spmm', 'spmv', 'sddmm', 'bfs', 'msb
  */
 export function bindWorkload(workload: Workload, data: WorkloadData, options: BindOptions = {}): BoundWorkload {
   const fn = 'bindWorkload';
+  checkWorkload(fn, workload);
   const def = workload.definition;
   for (const key of Object.keys(options ?? {})) {
     if (!['params', 'precision', 'seed'].includes(key)) {
@@ -112,6 +113,9 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
   const precision: Precision = options.precision ?? def.precision ?? 'f32';
   if (precision !== 'f32' && precision !== 'f64') throw new InvalidArgumentError(`${fn}: precision must be "f32" or "f64", got ${describe(precision)}`);
   const seed = options.seed ?? 1;
+  // Checked here (it is folded into the generated inputs' seeds as text): a Symbol or an object
+  // would otherwise throw a TypeError or silently seed from "[object Object]".
+  seedToU32(seed, fn);
 
   // Which data goes to which input.
   const givenSparse = Object.entries(def.inputs).filter(([, d]) => d.kind === 'sparse' && d.from === undefined).map(([n]) => n);
@@ -186,6 +190,9 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
       for (const [what, v] of [['rows', rows], ['cols', cols]] as const) {
         if (!Number.isInteger(v) || v < 1) throw new InvalidArgumentError(`${fn}: input ${name} needs a positive integer number of ${what}, got ${v}`);
       }
+      // Sized (largest index, typed-array limit, memory budget) here, so a param such as k = 1e308
+      // is refused in bindWorkload's name before the generator or a fill allocates anything.
+      denseElements(`${fn}: input ${name}`, rows, cols);
       let x = given[name];
       if (x !== undefined) {
         if (!(x instanceof DenseMatrix)) throw new InvalidArgumentError(`${fn}: input ${name} must be a DenseMatrix, got ${describe(x)}`);

@@ -3,6 +3,8 @@
 
 import type { InputDefinition, OperatorDefinition, TransformName, Workload, WorkloadDefinition, WorkloadOpKind } from './definition.js';
 import { defineWorkload } from './definition.js';
+import { describe, InvalidArgumentError } from '../errors.js';
+import { checkInt, checkNumber } from '../validate.js';
 
 /**
  * Build a workload definition step by step.
@@ -24,7 +26,9 @@ export class WorkloadBuilder {
   private precision: 'f32' | 'f64' | undefined;
   private description: string | undefined;
 
-  constructor(private readonly name: string) {}
+  constructor(private readonly name: string) {
+    if (typeof name !== 'string') throw new InvalidArgumentError(`WorkloadBuilder: name must be a string, got ${describe(name)}`);
+  }
 
   describe(text: string): this {
     this.description = text;
@@ -93,6 +97,8 @@ export class WorkloadBuilder {
  * and an element-wise affine step. The shipped `pagerank` is this with 4 iterations.
  */
 export function pagerankDefinition(iterations = 4, damping = 0.85): WorkloadDefinition {
+  checkInt('pagerankDefinition', 'iterations', iterations, 1, 1000);
+  checkNumber('pagerankDefinition', 'damping', damping, 0, 1);
   const b = new WorkloadBuilder('pagerank')
     .describe(`PageRank, ${iterations} power iterations: x <- d P x + (1 - d) / n with P the column-stochastic transpose of the graph`)
     .withPrecision('f64')

@@ -2,7 +2,7 @@
 // plain object (parsed JSON or a builder's output) before anything is bound to real data, so a
 // wrong file is refused with the field that is wrong, not half-way through a run.
 
-import { describe, FormatError } from '../errors.js';
+import { describe, FormatError, InvalidArgumentError } from '../errors.js';
 import { suggest } from '../validate.js';
 import { type Expr, exprRefs, parseExpr } from './expr.js';
 
@@ -264,10 +264,24 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
 }
 
 /**
+ * `value` as a Workload (from defineWorkload, workload() or loadWorkload): an InvalidArgumentError
+ * naming `fn` otherwise.
+ * @internal
+ */
+export function checkWorkload(fn: string, value: unknown): Workload {
+  const w = value as Partial<Workload> | null;
+  if (w === null || typeof w !== 'object' || typeof w.name !== 'string' || !Array.isArray(w.order) || !(w.exprs instanceof Map) || w.definition === null || typeof w.definition !== 'object') {
+    throw new InvalidArgumentError(`${fn}: workload must be a Workload (from defineWorkload, workload or loadWorkload), got ${describe(value)}`);
+  }
+  return value as Workload;
+}
+
+/**
  * The stream form of a workload: the same DAG applied to a sequence of inputs, planned for
  * throughput (operators become pipeline stages on different devices).
  */
 export function streamOf(workload: Workload): Workload {
+  checkWorkload('streamOf', workload);
   return { ...workload, stream: true };
 }
 

@@ -3,6 +3,7 @@
 // intermediate data.
 
 import { CsrMatrix } from '../data/csr.js';
+import { describe, InvalidArgumentError } from '../errors.js';
 import { DenseMatrix, type Precision } from '../data/dense.js';
 import { bfsReference, msbfsReference, spmmReference } from '../kernels/reference.js';
 import type { BoundWorkload } from './bind.js';
@@ -21,6 +22,10 @@ function toDense(rows: number, cols: number, y: Float64Array, p: Precision): Den
  * const values = referenceValues(bindWorkload(workload('gcn'), graph));
  */
 export function referenceValues(bound: BoundWorkload): Value[] {
+  const raw = bound as unknown as { values?: unknown; ops?: unknown } | null;
+  if (raw === null || typeof raw !== 'object' || !Array.isArray(raw.values) || !Array.isArray(raw.ops)) {
+    throw new InvalidArgumentError(`referenceValues: bound must come from bindWorkload, got ${describe(bound)}`);
+  }
   const out: Value[] = bound.values.map((v) => v.data as Value);
   for (const op of bound.ops) {
     const x = op.operands.map((i) => out[i]!);

@@ -9,13 +9,13 @@ describe('resident CSR in WebAssembly memory', () => {
   it('is copied once per matrix object and shared by both feature sets', () => {
     const a = generate(parseGeneratorSpec('kronecker:scale=10'));
     const engine = wasmEngine();
-    const first = engine.resident(a);
+    const first = engine.resident(a, 'test');
     const f = matrixFeatures(a);
     graphFeatures(a);
-    expect(engine.resident(a)).toBe(first);
+    expect(engine.resident(a, 'test')).toBe(first);
     expect(matrixFeatures(a)).toEqual(f);
     releaseResident(a);
-    const again = engine.resident(a);
+    const again = engine.resident(a, 'test');
     expect(again).not.toBe(first);
     expect(matrixFeatures(a)).toEqual(f);
     releaseResident(a);

@@ -117,7 +117,35 @@ class SimWorker : public KernelWorker {
   cgra::Counters c_;
 };
 
-using SpmmWorker = SimWorker<cgra::SpmmArgs, cgra::spmm>;
+// The simulator computes the real result, so like the CPU kernel it refuses one that is not
+// finite (a NaN or infinity written into x or values after validation, or an overflow) and names
+// the offending element of x when there is one, instead of handing back NaN silently.
+template <typename T>
+Status finite_result(const char* fn, const cgra::SpmmArgs& a) {
+  const T* y = static_cast<const T*>(a.y);
+  const int64_t n = (a.row_end - a.row_begin) * a.k;
+  for (int64_t i = 0; i < n; ++i) {
+    if (std::isfinite(y[i])) continue;
+    const T* x = static_cast<const T*>(a.x);
+    for (int64_t j = 0; j < a.a.cols * a.k; ++j) {
+      if (!std::isfinite(x[j])) {
+        return Status::invalid(std::string(fn) + ": x element (" + std::to_string(j / a.k) + ", " + std::to_string(j % a.k) + ") = " +
+                               (x[j] != x[j] ? "NaN" : x[j] > 0 ? "Infinity" : "-Infinity") + " is not finite");
+      }
+    }
+    return Status::invalid(std::string(fn) + ": the result is not finite in row " + std::to_string(a.row_begin + i / a.k) +
+                           " (overflow, or values changed after validation)");
+  }
+  return Status{};
+}
+
+Status spmm_checked(const char* fn, const cgra::Params& p, const cgra::SpmmArgs& a, cgra::Counters* c) {
+  Status st = cgra::spmm(fn, p, a, c);
+  if (!st.ok) return st;
+  return a.f64 ? finite_result<double>(fn, a) : finite_result<float>(fn, a);
+}
+
+using SpmmWorker = SimWorker<cgra::SpmmArgs, spmm_checked>;
 
 Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
   return with_arg_errors(info.Env(), [&] {
