@@ -10,6 +10,9 @@ import { InvalidArgumentError, LimitError } from './errors.js';
 export const DEFAULT_BUDGET_SHARE = 0.5;
 
 let override: number | undefined;
+// The machine's memory, read once: os.totalmem() costs about 16 us on a virtual machine, and the
+// budget is consulted for every dense result the kernels allocate.
+let machineBytes: number | undefined;
 
 function parseBytes(text: string): number | undefined {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)i?[bB]?\s*$/.exec(text);
@@ -36,7 +39,8 @@ export function memoryBudget(): number {
     }
     return bytes;
   }
-  return Math.floor(totalmem() * DEFAULT_BUDGET_SHARE);
+  machineBytes ??= totalmem();
+  return Math.floor(machineBytes * DEFAULT_BUDGET_SHARE);
 }
 
 /**
