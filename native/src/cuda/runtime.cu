@@ -337,9 +337,9 @@ Status cuda_status(const char* fn, const char* what, cudaError_t e) {
     if (dype_e_ != cudaSuccess) return cuda_status(fn, what, dype_e_); \
   } while (0)
 
-#define DYPE_OK_CTX(expr)           \
-  do {                              \
-    Status dype_s_ = (expr);        \
+#define DYPE_OK(expr)            \
+  do {                           \
+    Status dype_s_ = (expr);     \
     if (!dype_s_.ok) return dype_s_; \
   } while (0)
 
@@ -400,25 +400,28 @@ class Context {
   // filled from the host.
   template <typename T>
   Status input(const T** out, const T* host, size_t count, const char* what) {
-    const size_t bytes = count * sizeof(T);
-    if (bytes > 0) {
-      if (std::shared_ptr<DeviceBuffer> r = resident().find(host, bytes)) {
-        held_.push_back(r);
-        resident_bytes_ += static_cast<double>(bytes);
-        *out = static_cast<const T*>(r->p);
-        return Status{};
-      }
+    if (std::shared_ptr<DeviceBuffer> r = find(host, count)) {
+      *out = adopt<T>(std::move(r), count);
+      return Status{};
     }
     T* d = nullptr;
-    DYPE_OK_CTX(alloc(&d, count, what));
-    DYPE_OK_CTX(to_device(d, host, bytes));
+    DYPE_OK(alloc(&d, count, what));
+    DYPE_OK(to_device(d, host, count * sizeof(T)));
     *out = d;
     return Status{};
   }
-  // Whether `host` is resident with this length (for sizing reserve()).
+  // The resident copy of exactly `count` elements at `host`, or null.
   template <typename T>
-  static bool is_resident(const T* host, size_t count) {
-    return count > 0 && resident().find(host, count * sizeof(T)) != nullptr;
+  static std::shared_ptr<DeviceBuffer> find(const T* host, size_t count) {
+    return count > 0 ? resident().find(host, count * sizeof(T)) : nullptr;
+  }
+  // Read a resident copy found by find(): held until this context ends (a release meanwhile
+  // frees it only then), and counted in resident_bytes.
+  template <typename T>
+  const T* adopt(std::shared_ptr<DeviceBuffer> r, size_t count) {
+    resident_bytes_ += static_cast<double>(count * sizeof(T));
+    held_.push_back(std::move(r));
+    return static_cast<const T*>(held_.back()->p);
   }
   // Waits for the kernels, then copies out through the staging pair (timed on the host clock:
   // the host's share of a staged copy is not on the stream).
@@ -478,12 +481,6 @@ class Context {
   double d2h_s_ = 0;
   double resident_bytes_ = 0;
 };
-
-#define DYPE_OK(expr)            \
-  do {                           \
-    Status dype_s_ = (expr);     \
-    if (!dype_s_.ok) return dype_s_; \
-  } while (0)
 
 // Row pointers of rows [begin, end] rebased to start at 0, as int64 (the kernels' one layout),
 // and the longest row.
@@ -550,10 +547,12 @@ Status spmm_typed(const char* fn, const SpmmArgs& s, int strategy, Run* run) {
   // Column indices and values may be resident (prefetched): then the whole arrays are on the
   // device and this range starts at `base` within them.
   const size_t total_nnz = static_cast<size_t>(s.a.nnz);
-  const bool ci_resident = Context::is_resident(s.a.col_idx, total_nnz);
-  const bool val_resident = values && values == static_cast<const T*>(s.a.values) + base &&
-                            Context::is_resident(static_cast<const T*>(s.a.values), total_nnz);
-  const bool x_resident = Context::is_resident(static_cast<const T*>(s.x), x_elems);
+  std::shared_ptr<DeviceBuffer> ci_res = Context::find(s.a.col_idx, total_nnz);
+  std::shared_ptr<DeviceBuffer> val_res = values && values == static_cast<const T*>(s.a.values) + base
+                                              ? Context::find(static_cast<const T*>(s.a.values), total_nnz)
+                                              : nullptr;
+  std::shared_ptr<DeviceBuffer> x_res = Context::find(static_cast<const T*>(s.x), x_elems);
+  const bool ci_resident = ci_res != nullptr, val_resident = val_res != nullptr, x_resident = x_res != nullptr;
   Context ctx(fn);
   DYPE_OK(ctx.open());
   DYPE_OK(ctx.reserve(static_cast<double>(rp.size()) * 8 + static_cast<double>(nnz) * ((ci_resident ? 0 : 4) + (values && !val_resident ? sizeof(T) : 0)) +
@@ -573,19 +572,12 @@ Status spmm_typed(const char* fn, const SpmmArgs& s, int strategy, Run* run) {
 
   DYPE_OK(ctx.mark(0));
   DYPE_OK(ctx.to_device(d_rp, rp.data(), rp.size() * sizeof(int64_t)));
-  if (ci_resident) {
-    DYPE_OK(ctx.input(&d_ci, s.a.col_idx, total_nnz, "allocating column indices"));
-    d_ci += base;
-  } else {
-    DYPE_OK(ctx.input(&d_ci, s.a.col_idx + base, static_cast<size_t>(nnz), "allocating column indices"));
-  }
-  if (val_resident) {
-    DYPE_OK(ctx.input(&d_val, static_cast<const T*>(s.a.values), total_nnz, "allocating values"));
-    d_val += base;
-  } else if (values) {
-    DYPE_OK(ctx.input(&d_val, values, static_cast<size_t>(nnz), "allocating values"));
-  }
-  DYPE_OK(ctx.input(&d_x, static_cast<const T*>(s.x), x_elems, "allocating X"));
+  if (ci_resident) d_ci = ctx.adopt<int32_t>(std::move(ci_res), total_nnz) + base;
+  else DYPE_OK(ctx.input(&d_ci, s.a.col_idx + base, static_cast<size_t>(nnz), "allocating column indices"));
+  if (val_resident) d_val = ctx.adopt<T>(std::move(val_res), total_nnz) + base;
+  else if (values) DYPE_OK(ctx.input(&d_val, values, static_cast<size_t>(nnz), "allocating values"));
+  if (x_resident) d_x = ctx.adopt<T>(std::move(x_res), x_elems);
+  else DYPE_OK(ctx.input(&d_x, static_cast<const T*>(s.x), x_elems, "allocating X"));
   DYPE_CUDA_TRY(fn, "clearing the error word", cudaMemsetAsync(d_err, 0, sizeof(int), ctx.stream()));
   DYPE_OK(ctx.mark(1));
   cuda::LocalCsr a;
@@ -644,7 +636,7 @@ Status upload_graph(Context& ctx, const Csr& g, DeviceGraph* d, const char* what
 
 double graph_device_bytes(const Csr& g) {
   return static_cast<double>(g.rows + 1) * 8 +
-         (Context::is_resident(g.col_idx, static_cast<size_t>(g.nnz)) ? 0.0 : static_cast<double>(g.nnz) * 4);
+         (Context::find(g.col_idx, static_cast<size_t>(g.nnz)) ? 0.0 : static_cast<double>(g.nnz) * 4);
 }
 
 // Thin top-down BFS levels launched back to back before the host reads their counters.

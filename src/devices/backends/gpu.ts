@@ -295,27 +295,30 @@ class CudaDevice implements Device {
 
   /** Undo one prefetch of each buffer; the device copy goes when no prefetch holds it. */
   async release(buffers: readonly ArrayBufferView[]): Promise<void> {
-    const drop: ArrayBufferView[] = [];
-    for (const b of residentCandidates(buffers)) {
-      const mine = this.holds.get(b) ?? 0;
-      if (mine === 0) continue;
-      if (mine === 1) this.holds.delete(b);
-      else this.holds.set(b, mine - 1);
-      const all = (residentHolds.get(b) ?? 1) - 1;
-      if (all <= 0) {
-        residentHolds.delete(b);
-        drop.push(b);
-      } else residentHolds.set(b, all);
-    }
-    if (drop.length > 0) cudaAddon().gpuRelease(drop);
+    this.drop(residentCandidates(buffers).map((b) => [b, Math.min(1, this.holds.get(b) ?? 0)] as const));
   }
 
   /** Releases every buffer this device still holds on the GPU. */
   async dispose(): Promise<void> {
-    const all: ArrayBufferView[] = [];
-    for (const [b, n] of this.holds) for (let i = 0; i < n; ++i) all.push(b);
-    // release() takes one hold per listed buffer; list each as often as it is held.
-    for (const b of all) await this.release([b]);
+    this.drop([...this.holds]);
+  }
+
+  /** Give up `n` of this device's holds on each buffer, and the device copies no one holds any more. */
+  private drop(list: readonly (readonly [ArrayBufferView, number])[]): void {
+    const gone: ArrayBufferView[] = [];
+    for (const [b, n] of list) {
+      if (n === 0) continue;
+      const mine = this.holds.get(b)! - n;
+      if (mine > 0) this.holds.set(b, mine);
+      else this.holds.delete(b);
+      const all = (residentHolds.get(b) ?? n) - n;
+      if (all > 0) residentHolds.set(b, all);
+      else {
+        residentHolds.delete(b);
+        gone.push(b);
+      }
+    }
+    if (gone.length > 0) cudaAddon().gpuRelease(gone);
   }
 
   private readonly holds = new Map<ArrayBufferView, number>();
