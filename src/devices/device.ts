@@ -31,6 +31,26 @@ export interface SpmvOperator {
 export interface BfsOperator {
   readonly kind: 'bfs';
   readonly source: number;
+  /**
+   * Go on with a search begun elsewhere (an earlier call, another device) instead of starting
+   * at `source`. Devices whose `capabilities.bfsResume` is false refuse it (UnsupportedError).
+   */
+  readonly resume?: BfsResume;
+  /**
+   * Stop after this many levels beyond the starting frontier; the output can be resumed. Needs
+   * `capabilities.bfsResume`. Unlimited by default.
+   */
+  readonly maxLevels?: number;
+}
+/** A search in progress: what `BfsOperator.resume` continues from. */
+export interface BfsResume {
+  /**
+   * Depths so far: 0..level for the vertices found, -1 for the rest (the output of a search
+   * stopped by `maxLevels`). Read, not modified; every value must lie in [-1, level].
+   */
+  readonly depth: Int32Array;
+  /** The frontier's depth: the vertices with `depth === level` are expanded next. */
+  readonly level: number;
 }
 /** Depths from each of `sources`; a range selects sources `[begin, end)`. */
 export interface MsBfsOperator {
@@ -52,10 +72,18 @@ export interface GraphInputs {
 }
 
 export interface BfsOutput {
-  /** Hops from the source, -1 where unreachable. */
+  /** Hops from the source, -1 where unreachable (or, in an incomplete search, not reached yet). */
   readonly depth: Int32Array;
-  /** Vertices discovered at each depth (index 0 is the source). */
+  /**
+   * Vertices discovered at each depth from the starting frontier on: index 0 is the source (1),
+   * or, when resuming at `level`, the frontier's size, index i the vertices at depth level + i.
+   */
   readonly frontier: Float64Array;
+  /**
+   * False when `maxLevels` stopped the search with vertices still to expand: resume it with
+   * `{ depth, level: startLevel + frontier.length - 1 }`.
+   */
+  readonly complete: boolean;
 }
 export interface MsBfsOutput {
   /** `(end - begin) x n` row-major depths, one row per source of the range. */
@@ -102,6 +130,8 @@ export interface DeviceCapabilities {
   readonly memoryBytes: number;
   /** Operators the device can run at once (streams, queues); 1 for a simulator. */
   readonly concurrency: number;
+  /** Whether single-source BFS takes `resume` and `maxLevels` (a search handed across devices). */
+  readonly bfsResume: boolean;
 }
 
 export interface DevicePower {

@@ -14,7 +14,18 @@ import { checkEnum, checkInt } from '../validate.js';
 /** A request after checking: the operator, its inputs and a concrete range. */
 export type CheckedRun =
   | { readonly kind: 'spmm' | 'spmv'; readonly a: CsrMatrix; readonly x: DenseMatrix; readonly range: RowRange }
-  | { readonly kind: 'bfs'; readonly graph: CsrMatrix; readonly inEdges: CsrMatrix; readonly source: number }
+  | {
+      readonly kind: 'bfs';
+      readonly graph: CsrMatrix;
+      readonly inEdges: CsrMatrix;
+      readonly source: number;
+      /** The search's starting level: -1 for a fresh search from `source`, else the resumed frontier's depth. */
+      readonly startLevel: number;
+      /** A fresh depth array, holding the resumed depths when resuming (the kernel writes it). */
+      readonly depth: Int32Array;
+      /** Levels to run at most; 0 for no limit. */
+      readonly maxLevels: number;
+    }
   | {
       readonly kind: 'msbfs';
       readonly graph: CsrMatrix;
@@ -69,7 +80,25 @@ export function checkRun(
   if (kind === 'bfs') {
     if (range !== undefined) throw new InvalidArgumentError(`${fn}: bfs cannot be split by range (got ${describe(range)})`);
     const source = checkInt(fn, 'op.source', (op as { source?: unknown }).source, 0, Math.min(g.rows - 1, MAX_INDEX));
-    return { kind, graph: g, inEdges: ie, source };
+    const { resume, maxLevels } = op as { resume?: unknown; maxLevels?: unknown };
+    if ((resume !== undefined || maxLevels !== undefined) && !device.capabilities.bfsResume) {
+      throw new UnsupportedError(`${fn}: device ${device.name} (${device.backend}) cannot resume or stop a BFS part way (op.resume, op.maxLevels)`);
+    }
+    const limit = maxLevels === undefined ? 0 : checkInt(fn, 'op.maxLevels', maxLevels, 1, MAX_INDEX);
+    if (resume === undefined) return { kind, graph: g, inEdges: ie, source, startLevel: -1, depth: new Int32Array(g.rows), maxLevels: limit };
+    if (resume === null || typeof resume !== 'object') throw new InvalidArgumentError(`${fn}: op.resume must be { depth, level }, got ${describe(resume)}`);
+    const { depth: from, level: rawLevel } = checkOptions(`${fn}: op.resume`, resume as { depth?: unknown; level?: unknown }, ['depth', 'level']);
+    const level = checkInt(fn, 'op.resume.level', rawLevel, 0, Math.min(g.rows - 1, MAX_INDEX));
+    if (!(from instanceof Int32Array) || from.length !== g.rows) {
+      throw new InvalidArgumentError(`${fn}: op.resume.depth must be an Int32Array of length ${g.rows}, got ${describe(from)}`);
+    }
+    // A copy, checked after copying: the kernel works on this one, whatever happens to the caller's.
+    const depth = from.slice();
+    for (let v = 0; v < depth.length; v++) {
+      const d = depth[v]!;
+      if (d < -1 || d > level) throw new InvalidArgumentError(`${fn}: op.resume.depth[${v}] = ${d} is outside [-1, ${level}] (level ${level})`);
+    }
+    return { kind, graph: g, inEdges: ie, source, startLevel: level, depth, maxLevels: limit };
   }
   const sources = (op as { sources?: unknown }).sources;
   if (!(sources instanceof Int32Array)) throw new InvalidArgumentError(`${fn}: op.sources must be an Int32Array, got ${describe(sources)}`);

@@ -74,6 +74,7 @@ class CgraSimDevice implements Device {
       precisions: ['f32', 'f64'],
       memoryBytes: at('hostMemoryBytes'),
       concurrency: 1,
+      bfsResume: false,
     };
     // Fully busy: every PE issues an operation and every memory port a scratchpad access each cycle.
     const dynamic = (pes * at('opEnergyPj') + at('memPorts') * at('spmAccessEnergyPj')) * 1e-12 * at('clockHz');
@@ -113,7 +114,7 @@ class CgraSimDevice implements Device {
         const c = await callNative(fn, () =>
           addon.cgraBfs(g.rows, g.rowPtr, g.colIdx, source, depth, this.params, g.rows + g.nnz < INLINE_WORK),
         );
-        return result({ depth, frontier: c.frontier }, c);
+        return result({ depth, frontier: c.frontier, complete: true }, c);
       }
       case 'msbfs': {
         const { graph: g, sources, range: [begin, end] } = checked;

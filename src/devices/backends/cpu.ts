@@ -47,6 +47,7 @@ class CpuDevice implements Device {
       precisions: ['f32', 'f64'],
       memoryBytes: totalmem(),
       concurrency: 1,
+      bfsResume: false,
     };
     const active = spec.params['activeWattsPerCore']!.value;
     const idle = spec.params['idleWattsPerCore']!.value;
@@ -83,7 +84,7 @@ class CpuDevice implements Device {
       case 'bfs': {
         const r = await bfs(req.graph, req.source, { inEdges: req.inEdges });
         ({ seconds } = r);
-        output = { depth: r.depth, frontier: r.frontier };
+        output = { depth: r.depth, frontier: r.frontier, complete: true };
         counters['edgesExamined'] = r.edgesExamined;
         counters['levels'] = r.frontier.length;
         counters['bottomUpLevels'] = r.bottomUp.reduce((s, b) => s + b, 0);

@@ -95,6 +95,7 @@ class GpuSimDevice implements Device {
       precisions: ['f32', 'f64'],
       memoryBytes: this.values['memoryGb']! * GB,
       concurrency: this.values['streams']!,
+      bfsResume: false,
     };
     this.power = { idleWatts: this.values['idleWatts']!, activeWatts: this.values['tdpWatts']!, source: 'simulated' };
   }
@@ -143,7 +144,7 @@ class GpuSimDevice implements Device {
           addon.gpuSimBfs(g.rows, g.rowPtr, g.colIdx, req.inEdges.rowPtr, req.inEdges.colIdx, req.source, depth, params,
             g.rows + g.nnz < INLINE_WORK),
         );
-        output = { depth, frontier: s.frontier };
+        output = { depth, frontier: s.frontier, complete: true };
         r = s;
         Object.assign(counters, { levels: s.levels, bottomUpLevels: s.bottomUpLevels, edgesExamined: s.edgesExamined });
         break;

@@ -183,6 +183,8 @@ class CudaDevice implements Device {
       precisions: ['f32', 'f64'],
       memoryBytes: this.probe.totalBytes,
       concurrency: values['streams']!,
+      // Not yet: the CUDA search starts from its source (a resumable one needs a card to test).
+      bfsResume: false,
     };
     this.power = {
       idleWatts: values['idleWatts']!,
@@ -227,7 +229,7 @@ class CudaDevice implements Device {
         const s = await callNative(fn, () =>
           addon.gpuBfs(g.rows, g.rowPtr, g.colIdx, req.inEdges.rowPtr, req.inEdges.colIdx, req.source, depth, 0, BFS_ALPHA, BFS_BETA),
         );
-        output = { depth, frontier: s.frontier };
+        output = { depth, frontier: s.frontier, complete: true };
         r = s;
         counters['levels'] = s.frontier.length;
         counters['bottomUpLevels'] = s.bottomUp.reduce((t, b) => t + b, 0);
