@@ -43,7 +43,8 @@ Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "spmm
 // spmv(...): spmm's arguments with k = 1; a separate entry point so errors name spmv.
 Napi::Value Spmv(const Napi::CallbackInfo& info) { return SpmmCommon(info, "spmv"); }
 
-// bfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, parent|null, direction, alpha, beta, inline?)
+// bfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, parent|null, direction, alpha, beta, inline?,
+//     startLevel? (-1: a fresh search; else resume the search held in depth), maxLevels? (0: no limit))
 //   : Promise<{ frontier: Float64Array, bottomUp: Uint8Array, edgesExamined: number }>
 class BfsWorker : public KernelWorker {
  public:
@@ -85,6 +86,9 @@ Napi::Value Bfs(const Napi::CallbackInfo& info) {
     a.alpha = get_double(info, 9, fn, "alpha");
     a.beta = get_double(info, 10, fn, "beta");
     const bool run_inline = info.Length() > 11 && info[11].ToBoolean().Value();
+    if (info.Length() > 12 && !info[12].IsUndefined()) a.start_level = static_cast<int32_t>(get_int(info, 12, fn, "startLevel", -1, n - 1));
+    if (info.Length() > 13 && !info[13].IsUndefined()) a.max_levels = get_int(info, 13, fn, "maxLevels", 0, INT32_MAX);
+    if (a.start_level >= 0 && a.parent != nullptr) throw ArgError{arg_name(fn, "parent") + " must be null when resuming a search"};
     auto* w = new BfsWorker(env, fn, a);
     if (!run_inline) w->pin(info, 0, 11);
     return KernelWorker::start(w, run_inline);

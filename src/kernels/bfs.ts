@@ -33,6 +33,14 @@ export interface BfsOptions {
    * allocating: repeated searches then skip the page faults of fresh memory. Fully overwritten.
    */
   readonly out?: { readonly depth: Int32Array; readonly parent?: Int32Array };
+  /**
+   * Go on with a search in progress instead of starting at `source`: `depth` holds 0..level for
+   * the vertices found and -1 for the rest, and the vertices at `level` are expanded next. It is
+   * copied into the output first (it may be `out.depth` itself). No parent tree.
+   */
+  readonly resume?: { readonly depth: Int32Array; readonly level: number };
+  /** Stop after this many levels; `complete` then says whether the search ran to its end. */
+  readonly maxLevels?: number;
 }
 
 /** Result of a BFS. Depths are exact; a parent tree is one valid tree among possibly many. */
@@ -41,8 +49,13 @@ export interface BfsResult {
   readonly depth: Int32Array;
   /** BFS-tree parent of each vertex (the source is its own parent, -1 where unreachable); when asked for. */
   readonly parent: Int32Array | undefined;
-  /** Number of vertices discovered at each depth: `frontier[0] === 1` (the source). */
+  /**
+   * Number of vertices discovered at each depth: `frontier[0] === 1` (the source), or the
+   * resumed frontier's size, `frontier[i]` those at depth level + i.
+   */
   readonly frontier: Float64Array;
+  /** False when `maxLevels` stopped the search with a frontier still to expand. */
+  readonly complete: boolean;
   /** For each step producing depth d + 1, whether it ran bottom-up (1) or top-down (0). */
   readonly bottomUp: Uint8Array;
   /** Vertices reached, the source included. */
@@ -64,7 +77,7 @@ export interface BfsResult {
  */
 export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions): Promise<BfsResult> {
   const fn = 'bfs';
-  const opts = checkOptions(fn, options, ['direction', 'parents', 'inEdges', 'alpha', 'beta', 'out']);
+  const opts = checkOptions(fn, options, ['direction', 'parents', 'inEdges', 'alpha', 'beta', 'out', 'resume', 'maxLevels']);
   const g = checkGraph(fn, graph);
   if (g.rows === 0) throw new InvalidArgumentError(`${fn}: the graph has no vertices`);
   checkInt(fn, 'source', source, 0, Math.min(g.rows - 1, MAX_INDEX));
@@ -75,11 +88,24 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
     throw new InvalidArgumentError(`${fn}: parents must be a boolean, got ${String(opts.parents)}`);
   }
   const inEdges = direction === 'top-down' ? g : inEdgesOf(fn, g, opts.inEdges);
+  const maxLevels = opts.maxLevels === undefined ? 0 : checkInt(fn, 'maxLevels', opts.maxLevels, 1, MAX_INDEX);
+  let startLevel = -1;
+  const resume = opts.resume;
+  if (resume !== undefined) {
+    if (resume === null || typeof resume !== 'object') throw new InvalidArgumentError(`${fn}: resume must be { depth, level }, got ${describe(resume)}`);
+    checkOptions(`${fn}: resume`, resume, ['depth', 'level']);
+    startLevel = checkInt(fn, 'resume.level', resume.level, 0, Math.min(g.rows - 1, MAX_INDEX));
+    if (!(resume.depth instanceof Int32Array) || resume.depth.length !== g.rows) {
+      throw new InvalidArgumentError(`${fn}: resume.depth must be an Int32Array of length ${g.rows}, got ${describe(resume.depth)}`);
+    }
+    if (opts.parents === true) throw new InvalidArgumentError(`${fn}: a resumed search cannot build a parent tree (parents: true)`);
+  }
   const { depth, parent } = outputs(fn, g.rows, opts.parents === true, opts.out);
+  if (resume !== undefined && resume.depth !== depth) depth.set(resume.depth);
   const addon = nativeAddon();
   const stats = await callNative(fn, () =>
     addon.bfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, source, depth, parent ?? null,
-      DIRECTIONS.indexOf(direction) as 0 | 1 | 2, alpha, beta, g.rows + g.nnz < INLINE_WORK),
+      DIRECTIONS.indexOf(direction) as 0 | 1 | 2, alpha, beta, g.rows + g.nnz < INLINE_WORK, startLevel, maxLevels),
   );
   let reached = 0;
   for (const f of stats.frontier) reached += f;
@@ -87,6 +113,7 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
     depth,
     parent,
     frontier: stats.frontier,
+    complete: maxLevels === 0 || stats.frontier.length - 1 < maxLevels,
     bottomUp: stats.bottomUp,
     reached,
     edgesExamined: stats.edgesExamined,

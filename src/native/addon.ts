@@ -50,6 +50,10 @@ export interface NativeAddon {
     alpha: number,
     beta: number,
     inline?: boolean,
+    /** -1 (the default) for a fresh search; else resume the search held in `depth` at this level. */
+    startLevel?: number,
+    /** Stop after this many levels; 0 (the default) for none. */
+    maxLevels?: number,
   ): Promise<NativeBfsStats>;
   msbfs(
     n: number,

@@ -94,21 +94,32 @@ class DirectionOptimizingBfs {
         average_degree_(n_ > 0 ? static_cast<double>(a.out.nnz) / static_cast<double>(n_) : 0.0) {}
 
   Status run(const char* fn) {
-    init_outputs();
-    const int32_t src = static_cast<int32_t>(a_.source);
-    a_.depth[src] = 0;
-    if (a_.parent) a_.parent[src] = src;
-    queue_[0] = src;
-    int64_t q_begin = 0, q_end = 1;
-    st_->frontier.assign(1, 1);
-    int64_t b, e;
-    if (!g_.row(src, b, e)) return (fault_.raise(2, src, "graph"), fault_.status(fn, a_.out, a_.in));
-    int64_t scout = e - b;
+    int64_t q_begin = 0, q_end = 0;
+    int64_t scout = 0;
     int64_t edges_to_check = g_.nnz;
     int32_t level = 0;
+    if (a_.start_level >= 0) {
+      Status st = resume(fn, q_end, scout, edges_to_check);
+      if (!st.ok) return st;
+      level = a_.start_level;
+      st_->frontier.assign(1, q_end);
+    } else {
+      init_outputs();
+      const int32_t src = static_cast<int32_t>(a_.source);
+      a_.depth[src] = 0;
+      if (a_.parent) a_.parent[src] = src;
+      queue_[0] = src;
+      q_end = 1;
+      st_->frontier.assign(1, 1);
+      int64_t b, e;
+      if (!g_.row(src, b, e)) return (fault_.raise(2, src, "graph"), fault_.status(fn, a_.out, a_.in));
+      scout = e - b;
+    }
     bool bottom_up_unprofitable = false;
+    // Steps (levels produced) left before a `max_levels` stop.
+    int64_t steps_left = a_.max_levels > 0 ? a_.max_levels : INT64_MAX;
 
-    while (q_end > q_begin && !fault_.raised()) {
+    while (q_end > q_begin && !fault_.raised() && steps_left > 0) {
       const bool bottom_up = a_.direction == BfsDirection::kBottomUp ||
                              (a_.direction == BfsDirection::kAuto && !bottom_up_unprofitable &&
                               static_cast<double>(scout) > edges_to_check / a_.alpha);
@@ -121,6 +132,7 @@ class DirectionOptimizingBfs {
           previous = awake;
           const int64_t examined_before = examined_.load();
           awake = bottom_up_step(level++);
+          --steps_left;
           std::swap(front_, next_);
           record(awake, true);
           // Beamer's alpha assumes most unvisited vertices find a parent after a few edges, as in
@@ -134,7 +146,7 @@ class DirectionOptimizingBfs {
             bottom_up_unprofitable = true;
             stop = true;
           }
-        } while (awake > 0 && !fault_.raised() && !stop &&
+        } while (awake > 0 && !fault_.raised() && !stop && steps_left > 0 &&
                  (a_.direction == BfsDirection::kBottomUp || awake >= previous ||
                   static_cast<double>(awake) > static_cast<double>(n_) / a_.beta));
         if (awake == 0 || fault_.raised()) break;
@@ -145,6 +157,7 @@ class DirectionOptimizingBfs {
         edges_to_check -= scout;
         const int64_t tail = q_end;
         scout = top_down_step(level++, q_begin, q_end, scout);
+        --steps_left;
         q_begin = tail;
         q_end = tail_.load();
         record(q_end - q_begin, false);
@@ -161,6 +174,60 @@ class DirectionOptimizingBfs {
   }
 
  private:
+  // Take up a search in progress from `depth`: check every value, mark the vertices not yet
+  // found as init_outputs() does, queue the frontier (depth == start_level), and rebuild what
+  // the switching rule keeps: the frontier's out-edges (scout) and the edges not yet explored
+  // (every edge but those of vertices found before the frontier).
+  Status resume(const char* fn, int64_t& q_end, int64_t& scout, int64_t& edges_to_check) {
+    const int32_t level = a_.start_level;
+    if (level >= n_) {
+      return Status::invalid(std::string(fn) + ": start level " + std::to_string(level) + " is outside [0, " + std::to_string(n_) + ")");
+    }
+    std::atomic<int64_t> bad(-1), frontier_edges(0), explored(0);
+    tail_.store(0);
+    const int64_t chunks = chunks_for(n_, 1 << 16);
+    pool_.parallel_for(chunks, [&](int64_t c) {
+      thread_local std::vector<int32_t> buf;
+      buf.clear();
+      const int64_t v0 = n_ * c / chunks, v1 = n_ * (c + 1) / chunks;
+      int32_t* depth = a_.depth;
+      const P* rp = g_.rp;
+      int64_t fe = 0, ex = 0;
+      for (int64_t v = v0; v < v1; ++v) {
+        const int32_t d = depth[v];
+        const int64_t degree = static_cast<int64_t>(rp[v + 1]) - static_cast<int64_t>(rp[v]);
+        if (d == -1) {
+          depth[v] = unvisited_mark(degree);
+        } else if (d < -1 || d > level) {
+          int64_t none = -1;
+          bad.compare_exchange_strong(none, v);
+          return;
+        } else if (d == level) {
+          fe += std::max<int64_t>(0, degree);
+          buf.push_back(static_cast<int32_t>(v));
+          if (buf.size() >= 4096 && !flush(buf, queue_.get(), tail_, n_)) return fault_.raise(3, 0, "graph");
+        } else {
+          ex += std::max<int64_t>(0, degree);
+        }
+      }
+      if (!flush(buf, queue_.get(), tail_, n_)) fault_.raise(3, 0, "graph");
+      frontier_edges.fetch_add(fe, std::memory_order_relaxed);
+      explored.fetch_add(ex, std::memory_order_relaxed);
+    });
+    const int64_t at = bad.load();
+    if (at >= 0) {
+      const int32_t value = a_.depth[at];  // left as it was: only -1 entries were rewritten
+      finish_outputs();
+      return Status::invalid(std::string(fn) + ": depth[" + std::to_string(at) + "] = " + std::to_string(value) +
+                             " is outside [-1, " + std::to_string(level) + "] (resuming at level " + std::to_string(level) + ")");
+    }
+    if (fault_.raised()) return fault_.status(fn, a_.out, a_.in);
+    q_end = tail_.load();
+    scout = frontier_edges.load();
+    edges_to_check = std::max<int64_t>(0, g_.nnz - explored.load());
+    return Status{};
+  }
+
   void record(int64_t discovered, bool bottom_up) {
     st_->frontier.push_back(discovered);
     st_->bottom_up.push_back(bottom_up ? 1 : 0);
@@ -659,6 +726,8 @@ Status bfs(const char* fn, const BfsArgs& a, BfsStats* stats) {
                            std::to_string(a.out.rows) + ")");
   }
   if (!(a.alpha > 0) || !(a.beta > 0)) return Status::invalid(std::string(fn) + ": alpha and beta must be positive");
+  if (a.start_level >= 0 && a.parent != nullptr) return Status::invalid(std::string(fn) + ": a resumed search cannot build a parent tree");
+  if (a.max_levels < 0) return Status::invalid(std::string(fn) + ": maxLevels " + std::to_string(a.max_levels) + " is negative");
   populate_for_write(a.depth, static_cast<size_t>(a.out.rows) * sizeof(int32_t));
   if (a.parent != nullptr) populate_for_write(a.parent, static_cast<size_t>(a.out.rows) * sizeof(int32_t));
   if (a.out.wide_row_ptr) return DirectionOptimizingBfs<int64_t>(a, stats).run(fn);

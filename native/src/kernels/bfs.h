@@ -21,10 +21,16 @@ struct BfsArgs {
   // exceed (unexplored edges) / alpha, back top-down when the frontier shrinks below n / beta.
   double alpha = 15.0;
   double beta = 18.0;
+  // Resuming a search: -1 starts afresh from `source`. Otherwise `depth` already holds a search
+  // in progress (0..start_level found, -1 not yet) and the vertices at start_level are expanded
+  // next; every value must lie in [-1, start_level], and `parent` must be null.
+  int32_t start_level = -1;
+  // Stop after this many steps (levels produced); 0 runs to the end.
+  int64_t max_levels = 0;
 };
 
 struct BfsStats {
-  std::vector<int64_t> frontier;   // vertices discovered at each depth (index 0 is the source)
+  std::vector<int64_t> frontier;   // vertices discovered at each depth (index 0: the source, or the resumed frontier)
   std::vector<uint8_t> bottom_up;  // whether the step that produced each next level ran bottom-up
   int64_t edges_examined = 0;      // edges looked at, the work behind TEPS
 };

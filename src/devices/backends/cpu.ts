@@ -47,7 +47,7 @@ class CpuDevice implements Device {
       precisions: ['f32', 'f64'],
       memoryBytes: totalmem(),
       concurrency: 1,
-      bfsResume: false,
+      bfsResume: true,
     };
     const active = spec.params['activeWattsPerCore']!.value;
     const idle = spec.params['idleWattsPerCore']!.value;
@@ -82,9 +82,14 @@ class CpuDevice implements Device {
         break;
       }
       case 'bfs': {
-        const r = await bfs(req.graph, req.source, { inEdges: req.inEdges });
+        const r = await bfs(req.graph, req.source, {
+          inEdges: req.inEdges,
+          out: { depth: req.depth },
+          ...(req.startLevel >= 0 ? { resume: { depth: req.depth, level: req.startLevel } } : {}),
+          ...(req.maxLevels > 0 ? { maxLevels: req.maxLevels } : {}),
+        });
         ({ seconds } = r);
-        output = { depth: r.depth, frontier: r.frontier, complete: true };
+        output = { depth: r.depth, frontier: r.frontier, complete: r.complete };
         counters['edgesExamined'] = r.edgesExamined;
         counters['levels'] = r.frontier.length;
         counters['bottomUpLevels'] = r.bottomUp.reduce((s, b) => s + b, 0);

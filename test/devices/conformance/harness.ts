@@ -115,3 +115,41 @@ export function sourcesOf(g: CsrMatrix, count: number): number[] {
 export function features(a: CsrMatrix, k: number, precision: 'f32' | 'f64', seed = k): DenseMatrix {
   return denseFeatures({ rows: a.cols, cols: k, precision, seed });
 }
+
+/**
+ * A search handed from device to device: each call resumes the last one's depths and stops after
+ * `step` levels; `devices` take turns. Depths equal the reference, the frontier counts concatenate
+ * to the whole search's, and only the last call reports `complete`.
+ */
+export async function checkSteppedBfs(devices: readonly Device[], g: CsrMatrix, source: number, step: number): Promise<void> {
+  const want = bfsReference(g, source);
+  let depth: Int32Array | undefined;
+  let level = 0;
+  const counts: number[] = [];
+  let calls = 0;
+  for (;;) {
+    const device = devices[calls % devices.length]!;
+    const r = await device.run({ kind: 'bfs', source, maxLevels: step, ...(depth ? { resume: { depth, level } } : {}) }, { graph: g });
+    expectHonestCosts(device, r);
+    const f = Array.from(r.output.frontier);
+    if (depth) expect(f[0], `${device.name}: the resumed frontier's size`).toBe(counts[counts.length - 1]);
+    counts.push(...(depth ? f.slice(1) : f));
+    expect(f.length - 1, `${device.name}: levels run in one call`).toBeLessThanOrEqual(step);
+    calls++;
+    if (r.output.complete) {
+      depth = r.output.depth;
+      break;
+    }
+    expect(f.length - 1, `${device.name}: an incomplete call ran all its levels`).toBe(step);
+    depth = r.output.depth;
+    level += f.length - 1;
+    expect(calls, 'calls').toBeLessThan(g.rows + 2);
+  }
+  const bad = firstDifference(depth, want);
+  expect(bad, `bfs from ${source} in steps of ${step} on ${devices.map((d) => d.name).join(', ')}: depth differs at vertex ${bad}`).toBe(-1);
+  let deepest = 0;
+  for (const d of want) deepest = Math.max(deepest, d);
+  const levels = new Array<number>(deepest + 1).fill(0);
+  for (const d of want) if (d >= 0) levels[d]! += 1;
+  expect(counts).toEqual(levels);
+}
