@@ -45,7 +45,7 @@ const PRECISION: readonly string[] = ['f32', 'f64'];
 export const GENERATORS: Readonly<Record<GeneratorKind, GeneratorEntry>> = {
   kronecker: {
     description: 'R-MAT/Kronecker power-law graph as in Graph500 (2^scale vertices)',
-    params: { scale: 'int', edgeFactor: 'int', a: 'number', b: 'number', c: 'number', directed: 'boolean', seed: 'seed', weights: PRECISION },
+    params: { scale: 'int', edgeFactor: 'int', a: 'number', b: 'number', c: 'number', directed: 'boolean', tail: 'int', seed: 'seed', weights: PRECISION },
     required: ['scale'],
     build: kroneckerGraph,
   },

@@ -46,9 +46,16 @@ export interface KroneckerOptions extends GraphOptions {
    * @default false
    */
   readonly directed?: boolean;
+  /**
+   * Hang a path of this many extra vertices (ids 2^scale and up) off the initiator's favourite
+   * vertex, normally the biggest hub: the
+   * long thin tendrils of web and social crawls, which give a small-world core a large diameter
+   * (a BFS through them runs one thin level per vertex). @default 0
+   */
+  readonly tail?: number;
 }
 
-const KEYS = ['scale', 'edgeFactor', 'a', 'b', 'c', 'directed', ...GRAPH_OPTION_KEYS] as const;
+const KEYS = ['scale', 'edgeFactor', 'a', 'b', 'c', 'directed', 'tail', ...GRAPH_OPTION_KEYS] as const;
 
 /**
  * An R-MAT / Kronecker graph on 2^scale vertices: edgeFactor * 2^scale edges, each placed by
@@ -82,9 +89,12 @@ export function kroneckerGraph(options: KroneckerOptions): CsrMatrix {
   const seed = checkSeed(fn, opts.seed);
   const weights = checkWeights(fn, opts.weights);
 
-  const n = 2 ** scale;
-  const m = edgeFactor * n;
-  checkEntries(fn, directed ? m : 2 * m, `scale ${scale} with edgeFactor ${edgeFactor}${directed ? '' : ' (undirected)'}`, n);
+  const tail = opts.tail === undefined ? 0 : checkSize(fn, 'tail', opts.tail, 0, 2 ** 31 - 1 - 2 ** scale);
+  const core = 2 ** scale;
+  const n = core + tail;
+  const drawn = edgeFactor * core;
+  const m = drawn + tail;
+  checkEntries(fn, directed ? m : 2 * m, `scale ${scale} with edgeFactor ${edgeFactor}${tail > 0 ? ` and a tail of ${tail}` : ''}${directed ? '' : ' (undirected)'}`, n);
 
   const src = new Int32Array(m);
   const dst = new Int32Array(m);
@@ -93,11 +103,23 @@ export function kroneckerGraph(options: KroneckerOptions): CsrMatrix {
   const tA = Math.floor(a * 4294967296) - 2147483648;
   const tAB = Math.floor((a + b) * 4294967296) - 2147483648;
   const tABC = Math.floor(Math.min(1, a + b + c) * 4294967296) - 2147483648;
-  for (let block = 0; block * BLOCK_EDGES < m; block++) {
+  for (let block = 0; block * BLOCK_EDGES < drawn; block++) {
     const rng = new Rng(seed, block);
-    generateBlock(rng, scale, tA, tAB, tABC, src, dst, block * BLOCK_EDGES, Math.min(m, (block + 1) * BLOCK_EDGES));
+    generateBlock(rng, scale, tA, tAB, tABC, src, dst, block * BLOCK_EDGES, Math.min(drawn, (block + 1) * BLOCK_EDGES));
   }
-  const perm = randomPermutation(new Rng(seed, PERMUTATION_STREAM), n);
+  // The tail: vertex 0 before relabelling is the initiator's favourite (quadrant a at every
+  // level), the biggest hub; the path runs 0 -> core -> core + 1 -> ... and keeps its ids.
+  for (let i = 0; i < tail; i++) {
+    src[drawn + i] = i === 0 ? 0 : core + i - 1;
+    dst[drawn + i] = core + i;
+  }
+  const corePerm = randomPermutation(new Rng(seed, PERMUTATION_STREAM), core);
+  let perm = corePerm;
+  if (tail > 0) {
+    perm = new Int32Array(n);
+    perm.set(corePerm);
+    for (let v = core; v < n; v++) perm[v] = v;
+  }
   const g = edgeListToCsr(n, src, dst, { directed, perm });
   return weights === undefined ? g : withWeights(g, seed, weights);
 }
