@@ -13,7 +13,7 @@ import { cachesOf, type Coefficients, defaultCoefficients } from './defaults.js'
 import type { GraphFeatures, MatrixFeatures } from './feature-types.js';
 import { graphFeatures, matrixFeatures } from './features.js';
 import { OnlineCorrection } from './online-correction.js';
-import { type Caches, packGraph, packMatrix, ResidentCoefficients, ResidentFeatures, type ModelOperator } from './packed.js';
+import { bfsTerms, type Caches, packGraph, packMatrix, ResidentCoefficients, ResidentFeatures, type ModelOperator, TERMS } from './packed.js';
 
 /** Whether a device's coefficients come from calibration on this machine. */
 export type ModelState =
@@ -40,10 +40,23 @@ export type OperatorShape =
   | { readonly kind: 'bfs'; readonly graph: CsrMatrix }
   | { readonly kind: 'msbfs'; readonly graph: CsrMatrix; readonly sources: number };
 
+/**
+ * One BFS level as the executor sees it before running it: the frontier about to be expanded,
+ * its out-edges, the vertices not yet found, and the direction the device's rule would take.
+ */
+export interface BfsLevelShape {
+  readonly frontier: number;
+  readonly frontierEdges: number;
+  readonly unvisited: number;
+  readonly bottomUp: boolean;
+}
+
 interface DeviceEntry {
   readonly device: Device;
   readonly cache: Caches;
   readonly coefficients: Record<ModelOperator, ResidentCoefficients>;
+  /** The BFS coefficients again, on the JavaScript side, for per-level predictions. */
+  readonly bfs: Coefficients;
   readonly fits: Partial<Record<ModelOperator, OperatorFit>>;
   readonly state: ModelState;
 }
@@ -53,6 +66,8 @@ interface InputEntry {
   mfResident?: ResidentFeatures;
   gf?: GraphFeatures;
   gfResident?: ResidentFeatures;
+  /** Whole-search BFS terms per device name (for the per-level split of the gather terms). */
+  bfsTerms?: Map<string, Float64Array>;
 }
 
 const UNCALIBRATED_UNCERTAINTY = 1;
@@ -95,7 +110,7 @@ export class CostModel {
         found && calibration
           ? { state: 'calibrated', createdAt: calibration.createdAt, quick: calibration.quick }
           : { state: 'uncalibrated', reason: calibration ? `the calibration has no entry for ${deviceKey(device)}` : uncalibratedReason };
-      this.devices.set(device.name, { device, cache: cachesOf(device), coefficients, fits: found?.operators ?? {}, state });
+      this.devices.set(device.name, { device, cache: cachesOf(device), coefficients, bfs: found?.operators.bfs ?? defaults.bfs, fits: found?.operators ?? {}, state });
     }
   }
 
@@ -190,6 +205,57 @@ export class CostModel {
       uncertainty: calibrated && fit ? fit.timeSpread : UNCALIBRATED_UNCERTAINTY,
       state: entry.state.state,
     };
+  }
+
+  /**
+   * Predicted time and energy of one level of a single-source BFS on `device`, from the actual
+   * frontier: the whole-search model's terms taken level by level (the frontier's edges, its
+   * vertices, and the unvisited vertices a bottom-up step scans), so that the levels of a search
+   * add up to the whole-search prediction. `call` adds what a call pays once: its fixed cost and
+   * a pass over the depth array (a search resumed on another device pays it again).
+   * @throws {InvalidArgumentError} on an unknown device or a graph that is not square.
+   * @throws {UnsupportedError} when the device cannot run BFS.
+   */
+  predictBfsLevel(device: string | Device, graph: CsrMatrix, level: BfsLevelShape, call = false): { seconds: number; joules: number } {
+    const fn = 'CostModel.predictBfsLevel';
+    const entry = this.entry(fn, device);
+    if (!entry.device.capabilities.operators.includes('bfs')) throw new UnsupportedError(`${fn}: device ${entry.device.name} cannot run bfs`);
+    if (!(graph instanceof CsrMatrix) || graph.rows !== graph.cols) throw new InvalidArgumentError(`${fn}: graph must be a square CsrMatrix, got ${describe(graph)}`);
+    const input = this.input(graph);
+    input.bfsTerms ??= new Map();
+    let whole = input.bfsTerms.get(entry.device.name);
+    if (!whole) {
+      whole = bfsTerms(this.residentGraph(graph), this.residentMatrix(graph), entry.cache);
+      input.bfsTerms.set(entry.device.name, whole);
+    }
+    const edges = Math.max(0, level.frontierEdges);
+    const near = whole[3]! > 0 ? whole[4]! / whole[3]! : 0;
+    const far = whole[3]! > 0 ? whole[5]! / whole[3]! : 0;
+    const terms = [
+      call ? 1 : 0,
+      1,
+      call ? graph.rows : 0,
+      edges,
+      edges * near,
+      edges * far,
+      Math.max(0, level.frontier),
+      level.bottomUp ? 0 : edges,
+      level.bottomUp ? Math.max(0, level.unvisited) : 0,
+    ];
+    let seconds = 0;
+    let joules = 0;
+    for (let i = 0; i < TERMS.bfs; i++) {
+      seconds += terms[i]! * entry.bfs.time[i]!;
+      joules += terms[i]! * entry.bfs.energy[i]!;
+    }
+    let timeFactor = 1;
+    let energyFactor = 1;
+    if (this.observed) {
+      const [timeKey, energyKey] = correctionKeys(entry.device, 'bfs');
+      timeFactor = this.corrections.factor(timeKey);
+      energyFactor = this.corrections.factor(energyKey);
+    }
+    return { seconds: Math.max(0, seconds) * timeFactor, joules: Math.max(0, joules) * energyFactor };
   }
 
   /** Predictions for every device of the system that can run `op`. */

@@ -16,6 +16,7 @@ import { type CostSource, CostTable } from '../scheduler/space.js';
 import { checkOptions } from '../validate.js';
 import type { BoundOp } from '../workloads/bind.js';
 import { combineReduce, concatCsrRows, concatRows, finishReduce } from '../workloads/dense-kernels.js';
+import { type BfsStepRecord, resumableBfsDevices, steppedBfs, steppingPays } from './bfs-steps.js';
 import { observePiece } from './drift.js';
 import { remainingSeconds, replanRemaining, type Scale, scaledCosts } from './replan.js';
 import type { Value } from '../workloads/reference.js';
@@ -38,6 +39,12 @@ export interface PieceRecord {
   /** `measured` (a clock), `simulated` (a simulator) or `roofline` (modelled: no simulator for it). */
   readonly source: PieceSource;
   readonly energySource: EnergySource;
+  /**
+   * A single-source BFS re-decided level by level: its groups of levels, each on the device
+   * chosen from the actual frontier. The piece keeps its planned device's place in the
+   * timeline, for the steps' time and the modelled moves between memory spaces together.
+   */
+  readonly steps?: readonly BfsStepRecord[];
 }
 
 /** A piece placed on the run's composed timeline (seconds from the start of the run). */
@@ -112,6 +119,14 @@ export interface RunPlanOptions {
    * Invalid-argument errors always fail the run. @default true
    */
   readonly recoverDeviceFailures?: boolean;
+  /**
+   * Re-decide single-source BFS level by level from the actual frontier: the search stops every
+   * few levels and goes on on the device predicted cheapest for the next ones, moves included.
+   * It needs two or more devices that can resume a search (`capabilities.bfsResume`), and is
+   * used only where the graph's typical frontier profile predicts a gain of 10% or more over the
+   * planned device alone. @default true
+   */
+  readonly bfsLevels?: boolean;
 }
 
 /**
@@ -141,7 +156,7 @@ class DeviceLostError extends Error {
   }
 }
 
-const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailures'] as const;
+const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels'] as const;
 
 const pieceKey = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
 
@@ -210,9 +225,12 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   if (options.deviceLoss !== undefined && !(options.deviceLoss instanceof DeviceLoss)) throw new InvalidArgumentError(`${fn}: deviceLoss must be a DeviceLoss, got ${describe(options.deviceLoss)}`);
   const recoverable = options.recoverDeviceFailures ?? true;
   if (typeof recoverable !== 'boolean') throw new InvalidArgumentError(`${fn}: recoverDeviceFailures must be true or false, got ${describe(recoverable)}`);
+  const bfsLevels = options.bfsLevels ?? true;
+  if (typeof bfsLevels !== 'boolean') throw new InvalidArgumentError(`${fn}: bfsLevels must be true or false, got ${describe(bfsLevels)}`);
   const { bound, choices, chosen } = plan;
   const system = plan.context.system;
   const model = plan.context.model;
+  const bfsDevices = bfsLevels ? resumableBfsDevices(system) : [];
   // The choices in force: fixed for an operator once it starts, revised for the rest by re-plans.
   const genome = Int32Array.from(chosen.genome);
   const started = bound.ops.map(() => false);
@@ -403,11 +421,11 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     if (failure !== undefined) throw failure;
     const device = system.devices[part.device]!;
     if (isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn');
-    let r: PieceResult;
+    let r: PieceResult & { steps?: readonly BfsStepRecord[] };
     try {
       const wait = makeResident(device, op, x);
       if (wait) await wait;
-      r = await runPiece(bound, op, device, x, part.begin, part.end, signal);
+      r = (await runStepped(op, x, part.device)) ?? (await runPiece(bound, op, device, x, part.begin, part.end, signal));
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
       if (isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn', cause);
@@ -422,12 +440,36 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     const rec: PieceRecord = {
       op: op.id, kind: op.kind, device: device.name, begin: part.begin, end: part.end,
       predictedSeconds: p.seconds, observedSeconds: r.seconds, predictedJoules: p.joules, observedJoules: r.joules,
-      source: r.source, energySource: r.energySource,
+      source: r.source, energySource: r.energySource, ...(r.steps ? { steps: r.steps } : {}),
     };
     records.push(rec);
     recordByKey.set(k, rec);
     for (const o of observers) o.onPiece?.(rec);
     return r;
+  };
+
+  /**
+   * A single-source BFS on a device that can hand it on, where stepping is predicted to pay:
+   * run it level group by level group (see bfs-steps.ts). Undefined when it runs as one call.
+   */
+  const runStepped = async (op: BoundOp, x: readonly Value[], planned: number): Promise<(PieceResult & { steps: readonly BfsStepRecord[] }) | undefined> => {
+    if (op.kind !== 'bfs' || bfsDevices.length < 2 || !bfsDevices.includes(planned)) return undefined;
+    const graph = x[0];
+    if (!(graph instanceof CsrMatrix) || graph.rows !== graph.cols || op.source === undefined) return undefined;
+    const ctx = {
+      system, model, graph, source: op.source, planned,
+      usable: (d: number) => !isLost(d),
+      scale: (d: number) => scale('bfs', d),
+      ...(signal ? { signal } : {}),
+      onStepError: (d: number, err: unknown): boolean => {
+        if (!recoverable || err instanceof InvalidArgumentError) return false;
+        lost.add(d);
+        return true;
+      },
+    };
+    if (bfsDevices.filter((d) => !isLost(d)).length < 2 || !steppingPays(ctx, bfsDevices).pays) return undefined;
+    const r = await steppedBfs(ctx, bfsDevices);
+    return { output: r.depth, seconds: r.seconds, joules: r.joules, source: r.source, energySource: r.energySource, steps: r.steps };
   };
 
   // Observed / predicted time per (operator kind, device) in this run: the median, so one
@@ -456,15 +498,20 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     // The model learns from native kernels, slowly and robustly (its online correction),
     // shown its current predictions, on which the correction works (roofline-priced pieces
     // teach it nothing, so they are not predicted again).
+    // A BFS whose levels ran on other devices than its planned one says nothing about it alone.
+    const movedOff = (j: number): boolean => {
+      const st = (results[j] as { steps?: readonly BfsStepRecord[] }).steps;
+      return st !== undefined && st.some((s) => s.device !== system.devices[parts[j]!.device]!.name);
+    };
     parts.forEach((part, j) => {
       const r = results[j]!;
-      if (r.source === 'roofline') return;
+      if (r.source === 'roofline' || movedOff(j)) return;
       observePiece(model, { kind: op.kind, device: system.devices[part.device]!.name, source: r.source, energySource: r.energySource }, current.fresh(op, part.device, part.begin, part.end), r);
     });
     // The run reacts at once, to its own observations.
     parts.forEach((part, j) => {
       const p = base.cost(op, part.device, part.begin, part.end);
-      if (!(p.seconds > 0)) return;
+      if (!(p.seconds > 0) || movedOff(j)) return;
       addRatio(`${op.kind}/${part.device}`, results[j]!.seconds / p.seconds);
     });
     if (started.every(Boolean) || failure !== undefined) return;
@@ -519,7 +566,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     return {
       op: r.op, kind: r.kind, device: r.device, begin: r.begin, end: r.end,
       predictedSeconds: r.predictedSeconds, observedSeconds: r.observedSeconds, predictedJoules: r.predictedJoules, observedJoules: r.observedJoules,
-      source: r.source, energySource: r.energySource, start: e.start, finish: e.finish,
+      source: r.source, energySource: r.energySource, ...(r.steps ? { steps: r.steps } : {}), start: e.start, finish: e.finish,
     };
   });
   const total = pieces.reduce((s, p) => s + p.observedSeconds, 0);

@@ -53,8 +53,36 @@ export function chromeTrace(result: RunResult, title = 'dype run'): { traceEvent
         observedSeconds: p.observedSeconds,
         predictedJoules: p.predictedJoules,
         observedJoules: p.observedJoules,
+        ...(p.steps ? { steppedOn: [...new Set(p.steps.map((st: { device: string }) => st.device))].join(', ') } : {}),
       },
     });
+    // A BFS re-decided level by level: each group of levels on the track of the device it ran
+    // on, in order from the piece's start, after the modelled move that brought it there.
+    let at = p.start;
+    for (const st of p.steps ?? []) {
+      at += st.moveSeconds;
+      events.push({
+        name: `${p.op} levels ${st.fromLevel}..${st.fromLevel + st.levels}`,
+        cat: 'bfs-levels',
+        ph: 'X',
+        pid: 1,
+        tid: tid(st.device),
+        ts: at * 1e6,
+        dur: st.observedSeconds * 1e6,
+        args: {
+          device: st.device,
+          source: st.source,
+          reason: st.reason,
+          frontier: st.frontier,
+          frontierEdges: st.frontierEdges,
+          bottomUp: st.bottomUp,
+          predictedSeconds: st.predictedSeconds,
+          observedSeconds: st.observedSeconds,
+          moveSeconds: st.moveSeconds,
+        },
+      });
+      at += st.observedSeconds;
+    }
   }
   for (const t of result.transfers) {
     events.push({ name: `copy ${t.bytes} B`, cat: 'transfer', ph: 'X', pid: 1, tid: tid(`${t.from} -> ${t.to}`), ts: t.start * 1e6, dur: (t.finish - t.start) * 1e6, args: { bytes: t.bytes, modelled: true } });
