@@ -48,9 +48,9 @@ export interface KroneckerOptions extends GraphOptions {
   readonly directed?: boolean;
   /**
    * Hang a path of this many extra vertices (ids 2^scale and up) off the initiator's favourite
-   * vertex, normally the biggest hub: the
-   * long thin tendrils of web and social crawls, which give a small-world core a large diameter
-   * (a BFS through them runs one thin level per vertex). @default 0
+   * vertex, normally the biggest hub: the long thin tendrils of web and social crawls, which
+   * give a small-world core a large diameter (a BFS through them runs one thin level per
+   * vertex). @default 0
    */
   readonly tail?: number;
 }
