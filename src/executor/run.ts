@@ -10,6 +10,7 @@ import type { Device, EnergySource } from '../devices/device.js';
 import { describe, ExecutionError, InvalidArgumentError } from '../errors.js';
 import { ModelCostSource } from '../scheduler/costs.js';
 import { Evaluator, type Metrics, type TransferEntry } from '../scheduler/evaluate.js';
+import { PieceMap } from '../scheduler/piece-map.js';
 import { type PieceResult, type PieceSource, runPiece } from '../scheduler/pieces.js';
 import { mappingLabel, type Plan } from '../scheduler/schedule.js';
 import { type CostSource, CostTable } from '../scheduler/space.js';
@@ -158,8 +159,6 @@ class DeviceLostError extends Error {
 
 const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels'] as const;
 
-const pieceKey = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
-
 /**
  * The evaluator that composes a run's observed timeline (the plan's list schedule over the
  * observed costs), kept per plan and mapping: its structure (parts, bytes, routes) depends only on
@@ -231,15 +230,27 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const system = plan.context.system;
   const model = plan.context.model;
   const bfsDevices = bfsLevels ? resumableBfsDevices(system) : [];
+  // Numeric keys for (operator kind, device) pairs: kindKey(kind) * D + device.
+  const D = system.devices.length;
+  const kinds = new Map<string, number>();
+  const kindKey = (kind: string): number => {
+    let k = kinds.get(kind);
+    if (k === undefined) kinds.set(kind, (k = kinds.size));
+    return k;
+  };
   // The choices in force: fixed for an operator once it starts, revised for the rest by re-plans.
   const genome = Int32Array.from(chosen.genome);
   const started = bound.ops.map(() => false);
+  // Operators not started yet, and those of them with more than one choice (kept as counts: the
+  // drift check after every operator must not scan the plan).
+  let unstarted = bound.ops.length;
+  let openChoices = choices.filter((c) => c.length > 1).length;
   const done = bound.ops.map(() => false);
   const replans: ReplanRecord[] = [];
   const labelOf = (g: Int32Array, skip?: readonly boolean[]): string => mappingLabel(bound, choices, g, skip);
   // What each piece was predicted to cost when it was (re)planned: the yardstick for drift and
   // the `predicted` figures of the records.
-  const piecePredicted = new Map<string, { seconds: number; joules: number }>();
+  const piecePredicted = new PieceMap<{ seconds: number; joules: number }>(bound.ops.length);
   // The model's predictions as the run starts, for every piece of every choice (frozen: the
   // model keeps learning while the run goes on, and the run's own corrections go on top).
   const base = new ModelCostSource(bound, system, model);
@@ -251,7 +262,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     const costs = scale ? scaledCosts(base, scale) : base;
     bound.ops.forEach((op, i) => {
       if (started[i]) return;
-      for (const part of choices[i]![genome[i]!]!.parts) piecePredicted.set(pieceKey(i, part.device, part.begin, part.end), costs.cost(op, part.device, part.begin, part.end));
+      for (const part of choices[i]![genome[i]!]!.parts) piecePredicted.set(i, part.device, part.begin, part.end, costs.cost(op, part.device, part.begin, part.end));
     });
   };
   // The drift check after every operator compares the remaining work as planned with the same
@@ -259,7 +270,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   // the scaled one, so the check costs a few additions, not a pass over the plan: subtracted as
   // operators start, rebuilt when a re-plan changes the mapping.
   let plannedLeftSum = 0;
-  let baseLeft = new Map<string, number>();
+  // Per (operator kind, device): kindKey(kind) * devices + device.
+  let baseLeft = new Map<number, number>();
   const rebuildLeft = (): void => {
     plannedLeftSum = 0;
     baseLeft = new Map();
@@ -271,9 +283,9 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const leave = (i: number, op: BoundOp, sign: 1 | -1): void => {
     for (const part of choices[i]![genome[i]!]!.parts) {
       const b = base.cost(op, part.device, part.begin, part.end).seconds;
-      const k = `${op.kind}/${part.device}`;
+      const k = kindKey(op.kind) * D + part.device;
       baseLeft.set(k, (baseLeft.get(k) ?? 0) + sign * b);
-      plannedLeftSum += sign * (piecePredicted.get(pieceKey(i, part.device, part.begin, part.end))?.seconds ?? b);
+      plannedLeftSum += sign * (piecePredicted.get(i, part.device, part.begin, part.end)?.seconds ?? b);
     }
   };
   const snapshotAll = (scale?: Scale): void => {
@@ -285,7 +297,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     let sum = 0;
     bound.ops.forEach((_, i) => {
       if (started[i]) return;
-      for (const part of choices[i]![genome[i]!]!.parts) sum += (piecePredicted.get(pieceKey(i, part.device, part.begin, part.end)) ?? base.cost(bound.ops[i]!, part.device, part.begin, part.end)).seconds;
+      for (const part of choices[i]![genome[i]!]!.parts) sum += (piecePredicted.get(i, part.device, part.begin, part.end) ?? base.cost(bound.ops[i]!, part.device, part.begin, part.end)).seconds;
     });
     return sum;
   };
@@ -293,10 +305,10 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
 
 
   const values: (Value | undefined)[] = bound.values.map((v) => v.data as Value | undefined);
-  const observed = new Map<string, PieceResult>();
+  const observed = new PieceMap<PieceResult>(bound.ops.length);
   const records: PieceRecord[] = [];
-  /** The record of each piece that ran, by pieceKey (the key the observed timeline looks pieces up by). */
-  const recordByKey = new Map<string, PieceRecord>();
+  /** The record of each piece that ran (the observed timeline looks pieces up by operator, device and range). */
+  const recordByKey = new PieceMap<PieceRecord>(bound.ops.length);
   // One piece at a time per device, in the order they become ready; a piece for an idle device
   // starts at once instead of behind a resolved promise.
   const queues = new Map<number, Promise<unknown>>();
@@ -333,7 +345,11 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     if (pending) await Promise.all(pending.map((p) => finished[p]!));
     const x = op.operands.map((v) => values[v]!);
     for (;;) {
-      if (!started[i]) leave(i, op, -1);
+      if (!started[i]) {
+        leave(i, op, -1);
+        if (choices[i]!.length > 1) openChoices--;
+        unstarted--;
+      }
       started[i] = true;
       const parts = choices[i]![genome[i]!]!.parts;
       let results: PieceResult[] | undefined;
@@ -361,6 +377,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
       // The device is gone: this operator and every one not yet started go to the others.
       lost.add(e.deviceIndex);
       started[i] = false;
+      if (choices[i]!.length > 1) openChoices++;
+      unstarted++;
       const next = replanRemaining(plan, scaledCosts(base, scale), genome, started, done, (d) => !isLost(d));
       if (!next) {
         throw (failure ??= new ExecutionError(op.id, e.device, `${fn}: operator ${op.id} (${op.kind}): device ${e.device} was lost and no remaining device can take the rest of the plan`, { cause: e.cause }));
@@ -425,7 +443,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     try {
       const wait = makeResident(device, op, x);
       if (wait) await wait;
-      r = (await runStepped(op, x, part.device)) ?? (await runPiece(bound, op, device, x, part.begin, part.end, signal));
+      const stepped = op.kind === 'bfs' && bfsDevices.length > 1 ? await runStepped(op, x, part.device) : undefined;
+      r = stepped ?? (await runPiece(bound, op, device, x, part.begin, part.end, signal));
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
       if (isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn', cause);
@@ -434,16 +453,15 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
       }
       throw new ExecutionError(op.id, device.name, `${fn}: operator ${op.id} (${op.kind}) on ${device.name}, units [${part.begin}, ${part.end}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     }
-    const k = pieceKey(i, part.device, part.begin, part.end);
-    observed.set(k, r);
-    const p = piecePredicted.get(k) ?? base.cost(op, part.device, part.begin, part.end);
+    observed.set(i, part.device, part.begin, part.end, r);
+    const p = piecePredicted.get(i, part.device, part.begin, part.end) ?? base.cost(op, part.device, part.begin, part.end);
     const rec: PieceRecord = {
       op: op.id, kind: op.kind, device: device.name, begin: part.begin, end: part.end,
       predictedSeconds: p.seconds, observedSeconds: r.seconds, predictedJoules: p.joules, observedJoules: r.joules,
       source: r.source, energySource: r.energySource, ...(r.steps ? { steps: r.steps } : {}),
     };
     records.push(rec);
-    recordByKey.set(k, rec);
+    recordByKey.set(i, part.device, part.begin, part.end, rec);
     for (const o of observers) o.onPiece?.(rec);
     return r;
   };
@@ -475,13 +493,13 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   // Observed / predicted time per (operator kind, device) in this run: the median, so one
   // outlier among several pieces does not move it.
   // Each list is kept sorted (insertion), so the median is a lookup.
-  const ratios = new Map<string, number[]>();
-  const medianOf = (k: string): number => {
+  const ratios = new Map<number, number[]>();
+  const medianOf = (k: number): number => {
     const r = ratios.get(k);
     return r && r.length > 0 ? r[r.length >> 1]! : 1;
   };
-  const scale: Scale = (kind, d) => medianOf(`${kind}/${d}`);
-  const addRatio = (k: string, v: number): void => {
+  const scale: Scale = (kind, d) => medianOf(kindKey(kind) * D + d);
+  const addRatio = (k: number, v: number): void => {
     const list = ratios.get(k) ?? [];
     let lo = 0;
     let hi = list.length;
@@ -512,11 +530,10 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     parts.forEach((part, j) => {
       const p = base.cost(op, part.device, part.begin, part.end);
       if (!(p.seconds > 0) || movedOff(j)) return;
-      addRatio(`${op.kind}/${part.device}`, results[j]!.seconds / p.seconds);
+      addRatio(kindKey(op.kind) * D + part.device, results[j]!.seconds / p.seconds);
     });
-    if (started.every(Boolean) || failure !== undefined) return;
-    // Nothing to re-decide when every operator not yet started has a single choice.
-    if (!bound.ops.some((_, j) => !started[j] && choices[j]!.length > 1)) return;
+    // Nothing to re-decide when every operator has started, or those left have a single choice.
+    if (unstarted === 0 || openChoices === 0 || failure !== undefined) return;
     let now = 0;
     for (const [k, b] of baseLeft) now += Math.max(0, b) * medianOf(k);
     const plannedLeft = Math.max(plannedLeftSum, 1e-15);
@@ -555,14 +572,14 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   // The observed timeline: the plan's list schedule over the observed costs.
   const source: CostSource = {
     cost: (op, d, b, e) => {
-      const r = observed.get(pieceKey(op.index, d, b, e));
+      const r = observed.get(op.index, d, b, e);
       return r ? { seconds: r.seconds, joules: r.joules } : { seconds: 0, joules: 0 }; // pieces of choices not taken
     },
   };
   const timeline = observedTimeline(plan, genome, source);
   const metrics = timeline.evaluator.metrics(new Int32Array(bound.ops.length));
   const pieces: TimedPieceRecord[] = metrics.timeline.map((e) => {
-    const r = recordByKey.get(pieceKey(e.op, e.device, e.begin, e.end))!;
+    const r = recordByKey.get(e.op, e.device, e.begin, e.end)!;
     return {
       op: r.op, kind: r.kind, device: r.device, begin: r.begin, end: r.end,
       predictedSeconds: r.predictedSeconds, observedSeconds: r.observedSeconds, predictedJoules: r.predictedJoules, observedJoules: r.observedJoules,

@@ -6,6 +6,7 @@ import type { CostModel, Prediction } from '../cost/model.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { denseCost, type DenseRates, denseRates } from './dense-cost.js';
+import { PieceMap } from './piece-map.js';
 import type { CostSource } from './space.js';
 
 /** A whole-operator prediction, as the explanation shows it. */
@@ -23,7 +24,7 @@ export interface OperatorEstimate {
 /** Costs from the cost model and the devices' rooflines. */
 export class ModelCostSource implements CostSource {
   private readonly rates: DenseRates[];
-  private readonly memo = new Map<string, { seconds: number; joules: number }>();
+  private readonly memo: PieceMap<{ seconds: number; joules: number }>;
 
   constructor(
     readonly bound: BoundWorkload,
@@ -31,15 +32,15 @@ export class ModelCostSource implements CostSource {
     readonly model: CostModel,
   ) {
     this.rates = system.devices.map((d) => denseRates(d));
+    this.memo = new PieceMap(bound.ops.length);
   }
 
   cost(op: BoundOp, device: number, begin: number, end: number): { seconds: number; joules: number } {
-    const key = `${op.index}/${device}/${begin}/${end}`;
-    let c = this.memo.get(key);
+    let c = this.memo.get(op.index, device, begin, end);
     if (!c) {
       const e = this.estimate(op, device, begin, end);
       c = { seconds: e.seconds, joules: e.joules };
-      this.memo.set(key, c);
+      this.memo.set(op.index, device, begin, end, c);
     }
     return c;
   }
