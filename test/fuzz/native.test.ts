@@ -1,7 +1,9 @@
 // Every native entry point called directly with hostile positional arguments: CSR arrays with
 // non-monotone or out-of-range row pointers, negative or out-of-range column indices, NaN values,
 // wrong lengths and element types, mismatched dense shapes, n x k products that overflow, empty
-// and one-vertex graphs, bad sources, directions and simulator parameters. A call must either
+// and one-vertex graphs, bad sources, directions and simulator parameters, and for the simulated
+// single-source searches resumed depth arrays with values outside [-1, startLevel], bad start
+// levels and bad level limits. A call must either
 // settle with the result the plain TypeScript reference gives, or throw / reject with a coded
 // error whose message starts with the entry point's name; never crash, never hang.
 // (`npm run test:asan` runs this file under AddressSanitizer, where a read out of bounds aborts.)
@@ -131,12 +133,17 @@ describe('raw SpMM entry points', () => {
   });
 });
 
-/** A square graph (n = 0 to 7) with its in-edges, and a corruption of one of the four arrays or of a scalar. */
+/**
+ * A square graph (n = 0 to 7) with its in-edges, and a corruption of one of the four arrays or of a
+ * scalar. The simulated single-source searches (cgraBfs, gpuSimBfs) may also resume (`resume`: from
+ * the reference depths cut at level `at % n`) and stop after `maxLevels` levels; `resumeDepth`,
+ * `startLevel` and `maxLevels` corrupt those.
+ */
 const graphCase = fc.record({
   n: fc.integer({ min: 0, max: 7 }),
   edges: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 20 }),
   wide: fc.boolean(),
-  corrupt: fc.constantFrom('none', 'none', 'rowPtr', 'colIdx', 'inRowPtr', 'inColIdx', 'swapRowPtr', 'n', 'source', 'depthLength', 'direction', 'alpha', 'sources', 'depthsLength', 'inShorter'),
+  corrupt: fc.constantFrom('none', 'none', 'rowPtr', 'colIdx', 'inRowPtr', 'inColIdx', 'swapRowPtr', 'n', 'source', 'depthLength', 'direction', 'alpha', 'sources', 'depthsLength', 'inShorter', 'resumeDepth', 'startLevel', 'maxLevels'),
   at: fc.nat(),
   bad: fc.oneof(hostileInt, fc.integer({ min: -2, max: 9 }), nonFinite, notANumber),
   source: fc.nat(),
@@ -144,6 +151,8 @@ const graphCase = fc.record({
   direction: fc.integer({ min: 0, max: 2 }),
   entry: fc.constantFrom('bfs', 'msbfs', 'cgraBfs', 'cgraMsbfs', 'gpuSimBfs', 'gpuSimMsbfs'),
   inline: fc.boolean(),
+  resume: fc.boolean(),
+  maxLevels: fc.integer({ min: 0, max: 3 }),
 });
 
 function csrOf(n: number, pairs: readonly (readonly [number, number])[], wide: boolean): { rowPtr: Int32Array | BigInt64Array; colIdx: Int32Array } {
@@ -205,12 +214,30 @@ describe('raw BFS entry points', () => {
     const depth = new Int32Array(depthLength);
     const depths = new Int32Array(depthsLength);
     const multi = c.entry.toLowerCase().endsWith('msbfs');
+    // Resume and level limit: the simulated single-source searches only.
+    const resumable = c.entry === 'cgraBfs' || c.entry === 'gpuSimBfs';
+    const resuming = resumable && n > 0 && (c.resume || c.corrupt === 'resumeDepth');
+    const cleanSource = n === 0 ? 0 : c.source % n;
+    const reference = n === 0 ? new Int32Array(0) : bfsReference(new CsrMatrix({ rows: n, cols: n, rowPtr: out.rowPtr, colIdx: out.colIdx }), cleanSource);
+    const level = resuming ? c.at % n : 0;
+    let startLevel: unknown = resuming ? level : -1;
+    let maxLevels: unknown = c.maxLevels;
+    if (resuming) {
+      for (let v = 0; v < Math.min(n, depth.length); v++) depth[v] = reference[v]! > level ? -1 : reference[v]!;
+    }
+    if (resumable && c.corrupt === 'resumeDepth' && depth.length > 0) {
+      depth[c.at % depth.length] = typeof c.bad === 'number' && Number.isFinite(c.bad) ? Math.trunc(c.bad) | 0 : -2;
+    }
+    if (c.corrupt === 'startLevel') startLevel = c.bad;
+    if (c.corrupt === 'maxLevels') maxLevels = c.bad;
+    // The trailing arguments are omitted when they would be the defaults, so both forms are tried.
+    const trailing = resuming || c.maxLevels !== 0 || c.corrupt === 'startLevel' || c.corrupt === 'maxLevels' ? [startLevel, maxLevels] : [];
     let args: unknown[];
     if (c.entry === 'bfs') args = [nArg, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, null, direction, alpha, 4, c.inline];
     else if (c.entry === 'msbfs') args = [nArg, rowPtr, colIdx, inRowPtr, inColIdx, sources, depths, c.inline];
-    else if (c.entry === 'cgraBfs') args = [nArg, rowPtr, colIdx, source, depth, CGRA, c.inline];
+    else if (c.entry === 'cgraBfs') args = [nArg, rowPtr, colIdx, source, depth, CGRA, c.inline, ...trailing];
     else if (c.entry === 'cgraMsbfs') args = [nArg, rowPtr, colIdx, sources, depths, CGRA, c.inline];
-    else if (c.entry === 'gpuSimBfs') args = [nArg, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, GPU_SIM, c.inline];
+    else if (c.entry === 'gpuSimBfs') args = [nArg, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, GPU_SIM, c.inline, ...trailing];
     else args = [nArg, rowPtr, colIdx, inRowPtr, inColIdx, sources, depths, GPU_SIM, c.inline];
     const got = await call(c.entry, args);
     // Corruptions the entry point never reads: the CGRA simulator takes no in-edges and no
@@ -219,7 +246,8 @@ describe('raw BFS entry points', () => {
       (c.entry.startsWith('cgra') && ['inRowPtr', 'inColIdx', 'inShorter'].includes(c.corrupt)) ||
       (c.entry !== 'bfs' && ['direction', 'alpha'].includes(c.corrupt)) ||
       (multi && ['source', 'depthLength'].includes(c.corrupt)) ||
-      (!multi && ['sources', 'depthsLength'].includes(c.corrupt));
+      (!multi && ['sources', 'depthsLength'].includes(c.corrupt)) ||
+      (!resumable && ['resumeDepth', 'startLevel', 'maxLevels'].includes(c.corrupt));
     const clean = c.corrupt === 'none' || unread;
     if (!got.ok) {
       expectCodedError(got.error, c.entry);
@@ -233,10 +261,21 @@ describe('raw BFS entry points', () => {
     if (clean) {
       const g = new CsrMatrix({ rows: n, cols: n, rowPtr: out.rowPtr, colIdx: out.colIdx });
       if (multi) expect(Array.from(depths)).toEqual(Array.from(msbfsReference(g, sources)));
-      else expect(Array.from(depth)).toEqual(Array.from(bfsReference(g, source as number)));
+      else if (!resumable) expect(Array.from(depth)).toEqual(Array.from(bfsReference(g, source as number)));
+      else {
+        // The reference cut at the level limit, and the vertices found at each level from the start.
+        const last = c.maxLevels > 0 ? level + c.maxLevels : Infinity;
+        const expected = reference.map((d) => (d > last ? -1 : d));
+        expect(Array.from(depth)).toEqual(Array.from(expected));
+        const counts = [expected.filter((d) => d === level).length];
+        for (let l = level + 1; expected.includes(l); l++) counts.push(expected.filter((d) => d === l).length);
+        expect(Array.from(got.value['frontier'] as Float64Array)).toEqual(counts);
+      }
     } else {
-      // A corruption the search never read may go unnoticed; what it wrote must still be depths.
-      for (const d of multi ? depths : depth) expect(d >= -1 && d < Math.max(1, n)).toBe(true);
+      // A corruption the search never read may go unnoticed; what it wrote must still be depths
+      // (a resumed search starts at most n - 1 levels down and goes at most n - 1 further).
+      const bound = resumable ? 2 * Math.max(1, n) : Math.max(1, n);
+      for (const d of multi ? depths : depth) expect(d >= -1 && d < bound).toBe(true);
     }
     return 'result';
   });

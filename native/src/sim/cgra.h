@@ -228,6 +228,10 @@ struct BfsArgs {
   Csr g;
   int64_t source = 0;
   int32_t* depth = nullptr;
+  // -1: a fresh search from `source`. L >= 0: resume from the depths already in `depth` (each in
+  // [-1, L], checked by bfs) at the frontier of depth L.
+  int64_t start_level = -1;
+  int64_t max_levels = 0;  // stop after this many levels; 0 for no limit
 };
 Status bfs(const char* fn, const Params& p, const BfsArgs& a, std::vector<int64_t>* frontier, Counters* out);
 

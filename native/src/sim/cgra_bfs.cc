@@ -64,25 +64,59 @@ Status bfs_impl(const char* fn, const Params& p, const BfsArgs& a, std::vector<i
     prologue += load.cycles(p);
     setup.add(load.bytes, load.transactions);
   }
-  // Every depth starts at -1: PE stores into a resident array, a DMA fill of the one in DRAM.
-  if (depth_resident) {
-    prologue += ceil_div(n, p.mem_ports);
-    c.pe_mem_ops += n;
-  } else {
-    Dma fill;
-    fill.add(n * 4);
-    prologue += fill.cycles(p);
-    setup.add(fill.bytes, fill.transactions);
-  }
-
-  std::fill(a.depth, a.depth + n, -1);
   std::vector<int32_t> queue(static_cast<size_t>(n));
   int64_t qb = 0, qe = 1, tail = 1;
-  queue[0] = static_cast<int32_t>(a.source);
-  a.depth[a.source] = 0;
-  frontier->assign(1, 1);
+  int64_t level = 0;
   int64_t passes_cycles = 0;
-  for (int32_t level = 0; qe > qb; ++level) {
+  if (a.start_level < 0) {
+    // Every depth starts at -1: PE stores into a resident array, a DMA fill of the one in DRAM.
+    if (depth_resident) {
+      prologue += ceil_div(n, p.mem_ports);
+      c.pe_mem_ops += n;
+    } else {
+      Dma fill;
+      fill.add(n * 4);
+      prologue += fill.cycles(p);
+      setup.add(fill.bytes, fill.transactions);
+    }
+    std::fill(a.depth, a.depth + n, -1);
+    queue[0] = static_cast<int32_t>(a.source);
+    a.depth[a.source] = 0;
+  } else {
+    // Resuming from the depths in host memory: a resident array is loaded by DMA instead of
+    // filled; then one scan pass (its own pass overhead) loads every depth, compares it with the
+    // level and appends the frontier's vertices to the queue. A depth array that stays in DRAM is
+    // streamed through the scan, and a streamed queue goes out to DRAM.
+    level = a.start_level;
+    if (depth_resident) {
+      Dma load;
+      load.add(n * 4);
+      prologue += load.cycles(p);
+      setup.add(load.bytes, load.transactions);
+    }
+    qe = 0;
+    for (int64_t v = 0; v < n; ++v) {
+      if (a.depth[v] == level) queue[qe++] = static_cast<int32_t>(v);
+    }
+    tail = qe;
+    Dma scan;
+    if (!depth_resident) scan.add(n * 4);
+    if (!gp.resident && qe > 0) scan.add(qe * 4);
+    const int64_t scan_busy = ceil_div(n + qe, p.mem_ports);
+    c.pe_mem_ops += n + qe;
+    c.alu_ops += n;
+    c.compute_cycles += scan_busy;
+    c.pass_cycles += p.pass_overhead;
+    c.dram_bytes += scan.bytes;
+    c.dma_transactions += scan.transactions;
+    c.spm_accesses += scan.bytes / 4;
+    prologue += p.pass_overhead + std::max(scan_busy, scan.cycles(p));
+  }
+  frontier->assign(1, qe);
+  const int64_t first_level = level;
+  for (; qe > qb && (a.max_levels == 0 || level - first_level < a.max_levels); ++level) {
+    // Depths are int32: refuse a (resumed) search that would go deeper than they can hold.
+    if (level >= INT32_MAX) return Status::invalid(std::string(fn) + ": depth " + std::to_string(level + 1) + " overflows int32");
     Dma stream, miss;
     int64_t busy = 0, stall = 0, misses = 0;
     if (!gp.resident) stream.add((qe - qb) * 4);  // the frontier queue in
@@ -106,7 +140,9 @@ Status bfs_impl(const char* fn, const Params& p, const BfsArgs& a, std::vector<i
         banks.word(d_addr);
         int64_t mem = 2;
         if (a.depth[v] < 0) {
-          a.depth[v] = level + 1;
+          // Each vertex enters the queue once; only depths changed under the search could break that.
+          if (tail >= n) return Status::invalid(std::string(fn) + ": depth was changed during the search");
+          a.depth[v] = static_cast<int32_t>(level + 1);
           banks.word(depth_state.addr(v, true, miss, misses));
           banks.word(queue_base + (tail & (queue_words - 1)));
           queue[tail++] = v;
@@ -167,6 +203,20 @@ Status bfs(const char* fn, const Params& p, const BfsArgs& a, std::vector<int64_
   if (g.ptr(0) != 0 || g.ptr(g.rows) != g.nnz) return Status::invalid(std::string(fn) + ": rowPtr must start at 0 and end at nnz");
   if (a.source < 0 || a.source >= g.rows) {
     return Status::invalid(std::string(fn) + ": source " + std::to_string(a.source) + " is outside [0, " + std::to_string(g.rows) + ")");
+  }
+  if (a.max_levels < 0) return Status::invalid(std::string(fn) + ": maxLevels = " + std::to_string(a.max_levels) + " is negative");
+  if (a.start_level < -1 || a.start_level >= g.rows) {
+    return Status::invalid(std::string(fn) + ": startLevel = " + std::to_string(a.start_level) + " is outside [-1, " +
+                           std::to_string(g.rows) + ")");
+  }
+  if (a.start_level >= 0) {
+    for (int64_t v = 0; v < g.rows; ++v) {
+      const int32_t d = a.depth[v];
+      if (d < -1 || d > a.start_level) {
+        return Status::invalid(std::string(fn) + ": depth[" + std::to_string(v) + "] = " + std::to_string(d) + " is outside [-1, " +
+                               std::to_string(a.start_level) + "]");
+      }
+    }
   }
   return g.wide_row_ptr ? bfs_impl<int64_t>(fn, p, a, frontier, out) : bfs_impl<int32_t>(fn, p, a, frontier, out);
 }

@@ -169,7 +169,17 @@ Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
 Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "cgraSpmm"); }
 Napi::Value Spmv(const Napi::CallbackInfo& info) { return SpmmCommon(info, "cgraSpmv"); }
 
-// cgraBfs(n, rowPtr, colIdx, source, depth, params, inline?): counters plus `frontier`.
+// An optional trailing integer: `fallback` when absent or undefined, else checked like get_int.
+int64_t get_optional_int(const Napi::CallbackInfo& info, size_t i, const char* fn, const char* what, int64_t lo, int64_t hi,
+                         int64_t fallback) {
+  if (i >= info.Length() || info[i].IsUndefined()) return fallback;
+  return get_int(info, i, fn, what, lo, hi);
+}
+
+// cgraBfs(n, rowPtr, colIdx, source, depth, params, inline?, startLevel?, maxLevels?): counters
+// plus `frontier`. startLevel -1 (the default) searches from source; L >= 0 resumes from the
+// depths already in `depth` (each in [-1, L], checked on the worker) at the frontier of depth L.
+// maxLevels > 0 stops after that many levels; 0 (the default) runs to the end.
 class BfsWorker : public KernelWorker {
  public:
   BfsWorker(Napi::Env env, const char* fn, cgra::Params p, cgra::BfsArgs a) : KernelWorker(env, fn), p_(p), a_(a) {}
@@ -205,6 +215,8 @@ Napi::Value Bfs(const Napi::CallbackInfo& info) {
       a.depth = static_cast<int32_t*>(depth.data);
       const cgra::Params p = get_params(info, 5, fn);
       const bool run_inline = get_inline(info, 6);
+      a.start_level = get_optional_int(info, 7, fn, "startLevel", -1, a.g.rows - 1, -1);
+      a.max_levels = get_optional_int(info, 8, fn, "maxLevels", 0, INT32_MAX, 0);
       auto* w = new BfsWorker(env, fn, p, a);
       if (!run_inline) w->pin(info, 0, 5);
       return KernelWorker::start(w, run_inline);

@@ -35,7 +35,7 @@ struct BfsState {
 
 template <typename P>
 Status bfs_typed(const char* fn, const Csr& outc, const Csr& inc, int64_t source, int32_t* depth, const GpuParams& gp,
-                 BfsModel* model) {
+                 int64_t start_level, int64_t max_levels, BfsModel* model) {
   const Graph<P> g{static_cast<const P*>(outc.row_ptr), outc.col_idx, outc.rows, outc.nnz, "graph"};
   const Graph<P> gi{static_cast<const P*>(inc.row_ptr), inc.col_idx, inc.rows, inc.nnz, "in-edges"};
   const int64_t n = g.n;
@@ -53,18 +53,61 @@ Status bfs_typed(const char* fn, const Csr& outc, const Csr& inc, int64_t source
   r_bits.init(n, 0);
   const bool bitmap_in_l1 = static_cast<double>(n) / 8.0 <= gp.l1_bytes;
 
-  std::fill(depth, depth + n, -1);
-  depth[source] = 0;
-  std::vector<int32_t> queue{static_cast<int32_t>(source)}, next;
-  model->frontier.assign(1, 1);
+  // Queue <-> bitmap conversion at each direction switch: a dense pass over the vertices.
+  auto convert = [&]() {
+    KernelTrace t = dense_pass(n, 4.0 + 1.0 / 8.0, 8.0, gp);
+    model->run.add(t, kernel_cost(t, gp, false));
+  };
+
+  std::vector<int32_t> queue, next;
   int64_t b, e;
-  if (!g.row(source, b, e)) {
-    f.bad_row("graph", source);
-    return f.st;
-  }
   double edges_to_check = static_cast<double>(g.nnz);
-  double scout = static_cast<double>(e - b);
-  int32_t level = 0;
+  double scout = 0;
+  // The size of the frontier before the current one (Beamer's growth test and the batching rule).
+  double previous_size = 1;
+  int64_t level = 0;
+  // Whether the frontier is already in both forms (queue and bitmap), so a switch to bottom-up
+  // needs no conversion pass first.
+  bool dense_ready = false;
+  if (start_level < 0) {
+    std::fill(depth, depth + n, -1);
+    depth[source] = 0;
+    queue.push_back(static_cast<int32_t>(source));
+    if (!g.row(source, b, e)) {
+      f.bad_row("graph", source);
+      return f.st;
+    }
+    scout = static_cast<double>(e - b);
+  } else {
+    // Resuming: one dense pass over the depth array builds the frontier queue (and bitmap), as a
+    // device handed a depth array would, and Beamer's counts come back from the depths: the
+    // edges left to check are those of the vertices not yet expanded (depth >= level), scout the
+    // frontier's out-degree sum, the previous frontier's size the vertices one level up.
+    level = start_level;
+    double previous = 0;
+    for (int64_t v = 0; v < n; ++v) {
+      const int32_t d = depth[v];
+      if (d < 0 || d > level) continue;
+      if (!g.row(v, b, e)) {
+        f.bad_row("graph", v);
+        return f.st;
+      }
+      if (d == level) {
+        queue.push_back(static_cast<int32_t>(v));
+        scout += static_cast<double>(e - b);
+      } else {
+        edges_to_check -= static_cast<double>(e - b);
+        if (d == level - 1) previous += 1;
+      }
+    }
+    if (level > 0) previous_size = previous;
+    convert();
+    dense_ready = true;
+  }
+  model->frontier.assign(1, static_cast<int64_t>(queue.size()));
+  const int64_t first_level = level;
+  // Levels run so far in this call against the caller's limit (0: none).
+  auto more = [&]() { return max_levels == 0 || level - first_level < max_levels; };
 
   // One top-down advance: frontier edges split evenly over warps, a lane per edge.
   auto top_down = [&]() -> bool {
@@ -109,7 +152,7 @@ Status bfs_typed(const char* fn, const Csr& outc, const Csr& inc, int64_t source
         gather.add(static_cast<uint64_t>(v) >> 3);
         tc.touch(r_depth, static_cast<uint64_t>(v));
         if (depth[v] < 0) {
-          depth[v] = level + 1;
+          depth[v] = static_cast<int32_t>(level + 1);
           next.push_back(v);
           writes.add(static_cast<uint64_t>(v) >> 3);
           ++discovered_in_warp;
@@ -159,7 +202,7 @@ Status bfs_typed(const char* fn, const Csr& outc, const Csr& inc, int64_t source
           if (u < 0 || u >= n) return f.bad_col("in-edges", q, u, n);
           tc.touch(r_bits, static_cast<uint64_t>(u));
           if (depth[u] == level) {
-            depth[v] = level + 1;
+            depth[v] = static_cast<int32_t>(level + 1);
             ++found;
             ++q;
             break;
@@ -181,24 +224,23 @@ Status bfs_typed(const char* fn, const Csr& outc, const Csr& inc, int64_t source
     return true;
   };
 
-  // Queue <-> bitmap conversion at each direction switch: a dense pass over the vertices.
-  auto convert = [&]() {
-    KernelTrace t = dense_pass(n, 4.0 + 1.0 / 8.0, 8.0, gp);
-    model->run.add(t, kernel_cost(t, gp, false));
-  };
-
-  double previous_size = 1;
-  while (!queue.empty()) {
+  while (!queue.empty() && more()) {
+    // Depths are int32: refuse a (resumed) search that would go deeper than they can hold.
+    if (level >= INT32_MAX) return Status::invalid(std::string(fn) + ": depth " + std::to_string(level + 1) + " overflows int32");
     if (scout > edges_to_check / kAlpha) {
-      convert();
+      if (!dense_ready) convert();
+      dense_ready = false;
       int64_t awake = static_cast<int64_t>(queue.size()), old_awake;
       do {
+        if (level >= INT32_MAX) return Status::invalid(std::string(fn) + ": depth " + std::to_string(level + 1) + " overflows int32");
         old_awake = awake;
         if (!bottom_up(awake)) return f.st;
         model->bottom_up_levels += 1;
         ++level;
         if (awake > 0) model->frontier.push_back(awake);
-      } while (awake > 0 && (awake >= old_awake || static_cast<double>(awake) > static_cast<double>(n) / kBeta));
+      } while (awake > 0 && more() && (awake >= old_awake || static_cast<double>(awake) > static_cast<double>(n) / kBeta));
+      // Stopped by the caller's limit: the depths go back as they are, no queue is built.
+      if (!more()) break;
       previous_size = static_cast<double>(old_awake);
       // Back to a queue: the vertices found by the last step.
       queue.clear();
@@ -216,27 +258,35 @@ Status bfs_typed(const char* fn, const Csr& outc, const Csr& inc, int64_t source
         model->batched_levels += 1;
       }
       previous_size = size;
+      dense_ready = false;
       if (!top_down()) return f.st;
       ++level;
       if (!queue.empty()) model->frontier.push_back(static_cast<int64_t>(queue.size()));
     }
   }
-  model->levels = static_cast<double>(level);
+  model->levels = static_cast<double>(level - first_level);
   return Status{};
 }
 
 }  // namespace
 
 Status model_bfs(const char* fn, const Csr& out, const Csr& in, int64_t source, int32_t* depth, const GpuParams& p,
-                 BfsModel* model) {
+                 BfsModel* model, int64_t start_level, int64_t max_levels) {
   *model = BfsModel{};
   if (out.rows <= 0) return Status::invalid(std::string(fn) + ": the graph has no vertices");
   if (source < 0 || source >= out.rows) {
     return Status::invalid(std::string(fn) + ": source " + std::to_string(source) + " is not a vertex of a graph with " +
                            std::to_string(out.rows) + " vertices");
   }
-  Status st = out.wide_row_ptr ? bfs_typed<int64_t>(fn, out, in, source, depth, p, model)
-                               : bfs_typed<int32_t>(fn, out, in, source, depth, p, model);
+  if (max_levels < 0) return Status::invalid(std::string(fn) + ": maxLevels = " + std::to_string(max_levels) + " is negative");
+  if (start_level < -1 || start_level >= out.rows) {
+    return Status::invalid(std::string(fn) + ": startLevel = " + std::to_string(start_level) + " is outside [-1, " +
+                           std::to_string(out.rows) + ")");
+  }
+  Status st = check_resumed_depths(fn, depth, out.rows, start_level);
+  if (!st.ok) return st;
+  st = out.wide_row_ptr ? bfs_typed<int64_t>(fn, out, in, source, depth, p, start_level, max_levels, model)
+                        : bfs_typed<int32_t>(fn, out, in, source, depth, p, start_level, max_levels, model);
   if (!st.ok) return st;
   // One host round trip per level read back on its own, and one per batch of up to 32 batched
   // levels (the batches grow from 4 to 64 levels; 32 is their typical length on roads).

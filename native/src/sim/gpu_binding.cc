@@ -124,11 +124,13 @@ void set_graph(Napi::Object& o, const BfsModel& m) {
 
 class BfsWorker : public KernelWorker {
  public:
-  BfsWorker(Napi::Env env, const char* fn, Csr out, Csr in, int64_t source, int32_t* depth, GpuParams p)
-      : KernelWorker(env, fn), out_(out), in_(in), source_(source), depth_(depth), p_(p) {}
+  BfsWorker(Napi::Env env, const char* fn, Csr out, Csr in, int64_t source, int32_t* depth, GpuParams p, int64_t start_level,
+            int64_t max_levels)
+      : KernelWorker(env, fn), out_(out), in_(in), source_(source), depth_(depth), p_(p), start_level_(start_level),
+        max_levels_(max_levels) {}
 
  protected:
-  Status compute() override { return model_bfs(fn_, out_, in_, source_, depth_, p_, &m_); }
+  Status compute() override { return model_bfs(fn_, out_, in_, source_, depth_, p_, &m_, start_level_, max_levels_); }
 
   Napi::Value result(Napi::Env env) override {
     Napi::Object o = timed_result(env);
@@ -144,10 +146,21 @@ class BfsWorker : public KernelWorker {
   int64_t source_;
   int32_t* depth_;
   GpuParams p_;
+  int64_t start_level_, max_levels_;
   BfsModel m_;
 };
 
-// gpuSimBfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, params, inline?)
+// An optional trailing integer: `fallback` when absent or undefined, else checked like get_int.
+int64_t get_optional_int(const Napi::CallbackInfo& info, size_t i, const char* fn, const char* what, int64_t lo, int64_t hi,
+                         int64_t fallback) {
+  if (i >= info.Length() || info[i].IsUndefined()) return fallback;
+  return get_int(info, i, fn, what, lo, hi);
+}
+
+// gpuSimBfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, params, inline?, startLevel?, maxLevels?)
+// startLevel -1 (the default) searches from source; L >= 0 resumes from the depths already in
+// `depth` (each in [-1, L], checked on the worker) at the frontier of depth L. maxLevels > 0
+// stops after that many levels; 0 (the default) runs to the end.
 Napi::Value Bfs(const Napi::CallbackInfo& info) {
   const char* fn = "gpuSimBfs";
   Napi::Env env = info.Env();
@@ -161,7 +174,9 @@ Napi::Value Bfs(const Napi::CallbackInfo& info) {
       if (depth.length != static_cast<size_t>(n)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
       const GpuParams p = get_params(info, 7, fn);
       const bool run_inline = get_inline(info, 8);
-      auto* w = new BfsWorker(env, fn, out, in, source, static_cast<int32_t*>(depth.data), p);
+      const int64_t start_level = get_optional_int(info, 9, fn, "startLevel", -1, n - 1, -1);
+      const int64_t max_levels = get_optional_int(info, 10, fn, "maxLevels", 0, INT32_MAX, 0);
+      auto* w = new BfsWorker(env, fn, out, in, source, static_cast<int32_t*>(depth.data), p, start_level, max_levels);
       if (!run_inline) w->pin(info, 0, 7);
       return KernelWorker::start(w, run_inline);
   });

@@ -189,8 +189,8 @@ Status model_spmm(const char* fn, const Csr& a, int64_t row_begin, int64_t row_e
 
 struct BfsModel {
   RunReport run;
-  std::vector<int64_t> frontier;  // vertices discovered at each depth, index 0 the source
-  double levels = 0;
+  std::vector<int64_t> frontier;  // vertices discovered at each depth, index 0 the starting frontier
+  double levels = 0;              // levels run by this call
   double bottom_up_levels = 0;
   double batched_levels = 0;  // thin top-down levels launched in batches (no host read each)
   double edges_examined = 0;
@@ -199,8 +199,26 @@ struct BfsModel {
 
 // Level-synchronous direction-optimising BFS, written into depth[n]; the trace of each level
 // (top-down advance or bottom-up scan, chosen by Beamer's rule) is costed as its own kernel.
+// start_level -1 searches from `source`; start_level L >= 0 resumes a search whose depths so far
+// are in depth[] (each in [-1, L], checked here), expanding the vertices at depth L, and pays one
+// dense pass to rebuild the frontier from them. max_levels > 0 stops after that many levels
+// (0: no limit). frontier[0] is the starting frontier's size; levels counts the levels run.
 Status model_bfs(const char* fn, const Csr& out, const Csr& in, int64_t source, int32_t* depth, const GpuParams& p,
-                 BfsModel* model);
+                 BfsModel* model, int64_t start_level = -1, int64_t max_levels = 0);
+
+// Every depth[v] lies in [-1, start_level] when start_level >= 0 (a resumed search's depths);
+// otherwise an invalid-argument Status naming fn, the element and its value.
+inline Status check_resumed_depths(const char* fn, const int32_t* depth, int64_t n, int64_t start_level) {
+  if (start_level < 0) return Status{};
+  for (int64_t v = 0; v < n; ++v) {
+    const int32_t d = depth[v];
+    if (d < -1 || d > start_level) {
+      return Status::invalid(std::string(fn) + ": depth[" + std::to_string(v) + "] = " + std::to_string(d) + " is outside [-1, " +
+                             std::to_string(start_level) + "]");
+    }
+  }
+  return Status{};
+}
 
 // Bit-parallel multi-source BFS, 64 sources per word; depths is num_sources x n, row-major.
 Status model_msbfs(const char* fn, const Csr& out, const int32_t* sources, int64_t num_sources, int32_t* depths,

@@ -45,8 +45,14 @@ export interface CgraAddon {
   ): Promise<CgraCounters>;
   /** cgraSpmm whose errors name cgraSpmv. */
   cgraSpmv: CgraAddon['cgraSpmm'];
+  /**
+   * `startLevel` -1 (default) searches from `source`; L >= 0 resumes from the depths already in
+   * `depth` (each in [-1, L]) at the frontier of depth L. `maxLevels` > 0 stops after that many
+   * levels (0, the default: no limit). `frontier[0]` is the starting frontier's size.
+   */
   cgraBfs(
     n: number, rowPtr: RowPtrArray, colIdx: Int32Array, source: number, depth: Int32Array, params: CgraParams, inline?: boolean,
+    startLevel?: number, maxLevels?: number,
   ): Promise<CgraCounters & { readonly frontier: Float64Array }>;
   cgraMsbfs(
     n: number, rowPtr: RowPtrArray, colIdx: Int32Array, sources: Int32Array, depths: Int32Array, params: CgraParams, inline?: boolean,

@@ -74,7 +74,7 @@ class CgraSimDevice implements Device {
       precisions: ['f32', 'f64'],
       memoryBytes: at('hostMemoryBytes'),
       concurrency: 1,
-      bfsResume: false,
+      bfsResume: true,
     };
     // Fully busy: every PE issues an operation and every memory port a scratchpad access each cycle.
     const dynamic = (pes * at('opEnergyPj') + at('memPorts') * at('spmAccessEnergyPj')) * 1e-12 * at('clockHz');
@@ -109,12 +109,11 @@ class CgraSimDevice implements Device {
         return result(y, c);
       }
       case 'bfs': {
-        const { graph: g, source } = checked;
-        const depth = new Int32Array(g.rows);
+        const { graph: g, source, depth, startLevel, maxLevels } = checked;
         const c = await callNative(fn, () =>
-          addon.cgraBfs(g.rows, g.rowPtr, g.colIdx, source, depth, this.params, g.rows + g.nnz < INLINE_WORK),
+          addon.cgraBfs(g.rows, g.rowPtr, g.colIdx, source, depth, this.params, g.rows + g.nnz < INLINE_WORK, startLevel, maxLevels),
         );
-        return result({ depth, frontier: c.frontier, complete: true }, c);
+        return result({ depth, frontier: c.frontier, complete: maxLevels === 0 || c.frontier.length - 1 < maxLevels }, c);
       }
       case 'msbfs': {
         const { graph: g, sources, range: [begin, end] } = checked;

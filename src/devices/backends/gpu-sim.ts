@@ -58,9 +58,15 @@ interface GpuSimAddon {
     params: Readonly<Record<string, number>>, inline?: boolean,
   ): Promise<GpuSimSpmmRun>;
   gpuSimSpmv: GpuSimAddon['gpuSimSpmm'];
+  /**
+   * `startLevel` -1 (default) searches from `source`; L >= 0 resumes from the depths already in
+   * `depth` (each in [-1, L]) at the frontier of depth L. `maxLevels` > 0 stops after that many
+   * levels (0, the default: no limit). `frontier[0]` is the starting frontier's size.
+   */
   gpuSimBfs(
     n: number, rowPtr: RowPtrArray, colIdx: Int32Array, inRowPtr: RowPtrArray, inColIdx: Int32Array,
     source: number, depth: Int32Array, params: Readonly<Record<string, number>>, inline?: boolean,
+    startLevel?: number, maxLevels?: number,
   ): Promise<GpuSimGraphRun & { readonly frontier: Float64Array }>;
   gpuSimMsbfs(
     n: number, rowPtr: RowPtrArray, colIdx: Int32Array, inRowPtr: RowPtrArray, inColIdx: Int32Array,
@@ -95,7 +101,7 @@ class GpuSimDevice implements Device {
       precisions: ['f32', 'f64'],
       memoryBytes: this.values['memoryGb']! * GB,
       concurrency: this.values['streams']!,
-      bfsResume: false,
+      bfsResume: true,
     };
     this.power = { idleWatts: this.values['idleWatts']!, activeWatts: this.values['tdpWatts']!, source: 'simulated' };
   }
@@ -138,13 +144,12 @@ class GpuSimDevice implements Device {
         break;
       }
       case 'bfs': {
-        const g = req.graph;
-        const depth = new Int32Array(g.rows);
+        const { graph: g, depth, startLevel, maxLevels } = req;
         const s = await callNative(fn, () =>
           addon.gpuSimBfs(g.rows, g.rowPtr, g.colIdx, req.inEdges.rowPtr, req.inEdges.colIdx, req.source, depth, params,
-            g.rows + g.nnz < INLINE_WORK),
+            g.rows + g.nnz < INLINE_WORK, startLevel, maxLevels),
         );
-        output = { depth, frontier: s.frontier, complete: true };
+        output = { depth, frontier: s.frontier, complete: maxLevels === 0 || s.frontier.length - 1 < maxLevels };
         r = s;
         Object.assign(counters, { levels: s.levels, bottomUpLevels: s.bottomUpLevels, edgesExamined: s.edgesExamined });
         break;
