@@ -4,9 +4,11 @@
 // levels, counting what a move costs: the depth array's copy, the graph's copy to a memory
 // space that lacks it, and the new call's fixed cost and pass over the depth array.
 //
-// Stopping costs a device call, so levels are grouped: while the search stays put, a group
-// grows until that fixed cost is at most a tenth of the group's predicted work (doubling at
-// most); after a move the next group is one level. And a search only runs this way when the
+// Stopping costs a device call, so levels are grouped: a group runs up to where the forecast
+// path leaves its device, and stops earlier for a fresh look only once its predicted work is ten
+// times the cost of that look (a call). The steps' own observed / predicted times scale the
+// later predictions for their device, so a device slower than the model thought loses the
+// rest of the search at the next look. And a search only runs this way when the
 // graph's typical frontier profile (from its features) predicts a gain of at least
 // `MIN_GAIN` over the planned device alone: otherwise it is one call, as planned.
 
@@ -21,8 +23,8 @@ const ALPHA = 15;
 const BETA = 18;
 /** The predicted gain over the planned device below which a search runs in one call. */
 export const MIN_GAIN = 0.1;
-/** A group of levels on one device is grown until the call's fixed cost is this share of its work. */
-const CALL_SHARE = 0.1;
+/** A group stops for a fresh look once its predicted work reaches this many calls' cost. */
+const LOOK_EVERY_CALLS = 10;
 
 /** One group of levels of a stepped search, as it ran. */
 export interface BfsStepRecord {
@@ -233,6 +235,14 @@ export async function steppedBfs(ctx: SteppedBfsContext, candidates: readonly nu
   let energySource: EnergySource = 'measured';
   const lost = new Set<number>();
   const table = levelTable(model, system, g, candidates);
+  // Observed / predicted seconds of this search's steps, per device (the median).
+  const stepRatios = new Map<number, number[]>();
+  const stepScale = (d: number): number => {
+    const r = stepRatios.get(d);
+    if (!r || r.length === 0) return 1;
+    const sorted = [...r].sort((a, b) => a - b);
+    return sorted[sorted.length >> 1]!;
+  };
   for (;;) {
     ctx.signal?.throwIfAborted();
     const usable = candidates.filter((d) => !lost.has(d) && ctx.usable(d));
@@ -241,7 +251,7 @@ export async function steppedBfs(ctx: SteppedBfsContext, candidates: readonly nu
     if (!bottomUp && frontierEdges > Math.max(0, g.nnz - explored - frontierEdges) / ALPHA) bottomUp = true;
     else if (bottomUp && frontier < n / BETA) bottomUp = false;
     const shape: BfsLevelShape = { frontier, frontierEdges, unvisited: Math.max(0, n - visited), bottomUp };
-    const scale = (d: number): number => ctx.scale?.(d) ?? 1;
+    const scale = (d: number): number => (ctx.scale?.(d) ?? 1) * stepScale(d);
     const move = (a: number, b: number): number => moveSeconds(ctx, a, b, holding);
     // The rest of the search as forecast by the typical profile, from the level after this one.
     const rest = costToGo(table, usable, level + 1, scale, move, ctx.planned);
@@ -255,17 +265,25 @@ export async function steppedBfs(ctx: SteppedBfsContext, candidates: readonly nu
     let pick = costs.find((c) => c.d === at) ?? costs[0]!;
     for (const c of costs) if (total(c) < total(pick)) pick = c;
     const moved = pick.d !== at;
-    // Levels to run before looking again: up to where the forecast path leaves this device, and
-    // no more than twice the last group while the search stays (a fresh look costs a call).
-    let untilMove = 1;
-    while (level + untilMove < table.shapes.length && rest.next(level + untilMove, pick.d) === pick.d) untilMove++;
-    if (level + untilMove >= table.shapes.length) untilMove = Number.MAX_SAFE_INTEGER;
-    group = moved || steps.length === 0 ? 1 : Math.min(2 * group, untilMove);
+    // Levels to run before looking again: up to where the forecast path leaves this device, or
+    // sooner once the group's forecast work is worth a look (a call) ten times over. A move is
+    // followed by a look after one level: the frontier just changed hands.
+    const lookAfter = LOOK_EVERY_CALLS * Math.max(table.call[pick.d]! * scale(pick.d), 1e-9);
+    let work = pick.lvl;
+    group = 1;
+    if (!moved || steps.length === 0) {
+      while (level + group < table.shapes.length && rest.next(level + group, pick.d) === pick.d && work < lookAfter) {
+        work += table.level[pick.d]![level + group]! * scale(pick.d);
+        group++;
+      }
+      // The forecast ends (the actual search may run on): to the end, unless still worth a look.
+      if (level + group >= table.shapes.length && work < lookAfter) group = 0;
+    }
     const device: Device = system.devices[pick.d]!;
     const reason = costs.map((c) => `${system.devices[c.d]!.name} ${(c.lvl * 1e6).toPrecision(3)} us (+${((c.call + c.move) * 1e6).toPrecision(3)} us to start there, ${(c.rest * 1e6).toPrecision(3)} us for the rest)`).join(', ');
     let r;
     try {
-      r = await device.run({ kind: 'bfs', source, maxLevels: group, ...(depth ? { resume: { depth, level } } : {}) }, { graph: g }, undefined, ctx.signal ? { signal: ctx.signal } : {});
+      r = await device.run({ kind: 'bfs', source, ...(group > 0 ? { maxLevels: group } : {}), ...(depth ? { resume: { depth, level } } : {}) }, { graph: g }, undefined, ctx.signal ? { signal: ctx.signal } : {});
     } catch (err) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       if (ctx.onStepError?.(pick.d, err)) {
@@ -277,13 +295,24 @@ export async function steppedBfs(ctx: SteppedBfsContext, candidates: readonly nu
     const moveCost = pick.move;
     holding.add(device.memorySpace);
     const ran = r.output.frontier.length - 1;
+    // Predicted cost of the levels it ran: this level from the actual frontier, the others from the forecast.
+    let predicted = pick.call + pick.lvl;
+    for (let l = level + 1; l < level + ran && l < table.shapes.length; l++) predicted += table.level[pick.d]![l]! * scale(pick.d);
     steps.push({
       device: device.name, fromLevel: level, levels: ran, frontier, frontierEdges, bottomUp,
-      predictedSeconds: pick.call + pick.lvl, observedSeconds: r.seconds, observedJoules: r.joules,
+      predictedSeconds: predicted, observedSeconds: r.seconds, observedJoules: r.joules,
       source: r.source, energySource: r.energySource, moveSeconds: moveCost,
       reason: `level ${level}: frontier ${frontier} vertices, ${frontierEdges} edges${bottomUp ? ' (bottom-up)' : ''}; this level predicted at ${reason}`,
     });
     seconds += r.seconds + moveCost;
+    // The model's view of this step against what the device did, without this search's own
+    // scale (which the ratio is about to revise).
+    const own = stepScale(pick.d);
+    if (predicted > 0 && r.seconds > 0) {
+      const list = stepRatios.get(pick.d) ?? [];
+      list.push((r.seconds * own) / predicted);
+      stepRatios.set(pick.d, list);
+    }
     joules += r.joules;
     if (r.source !== 'measured') anySimulated = true;
     if (r.energySource !== 'measured') energySource = r.energySource;

@@ -52,7 +52,7 @@ function continuation(g: CsrMatrix, depth: Int32Array, level: number, limit: num
 }
 
 const resumeCase = fc
-  .record({ graph: fc.nat(GRAPHS.length - 1), entry: fc.constantFrom('bfs'), seed: fc.nat(), level: fc.integer({ min: -2, max: 40 }), limit: fc.integer({ min: -2, max: 5 }), spoil: fc.boolean() })
+  .record({ graph: fc.nat(GRAPHS.length - 1), entry: fc.constantFrom('bfs', 'gpuSimBfs', 'cgraBfs'), seed: fc.nat(), level: fc.integer({ min: -2, max: 40 }), limit: fc.integer({ min: -2, max: 5 }), spoil: fc.boolean() })
   .map((c) => {
     const g = GRAPHS[c.graph]!;
     // A search state: a real partial search (depths up to the level), spoilt now and then.
