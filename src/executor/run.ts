@@ -587,7 +587,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     };
   });
   const total = pieces.reduce((s, p) => s + p.observedSeconds, 0);
-  const measured = pieces.reduce((s, p) => s + (p.source === 'measured' ? p.observedSeconds : 0), 0);
+  // A BFS re-decided level by level counts the steps that ran on a clock.
+  const measured = pieces.reduce((s, p) => s + (p.steps ? p.steps.reduce((t, st) => t + (st.source === 'measured' ? st.observedSeconds : 0), 0) : p.source === 'measured' ? p.observedSeconds : 0), 0);
   const outputs: Record<string, Value> = {};
   for (const v of bound.outputs) outputs[bound.values[v]!.name] = values[v]!;
   const result: RunResult = {

@@ -77,6 +77,19 @@ describe('dype run', () => {
     expect(o.plot).toBeNull();
   });
 
+  it('shows a BFS re-decided level by level, step by step; --no-bfs-levels runs it in one call', async () => {
+    const argv = ['run', 'bfs', '--generate', 'kronecker:scale=14,tail=1500', '--no-trace', '--no-plot'];
+    const r = await runCli(argv);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/depth \(bfs\) re-decided level by level from the actual frontier, \d+ steps:/);
+    expect(r.out).toMatch(/levels 0\.\.\d+ on \w+: /);
+    const j = await runCli([...argv, '--json']);
+    const piece = (JSON.parse(j.out) as RunJson).pieces[0] as { steps?: { device: string; levels: number }[] };
+    expect(new Set(piece.steps!.map((s) => s.device)).size).toBeGreaterThan(1);
+    const off = await runCli([...argv, '--no-bfs-levels', '--json']);
+    expect((JSON.parse(off.out) as RunJson).pieces[0]).not.toHaveProperty('steps');
+  });
+
   it('refuses bad flags with exit 2', async () => {
     const cases: [string[], RegExp][] = [
       [['run', '--no-replann'], /unknown option --no-replann \(did you mean --no-replan\?\)/],

@@ -40,6 +40,8 @@ ${PLAN_FLAGS_HELP}
 Execution:
   --no-replan              run the plan as made, whatever is observed
   --replan-threshold X     relative drift of the remaining work that triggers a re-plan (default 0.25)
+  --no-bfs-levels          run each single-source BFS in one call on its planned device, instead of
+                           re-deciding its device level by level from the actual frontier
 
 Output:
   --trace FILE             Chrome trace JSON, for https://ui.perfetto.dev or chrome://tracing
@@ -66,6 +68,7 @@ const FLAGS = {
   ...PLAN_FLAGS,
   'no-replan': { type: 'boolean' },
   'replan-threshold': { type: 'string' },
+  'no-bfs-levels': { type: 'boolean' },
   trace: { type: 'string' },
   'no-trace': { type: 'boolean' },
   out: { type: 'string' },
@@ -117,7 +120,11 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
         progress.update(done, total, `${p.op} on ${p.device}`);
       },
     };
-    const result = await runPlan(plan, { observers: [observer], replan: values['no-replan'] ? false : threshold !== undefined ? { threshold } : {} });
+    const result = await runPlan(plan, {
+      observers: [observer],
+      replan: values['no-replan'] ? false : threshold !== undefined ? { threshold } : {},
+      ...(values['no-bfs-levels'] ? { bfsLevels: false } : {}),
+    });
     progress.done();
     const title = `dype run: ${plan.workload} on ${args.input.label}`;
     if (trace !== undefined) {
@@ -142,7 +149,9 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
 
 /** How the observed figures were obtained, in words. */
 function sourcesNote(result: RunResult): string {
-  const by = (s: string): string[] => [...new Set(result.pieces.filter((p) => p.source === s).map((p) => p.device))];
+  // A BFS re-decided level by level counts by its steps, each on its own device.
+  const ran = result.pieces.flatMap((p) => (p.steps ? p.steps.map((st) => ({ source: st.source as string, device: st.device })) : [{ source: p.source as string, device: p.device }]));
+  const by = (s: string): string[] => [...new Set(ran.filter((p) => p.source === s).map((p) => p.device))];
   const parts = [];
   if (by('measured').length) parts.push(`measured on ${by('measured').join(', ')}`);
   if (by('simulated').length) parts.push(`simulated on ${by('simulated').join(', ')}`);
@@ -225,6 +234,14 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, resul
   }
   out(formatTable(['operator', 'kind', 'device', 'units', 'predicted (modelled)', 'observed', 'source', 'start', 'finish'], rows));
   out('');
+  for (const p of result.pieces) {
+    if (!p.steps) continue;
+    out(`${p.op} (${p.kind}) re-decided level by level from the actual frontier, ${p.steps.length} step${p.steps.length === 1 ? '' : 's'}:`);
+    for (const st of p.steps) {
+      out(`  levels ${st.fromLevel}..${st.fromLevel + st.levels} on ${st.device}: ${formatSeconds(st.observedSeconds)} ${SOURCE_TEXT[st.source]} (predicted ${formatSeconds(st.predictedSeconds)}, modelled)${st.moveSeconds > 0 ? `, after a ${formatSeconds(st.moveSeconds)} move (modelled)` : ''}`);
+    }
+    out('');
+  }
   out(`Makespan ${formatSeconds(result.makespan)} observed against ${formatSeconds(plan.predicted.makespan)} predicted; energy ${formatJoules(result.energy)} against ${formatJoules(plan.predicted.energy)}.`);
   out(`Observed: ${sourcesNote(result)}; ${Math.round(result.measuredShare * 100)}% of piece time measured. Copies between memories are modelled from the links. Host wall time ${formatSeconds(result.wallSeconds)}.`);
   if (result.replans.length === 0) out('Re-plans: none (the observed times stayed within the threshold of the prediction).');
