@@ -270,14 +270,33 @@ export class CostModel {
    * outlier-resistant correction (see OnlineCorrection). The executor calls this after each operator.
    */
   observe(prediction: Prediction, result: DeviceResult): void {
-    this.observed = true;
-    const entry = this.entry('CostModel.observe', prediction.device);
-    const [timeKey, energyKey] = correctionKeys(entry.device, prediction.operator);
+    const [tf, ef] = this.correctionFactors(prediction.device, prediction.operator);
     // The correction applies to the raw model, so undo the factor already in the prediction.
-    const tf = this.corrections.factor(timeKey);
-    const ef = this.corrections.factor(energyKey);
-    if (prediction.seconds > 0 && result.seconds > 0) this.corrections.observe(timeKey, prediction.seconds / tf, result.seconds);
-    if (prediction.joules > 0 && result.joules > 0) this.corrections.observe(energyKey, prediction.joules / ef, result.joules);
+    this.observeUncorrected(prediction.device, prediction.operator, { seconds: prediction.seconds / tf, joules: prediction.joules / ef }, result);
+  }
+
+  /**
+   * The online correction's factors [time, energy] for a device and operator: what the model's
+   * own output is multiplied by in a prediction made now (1 until observations arrive).
+   */
+  correctionFactors(device: string | Device, operator: OperatorKind): readonly [number, number] {
+    const entry = this.entry('CostModel.correctionFactors', device);
+    if (!this.observed) return [1, 1];
+    const [timeKey, energyKey] = correctionKeys(entry.device, operator);
+    return [this.corrections.factor(timeKey), this.corrections.factor(energyKey)];
+  }
+
+  /**
+   * `observe` for a caller that kept the model's uncorrected prediction (its output before the
+   * online correction): the executor prices a run's pieces once at the start and learns from
+   * each piece against that, without predicting again.
+   */
+  observeUncorrected(device: string | Device, operator: OperatorKind, uncorrected: { readonly seconds: number; readonly joules: number }, result: { readonly seconds: number; readonly joules: number }): void {
+    this.observed = true;
+    const entry = this.entry('CostModel.observe', device);
+    const [timeKey, energyKey] = correctionKeys(entry.device, operator);
+    if (uncorrected.seconds > 0 && result.seconds > 0) this.corrections.observe(timeKey, uncorrected.seconds, result.seconds);
+    if (uncorrected.joules > 0 && result.joules > 0) this.corrections.observe(energyKey, uncorrected.joules, result.joules);
   }
 
   /** Modelled time to copy `bytes` between two memory spaces of the system. */

@@ -6,7 +6,7 @@
 
 import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
-import type { Device, EnergySource } from '../devices/device.js';
+import type { Device, EnergySource, OperatorKind } from '../devices/device.js';
 import { describe, ExecutionError, InvalidArgumentError } from '../errors.js';
 import { ModelCostSource } from '../scheduler/costs.js';
 import { Evaluator, type Metrics, type TransferEntry } from '../scheduler/evaluate.js';
@@ -18,12 +18,13 @@ import { checkOptions } from '../validate.js';
 import type { BoundOp } from '../workloads/bind.js';
 import { combineReduce, concatCsrRows, concatRows, finishReduce } from '../workloads/dense-kernels.js';
 import { type BfsStepRecord, resumableBfsDevices, steppedBfs, steppingPays } from './bfs-steps.js';
-import { observePiece } from './drift.js';
 import { remainingSeconds, replanRemaining, type Scale, scaledCosts } from './replan.js';
 import type { Value } from '../workloads/reference.js';
 
 /** Operators a device runs with its own kernels on a sparse operand (the ones worth keeping resident). */
 const NATIVE_KINDS: ReadonlySet<string> = new Set(['spmm', 'spmv', 'bfs', 'msbfs']);
+/** Operators the cost model predicts from features (and learns from); the rest are rooflines. */
+const MODEL_KINDS: ReadonlySet<string> = NATIVE_KINDS;
 
 /** One piece of one operator, as it ran. */
 export interface PieceRecord {
@@ -254,7 +255,13 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   // The model's predictions as the run starts, for every piece of every choice (frozen: the
   // model keeps learning while the run goes on, and the run's own corrections go on top).
   const base = new ModelCostSource(bound, system, model);
-  const current = new ModelCostSource(bound, system, model);
+  // The model's online-correction factors as the run starts, per (kind, device) key: the base
+  // predictions carry them, and the model learns from each piece against its prediction
+  // without them (the uncorrected one), so the run never predicts a piece twice.
+  const startFactors = new Map<number, readonly [number, number]>();
+  system.devices.forEach((device, d) => {
+    for (const kind of device.capabilities.operators) startFactors.set(kindKey(kind) * D + d, model.correctionFactors(device, kind));
+  });
   bound.ops.forEach((op, i) => {
     for (const ch of choices[i]!) for (const part of ch.parts) base.cost(op, part.device, part.begin, part.end);
   });
@@ -316,14 +323,16 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const onDevice = <T>(d: number, work: () => Promise<T>): Promise<T> => {
     const ahead = queued.get(d) ?? 0;
     queued.set(d, ahead + 1);
-    const run = (): Promise<T> => {
-      const p = work();
-      const release = (): void => void queued.set(d, queued.get(d)! - 1);
-      p.then(release, release);
-      return p;
+    const run = async (): Promise<T> => {
+      try {
+        return await work();
+      } finally {
+        queued.set(d, queued.get(d)! - 1);
+      }
     };
-    const next = ahead === 0 ? run() : queues.get(d)!.then(run);
-    queues.set(d, next.catch(() => undefined));
+    // The next piece on the device starts when this one settles, whether it succeeded or not.
+    const next = ahead === 0 ? run() : queues.get(d)!.then(run, run);
+    queues.set(d, next);
     return next;
   };
 
@@ -342,7 +351,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
       const p = bound.values[v]!.producer;
       if (p >= 0 && !done[p]) (pending ??= []).push(p);
     }
-    if (pending) await Promise.all(pending.map((p) => finished[p]!));
+    if (pending) await (pending.length === 1 ? finished[pending[0]!]! : Promise.all(pending.map((p) => finished[p]!)));
     const x = op.operands.map((v) => values[v]!);
     for (;;) {
       if (!started[i]) {
@@ -367,7 +376,11 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
         else results = settled.map((r) => (r as PromiseFulfilledResult<PieceResult>).value);
       }
       if (results) {
-        values[op.output] = join(op, parts.map((p) => [p.begin, p.end] as const), results.map((r) => r.output), bound.values[op.output]!);
+        // One piece (most operators): its output is the operator's, reductions aside.
+        values[op.output] =
+          parts.length === 1 && op.kind !== 'reduce'
+            ? results[0]!.output
+            : join(op, parts.map((p) => [p.begin, p.end] as const), results.map((r) => r.output), bound.values[op.output]!);
         done[i] = true;
         if (replan !== false) checkDrift(i, parts, results);
         return;
@@ -513,9 +526,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   };
   const checkDrift = (i: number, parts: readonly { device: number; begin: number; end: number }[], results: readonly PieceResult[]): void => {
     const op = bound.ops[i]!;
-    // The model learns from native kernels, slowly and robustly (its online correction),
-    // shown its current predictions, on which the correction works (roofline-priced pieces
-    // teach it nothing, so they are not predicted again).
+    // The model learns from native kernels, slowly and robustly (its online correction), shown
+    // its uncorrected predictions (roofline-priced pieces teach it nothing).
     // A BFS whose levels ran on other devices than its planned one says nothing about it alone.
     const movedOff = (j: number): boolean => {
       const st = (results[j] as { steps?: readonly BfsStepRecord[] }).steps;
@@ -524,7 +536,10 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     parts.forEach((part, j) => {
       const r = results[j]!;
       if (r.source === 'roofline' || movedOff(j)) return;
-      observePiece(model, { kind: op.kind, device: system.devices[part.device]!.name, source: r.source, energySource: r.energySource }, current.fresh(op, part.device, part.begin, part.end), r);
+      const f = startFactors.get(kindKey(op.kind) * D + part.device);
+      if (!f || !MODEL_KINDS.has(op.kind)) return;
+      const p = base.cost(op, part.device, part.begin, part.end);
+      model.observeUncorrected(system.devices[part.device]!, op.kind as OperatorKind, { seconds: p.seconds / f[0], joules: p.joules / f[1] }, r);
     });
     // The run reacts at once, to its own observations.
     parts.forEach((part, j) => {
