@@ -11,6 +11,7 @@ import { resumableBfsDevices, steppingPays } from '../../src/executor/bfs-steps.
 import { runPlan } from '../../src/executor/run.js';
 import { generate } from '../../src/generators/index.js';
 import { InvalidArgumentError } from '../../src/errors.js';
+import { nativeAddon } from '../../src/native/addon.js';
 import { deviceIndex, expectReferenceOutputs, mixedSystem, Planner, wholeOn, withGenome } from './executor-fixtures.js';
 
 const system = mixedSystem();
@@ -107,6 +108,23 @@ describe('BFS re-decided level by level', () => {
     const steps = result.pieces.find((p) => p.kind === 'bfs')!.steps!;
     expect(steps.every((s) => s.device !== second)).toBe(true);
     expect(steps.length).toBeGreaterThan(1);
+  });
+
+  it('an abort between steps stops the search: the run rejects with the reason and leaves no native worker', async () => {
+    const plan = await bfsOn(tailed, 'cpu');
+    const controller = new AbortController();
+    const calls: string[] = [];
+    system.devices.forEach((d, i) => {
+      (d as { run: Device['run'] }).run = (async (...args: Parameters<Device['run']>) => {
+        calls.push(d.name);
+        const r = await originals[i]!(...args);
+        controller.abort(new Error('stop here'));
+        return r;
+      }) as Device['run'];
+    });
+    await expect(runPlan(plan, { signal: controller.signal })).rejects.toThrow('stop here');
+    expect(calls).toHaveLength(1);
+    expect(nativeAddon().liveWorkers()).toBe(0);
   });
 
   it('refuses a bfsLevels that is not a boolean', async () => {
