@@ -3,25 +3,32 @@
 // update) on a 64-vertex grid keeps every kernel to a few microseconds, so the executor's own work
 // shows. The reference, in the same tinybench run, runs the same pieces in the
 // same order through the same runPiece the executor calls, with nothing around them.
-// Run: node --expose-gc --import tsx bench/executor/overhead.ts [--quick] [--json FILE]
+// Run: node --expose-gc --import tsx bench/executor/overhead.ts [--quick] [--dist] [--json FILE]
 
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
-import { buildSystem } from '../../src/devices/system.js';
-import { runPlan } from '../../src/executor/run.js';
-import { TraceRecorder } from '../../src/executor/trace.js';
-import { gridGraph } from '../../src/generators/index.js';
-import { runPiece } from '../../src/scheduler/pieces.js';
-import { schedule } from '../../src/scheduler/schedule.js';
-import { pagerankDefinition } from '../../src/workloads/builder.js';
-import { defineWorkload } from '../../src/workloads/definition.js';
 import type { Value } from '../../src/workloads/reference.js';
 import { emitReport, fixed, machineInfo, progress, type SuiteReport } from '../common/report.js';
 
 const { values: args } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, json: { type: 'string' }, quiet: { type: 'boolean', default: false } },
+  options: { quick: { type: 'boolean', default: false }, json: { type: 'string' }, quiet: { type: 'boolean', default: false }, dist: { type: 'boolean', default: false } },
   strict: true,
 });
+
+// The executor as users run it is the compiled package (dist/, built by `npm install`); by
+// default this measures the sources as tsx transpiles them, which ran 1-3 us per operator slower
+// here. `--dist` measures the build (run `npm run build:ts` first after changing src/).
+const root = args.dist ? '../../dist' : '../../src';
+if (args.dist && !existsSync(new URL(`${root}/index.js`, import.meta.url))) throw new Error('overhead --dist: no dist/ build; run `npm run build:ts`');
+const { buildSystem } = (await import(`${root}/devices/system.js`)) as typeof import('../../src/devices/system.js');
+const { runPlan } = (await import(`${root}/executor/run.js`)) as typeof import('../../src/executor/run.js');
+const { TraceRecorder } = (await import(`${root}/executor/trace.js`)) as typeof import('../../src/executor/trace.js');
+const { gridGraph } = (await import(`${root}/generators/index.js`)) as typeof import('../../src/generators/index.js');
+const { runPiece } = (await import(`${root}/scheduler/pieces.js`)) as typeof import('../../src/scheduler/pieces.js');
+const { schedule } = (await import(`${root}/scheduler/schedule.js`)) as typeof import('../../src/scheduler/schedule.js');
+const { pagerankDefinition } = (await import(`${root}/workloads/builder.js`)) as typeof import('../../src/workloads/builder.js');
+const { defineWorkload } = (await import(`${root}/workloads/definition.js`)) as typeof import('../../src/workloads/definition.js');
 
 // Two sizes of the same DAG: the difference between them is the overhead that grows with the
 // operators (per operator); what is left is the per-run cost (planning context, the observed
@@ -99,12 +106,33 @@ const rows = large.cases.map(([name]) => {
 });
 const ops = large.ops;
 
+// The same cases at the larger size, finely interleaved: each round runs every case a few
+// hundred times in turn, and the figure is the median over rounds of the mean per operator. A
+// slow stretch of the VM then lands on all cases nearly alike, which tinybench's one-second
+// turns per task cannot promise.
+const INTERLEAVED_ROUNDS = args.quick ? 5 : 15;
+const BATCH = args.quick ? 100 : 300;
+const interleaved = new Map<string, number[]>();
+for (let round = 0; round < INTERLEAVED_ROUNDS; round++) {
+  for (const [name, run] of round % 2 === 0 ? large.cases : [...large.cases].reverse()) {
+    const t0 = performance.now();
+    for (let i = 0; i < BATCH; i++) await run();
+    interleaved.set(name, [...(interleaved.get(name) ?? []), ((performance.now() - t0) * 1e3) / BATCH / ops]);
+  }
+}
+const interleavedMedian = (name: string): number => {
+  const m = [...interleaved.get(name)!].sort((p, q) => p - q);
+  return m[m.length >> 1]!;
+};
+const reference = interleavedMedian(large.cases[0]![0]);
+const interleavedRows = large.cases.map(([name]) => ({ name, perOperatorUs: interleavedMedian(name), overheadUs: interleavedMedian(name) - reference }));
+
 const report: SuiteReport = {
   suite: 'overhead',
   title: 'Executor overhead per operator (issue 6, demonstration 4)',
   date: new Date().toISOString(),
   machine: machineInfo(),
-  settings: { quick: args.quick, rounds: ROUNDS, workload: `pagerank, ${SIZES.join(' and ')} iterations (${small.ops} and ${ops} operators)`, input: 'grid 8x8 (64 vertices)', device: 'cpu' },
+  settings: { quick: args.quick, code: args.dist ? 'dist/ (the compiled package)' : 'src/ through tsx', rounds: ROUNDS, workload: `pagerank, ${SIZES.join(' and ')} iterations (${small.ops} and ${ops} operators)`, input: 'grid 8x8 (64 vertices)', device: 'cpu' },
   notes: [
     'Goal: at most 10 us per operator beyond the kernel itself. Overhead per operator = the growth of (case - reference) from the smaller DAG to the larger, per added operator; per run = what is left (fixed costs of a run). The last column divides all of (case - reference) at the larger size by its operators: an upper bound on the per-operator figure, and steadier (one difference of medians, not two).',
     `Medians over ${ROUNDS} rounds of tinybench (alternating task order) of each task's median.`,
@@ -116,8 +144,13 @@ const report: SuiteReport = {
       columns: ['case', `${small.ops} operators`, `${ops} operators`, 'overhead per operator', 'overhead per run', `all overhead at ${ops} operators, per operator`],
       rows: rows.map((r, i) => [r.name, `${fixed(r.smallMs, 3)} ms`, `${fixed(r.largeMs, 3)} ms`, i === 0 ? '(reference)' : `${fixed(r.overheadPerOperatorUs, 1)} us`, i === 0 ? '' : `${fixed(r.perRunUs, 0)} us`, i === 0 ? '' : `${fixed(r.allPerOperatorUs, 1)} us`]),
     },
+    {
+      title: `Interleaved at ${ops} operators: median over ${INTERLEAVED_ROUNDS} rounds of ${BATCH} runs of each case in turn`,
+      columns: ['case', 'time per operator', 'overhead per operator (all of it, per-run costs included)'],
+      rows: interleavedRows.map((r, i) => [r.name, `${fixed(r.perOperatorUs, 2)} us`, i === 0 ? '(reference)' : `${fixed(r.overheadUs, 2)} us`]),
+    },
   ],
-  data: rows,
+  data: { tinybench: rows, interleaved: interleavedRows },
 };
 emitReport(report, args.json, args.quiet);
 await system.dispose();
