@@ -12,10 +12,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 restore=1
-tests=(test/kernels test/devices test/fuzz/native.test.ts test/hardening test/cli)
+tests=(test/kernels test/devices test/fuzz/native.test.ts test/fuzz/bfs-resume.test.ts test/hardening test/cli)
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --native-only) tests=(test/kernels test/devices test/fuzz/native.test.ts test/hardening); shift ;;
+    --native-only) tests=(test/kernels test/devices test/fuzz/native.test.ts test/fuzz/bfs-resume.test.ts test/hardening); shift ;;
     --no-restore) restore=0; shift ;;
     *) break ;;
   esac
