@@ -126,7 +126,9 @@ export interface RunPlanOptions {
    * few levels and goes on on the device predicted cheapest for the next ones, moves included.
    * It needs two or more devices that can resume a search (`capabilities.bfsResume`), and is
    * used only where the graph's typical frontier profile predicts a gain of 10% or more over the
-   * planned device alone. @default true
+   * planned device alone. The choice minimises time: plans led by energy (`min-energy`,
+   * `frugal-within-deadline`, weights favouring energy) or with an energy budget run each search
+   * in one call. @default true
    */
   readonly bfsLevels?: boolean;
 }
@@ -230,7 +232,11 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const { bound, choices, chosen } = plan;
   const system = plan.context.system;
   const model = plan.context.model;
-  const bfsDevices = bfsLevels ? resumableBfsDevices(system) : [];
+  // The level-by-level choice minimises time, so it serves plans led by time; a plan led by
+  // energy, or bound by an energy budget, runs its searches in one call as planned.
+  const rule = plan.policyRule;
+  const timeLed = rule === 'min-time' || rule === 'min-edp' || (typeof rule === 'object' && rule !== null && (rule.weights.time ?? 0) > (rule.weights.energy ?? 0));
+  const bfsDevices = bfsLevels && timeLed && plan.constraints.energyBudget === undefined ? resumableBfsDevices(system) : [];
   // Numeric keys for (operator kind, device) pairs: kindKey(kind) * D + device.
   const D = system.devices.length;
   const kinds = new Map<string, number>();

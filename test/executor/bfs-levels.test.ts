@@ -127,6 +127,13 @@ describe('BFS re-decided level by level', () => {
     expect(nativeAddon().liveWorkers()).toBe(0);
   });
 
+  it('a plan led by energy runs its search in one call (the level-by-level choice minimises time)', async () => {
+    const plan = await tailed.plan('bfs', 'min-energy');
+    const result = await runPlan(plan);
+    expectReferenceOutputs(plan, result);
+    expect(result.pieces.find((p) => p.kind === 'bfs')!.steps).toBeUndefined();
+  });
+
   it('refuses a bfsLevels that is not a boolean', async () => {
     const plan = await bfsOn(tailed, 'cpu');
     await expect(runPlan(plan, { bfsLevels: 'yes' as unknown as boolean })).rejects.toThrow(InvalidArgumentError);
