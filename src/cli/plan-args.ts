@@ -35,7 +35,7 @@ export const PLAN_FLAGS = {
 /** The help text of the flags above, shared by both commands. */
 export const PLAN_FLAGS_HELP = `Input (default: --generate kronecker:scale=16,edgeFactor=16,seed=1, a power-law graph of 2^16 vertices):
   --data FILE          Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
-  --generate SPEC      a preset (kron16, kron18, kron20, road, fem, random) or a generator spec
+  --generate SPEC      a preset (kron16, kron18, kron20, tendril, road, fem, random) or a generator spec
   --pattern            use the input's sparsity pattern alone, as an unweighted graph (for a
                        matrix whose values do not suit the workload, e.g. a FEM stiffness matrix)
 

@@ -23,7 +23,7 @@ and how often consecutive columns of a row share a cache line or page.
 
 Input (default: --generate ${DEFAULT_GENERATOR}):
   FILE, --data FILE    Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
-  --generate SPEC      a preset (kron16, kron18, kron20, road, fem, random) or a generator spec
+  --generate SPEC      a preset (kron16, kron18, kron20, tendril, road, fem, random) or a generator spec
 
 Options:
   --graph              also run BFS from 4 sampled sources: levels, frontier sizes, diameter

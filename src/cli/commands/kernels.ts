@@ -19,7 +19,7 @@ Run dype's native CPU kernels on one graph and print measured times.
 
 Input (default: --generate ${DEFAULT_GENERATOR}):
   --data FILE          Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
-  --generate SPEC      a preset (kron16, kron18, kron20, road, fem, random) or a spec:
+  --generate SPEC      a preset (kron16, kron18, kron20, tendril, road, fem, random) or a spec:
                        kronecker:scale=S[,edgeFactor=E][,seed=N] | erdos-renyi:n=N,m=M |
                        grid:rows=R,cols=C[,deleteFraction=F] | banded:n=N,halfBandwidth=B
 
