@@ -196,13 +196,16 @@ export function steppingPays(ctx: SteppedBfsContext, candidates: readonly number
   return { pays: hybrid < (1 - MIN_GAIN) * alone, planned: alone, hybrid };
 }
 
-/** Modelled seconds to continue the search on `to` after `from`: the depth array, and the graph where `to`'s memory lacks it. */
-function moveSeconds(ctx: SteppedBfsContext, from: number, to: number, holding: ReadonlySet<string>): number {
+/**
+ * Modelled seconds to continue the search on `to` after `from`: the depth array (none before the
+ * first step: a fresh search makes its own), and the graph where `to`'s memory lacks it.
+ */
+function moveSeconds(ctx: SteppedBfsContext, from: number, to: number, holding: ReadonlySet<string>, withDepths = true): number {
   if (from === to) return 0;
   const a = ctx.system.devices[from]!.memorySpace;
   const b = ctx.system.devices[to]!.memorySpace;
   const g = ctx.graph;
-  let s = a === b ? 0 : ctx.model.transferSeconds(g.rows * 4, a, b);
+  let s = a === b || !withDepths ? 0 : ctx.model.transferSeconds(g.rows * 4, a, b);
   if (!holding.has(b)) s += ctx.model.transferSeconds(g.rowPtr.byteLength + g.colIdx.byteLength, 'host', b);
   return s;
 }
@@ -255,11 +258,12 @@ export async function steppedBfs(ctx: SteppedBfsContext, candidates: readonly nu
     const move = (a: number, b: number): number => moveSeconds(ctx, a, b, holding);
     // The rest of the search as forecast by the typical profile, from the level after this one.
     const rest = costToGo(table, usable, level + 1, scale, move, ctx.planned);
+    // Every step is a call, wherever it runs; only a move adds the copies.
     const costs = usable.map((d) => {
       const device = system.devices[d]!;
       const lvl = model.predictBfsLevel(device, g, shape).seconds * scale(d);
-      const call = d === at && steps.length > 0 ? 0 : table.call[d]! * scale(d);
-      return { d, lvl, call, move: lost.has(at) ? 0 : move(at, d), rest: rest.cost.get(d)! };
+      const call = table.call[d]! * scale(d);
+      return { d, lvl, call, move: lost.has(at) ? 0 : moveSeconds(ctx, at, d, holding, steps.length > 0), rest: rest.cost.get(d)! };
     });
     const total = (c: (typeof costs)[number]): number => c.lvl + c.call + c.move + c.rest;
     let pick = costs.find((c) => c.d === at) ?? costs[0]!;

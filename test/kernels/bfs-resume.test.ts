@@ -53,6 +53,21 @@ describe('bfs resume (CPU kernel)', () => {
     await expect(addon.bfs(g.rows, g.rowPtr, g.colIdx, g.rowPtr, g.colIdx, 0, depth, null, 0, 15, 18, false, -1, -3)).rejects.toThrow(/maxLevels/);
   });
 
+  it('a resumed search along a long tail stays top-down on its one-vertex frontiers', async () => {
+    // Resumed past the core, little is left to explore, and Beamer's ratio alone would walk the
+    // rest of the tail bottom-up, a pass over every vertex and a wake of the pool per level.
+    const tailed = generate({ kind: 'kronecker', scale: 10, seed: 1, tail: 300 });
+    const first = await bfs(tailed, 1024, { maxLevels: 12 });
+    expect(first.complete).toBe(false);
+    const rest = await bfs(tailed, 1024, { resume: { depth: first.depth, level: 12 } });
+    expect(rest.complete).toBe(true);
+    expect(rest.frontier.length).toBeGreaterThan(250);
+    rest.bottomUp.forEach((b, i) => {
+      if (rest.frontier[i]! <= 2) expect(b, `level ${12 + i}`).toBe(0);
+    });
+    expect(Array.from(rest.depth)).toEqual(Array.from(bfsReference(tailed, 1024)));
+  });
+
   it('resumes into the array it was given (out.depth === resume.depth)', async () => {
     const r = await bfs(g, 5, { maxLevels: 3 });
     const buf = r.depth;

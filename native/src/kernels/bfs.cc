@@ -120,8 +120,12 @@ class DirectionOptimizingBfs {
     int64_t steps_left = a_.max_levels > 0 ? a_.max_levels : INT64_MAX;
 
     while (q_end > q_begin && !fault_.raised() && steps_left > 0) {
+      // Beamer's rule, with a floor: a bottom-up step costs a pass over the bitmap and a wake of
+      // the pool whatever the frontier, so a frontier of a few edges stays top-down even when
+      // little is left to explore (the end of a long tail, which a resumed search, counting
+      // exactly what is left, would otherwise walk bottom-up one vertex a level).
       const bool bottom_up = a_.direction == BfsDirection::kBottomUp ||
-                             (a_.direction == BfsDirection::kAuto && !bottom_up_unprofitable &&
+                             (a_.direction == BfsDirection::kAuto && !bottom_up_unprofitable && scout >= kMinBottomUpScout &&
                               static_cast<double>(scout) > edges_to_check / a_.alpha);
       if (bottom_up) {
         ensure_bitmaps();
@@ -501,6 +505,8 @@ class DirectionOptimizingBfs {
   bool undirected_;
   double average_degree_;
   static constexpr double kBottomUpWaste = 4.0;
+  // Frontier edges below which a step stays top-down (see run()).
+  static constexpr int64_t kMinBottomUpScout = 1024;
   std::vector<int32_t> heavy_;
   std::atomic<int64_t> tail_{0};
   std::atomic<int64_t> examined_{0};
