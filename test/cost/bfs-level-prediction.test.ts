@@ -5,19 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { CostModel } from '../../src/cost/model.js';
 import { CsrMatrix } from '../../src/data/csr.js';
-import { buildSystem } from '../../src/devices/system.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { generate } from '../../src/generators/index.js';
+import { mixedSystem } from '../executor/executor-fixtures.js';
 
-const system = buildSystem({
-  name: 'levels',
-  devices: [
-    { name: 'cpu', backend: 'cpu' },
-    { name: 'gpu', backend: 'gpu-sim' },
-    { name: 'cgra', backend: 'cgra-sim' },
-  ],
-  links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
-});
+const system = mixedSystem();
 const model = new CostModel(system);
 
 describe('CostModel.predictBfsLevel', () => {
