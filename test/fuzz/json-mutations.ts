@@ -36,6 +36,21 @@ function positions(root: unknown): { parent: Record<string, unknown> | unknown[]
   return out;
 }
 
+/**
+ * A deep copy of arrays and of objects whose prototype is Object.prototype or null (fc.jsonValue
+ * makes null-prototype objects, with keys such as "__proto__"), keeping each object's prototype
+ * and every own key as an own property; other values as they are.
+ */
+function freshCopy(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(freshCopy);
+  if (v === null || typeof v !== 'object') return v;
+  const proto = Object.getPrototypeOf(v) as object | null;
+  if (proto !== Object.prototype && proto !== null) return v;
+  const copy = Object.create(proto) as Record<string, unknown>;
+  for (const k of Object.keys(v)) Object.defineProperty(copy, k, { value: freshCopy((v as Record<string, unknown>)[k]), enumerable: true, configurable: true, writable: true });
+  return copy;
+}
+
 /** A mutated deep copy of `value`. */
 export function mutateJson(value: unknown, ms: readonly JsonMutation[]): unknown {
   const root = { root: structuredClone(value) };
@@ -47,9 +62,9 @@ export function mutateJson(value: unknown, ms: readonly JsonMutation[]): unknown
     const target = parent[p.key];
     switch (m.kind) {
       case 'replace':
-        // A fresh copy of plain values: fast-check may hand the same instance to two mutations,
-        // and inserting a value into itself would make a cycle no JSON file can hold.
-        parent[p.key] = Array.isArray(m.value) || (m.value !== null && typeof m.value === 'object' && Object.getPrototypeOf(m.value) === Object.prototype) ? structuredClone(m.value) : m.value;
+        // A fresh copy: fast-check may hand the same instance to two mutations, and inserting a
+        // value into itself would make a cycle no JSON file can hold.
+        parent[p.key] = freshCopy(m.value);
         break;
       case 'remove':
         if (Array.isArray(parent)) parent.splice(p.key as number, 1);
