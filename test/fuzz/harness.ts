@@ -113,28 +113,15 @@ function record(t: Tally, outcome: Outcome, ms: number): void {
 }
 
 /**
- * A synchronous property as a vitest test. A synchronous hang cannot be interrupted in-process:
- * a case over HANG_MS is reported as a hang after it returns, and a case that never returns is
- * caught by the test timeout here and by the wall-clock limit of `npm run fuzz`.
+ * A property as a vitest test whose cases are tallied: a failure counts against it, its time is
+ * kept, and it must have run at least its share of cases.
  */
-export function fuzz<T>(property: string, arb: fc.Arbitrary<T>, base: number, check: (value: T) => Outcome): void {
-  it(property, () => {
+function tallied(property: string, base: number, body: (t: Tally) => unknown): void {
+  it(property, async () => {
     const t = tally(property);
     const started = performance.now();
     try {
-      fc.assert(
-        fc.property(arb, (value) => {
-          const t0 = performance.now();
-          const outcome = check(value);
-          const ms = performance.now() - t0;
-          record(t, outcome, ms);
-          if (ms > HANG_MS) {
-            t.hangs++;
-            throw new Hang(`${property}: one case took ${ms.toFixed(0)} ms (hang limit ${HANG_MS} ms)`);
-          }
-        }),
-        { numRuns: runs(base), ...(SEED === undefined ? {} : { seed: SEED }) },
-      );
+      await body(t);
     } catch (e) {
       t.failures++;
       throw e;
@@ -145,38 +132,51 @@ export function fuzz<T>(property: string, arb: fc.Arbitrary<T>, base: number, ch
   });
 }
 
+/**
+ * A synchronous property as a vitest test. A synchronous hang cannot be interrupted in-process:
+ * a case over HANG_MS is reported as a hang after it returns, and a case that never returns is
+ * caught by the test timeout here and by the wall-clock limit of `npm run fuzz`.
+ */
+export function fuzz<T>(property: string, arb: fc.Arbitrary<T>, base: number, check: (value: T) => Outcome): void {
+  tallied(property, base, (t) => {
+    fc.assert(
+      fc.property(arb, (value) => {
+        const t0 = performance.now();
+        const outcome = check(value);
+        const ms = performance.now() - t0;
+        record(t, outcome, ms);
+        if (ms > HANG_MS) {
+          t.hangs++;
+          throw new Hang(`${property}: one case took ${ms.toFixed(0)} ms (hang limit ${HANG_MS} ms)`);
+        }
+      }),
+      { numRuns: runs(base), ...(SEED === undefined ? {} : { seed: SEED }) },
+    );
+  });
+}
+
 /** An asynchronous property: each case races a watchdog of HANG_MS, so a hung native call fails the property. */
 export function fuzzAsync<T>(property: string, arb: fc.Arbitrary<T>, base: number, check: (value: T) => Promise<Outcome>): void {
-  it(property, async () => {
-    const t = tally(property);
-    const started = performance.now();
-    try {
-      await fc.assert(
-        fc.asyncProperty(arb, async (value) => {
-          const t0 = performance.now();
-          let timer: NodeJS.Timeout | undefined;
-          const watchdog = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Hang(`${property}: a case ran past ${HANG_MS} ms`)), HANG_MS);
-          });
-          try {
-            const outcome = await Promise.race([check(value), watchdog]);
-            record(t, outcome, performance.now() - t0);
-          } catch (e) {
-            if (e instanceof Hang) t.hangs++;
-            throw e;
-          } finally {
-            clearTimeout(timer);
-          }
-        }),
-        { numRuns: runs(base), ...(SEED === undefined ? {} : { seed: SEED }) },
-      );
-    } catch (e) {
-      t.failures++;
-      throw e;
-    } finally {
-      t.ms = performance.now() - started;
-    }
-    expect(t.cases).toBeGreaterThanOrEqual(runs(base));
+  tallied(property, base, async (t) => {
+    await fc.assert(
+      fc.asyncProperty(arb, async (value) => {
+        const t0 = performance.now();
+        let timer: NodeJS.Timeout | undefined;
+        const watchdog = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Hang(`${property}: a case ran past ${HANG_MS} ms`)), HANG_MS);
+        });
+        try {
+          const outcome = await Promise.race([check(value), watchdog]);
+          record(t, outcome, performance.now() - t0);
+        } catch (e) {
+          if (e instanceof Hang) t.hangs++;
+          throw e;
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+      { numRuns: runs(base), ...(SEED === undefined ? {} : { seed: SEED }) },
+    );
   });
 }
 
