@@ -10,6 +10,7 @@ import type { Metrics } from './evaluate.js';
 import { type Policy, policyName } from './policy.js';
 import type { Exploration, MappingPoint } from './schedule.js';
 import type { CostTable } from './space.js';
+import { formatJoules, formatSeconds } from '../units.js';
 
 export interface FeatureNote {
   readonly input: string;
@@ -48,24 +49,6 @@ export interface ExplainInput {
   readonly chosen: MappingPoint;
   readonly predicted: Metrics;
   readonly policy: Policy;
-}
-
-/** Seconds in a readable unit. */
-export function formatSeconds(s: number): string {
-  if (!Number.isFinite(s)) return String(s);
-  s = Number(s.toPrecision(3)); // the unit is picked after rounding: 0.9999 s reads 1.00 s
-  if (s >= 1) return `${s.toPrecision(3)} s`;
-  if (s >= 1e-3) return `${(s * 1e3).toPrecision(3)} ms`;
-  return `${(s * 1e6).toPrecision(3)} us`;
-}
-
-/** Joules in a readable unit. */
-export function formatJoules(j: number): string {
-  if (!Number.isFinite(j)) return String(j);
-  j = Number(j.toPrecision(3));
-  if (j >= 1) return `${j.toPrecision(3)} J`;
-  if (j >= 1e-3) return `${(j * 1e3).toPrecision(3)} mJ`;
-  return `${(j * 1e6).toPrecision(3)} uJ`;
 }
 
 const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;

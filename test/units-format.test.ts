@@ -1,7 +1,7 @@
-// formatSeconds and formatJoules: three significant digits in s/ms/us and J/mJ/uJ.
+// formatSeconds and formatJoules (src/units.ts): three significant digits in s/ms/us and J/mJ/uJ.
 
 import { describe, expect, it } from 'vitest';
-import { formatJoules, formatSeconds } from '../../src/scheduler/explain.js';
+import { formatJoules, formatSeconds } from '../src/units.js';
 
 describe('formatSeconds', () => {
   it('picks the unit by magnitude', () => {
