@@ -17,7 +17,7 @@ import { buildSystem } from '../../src/devices/system.js';
 import { DeviceLoss, runPlan } from '../../src/executor/run.js';
 import { runStream } from '../../src/executor/stream.js';
 import { gridGraph, kroneckerGraph } from '../../src/generators/index.js';
-import { Oracle } from '../../src/scheduler/oracle.js';
+import { Oracle } from '../../src/oracle/oracle.js';
 import { schedule } from '../../src/scheduler/schedule.js';
 import { workload } from '../../src/workloads/library.js';
 import { referenceValues } from '../../src/workloads/reference.js';

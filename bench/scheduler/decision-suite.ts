@@ -10,7 +10,7 @@ import { CostModel } from '../../src/cost/model.js';
 import { CsrMatrix } from '../../src/data/csr.js';
 import { buildSystem, type System, type SystemDescription } from '../../src/devices/system.js';
 import { generate, type GeneratorSpec } from '../../src/generators/index.js';
-import { type Oracle as OracleT, Oracle } from '../../src/scheduler/oracle.js';
+import { type Oracle as OracleT, Oracle } from '../../src/oracle/oracle.js';
 import { type Policy, policyKey } from '../../src/scheduler/policy.js';
 import { explore, type Exploration, schedule } from '../../src/scheduler/schedule.js';
 import { pagerankDefinition } from '../../src/workloads/builder.js';

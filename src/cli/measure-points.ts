@@ -3,7 +3,7 @@
 // so only their pieces of work run and not the whole space.
 
 import type { Metrics } from '../scheduler/evaluate.js';
-import { Oracle } from '../scheduler/oracle.js';
+import { Oracle } from '../oracle/oracle.js';
 import type { Exploration } from '../scheduler/schedule.js';
 import type { Choice } from '../scheduler/space.js';
 

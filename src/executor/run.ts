@@ -11,7 +11,7 @@ import { describe, ExecutionError, InvalidArgumentError } from '../errors.js';
 import { ModelCostSource } from '../scheduler/costs.js';
 import { Evaluator, type Metrics, type TransferEntry } from '../scheduler/evaluate.js';
 import { PieceMap } from '../scheduler/piece-map.js';
-import { type PieceResult, type PieceSource, runPiece } from '../scheduler/pieces.js';
+import { type PieceResult, type PieceSource, runPiece } from './piece.js';
 import { mappingLabel, type Plan } from '../scheduler/schedule.js';
 import { type CostSource, CostTable } from '../scheduler/space.js';
 import { checkOptions } from '../validate.js';

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type PieceRecord, type RunResult, runPlan } from '../../src/executor/run.js';
-import { isNative } from '../../src/scheduler/pieces.js';
+import { isNative } from '../../src/executor/piece.js';
 import type { Plan } from '../../src/scheduler/schedule.js';
 import { allOn, pieceCount, Planner, widestSplit, withGenome } from './executor-fixtures.js';
 

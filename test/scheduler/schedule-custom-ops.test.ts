@@ -7,7 +7,7 @@ import { DenseMatrix } from '../../src/data/dense.js';
 import { CostModel } from '../../src/cost/model.js';
 import { buildSystem } from '../../src/devices/system.js';
 import { kroneckerGraph } from '../../src/generators/index.js';
-import { Oracle } from '../../src/scheduler/oracle.js';
+import { Oracle } from '../../src/oracle/oracle.js';
 import { schedule } from '../../src/scheduler/schedule.js';
 import { WorkloadBuilder } from '../../src/workloads/builder.js';
 import { referenceValues } from '../../src/workloads/reference.js';

@@ -5,9 +5,9 @@
 
 import { describe, expect, it, vi } from 'vitest';
 import { CostModel } from '../../src/cost/model.js';
-import { Oracle } from '../../src/scheduler/oracle.js';
+import { Oracle } from '../../src/oracle/oracle.js';
 import { explore } from '../../src/scheduler/schedule.js';
-import { smallGraph, specModel, twoDeviceSystem } from './schedule-fixtures.js';
+import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
 
 const graph = smallGraph();
 

@@ -2,9 +2,9 @@
 
 import { expect, it } from 'vitest';
 import { singleDeviceGenome } from '../../src/scheduler/baselines.js';
-import { Oracle } from '../../src/scheduler/oracle.js';
+import { Oracle } from '../../src/oracle/oracle.js';
 import { explore } from '../../src/scheduler/schedule.js';
-import { smallGraph, specModel, twoDeviceSystem } from './schedule-fixtures.js';
+import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
 
 it('finds a mapping at least as fast, and one at least as frugal, as every device alone', async () => {
   const system = twoDeviceSystem();

@@ -2,7 +2,7 @@
 // cost and how the cost was obtained. Native kernels run on the device (measured on real
 // hardware, simulated on a simulator); the other operators are computed on the host, timed
 // there when the device is the host's own CPU and priced by the device's roofline otherwise.
-// Shared by the oracle (which keeps the costs) and the executor (which keeps the results).
+// Shared by the oracle (which keeps the costs) and the executor (which keeps the results)./
 
 import type { CsrMatrix } from '../data/csr.js';
 import type { DenseMatrix } from '../data/dense.js';
@@ -10,8 +10,8 @@ import type { Device, EnergySource, Operator } from '../devices/device.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dense-kernels.js';
 import type { Value } from '../workloads/reference.js';
-import { rangeFraction } from './costs.js';
-import { denseCost, denseRates } from './dense-cost.js';
+import { rangeFraction } from '../scheduler/costs.js';
+import { denseCost, denseRates } from '../scheduler/dense-cost.js';
 
 /** How a piece's time was obtained. */
 export type PieceSource = 'measured' | 'simulated' | 'roofline';

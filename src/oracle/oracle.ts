@@ -10,10 +10,10 @@ import { checkSystem, type System } from '../devices/system.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { referenceValues } from '../workloads/reference.js';
-import { Evaluator, type Constraints, type Metrics, type Objective } from './evaluate.js';
-import { type Choice, type CostSource, CostTable } from './space.js';
-import { nsga2 } from './search/nsga2.js';
-import { type PieceResult, runPiece } from './pieces.js';
+import { Evaluator, type Constraints, type Metrics, type Objective } from '../scheduler/evaluate.js';
+import { type Choice, type CostSource, CostTable } from '../scheduler/space.js';
+import { nsga2 } from '../scheduler/search/nsga2.js';
+import { type PieceResult, runPiece } from '../executor/piece.js';
 
 export interface OracleOptions {
   /** Timed repetitions of each measured (not simulated) piece; the median is kept. @default 3 */
