@@ -80,9 +80,9 @@ for (const name of ['pagerank', 'gcn']) {
   const plan = await schedule(name, graph, { system, model: freshModel() });
   slow();
   try {
-    const adaptive = await runPlan({ ...plan, context: { system, model: freshModel() } });
+    const adaptive = await runPlan({ ...plan, problem: { ...plan.problem, model: freshModel() } });
     const kept = await runPlan(plan, { replan: false });
-    const oracle = await Oracle.measure(plan, system);
+    const oracle = await Oracle.measure(plan.problem, system);
     const best = oracle.optimum((m) => m.time);
     slowRows.push([name, plan.chosen.label, `${fixed(adaptive.makespan * 1e6, 0)} us`, `${fixed(kept.makespan * 1e6, 0)} us`, `${fixed(best.value * 1e6, 0)} us`, `${fixed(adaptive.makespan / best.value)}x`, String(adaptive.replans.length)]);
     slowData.push({ workload: name, adaptive: adaptive.makespan, kept: kept.makespan, best: best.value, replans: adaptive.replans });
@@ -99,10 +99,10 @@ for (const name of ['gcn', 'pagerank', 'msbfs']) {
   const loss = new DeviceLoss();
   let first = true;
   const result = await runPlan(plan, { deviceLoss: loss, observers: [{ onPiece: () => (first ? ((first = false), loss.withdraw('gpu')) : undefined) }] });
-  const ref = referenceValues(plan.bound);
+  const ref = referenceValues(plan.problem.bound);
   let worst = 0;
-  for (const v of plan.bound.outputs) {
-    const a = result.outputs[plan.bound.values[v]!.name] as { data?: ArrayLike<number> } & ArrayLike<number>;
+  for (const v of plan.problem.bound.outputs) {
+    const a = result.outputs[plan.problem.bound.values[v]!.name] as { data?: ArrayLike<number> } & ArrayLike<number>;
     const b = ref[v] as { data?: ArrayLike<number> } & ArrayLike<number>;
     const da = a.data ?? a;
     const db = b.data ?? b;
@@ -126,7 +126,7 @@ for (const [label, g] of [
   const oneCall = await runPlan(plan, { bfsLevels: false });
   const alone: Record<string, number> = {};
   for (const [d, device] of system.devices.entries()) {
-    const c = plan.choices[0]!.findIndex((ch) => ch.parts.length === 1 && ch.parts[0]!.device === d);
+    const c = plan.problem.choices[0]!.findIndex((ch) => ch.parts.length === 1 && ch.parts[0]!.device === d);
     if (c < 0) continue;
     const r = await runPlan({ ...plan, chosen: { ...plan.chosen, genome: Int32Array.of(c) } }, { bfsLevels: false });
     alone[device.name] = r.makespan;

@@ -45,7 +45,7 @@ interface Size {
 const sizes: Size[] = [];
 for (const iterations of SIZES) {
   const plan = await schedule(defineWorkload(pagerankDefinition(iterations)), graph, { system });
-  const { bound } = plan;
+  const { bound } = plan.problem;
   /** The kernels alone: every operator's piece in topological order, outputs kept in an array. */
   const direct = async (): Promise<void> => {
     const values: (Value | undefined)[] = bound.values.map((v) => v.data as Value | undefined);

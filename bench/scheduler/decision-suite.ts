@@ -151,7 +151,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
       const common = { system, model, ...(w.params ? { params: w.params } : {}), maxPoints: 0 };
       // Static mappings: the oracle's best on the training input, per objective.
       const trainEx = await explore(w.workload, training, common);
-      const trainOracle = await Oracle.measure(trainEx, system);
+      const trainOracle = await Oracle.measure(trainEx.problem, system);
       const statics = new Map<SuiteObjective, ReturnType<typeof portable>>();
       for (const o of SUITE_OBJECTIVES) statics.set(o, portable(trainEx, trainOracle, o));
       for (const dName of options.datasets ?? SUITE_DATASETS[options.size]) {
@@ -167,7 +167,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
         let oracle: OracleT | undefined;
         for (const objective of SUITE_OBJECTIVES) {
           const plan = await schedule(w.workload, data, { ...common, policy: objective, staticMapping: statics.get(objective)! });
-          oracle ??= await Oracle.measure(plan, system);
+          oracle ??= await Oracle.measure(plan.problem, system);
           const score = (g: Int32Array): { v: number; time: number; energy: number } => {
             const m = oracle!.metrics(g);
             return { v: objectiveValue(objective, { time: m.makespan, energy: m.energy }), time: m.makespan, energy: m.energy };
@@ -195,7 +195,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
             optimal: pick.v <= best.value * 1.01,
             loss: (pick.v - best.value) / best.value,
             pickLabel: plan.chosen.label,
-            bestLabel: plan.bound.ops.map((op, i) => `${op.id}:${plan.choices[i]![best.genome[i]!]!.label}`).join(', '),
+            bestLabel: plan.problem.bound.ops.map((op, i) => `${op.id}:${plan.problem.choices[i]![best.genome[i]!]!.label}`).join(', '),
             oracleExhaustive: best.exhaustive,
           };
           results.push(r);
@@ -209,8 +209,8 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
 
 function portable(ex: Exploration, oracle: OracleT, objective: SuiteObjective): { op: string; devices: string[]; shares: number[] }[] {
   const best = oracle.optimum((m) => objectiveValue(objective, m));
-  return ex.bound.ops.map((op, i) => {
-    const ch = ex.choices[i]![best.genome[i]!]!;
+  return ex.problem.bound.ops.map((op, i) => {
+    const ch = ex.problem.choices[i]![best.genome[i]!]!;
     return { op: op.id, devices: ch.parts.map((p) => oracle.system.devices[p.device]!.name), shares: ch.parts.map((p) => p.fraction) };
   });
 }

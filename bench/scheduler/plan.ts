@@ -46,8 +46,8 @@ const pr3 = defineWorkload(pagerankDefinition(3), 'pagerank-3');
 
 // The evaluator alone on 1e5 random mappings of the 8-operator DAG.
 const ex = await explore(pr4, graph, { system, model, maxPoints: 0 });
-const table = new CostTable(ex.choices, ex.bound.ops, new ModelCostSource(ex.bound, system, model));
-const evaluator = new Evaluator(ex.bound, system, table, ['time', 'energy']);
+const table = new CostTable(ex.problem.choices, ex.problem.bound.ops, new ModelCostSource(ex.problem.bound, system, model));
+const evaluator = new Evaluator(ex.problem.bound, system, table, ['time', 'energy']);
 const card = table.cardinality;
 const N = 100_000;
 const genomes = new Int32Array(N * card.length);

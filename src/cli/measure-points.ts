@@ -25,10 +25,10 @@ export async function measurePoints(
   onProgress?: (done: number, total: number, label: string) => void,
 ): Promise<MeasuredPoints> {
   // For each operator, the choices the genomes use, renumbered densely.
-  const used = ex.choices.map(() => new Map<number, number>());
+  const used = ex.problem.choices.map(() => new Map<number, number>());
   for (const g of genomes) g.forEach((c, i) => void (used[i]!.has(c) || used[i]!.set(c, used[i]!.size)));
-  const choices: Choice[][] = ex.choices.map((all, i) => [...used[i]!.keys()].map((c) => all[c]!));
-  const oracle = await Oracle.measure({ bound: ex.bound, choices, constraints: ex.constraints }, ex.context.system, {
+  const choices: Choice[][] = ex.problem.choices.map((all, i) => [...used[i]!.keys()].map((c) => all[c]!));
+  const oracle = await Oracle.measure({ bound: ex.problem.bound, choices, constraints: ex.constraints }, ex.problem.system, {
     repeats,
     ...(onProgress ? { onProgress } : {}),
   });

@@ -52,11 +52,11 @@ const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailu
 
 /** The structural features the stream watches, of a plan's first sparse input. */
 function signature(plan: Plan): Record<string, number> {
-  const v = plan.bound.values.find((x) => x.kind === 'sparse' && x.producer < 0)!;
+  const v = plan.problem.bound.values.find((x) => x.kind === 'sparse' && x.producer < 0)!;
   const a = v.pattern as CsrMatrix;
-  const m = plan.context.model.matrixFeatures(a);
+  const m = plan.problem.model.matrixFeatures(a);
   const sig: Record<string, number> = { rows: m.rows, nonzeros: m.nnz, 'mean row length': m.rowLength.mean, 'row-length cv': m.rowLength.cv };
-  if (plan.bound.ops.some((o) => o.kind === 'bfs' || o.kind === 'msbfs')) sig['bfs levels'] = plan.context.model.graphFeatures(a).meanLevels;
+  if (plan.problem.bound.ops.some((o) => o.kind === 'bfs' || o.kind === 'msbfs')) sig['bfs levels'] = plan.problem.model.graphFeatures(a).meanLevels;
   return sig;
 }
 
@@ -89,14 +89,14 @@ export async function runStream(plan: Plan, inputs: readonly WorkloadData[], opt
   if (threshold !== false && !(typeof threshold === 'number' && threshold > 0)) throw new InvalidArgumentError(`${fn}: featureThreshold must be a number > 0 or false, got ${describe(threshold)}`);
   const { featureThreshold: _, ...runOptions } = options;
   const base = {
-    system: plan.context.system,
-    model: plan.context.model,
+    system: plan.problem.system,
+    model: plan.problem.model,
     objectives: plan.objectives,
     ...plan.constraints,
-    params: plan.bound.params,
-    precision: plan.bound.precision,
+    params: plan.problem.bound.params,
+    precision: plan.problem.bound.precision,
   };
-  const workload = plan.bound.workload;
+  const workload = plan.problem.bound.workload;
   const results: RunResult[] = [];
   const plans: Plan[] = [];
   const replans: StreamReplan[] = [];
@@ -172,7 +172,7 @@ export function pipelinedMakespan(results: readonly Pick<RunResult, 'pieces' | '
 }
 
 function planData(plan: Plan): WorkloadData {
-  const v = plan.bound.values.find((x) => x.kind === 'sparse' && x.producer < 0)!;
+  const v = plan.problem.bound.values.find((x) => x.kind === 'sparse' && x.producer < 0)!;
   return v.data as CsrMatrix;
 }
 

@@ -26,7 +26,7 @@ afterEach(() => {
 
 async function bfsOn(planner: Planner, device: string): Promise<ReturnType<typeof withGenome>> {
   const plan = await planner.plan('bfs');
-  return withGenome(plan, Int32Array.from(plan.bound.ops, (_, i) => wholeOn(plan, i, device)));
+  return withGenome(plan, Int32Array.from(plan.problem.bound.ops, (_, i) => wholeOn(plan, i, device)));
 }
 
 describe('BFS re-decided level by level', () => {
@@ -36,7 +36,7 @@ describe('BFS re-decided level by level', () => {
 
   it('a search planned on the CPU moves levels to the devices predicted cheaper for them; depths equal the reference', async () => {
     const plan = await bfsOn(tailed, 'cpu');
-    const ctx = { system, model: plan.context.model, graph: tailed.graph, source: plan.bound.ops[0]!.source!, planned: deviceIndex(plan, 'cpu'), usable: () => true };
+    const ctx = { system, model: plan.problem.model, graph: tailed.graph, source: plan.problem.bound.ops[0]!.source!, planned: deviceIndex(plan, 'cpu'), usable: () => true };
     expect(steppingPays(ctx, resumableBfsDevices(system)).pays).toBe(true);
     const result = await runPlan(plan);
     expectReferenceOutputs(plan, result);
@@ -53,7 +53,7 @@ describe('BFS re-decided level by level', () => {
       expect(s.reason).toMatch(/^level \d+: frontier \d+ vertices/);
       level += s.levels;
     }
-    const depth = result.outputs[plan.bound.values[plan.bound.outputs[0]!]!.name] as Int32Array;
+    const depth = result.outputs[plan.problem.bound.values[plan.problem.bound.outputs[0]!]!.name] as Int32Array;
     expect(level).toBe(Math.max(...depth));
     // The piece's time is the steps' and the moves' between memory spaces.
     const sum = steps.reduce((t, s) => t + s.observedSeconds + s.moveSeconds, 0);
@@ -84,7 +84,7 @@ describe('BFS re-decided level by level', () => {
 
   it('a road-like graph, where no device beats the planned one level by level, runs in one call', async () => {
     const plan = await road.plan('bfs');
-    const ctx = { system, model: plan.context.model, graph: road.graph, source: plan.bound.ops[0]!.source!, planned: plan.choices[0]![plan.chosen.genome[0]!]!.parts[0]!.device, usable: () => true };
+    const ctx = { system, model: plan.problem.model, graph: road.graph, source: plan.problem.bound.ops[0]!.source!, planned: plan.problem.choices[0]![plan.chosen.genome[0]!]!.parts[0]!.device, usable: () => true };
     expect(steppingPays(ctx, resumableBfsDevices(system)).pays).toBe(false);
     const result = await runPlan(plan);
     expectReferenceOutputs(plan, result);

@@ -17,7 +17,7 @@ afterEach(() => {
 
 async function allOnGpu(name = 'pagerank'): Promise<ReturnType<typeof withGenome>> {
   const plan = await planner.plan(name);
-  return withGenome(plan, Int32Array.from(plan.bound.ops, (_, i) => wholeOn(plan, i, 'gpu')));
+  return withGenome(plan, Int32Array.from(plan.problem.bound.ops, (_, i) => wholeOn(plan, i, 'gpu')));
 }
 
 describe('device loss', () => {

@@ -35,12 +35,12 @@ describe('DriftMonitor', () => {
     const planner = new Planner();
     const plan = await planner.plan('gcn');
     // Aggregations (spmm) on the gpu, everything else on the cpu: both kinds of pieces occur.
-    const genome = Int32Array.from(plan.bound.ops, (op, i) => wholeOn(plan, i, op.kind === 'spmm' ? 'gpu' : 'cpu'));
+    const genome = Int32Array.from(plan.problem.bound.ops, (op, i) => wholeOn(plan, i, op.kind === 'spmm' ? 'gpu' : 'cpu'));
     const forced = withGenome(plan, genome);
     const before = planner.model.corrections.factor('gpu/spmm/time');
     const drift = new DriftMonitor(planner.model);
     await runPlan(forced, { replan: false, observers: [drift] });
-    expect(drift.records.length).toBe(plan.bound.ops.length);
+    expect(drift.records.length).toBe(plan.problem.bound.ops.length);
     const after = planner.model.corrections.factor('gpu/spmm/time');
     // The uncalibrated model is far from the simulator, so two observations move the factor.
     expect(after).not.toBe(before);

@@ -58,7 +58,7 @@ export function withGenome(plan: Plan, genome: Int32Array): Plan {
 
 /** Index of the device called `name` in the plan's system. */
 export function deviceIndex(plan: Plan, name: string): number {
-  const i = plan.context.system.devices.findIndex((d) => d.name === name);
+  const i = plan.problem.system.devices.findIndex((d) => d.name === name);
   if (i < 0) throw new Error(`no device ${name}`);
   return i;
 }
@@ -66,14 +66,14 @@ export function deviceIndex(plan: Plan, name: string): number {
 /** The choice of operator `i` that runs it whole on `device`; throws when the device cannot. */
 export function wholeOn(plan: Plan, i: number, device: string): number {
   const d = deviceIndex(plan, device);
-  const c = plan.choices[i]!.findIndex((ch) => ch.parts.length === 1 && ch.parts[0]!.device === d);
-  if (c < 0) throw new Error(`${plan.bound.ops[i]!.id} cannot run whole on ${device}`);
+  const c = plan.problem.choices[i]!.findIndex((ch) => ch.parts.length === 1 && ch.parts[0]!.device === d);
+  if (c < 0) throw new Error(`${plan.problem.bound.ops[i]!.id} cannot run whole on ${device}`);
   return c;
 }
 
 /** Every operator whole on one device. */
 export function allOn(plan: Plan, device: string): Int32Array {
-  return Int32Array.from(plan.bound.ops, (_, i) => wholeOn(plan, i, device));
+  return Int32Array.from(plan.problem.bound.ops, (_, i) => wholeOn(plan, i, device));
 }
 
 /**
@@ -81,7 +81,7 @@ export function allOn(plan: Plan, device: string): Int32Array {
  * the last) choice of that many parts, else of fewer.
  */
 export function widestSplit(plan: Plan, ways: number, last = false): Int32Array {
-  return Int32Array.from(plan.choices, (cs: readonly Choice[]) => {
+  return Int32Array.from(plan.problem.choices, (cs: readonly Choice[]) => {
     for (let w = ways; w >= 1; w--) {
       const idx = cs.flatMap((c, j) => (c.parts.length === w ? [j] : []));
       if (idx.length > 0) return last ? idx[idx.length - 1]! : idx[0]!;
@@ -92,7 +92,7 @@ export function widestSplit(plan: Plan, ways: number, last = false): Int32Array 
 
 /** Parts the run of `genome` has: one piece each. */
 export function pieceCount(plan: Plan, genome: Int32Array = plan.chosen.genome): number {
-  return plan.choices.reduce((s, cs, i) => s + cs[genome[i]!]!.parts.length, 0);
+  return plan.problem.choices.reduce((s, cs, i) => s + cs[genome[i]!]!.parts.length, 0);
 }
 
 /** Expect `actual` to equal the reference value `expected`: exact for integers and patterns, to a tolerance for floats. */
@@ -149,11 +149,11 @@ function expectClose(a: ArrayLike<number>, b: ArrayLike<number>, rel: number, wh
 
 /** Every output of the run equals the reference of the plan's bound workload. */
 export function expectReferenceOutputs(plan: Plan, result: RunResult): void {
-  const ref = referenceValues(plan.bound);
-  const names = plan.bound.outputs.map((v) => plan.bound.values[v]!.name);
+  const ref = referenceValues(plan.problem.bound);
+  const names = plan.problem.bound.outputs.map((v) => plan.problem.bound.values[v]!.name);
   expect(Object.keys(result.outputs).sort()).toEqual([...names].sort());
-  for (const v of plan.bound.outputs) {
-    const name = plan.bound.values[v]!.name;
+  for (const v of plan.problem.bound.outputs) {
+    const name = plan.problem.bound.values[v]!.name;
     expectSameValue(result.outputs[name], ref[v]!, `${plan.workload} ${name}`);
   }
 }

@@ -56,7 +56,7 @@ describe('a failing piece', () => {
 
   it('in the middle of gcn names that operator and runs nothing downstream', async () => {
     const base = await planner.plan('gcn');
-    const ids = base.bound.ops.map((o) => o.id);
+    const ids = base.problem.bound.ops.map((o) => o.id);
     // Dense steps on the CPU; the aggregations (native kernels) on the GPU, whose run fails.
     const genome = Int32Array.from(ids, (id, i) => wholeOn(base, i, id.startsWith('agg') ? 'gpu' : 'cpu'));
     const plan = withGenome(base, genome);

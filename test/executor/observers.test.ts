@@ -12,8 +12,8 @@ const planner = new Planner();
 /** What a piece's source must be: a clock on the CPU, the simulator for native kernels elsewhere, else the roofline. */
 function expectedSource(plan: Plan, r: PieceRecord): string {
   if (r.device === 'cpu') return 'measured';
-  const op = plan.bound.ops.find((o) => o.id === r.op)!;
-  return isNative(op, plan.context.system.device(r.device)) ? 'simulated' : 'roofline';
+  const op = plan.problem.bound.ops.find((o) => o.id === r.op)!;
+  return isNative(op, plan.problem.system.device(r.device)) ? 'simulated' : 'roofline';
 }
 
 async function observe(plan: Plan): Promise<{ pieces: PieceRecord[]; ends: RunResult[]; result: RunResult }> {

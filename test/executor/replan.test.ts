@@ -26,7 +26,7 @@ afterEach(() => {
 
 async function allOnGpu(): Promise<ReturnType<typeof withGenome>> {
   const plan = await planner.plan('pagerank');
-  return withGenome(plan, Int32Array.from(plan.bound.ops, (_, i) => wholeOn(plan, i, 'gpu')));
+  return withGenome(plan, Int32Array.from(plan.problem.bound.ops, (_, i) => wholeOn(plan, i, 'gpu')));
 }
 
 describe('runPlan re-planning', () => {

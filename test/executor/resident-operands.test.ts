@@ -44,7 +44,7 @@ describe('operands resident on a device for the run', () => {
     const result = await runPlan(withGenome(plan, allOn(plan, 'gpu')), { replan: false });
     expectReferenceOutputs(plan, result);
     // PageRank reads the graph in every iteration; it is copied once.
-    const readers = plan.bound.ops.filter((op) => op.kind === 'spmv' || op.kind === 'spmm').length;
+    const readers = plan.problem.bound.ops.filter((op) => op.kind === 'spmv' || op.kind === 'spmm').length;
     expect(readers).toBeGreaterThan(1);
     expect(calls.prefetched).toHaveLength(1);
     // The transition matrix's column indices (and its values): the graph's edges, as int32.

@@ -19,7 +19,7 @@ describe.each(['gcn', 'msbfs', 'pagerank', 'sage', 'spmm'])('%s split across dev
     const genome = widestSplit(base, ways, last);
     const plan = withGenome(base, genome);
     // The forced mapping really splits something ways-fold.
-    expect(plan.choices.some((cs, i) => cs[genome[i]!]!.parts.length === ways)).toBe(true);
+    expect(plan.problem.choices.some((cs, i) => cs[genome[i]!]!.parts.length === ways)).toBe(true);
     const result = await runPlan(plan, { replan: false });
     expect(result.pieces).toHaveLength(pieceCount(plan, genome));
     expectReferenceOutputs(plan, result);

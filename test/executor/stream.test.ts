@@ -42,7 +42,7 @@ describe('runStream', () => {
     for (const k of [0, 9, 10, 19]) {
       const p = adaptive.plans[k]!;
       const depth = adaptive.results[k]!.outputs['depth'] as Int32Array;
-      expect(Array.from(depth)).toEqual(Array.from(referenceValues(p.bound)[p.bound.outputs[0]!] as Int32Array));
+      expect(Array.from(depth)).toEqual(Array.from(referenceValues(p.problem.bound)[p.problem.bound.outputs[0]!] as Int32Array));
     }
   });
 

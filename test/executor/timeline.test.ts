@@ -23,7 +23,7 @@ function expectConsistentTimeline(plan: Plan, result: RunResult): void {
     for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.start, `${device}: ${sorted[i]!.op} overlaps ${sorted[i - 1]!.op}`).toBeGreaterThanOrEqual(sorted[i - 1]!.finish);
   }
   // An operator's pieces start after every piece of the operators producing its operands.
-  const { bound } = plan;
+  const { bound } = plan.problem;
   for (const op of bound.ops) {
     const producers = op.operands.map((v) => bound.values[v]!.producer).filter((p) => p >= 0).map((p) => bound.ops[p]!.id);
     const ready = Math.max(0, ...result.pieces.filter((p) => producers.includes(p.op)).map((p) => p.finish));
@@ -46,7 +46,7 @@ describe('sage branches', () => {
     ['gpu', 'cgra'],
   ] as const)('self on %s and neighbours on %s run at once', async (selfDevice, neighDevice) => {
     const base = await planner.plan('sage');
-    const ops = base.bound.ops.map((o) => o.id);
+    const ops = base.problem.bound.ops.map((o) => o.id);
     const self = ops.indexOf('self');
     const neigh = ops.indexOf('neigh');
     const genome = Int32Array.from(base.chosen.genome);

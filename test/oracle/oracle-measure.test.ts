@@ -23,8 +23,8 @@ describe('Oracle.measure', () => {
     const system = twoDeviceSystem();
     const ex = await explore('spmm', graph, { system, model: specModel(system), splitRatios: [0.25, 0.5] });
     const runs = system.devices.map((d) => vi.spyOn(d, 'run'));
-    const oracle = await Oracle.measure(ex, system);
-    const want = pieces(ex.choices);
+    const oracle = await Oracle.measure(ex.problem, system);
+    const want = pieces(ex.problem.choices);
     expect(oracle.source.size).toBe(want.size);
     const perDevice = [0, 1].map((d) => [...want.values()].filter((x) => x === d).length);
     expect(runs.map((r) => r.mock.calls.length)).toEqual(perDevice);
@@ -33,7 +33,7 @@ describe('Oracle.measure', () => {
     const ranges = runs[0]!.mock.calls.map((c) => (c[2] === undefined ? 'whole' : `${c[2][0]}-${c[2][1]}`)).sort();
     const gpuPieces = [...want.entries()].filter(([, d]) => d === 0).map(([k]) => {
       const [, , b, e] = k.split('/').map(Number);
-      return b === 0 && e === ex.bound.ops[0]!.units ? 'whole' : `${b}-${e}`;
+      return b === 0 && e === ex.problem.bound.ops[0]!.units ? 'whole' : `${b}-${e}`;
     });
     expect(ranges).toEqual(gpuPieces.sort());
   });
@@ -41,9 +41,9 @@ describe('Oracle.measure', () => {
   it('labels dense operators on simulated devices as roofline costs', async () => {
     const system = twoDeviceSystem();
     const ex = await explore('gcn', graph, { system, model: specModel(system), splits: false });
-    const oracle = await Oracle.measure(ex, system);
-    expect(oracle.source.size).toBe(pieces(ex.choices).size);
-    ex.bound.ops.forEach((op, i) => {
+    const oracle = await Oracle.measure(ex.problem, system);
+    expect(oracle.source.size).toBe(pieces(ex.problem.choices).size);
+    ex.problem.bound.ops.forEach((op, i) => {
       for (const d of [0, 1]) {
         const basis = oracle.source.basis.get(`${i}/${d}/0/${op.units}`);
         expect(basis, `${op.id} on ${d}`).toBe(op.kind === 'spmm' ? 'simulated' : 'roofline');
@@ -54,8 +54,8 @@ describe('Oracle.measure', () => {
   it('refuses to price a piece it did not run', async () => {
     const system = twoDeviceSystem();
     const ex = await explore('spmm', graph, { system, model: specModel(system), splits: false });
-    const oracle = await Oracle.measure(ex, system);
-    expect(() => oracle.source.cost(ex.bound.ops[0]!, 0, 0, 7)).toThrow(/^MeasuredCostSource: Y on device 0 \[0, 7\) was not executed$/);
+    const oracle = await Oracle.measure(ex.problem, system);
+    expect(() => oracle.source.cost(ex.problem.bound.ops[0]!, 0, 0, 7)).toThrow(/^MeasuredCostSource: Y on device 0 \[0, 7\) was not executed$/);
   });
 
   it('never calls the cost model, to measure or to search', async () => {
@@ -64,7 +64,7 @@ describe('Oracle.measure', () => {
     const ex = await explore('gcn', smallGraph(), { system, model, splitRatios: [0.5] });
     const spies = (['predictShape', 'predict', 'predictAll'] as const).map((m) => vi.spyOn(CostModel.prototype, m));
     const own = vi.spyOn(model, 'predictShape');
-    const oracle = await Oracle.measure(ex, system);
+    const oracle = await Oracle.measure(ex.problem, system);
     oracle.optimum((m) => m.time);
     oracle.optimum((m) => m.time * m.energy);
     for (const s of [...spies, own]) expect(s).not.toHaveBeenCalled();

@@ -14,11 +14,11 @@ it('lists every operator with its alternatives fastest first', async () => {
   for (const name of ['gcn', 'sage']) {
     const plan = await schedule(name, smallGraph(), { system, model, policy: 'min-energy' });
     const ops = plan.explanation.operators;
-    expect(ops.map((o) => o.id)).toEqual(plan.bound.ops.map((o) => o.id));
+    expect(ops.map((o) => o.id)).toEqual(plan.problem.bound.ops.map((o) => o.id));
     ops.forEach((o, i) => {
-      const op = plan.bound.ops[i]!;
+      const op = plan.problem.bound.ops[i]!;
       expect(o.kind).toBe(op.kind);
-      expect(o.choice).toBe(plan.choices[i]![plan.chosen.genome[i]!]!.label);
+      expect(o.choice).toBe(plan.problem.choices[i]![plan.chosen.genome[i]!]!.label);
       expect(o.reason.startsWith(`${op.id} (${op.kind}): `)).toBe(true);
       expect(o.alternatives.map((a) => a.device).sort()).toEqual(['cgra', 'gpu']);
       for (let k = 1; k < o.alternatives.length; k++) expect(o.alternatives[k]!.seconds).toBeGreaterThanOrEqual(o.alternatives[k - 1]!.seconds);

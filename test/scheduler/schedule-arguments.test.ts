@@ -80,6 +80,6 @@ describe('inputs', () => {
     expect(plan.front.length).toBeGreaterThan(0);
     expect(Number.isFinite(plan.chosen.time) && plan.chosen.time > 0).toBe(true);
     // Nothing to balance by nonzeros: no split has an empty part.
-    for (const c of plan.choices[0]!) for (const p of c.parts) expect(p.end).toBeGreaterThan(p.begin);
+    for (const c of plan.problem.choices[0]!) for (const p of c.parts) expect(p.end).toBeGreaterThan(p.begin);
   });
 });

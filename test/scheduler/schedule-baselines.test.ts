@@ -21,7 +21,7 @@ describe('baselines', () => {
     }
     for (const d of ['gpu', 'cgra']) {
       const b = plan.baselines.find((x) => x.name === `${d} alone`)!;
-      expect(b.label).toBe(plan.bound.ops.map((o) => `${o.id}:${d}`).join(', '));
+      expect(b.label).toBe(plan.problem.bound.ops.map((o) => `${o.id}:${d}`).join(', '));
     }
   });
 

@@ -26,21 +26,21 @@ it('plans and measures sddmm -> spmm -> reduce', async () => {
   const g = kroneckerGraph({ scale: 8, seed: 2 });
   const plan = await schedule(w, g, { system, model: new CostModel(system) });
   expect(plan.front.length).toBeGreaterThan(0);
-  expect(plan.bound.ops.map((o) => o.kind)).toEqual(['sddmm', 'spmm', 'reduce']);
-  const values = referenceValues(plan.bound);
-  const att = values[plan.bound.ops[0]!.output] as CsrMatrix;
+  expect(plan.problem.bound.ops.map((o) => o.kind)).toEqual(['sddmm', 'spmm', 'reduce']);
+  const values = referenceValues(plan.problem.bound);
+  const att = values[plan.problem.bound.ops[0]!.output] as CsrMatrix;
   expect(att).toBeInstanceOf(CsrMatrix);
   expect(att.nnz).toBe(g.nnz);
-  const n = values[plan.bound.ops[2]!.output] as DenseMatrix;
+  const n = values[plan.problem.bound.ops[2]!.output] as DenseMatrix;
   expect([n.rows, n.cols]).toEqual([1, 8]);
   // The column norms of agg, recomputed here.
-  const agg = values[plan.bound.ops[1]!.output] as DenseMatrix;
+  const agg = values[plan.problem.bound.ops[1]!.output] as DenseMatrix;
   for (let c = 0; c < 8; c++) {
     let s = 0;
     for (let r = 0; r < agg.rows; r++) s += agg.data[r * 8 + c]! ** 2;
     expect(n.data[c]).toBeCloseTo(Math.sqrt(s), 3);
   }
-  const oracle = await Oracle.measure(plan, system);
+  const oracle = await Oracle.measure(plan.problem, system);
   const best = oracle.optimum((m) => m.time);
   expect(best.exhaustive).toBe(true);
   expect(best.value).toBeLessThanOrEqual(oracle.metrics(plan.chosen.genome).makespan);

@@ -11,7 +11,7 @@ const graph = smallGraph();
 
 it('keeps an excluded device out of every choice, point and baseline', async () => {
   const plan = await schedule('gcn', graph, { system, model, exclude: ['gpu'] });
-  for (const ops of plan.choices) for (const c of ops) for (const p of c.parts) expect(p.device).toBe(1);
+  for (const ops of plan.problem.choices) for (const c of ops) for (const p of c.parts) expect(p.device).toBe(1);
   for (const o of plan.operators) expect(o.choices).toEqual(['cgra']);
   for (const p of [...plan.front, ...plan.dominated]) expect(p.label).not.toMatch(/gpu/);
   expect(plan.mapping.flatMap((m) => m.devices)).not.toContain('gpu');

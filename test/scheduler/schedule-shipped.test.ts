@@ -30,8 +30,8 @@ describe.each(['spmm', 'bfs', 'msbfs', 'gcn', 'sage', 'pagerank'])('schedule(%s)
     expect(plan.front).toContain(plan.chosen);
     expect(plan.chosen.time).toBe(plan.front[0]!.time);
     expect(plan.predicted.makespan).toBe(plan.chosen.latency);
-    expect(plan.chosen.label).toBe(plan.bound.ops.map((op, i) => `${op.id}:${plan.choices[i]![plan.chosen.genome[i]!]!.label}`).join(', '));
-    expect(plan.mapping.map((m) => m.op)).toEqual(plan.bound.ops.map((o) => o.id));
+    expect(plan.chosen.label).toBe(plan.problem.bound.ops.map((op, i) => `${op.id}:${plan.problem.choices[i]![plan.chosen.genome[i]!]!.label}`).join(', '));
+    expect(plan.mapping.map((m) => m.op)).toEqual(plan.problem.bound.ops.map((o) => o.id));
 
     const summary = plan.explanation.summary.join('\n');
     expect(plan.explanation.summary.length).toBeGreaterThan(0);

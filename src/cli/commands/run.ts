@@ -111,7 +111,7 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
   try {
     const plan = await schedulePlan(args, { maxPoints: 0 });
     const progress = progressReporter('run');
-    let total = plan.chosen.genome.reduce((s, c, i) => s + plan.choices[i]![c]!.parts.length, 0);
+    let total = plan.chosen.genome.reduce((s, c, i) => s + plan.problem.choices[i]![c]!.parts.length, 0);
     let done = 0;
     const observer: ExecutionObserver = {
       onPiece: (p) => {
@@ -171,7 +171,7 @@ function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Paramet
   ];
   const names = plan.devices.map((d) => d.name);
   const predicted: TimelineBar[] = [
-    ...plan.predicted.timeline.map((e) => ({ track: names[e.device]!, op: plan.bound.ops[e.op]!.id, start: e.start, finish: e.finish, source: 'modelled' })),
+    ...plan.predicted.timeline.map((e) => ({ track: names[e.device]!, op: plan.problem.bound.ops[e.op]!.id, start: e.start, finish: e.finish, source: 'modelled' })),
     ...plan.predicted.transfers.map((t) => ({ track: `${t.from} -> ${t.to}`, op: 'copy', start: t.start, finish: t.finish, source: 'modelled' })),
   ];
   const replans = result.replans.map((r) => ({ at: replanAt(result, r.after), label: r.reason }));
@@ -217,7 +217,7 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, resul
   out(`Plan (${plan.policy}): ${shortMapping(plan.operators, plan.chosen.genome)}; predicted ${formatSeconds(plan.predicted.makespan)}, ${formatJoules(plan.predicted.energy)}\n`);
   const rows: string[][] = [];
   let last = '';
-  for (const p of [...result.pieces].sort((x, y) => plan.bound.ops.findIndex((o) => o.id === x.op) - plan.bound.ops.findIndex((o) => o.id === y.op) || x.begin - y.begin)) {
+  for (const p of [...result.pieces].sort((x, y) => plan.problem.bound.ops.findIndex((o) => o.id === x.op) - plan.problem.bound.ops.findIndex((o) => o.id === y.op) || x.begin - y.begin)) {
     const first = p.op !== last;
     last = p.op;
     rows.push([

@@ -1,0 +1,104 @@
+// The options of `runPlan`, checked once into the settings a run's parts read, and the event of
+// devices leaving a running plan.
+
+import { describe, InvalidArgumentError } from '../errors.js';
+import type { Plan } from '../scheduler/schedule.js';
+import { checkOptions } from '../validate.js';
+import type { ExecutionObserver } from './records.js';
+
+export interface RunPlanOptions {
+  /** Stops at the next piece boundary: pieces not started are not started, and the run rejects. */
+  readonly signal?: AbortSignal;
+  readonly observers?: readonly ExecutionObserver[];
+  /**
+   * Re-plan the operators not yet started when the predicted time of the remaining work, with
+   * the model corrected by what the run observed, differs from its prediction when planned by
+   * more than `threshold`. The run feeds native kernels' observations to the plan's model
+   * (`CostModel.observe`) while it does so. `false` runs the plan as made.
+   * @default { threshold: 0.25 }
+   */
+  readonly replan?: false | { readonly threshold?: number };
+  /**
+   * Withdraw devices during the run (`deviceLoss.withdraw('gpu')`): their pieces not yet done,
+   * and every operator not yet started, are re-planned onto the other devices.
+   */
+  readonly deviceLoss?: DeviceLoss;
+  /**
+   * Treat a device whose piece fails as lost and re-plan around it, instead of failing the run.
+   * Invalid-argument errors always fail the run. @default true
+   */
+  readonly recoverDeviceFailures?: boolean;
+  /**
+   * Re-decide single-source BFS level by level from the actual frontier: the search stops every
+   * few levels and goes on on the device predicted cheapest for the next ones, moves included.
+   * It needs two or more devices that can resume a search (`capabilities.bfsResume`), and is
+   * used only where the graph's typical frontier profile predicts a gain of 10% or more over the
+   * planned device alone. The choice minimises time: plans led by energy (`min-energy`,
+   * `frugal-within-deadline`, weights favouring energy) or with an energy budget run each search
+   * in one call. @default true
+   */
+  readonly bfsLevels?: boolean;
+}
+
+/**
+ * The event of devices leaving a running plan (unplugged, reclaimed, failed health check).
+ * @example
+ * const loss = new DeviceLoss();
+ * const run = runPlan(plan, { deviceLoss: loss });
+ * loss.withdraw('gpu');   // the rest of the run avoids it
+ */
+export class DeviceLoss {
+  readonly withdrawn = new Set<string>();
+  withdraw(device: string): void {
+    if (typeof device !== 'string') throw new InvalidArgumentError(`DeviceLoss.withdraw: device must be a device name, got ${describe(device)}`);
+    this.withdrawn.add(device);
+  }
+}
+
+/** The options of one run, checked. */
+export interface RunSettings {
+  readonly signal: AbortSignal | undefined;
+  readonly observers: readonly ExecutionObserver[];
+  /** Whether to watch for drift and re-plan (and learn while doing so). */
+  readonly replan: boolean;
+  /** Relative drift of the remaining work that triggers a re-plan (Infinity when `replan` is false). */
+  readonly threshold: number;
+  readonly deviceLoss: DeviceLoss | undefined;
+  readonly recoverable: boolean;
+  readonly bfsLevels: boolean;
+}
+
+const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels'] as const;
+
+/**
+ * Check `runPlan`'s arguments.
+ * @throws {InvalidArgumentError} naming the option and the value.
+ * @throws the signal's reason when it is already aborted.
+ */
+export function checkRunOptions(fn: string, plan: Plan, options: RunPlanOptions): RunSettings {
+  checkOptions(fn, options, KEYS as unknown as (keyof RunPlanOptions & string)[]);
+  if (plan === null || typeof plan !== 'object' || !plan.problem?.bound || !plan.chosen) throw new InvalidArgumentError(`${fn}: plan must come from schedule(), got ${describe(plan)}`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new InvalidArgumentError(`${fn}: options must be an object, got ${describe(options)}`);
+  const observers = options.observers ?? [];
+  if (!Array.isArray(observers)) throw new InvalidArgumentError(`${fn}: observers must be an array, got ${describe(observers)}`);
+  observers.forEach((o: unknown, i) => {
+    if (o === null || typeof o !== 'object') throw new InvalidArgumentError(`${fn}: observers[${i}] must be an object, got ${describe(o)}`);
+    for (const hook of ['onPiece', 'onReplan', 'onRunEnd'] as const) {
+      const f = (o as Record<string, unknown>)[hook];
+      if (f !== undefined && typeof f !== 'function') throw new InvalidArgumentError(`${fn}: observers[${i}].${hook} must be a function, got ${describe(f)}`);
+    }
+  });
+  const signal = options.signal;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(signal)}`);
+  signal?.throwIfAborted();
+  const replan = options.replan ?? {};
+  if (replan !== false && (replan === null || typeof replan !== 'object')) throw new InvalidArgumentError(`${fn}: replan must be false or { threshold }, got ${describe(replan)}`);
+  const threshold = replan === false ? Infinity : replan.threshold ?? 0.25;
+  if (typeof threshold !== 'number' || !(threshold > 0)) throw new InvalidArgumentError(`${fn}: replan.threshold must be a number > 0, got ${describe(threshold)}`);
+  if (options.deviceLoss !== undefined && !(options.deviceLoss instanceof DeviceLoss)) throw new InvalidArgumentError(`${fn}: deviceLoss must be a DeviceLoss, got ${describe(options.deviceLoss)}`);
+  const recoverable = options.recoverDeviceFailures ?? true;
+  if (typeof recoverable !== 'boolean') throw new InvalidArgumentError(`${fn}: recoverDeviceFailures must be true or false, got ${describe(recoverable)}`);
+  const bfsLevels = options.bfsLevels ?? true;
+  if (typeof bfsLevels !== 'boolean') throw new InvalidArgumentError(`${fn}: bfsLevels must be true or false, got ${describe(bfsLevels)}`);
+  return { signal, observers, replan: replan !== false, threshold, deviceLoss: options.deviceLoss, recoverable, bfsLevels };
+}

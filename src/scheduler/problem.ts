@@ -1,0 +1,167 @@
+// Preparing a planning problem: the workload bound to its data, the system and the cost model,
+// every way each operator may run (the mapping space) and what each way is predicted to cost.
+// Everything after this (the search, the policy, re-planning, the oracle's enumeration) works on
+// a PlanningProblem and never binds or prices anything again.
+
+import type { Precision } from '../data/dense.js';
+import type { CostModel } from '../cost/model.js';
+import { loadCostModel } from '../cost/store.js';
+import { detectSystem, System } from '../devices/system.js';
+import { describe, InfeasibleError, InvalidArgumentError } from '../errors.js';
+import { checkInt, checkNumber, checkOptions, suggest } from '../validate.js';
+import { bindWorkload, type BoundWorkload, type WorkloadData } from '../workloads/bind.js';
+import { defineWorkload, type Workload } from '../workloads/definition.js';
+import { workload as shippedWorkload } from '../workloads/library.js';
+import { ModelCostSource } from './costs.js';
+import { Evaluator, type Constraints, type Objective, OBJECTIVES } from './evaluate.js';
+import { type FrontSearchSettings, checkSearchSettings } from './front.js';
+import { buildChoices, type Choice, CostTable, type SpaceOptions } from './space.js';
+
+export interface PrepareOptions extends SpaceOptions {
+  /** The machine. @default detectSystem() */
+  readonly system?: System;
+  /** Predictions. @default loadCostModel(system) (calibrated when `dype calibrate` ran) */
+  readonly model?: CostModel;
+  /** Two or three of time, energy, memory, latency. @default ['time', 'energy'] */
+  readonly objectives?: readonly Objective[];
+  /** Latest acceptable makespan (a stream: seconds per input). */
+  readonly deadline?: number;
+  /** Most acceptable energy in joules (a stream: per input). */
+  readonly energyBudget?: number;
+  /** Device names to leave out. */
+  readonly exclude?: readonly string[];
+  /** `auto` (exhaustive up to `exhaustiveLimit` mappings, NSGA-II above), or a strategy name. @default 'auto' */
+  readonly search?: string;
+  /** @default 100000 */
+  readonly exhaustiveLimit?: number;
+  /** Evaluations NSGA-II may make. @default 2000 */
+  readonly budget?: number;
+  /** Seed of the search (and of generated inputs). @default 1 */
+  readonly seed?: number;
+  /** Overrides of the workload's params (feature widths, sources, ...). */
+  readonly params?: Readonly<Record<string, number>>;
+  readonly precision?: Precision;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The live side of a plan: the bound workload (with its data), the system and model it was
+ * planned with, the mapping space and its predicted costs. Not serialisable; the plan's result
+ * (front, chosen mapping, predictions) is.
+ */
+export interface PlanningProblem {
+  readonly workload: Workload;
+  readonly bound: BoundWorkload;
+  readonly system: System;
+  readonly model: CostModel;
+  /** Devices (system indices) the mapping space may use: the system less the excluded ones. */
+  readonly allowed: readonly number[];
+  readonly objectives: readonly Objective[];
+  readonly constraints: Constraints;
+  /** How the front is searched, kept so that re-planning searches the same way. */
+  readonly search: FrontSearchSettings;
+  /** The model's (and the rooflines') predictions, memoised per piece. */
+  readonly costs: ModelCostSource;
+  /** Every way each operator may run. */
+  readonly choices: readonly (readonly Choice[])[];
+  readonly table: CostTable;
+  /** Evaluates mappings under the problem's objectives and constraints. */
+  readonly evaluator: Evaluator;
+}
+
+/** Resolve a workload argument: a Workload, a shipped name, or a definition object. */
+export function resolveWorkload(fn: string, w: unknown): Workload {
+  if (typeof w === 'string') return shippedWorkload(w);
+  if (w !== null && typeof w === 'object' && 'definition' in w && 'order' in w) return w as Workload;
+  if (w !== null && typeof w === 'object') return defineWorkload(w, '<object>');
+  throw new InvalidArgumentError(`${fn}: workload must be a shipped name, a Workload or a definition object, got ${describe(w)}`);
+}
+
+/** Option names `prepare` reads; callers with more options add theirs. */
+export const PREPARE_KEYS = [
+  'system', 'model', 'objectives', 'deadline', 'energyBudget', 'exclude', 'search', 'exhaustiveLimit', 'budget', 'seed', 'params',
+  'precision', 'signal', 'splits', 'maxSplit', 'splitRatios',
+] as const;
+
+function checkObjectives(fn: string, objectives: unknown): readonly Objective[] {
+  if (!Array.isArray(objectives) || objectives.length < 2 || objectives.length > 3 || new Set(objectives).size !== objectives.length) {
+    throw new InvalidArgumentError(`${fn}: objectives must be 2 or 3 distinct names of ${OBJECTIVES.join(', ')}, got ${describe(objectives)}`);
+  }
+  for (const o of objectives) {
+    if (!OBJECTIVES.includes(o)) {
+      const hint = typeof o === 'string' ? suggest(o, OBJECTIVES) : undefined;
+      throw new InvalidArgumentError(`${fn}: unknown objective ${describe(o)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (objectives: ${OBJECTIVES.join(', ')})`));
+    }
+  }
+  return objectives as Objective[];
+}
+
+/**
+ * Bind a workload to its data on a system, and price every way to run each operator.
+ * @param keys option names the caller accepts (misspelled ones are refused with a suggestion).
+ * @throws {InvalidArgumentError} on a bad workload, data or option.
+ * @throws {InfeasibleError} when every device is excluded, or an operator has no allowed device.
+ * @example
+ * const problem = await prepare('explore', 'gcn', graph, { system, model }, PREPARE_KEYS);
+ * problem.choices[0].map((c) => c.label);   // ['cpu', 'gpu', 'cpu 25% + gpu 75%', ...]
+ */
+export async function prepare(
+  fn: string,
+  workloadArg: Workload | string | object,
+  data: WorkloadData | readonly WorkloadData[],
+  options: PrepareOptions,
+  keys: readonly string[] = PREPARE_KEYS,
+): Promise<PlanningProblem> {
+  checkOptions(fn, options, keys as (keyof PrepareOptions & string)[]);
+  const workload = resolveWorkload(fn, workloadArg);
+  const objectives = checkObjectives(fn, options.objectives ?? ['time', 'energy']);
+  const constraints: Constraints = {
+    ...(options.deadline !== undefined ? { deadline: checkNumber(fn, 'deadline', options.deadline, Number.MIN_VALUE) } : {}),
+    ...(options.energyBudget !== undefined ? { energyBudget: checkNumber(fn, 'energyBudget', options.energyBudget, Number.MIN_VALUE) } : {}),
+  };
+  const search = checkSearchSettings(fn, options);
+  if (options.maxSplit !== undefined) checkInt(fn, 'maxSplit', options.maxSplit, 1, 3);
+  if (options.splitRatios !== undefined) {
+    if (!Array.isArray(options.splitRatios) || options.splitRatios.some((r) => typeof r !== 'number' || !(r > 0 && r < 1))) {
+      throw new InvalidArgumentError(`${fn}: splitRatios must be numbers strictly between 0 and 1, got ${describe(options.splitRatios)}`);
+    }
+  }
+  if (options.system !== undefined && !(options.system instanceof System)) throw new InvalidArgumentError(`${fn}: system must be a System, got ${describe(options.system)}`);
+  options.signal?.throwIfAborted();
+
+  // The data: one input, or a stream of inputs (planned on its first).
+  let first: WorkloadData;
+  if (Array.isArray(data)) {
+    if (!workload.stream) throw new InvalidArgumentError(`${fn}: ${workload.name} takes one input; pass a stream workload (streamOf or "stream:${workload.name}") for a sequence`);
+    if (data.length === 0) throw new InvalidArgumentError(`${fn}: the stream of inputs is empty`);
+    first = data[0] as WorkloadData;
+  } else {
+    first = data as WorkloadData;
+  }
+  const bound = bindWorkload(workload, first, {
+    ...(options.params ? { params: options.params } : {}),
+    ...(options.precision ? { precision: options.precision } : {}),
+    seed: search.seed,
+  });
+
+  const system = options.system ?? (await detectSystem());
+  const model = options.model ?? (await loadCostModel(system));
+  if (model.system !== system) throw new InvalidArgumentError(`${fn}: the model was built for system ${model.system.name}, not ${system.name}`);
+  const exclude = options.exclude ?? [];
+  if (!Array.isArray(exclude)) throw new InvalidArgumentError(`${fn}: exclude must be an array of device names, got ${describe(exclude)}`);
+  for (const name of exclude) system.device(name); // throws with a suggestion for an unknown name
+  const allowed = system.devices.flatMap((d, i) => (exclude.includes(d.name) ? [] : [i]));
+  if (allowed.length === 0) throw new InfeasibleError(`${fn}: every device is excluded (${exclude.join(', ')})`);
+
+  const costs = new ModelCostSource(bound, system, model);
+  const choices = buildChoices(bound, system, allowed, options, (op, d) => costs.cost(op, d, 0, Math.max(op.units, 1)).seconds);
+  choices.forEach((c, i) => {
+    if (c.length === 0) {
+      const op = bound.ops[i]!;
+      throw new InfeasibleError(`${fn}: no allowed device can run ${op.id} (${op.kind}); allowed: ${allowed.map((d) => system.devices[d]!.name).join(', ')}`);
+    }
+  });
+  const table = new CostTable(choices, bound.ops, costs);
+  const evaluator = new Evaluator(bound, system, table, objectives, constraints);
+  return { workload, bound, system, model, allowed, objectives, constraints, search, costs, choices, table, evaluator };
+}
