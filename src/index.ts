@@ -117,7 +117,7 @@ export { calibrationDir, machineFingerprint, type CalibrationRead } from './cost
 
 export {
   defineWorkload,
-  OPERATOR_KINDS as WORKLOAD_OPERATORS,
+  WORKLOAD_OPERATORS,
   streamOf,
   TRANSFORM_NAMES,
   type InputDefinition,

@@ -9,7 +9,7 @@ import { describe, InvalidArgumentError } from '../errors.js';
 import { denseFeatures } from '../generators/dense.js';
 import { Rng, seedToU32 } from '../generators/rng.js';
 import { suggest } from '../validate.js';
-import { checkWorkload, OPERATOR_KINDS, type Workload, type WorkloadOpKind } from './definition.js';
+import { checkWorkload, WORKLOAD_OPERATORS, type Workload, type WorkloadOpKind } from './definition.js';
 import { evalExpr, type ExprScope } from './expr.js';
 import { TRANSFORMS } from './transforms.js';
 
@@ -319,7 +319,7 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
         break;
       }
     }
-    if (!OPERATOR_KINDS[o.kind]) shapeError('unknown operator');
+    if (!WORKLOAD_OPERATORS[o.kind]) shapeError('unknown operator');
     addValue({ name: o.id, producer: ops.length, ...out! });
     ops.push({ index: ops.length, id: o.id, kind: o.kind, operands, output: values.length - 1, split: units > 1 ? split : 'none', units, whole, flops, bytes, ...extra });
   }

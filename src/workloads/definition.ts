@@ -18,7 +18,7 @@ interface KindInfo {
 }
 
 /** Every operator kind with its operands and parameters. */
-export const OPERATOR_KINDS: Readonly<Record<WorkloadOpKind, KindInfo>> = {
+export const WORKLOAD_OPERATORS: Readonly<Record<WorkloadOpKind, KindInfo>> = {
   spmm: { operands: ['sparse', 'dense'], params: [], description: 'sparse x dense matrix product, split by output rows' },
   spmv: { operands: ['sparse', 'dense'], params: [], description: 'sparse matrix x vector (a one-column dense matrix)' },
   sddmm: { operands: ['sparse', 'dense', 'dense'], params: [], description: "sampled dense-dense product on a sparse matrix's pattern" },
@@ -199,12 +199,12 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
     const id = o['id'] as string;
     if (opIndex.has(id) || inputNames.includes(id)) bad(`${f}.id`, `${JSON.stringify(id)} is already used`);
     opIndex.set(id, k);
-    const kinds = Object.keys(OPERATOR_KINDS);
+    const kinds = Object.keys(WORKLOAD_OPERATORS);
     if (typeof o['kind'] !== 'string' || !kinds.includes(o['kind'])) {
       const hint = typeof o['kind'] === 'string' ? suggest(o['kind'], kinds) : undefined;
       bad(`${f}.kind`, `${describe(o['kind'])} is not an operator` + (hint ? ` (did you mean "${hint}"?)` : ` (operators: ${kinds.join(', ')})`));
     }
-    const info = OPERATOR_KINDS[o['kind'] as WorkloadOpKind];
+    const info = WORKLOAD_OPERATORS[o['kind'] as WorkloadOpKind];
     const operands = o['inputs'];
     if (!Array.isArray(operands) || operands.length !== info.operands.length || operands.some((x) => typeof x !== 'string')) {
       bad(`${f}.inputs`, `${o['kind'] as string} takes ${info.operands.length} operand name(s) (${info.operands.join(', ')}), got ${JSON.stringify(operands)}`);
@@ -236,7 +236,7 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
     return kind === 'sddmm' ? 'sparse' : kind === 'bfs' || kind === 'msbfs' ? 'depths' : 'dense';
   };
   (ops as OperatorDefinition[]).forEach((o, k) => {
-    const info = OPERATOR_KINDS[o.kind];
+    const info = WORKLOAD_OPERATORS[o.kind];
     o.inputs.forEach((name, j) => {
       const f = `operators[${k}].inputs[${j}]`;
       const kind = kindOf(name);

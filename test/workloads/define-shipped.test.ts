@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/native/addon.js';
-import { defineWorkload, OPERATOR_KINDS, streamOf, type WorkloadDefinition } from '../../src/workloads/definition.js';
+import { defineWorkload, WORKLOAD_OPERATORS, streamOf, type WorkloadDefinition } from '../../src/workloads/definition.js';
 import { shippedWorkloads } from '../../src/workloads/library.js';
 
 const names = shippedWorkloads();
@@ -31,7 +31,7 @@ describe('shipped workload files', () => {
       const position = new Map(w.order.map((k, at) => [ops[k]!.id, at]));
       w.order.forEach((k, at) => {
         const op = ops[k]!;
-        expect(OPERATOR_KINDS[op.kind]).toBeDefined();
+        expect(WORKLOAD_OPERATORS[op.kind]).toBeDefined();
         for (const operand of op.inputs) {
           const p = position.get(operand);
           if (p !== undefined) expect(p, `${op.id} reads ${operand}`).toBeLessThan(at);
