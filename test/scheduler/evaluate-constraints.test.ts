@@ -3,6 +3,7 @@
 // a missed deadline, an exceeded energy budget.
 
 import { describe, expect, it } from 'vitest';
+import { formatBytes, formatChange, formatJoules } from '../../src/units.js';
 import { Evaluator } from '../../src/scheduler/evaluate.js';
 import { buildChoices, CostTable } from '../../src/scheduler/space.js';
 import { bindChain, FixedCosts, genomeOf, twoDeviceSystem, uniformCosts } from './schedule-fixtures.js';
@@ -26,7 +27,7 @@ describe('memory capacity', () => {
     const m = evaluator.metrics(g);
     expect(m.feasible).toBe(false);
     expect(m.memory['gpu']).toBe(need);
-    expect(m.violations).toEqual([`memory of gpu: needs ${need} B, holds 4096 B`]);
+    expect(m.violations).toEqual([`memory of gpu: needs ${formatBytes(need)}, holds 4.00 KiB`]);
   });
 
   it('accepts the mapping that keeps everything in host memory', () => {
@@ -51,7 +52,8 @@ describe('deadline and energy budget', () => {
     const ev = withLimits({ deadline: 3 });
     expect(ev.evaluate(g, out)).toBe(false);
     expect(out[0]).toBe(4); // objectives are still written
-    expect(ev.metrics(g).violations).toEqual(['deadline: 4 s > 3 s']);
+    // Figures a person reads carry units and three digits, never raw floats.
+    expect(ev.metrics(g).violations).toEqual(['deadline: 4.00 s > 3.00 s (+33%)']);
   });
 
   it('a deadline admits a mapping that finishes in time', () => {
@@ -64,7 +66,7 @@ describe('deadline and energy budget', () => {
     const budget = free.energy / 2;
     const ev = withLimits({ energyBudget: budget });
     expect(ev.evaluate(g, out)).toBe(false);
-    expect(ev.metrics(g).violations).toEqual([`energy budget: ${free.energy} J > ${budget} J`]);
+    expect(ev.metrics(g).violations).toEqual([`energy budget: ${formatJoules(free.energy)} > ${formatJoules(budget)} (${formatChange(1)})`]);
   });
 
   it('an energy budget admits a mapping within it; both violations are reported together', () => {

@@ -29,7 +29,9 @@ describe('a split operator', () => {
       const [gpuPart, cgraPart, relu] = m.timeline;
       expect([gpuPart!.device, cgraPart!.device, relu!.op]).toEqual([0, 1, 1]);
       // The GPU part waits for its slice of A and the whole of X; the CGRA part reads host memory.
-      const inputs = Math.max(system.transferSeconds(bytes('A') * share, 'host', 'gpu'), system.transferSeconds(bytes('X'), 'host', 'gpu'));
+      // Both copies cross the host -> gpu direction, one after the other.
+      const link = system.links[0]!;
+      const inputs = link.latency + (bytes('A') * share + bytes('X')) / link.bandwidth;
       expect(gpuPart!.start).toBeCloseTo(inputs, 15);
       expect(cgraPart!.start).toBe(0);
       const back = m.transfers.find((t) => t.value === valueIndex('Y') && t.from === 'gpu')!;

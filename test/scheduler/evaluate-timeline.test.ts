@@ -1,7 +1,7 @@
 // The evaluator's list schedule with fixed costs. On a two-operator chain the makespan is the
 // operators' time plus the modelled copies (System.transferSeconds) of every value that must move
-// between host and GPU memory, and the energy is the active energy plus each device's idle power
-// over its idle time. Independent branches of a DAG (sage: the self projection and the neighbour
+// between host and GPU memory, copies on one link direction one after another, and the energy is
+// the active energy plus the idle power of each device the mapping uses over its idle time. Independent branches of a DAG (sage: the self projection and the neighbour
 // aggregation) run at once on two devices, so the makespan is less than the sum of the durations.
 
 import { describe, expect, it } from 'vitest';
@@ -44,11 +44,17 @@ describe('makespan of a chain', () => {
     expect(m.timeline[1]!.start).toBeCloseTo(1 + y, 12);
   });
 
-  it('copies both inputs to the GPU at once: the first operator waits for the longer copy', () => {
+  it('copies the two inputs to the GPU one after the other: they share the host -> gpu direction', () => {
     const m = evaluator.metrics(genomeOf(choices, ['gpu', 'gpu']));
-    const inputs = Math.max(toGpu(bytes('A')), toGpu(bytes('X')));
+    // Latencies overlap (a copy is queued while the one before it moves); bytes do not.
+    const link = system.links[0]!;
+    const inputs = link.latency + (bytes('A') + bytes('X')) / link.bandwidth;
+    expect(inputs).toBeGreaterThan(Math.max(toGpu(bytes('A')), toGpu(bytes('X'))));
     expect(m.timeline[0]!.start).toBeCloseTo(inputs, 12);
     expect(m.makespan).toBeCloseTo(inputs + 0.5 + 0.25 + toHost(bytes('H')), 12);
+    // The second copy starts when the first has left the link (its latency overlaps, its bytes do not).
+    const [first, second] = m.transfers;
+    expect(second!.start).toBeCloseTo(first!.start + first!.bytes / link.bandwidth, 15);
   });
 
   it('evaluate() writes the same time and energy as metrics()', () => {
@@ -63,7 +69,7 @@ describe('makespan of a chain', () => {
 });
 
 describe('energy of a chain', () => {
-  it('is active energy plus idle watts times idle time on every device', () => {
+  it('is active energy plus idle watts times idle time on every device the mapping uses', () => {
     const m = evaluator.metrics(genomeOf(choices, ['cgra', 'gpu']));
     const [gpu, cgra] = system.devices;
     expect(m.busy).toEqual([0.25, 1]);
@@ -85,8 +91,11 @@ describe('parallel branches', () => {
     expect(sage.ops.map((o) => o.id)).toEqual(['self', 'neigh', 'nproj', 'sum', 'h']);
     const m = sageEvaluator.metrics(genomeOf(sageChoices, ['cgra', 'gpu', 'gpu', 'cgra', 'cgra']));
     const toGpu = (n: string): number => system.transferSeconds(sageBytes(n), 'host', 'gpu');
-    const neighStart = Math.max(toGpu('M'), toGpu('X'));
-    const nprojEnd = Math.max(neighStart + 1, toGpu('Wn')) + 1;
+    // M and X go to the GPU one after the other, Wn after them (one copy at a time per direction).
+    const link = system.links[0]!;
+    const neighStart = link.latency + (sageBytes('M') + sageBytes('X')) / link.bandwidth;
+    const nprojEnd = Math.max(neighStart + 1, neighStart + sageBytes('Wn') / link.bandwidth) + 1;
+    expect(neighStart).toBeGreaterThan(Math.max(toGpu('M'), toGpu('X')));
     const sumStart = Math.max(1, nprojEnd + system.transferSeconds(sageBytes('nproj'), 'gpu', 'host'));
     expect(m.makespan).toBeCloseTo(sumStart + 2, 12);
     expect(m.makespan).toBeLessThan(5); // five operators of one second each
