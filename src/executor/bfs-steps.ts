@@ -17,6 +17,7 @@ import type { Device, EnergySource, TimeSource } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import type { BfsLevelShape, CostModel } from '../cost/model.js';
 import { InvalidArgumentError } from '../errors.js';
+import { onHost } from './host-gate.js';
 
 /** Beamer's switching thresholds, as the devices use them (GAP's defaults). */
 const ALPHA = 15;
@@ -287,7 +288,8 @@ export async function steppedBfs(ctx: SteppedBfsContext, candidates: readonly nu
     const reason = costs.map((c) => `${system.devices[c.d]!.name} ${(c.lvl * 1e6).toPrecision(3)} us (+${((c.call + c.move) * 1e6).toPrecision(3)} us to start there, ${(c.rest * 1e6).toPrecision(3)} us for the rest)`).join(', ');
     let r;
     try {
-      r = await device.run({ kind: 'bfs', source, ...(group > 0 ? { maxLevels: group } : {}), ...(depth ? { resume: { depth, level } } : {}) }, { graph: g }, undefined, ctx.signal ? { signal: ctx.signal } : {});
+      const resume = depth ? { resume: { depth, level } } : {};
+      r = await onHost(device, () => device.run({ kind: 'bfs', source, ...(group > 0 ? { maxLevels: group } : {}), ...resume }, { graph: g }, undefined, ctx.signal ? { signal: ctx.signal } : {}));
     } catch (err) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       if (ctx.onStepError?.(pick.d, err)) {

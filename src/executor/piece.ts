@@ -12,6 +12,7 @@ import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dens
 import type { Value } from '../workloads/reference.js';
 import { rangeFraction } from '../scheduler/costs.js';
 import { denseCost, denseRates } from '../scheduler/dense-cost.js';
+import { onHost } from './host-gate.js';
 
 /** How a piece's time was obtained. */
 export type PieceSource = 'measured' | 'simulated' | 'roofline';
@@ -31,10 +32,23 @@ export function isNative(op: BoundOp, device: Device): boolean {
 }
 
 /**
- * Run units `[begin, end)` of `op` on `device` with operand values `x`. A reduction returns its
- * partial accumulator (see `reducePartial`), so parts combine exactly.
+ * Run units `[begin, end)` of `op` on `device` with operand values `x`, holding the host's cores
+ * as the device uses them (see host-gate.ts). A reduction returns its partial accumulator (see
+ * `reducePartial`), so parts combine exactly.
  */
 export async function runPiece(
+  bound: BoundWorkload,
+  op: BoundOp,
+  device: Device,
+  x: readonly Value[],
+  begin: number,
+  end: number,
+  signal?: AbortSignal,
+): Promise<PieceResult> {
+  return onHost(device, () => computePiece(bound, op, device, x, begin, end, signal));
+}
+
+async function computePiece(
   bound: BoundWorkload,
   op: BoundOp,
   device: Device,
