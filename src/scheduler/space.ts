@@ -80,6 +80,40 @@ function fractionOf(op: BoundOp, bound: BoundWorkload, begin: number, end: numbe
   return op.units === 0 ? 1 : (end - begin) / op.units;
 }
 
+/** Whether an operator may be split across devices under these options. */
+export function splittable(op: BoundOp, options: SpaceOptions): boolean {
+  return (options.splits ?? true) && op.split !== 'none' && SPLITTABLE.has(op.kind) && (options.maxSplit ?? 3) >= 2;
+}
+
+/**
+ * The choice that gives devices `devs` consecutive shares `shares` of the operator's work (by
+ * nonzeros for a sparse operand split by rows, else by units), or null when a part would be
+ * empty (the same as a smaller split).
+ */
+export function splitChoice(op: BoundOp, bound: BoundWorkload, names: readonly string[], devs: readonly number[], shares: readonly number[]): Choice | null {
+  let begin = 0;
+  let acc = 0;
+  const parts: Part[] = [];
+  for (let j = 0; j < devs.length; j++) {
+    acc += shares[j]!;
+    const end = j === devs.length - 1 ? op.units : boundaryAt(op, bound, acc);
+    if (end <= begin) return null;
+    parts.push({ device: devs[j]!, begin, end, fraction: fractionOf(op, bound, begin, end), rowFraction: (end - begin) / op.units });
+    begin = end;
+  }
+  return { parts, label: parts.map((p) => `${names[p.device]} ${Math.round(p.fraction * 100)}%`).join(' + ') };
+}
+
+/** A choice's identity: its parts' devices and boundaries (two shares that round to the same rows are one choice). */
+export function choiceKey(choice: Choice): string {
+  return choice.parts.map((p) => `${p.device}:${p.begin}`).join(',');
+}
+
+/** The choice that runs the whole operator on device d. */
+export function wholeChoice(op: BoundOp, d: number, names: readonly string[]): Choice {
+  return { parts: [{ device: d, begin: 0, end: Math.max(op.units, 1), fraction: 1, rowFraction: 1 }], label: names[d]! };
+}
+
 /**
  * Every choice for every operator. `singleSeconds(op, device)` gives the predicted time of the
  * whole operator on a device; it sets the balanced split ratios (shares inversely proportional
@@ -92,31 +126,21 @@ export function buildChoices(
   options: SpaceOptions,
   singleSeconds: (op: BoundOp, device: number) => number,
 ): Choice[][] {
-  const splits = options.splits ?? true;
   const maxSplit = options.maxSplit ?? 3;
   const ratios = options.splitRatios ?? [0.25, 0.5, 0.75];
   const names = system.devices.map((d) => d.name);
   return bound.ops.map((op) => {
     const capable = allowed.filter((d) => canRun(system.devices[d]!, op, bound));
-    const choices: Choice[] = capable.map((d) => ({ parts: [{ device: d, begin: 0, end: Math.max(op.units, 1), fraction: 1, rowFraction: 1 }], label: names[d]! }));
-    if (!splits || op.split === 'none' || !SPLITTABLE.has(op.kind) || maxSplit < 2) return choices;
+    const choices: Choice[] = capable.map((d) => wholeChoice(op, d, names));
+    if (!splittable(op, options)) return choices;
     const seen = new Set<string>();
     const add = (devs: readonly number[], shares: readonly number[]): void => {
-      let begin = 0;
-      let acc = 0;
-      const parts: Part[] = [];
-      for (let j = 0; j < devs.length; j++) {
-        acc += shares[j]!;
-        const end = j === devs.length - 1 ? op.units : boundaryAt(op, bound, acc);
-        if (end <= begin) return; // a part with nothing to do is the same as a smaller split
-        parts.push({ device: devs[j]!, begin, end, fraction: fractionOf(op, bound, begin, end), rowFraction: (end - begin) / op.units });
-        begin = end;
-      }
-      const key = parts.map((p) => `${p.device}:${p.begin}`).join(',');
+      const choice = splitChoice(op, bound, names, devs, shares);
+      if (!choice) return;
+      const key = choiceKey(choice);
       if (seen.has(key)) return;
       seen.add(key);
-      const label = parts.map((p) => `${names[p.device]} ${Math.round(p.fraction * 100)}%`).join(' + ');
-      choices.push({ parts, label });
+      choices.push(choice);
     };
     const t = new Map(capable.map((d) => [d, Math.max(singleSeconds(op, d), 1e-12)]));
     for (let i = 0; i < capable.length; i++) {
