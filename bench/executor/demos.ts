@@ -82,8 +82,8 @@ for (const name of ['pagerank', 'gcn']) {
   try {
     const adaptive = await runPlan({ ...plan, problem: { ...plan.problem, model: freshModel() } });
     const kept = await runPlan(plan, { replan: false });
-    const oracle = await Oracle.measure(plan.problem, system);
-    const best = oracle.optimum((m) => m.time);
+    const oracle = await Oracle.build(plan.problem);
+    const best = oracle.optimum('min-time');
     slowRows.push([name, plan.chosen.label, `${fixed(adaptive.makespan * 1e6, 0)} us`, `${fixed(kept.makespan * 1e6, 0)} us`, `${fixed(best.value * 1e6, 0)} us`, `${fixed(adaptive.makespan / best.value)}x`, String(adaptive.replans.length)]);
     slowData.push({ workload: name, adaptive: adaptive.makespan, kept: kept.makespan, best: best.value, replans: adaptive.replans });
   } finally {

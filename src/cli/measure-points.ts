@@ -1,11 +1,10 @@
 // `dype explore --measure`: execute some mappings of an exploration for real (real devices
-// timed, the simulators simulating) through the oracle, restricted to the choices those mappings use,
-// so only their pieces of work run and not the whole space.
+// timed, the simulators simulating) through the oracle's measurement, running only the pieces of
+// work those mappings use, not the whole space.
 
 import type { Metrics } from '../scheduler/evaluate.js';
-import { Oracle } from '../oracle/oracle.js';
+import { measureMappings } from '../oracle/oracle.js';
 import type { Exploration } from '../scheduler/schedule.js';
-import type { Choice } from '../scheduler/space.js';
 
 export interface MeasuredPoints {
   /** One per genome given, in order: the executed makespan, energy and timeline. */
@@ -15,8 +14,8 @@ export interface MeasuredPoints {
 }
 
 /**
- * Execute the pieces of work that `genomes` need, once each (real devices `repeats` times,
- * keeping the median), and compose each mapping's time and energy from them.
+ * Execute the pieces of work that `genomes` need, once each (real devices `repeats` times after
+ * a warm-up, keeping the median), and compose each mapping's time and energy from them.
  */
 export async function measurePoints(
   ex: Exploration,
@@ -24,16 +23,8 @@ export async function measurePoints(
   repeats: number,
   onProgress?: (done: number, total: number, label: string) => void,
 ): Promise<MeasuredPoints> {
-  // For each operator, the choices the genomes use, renumbered densely.
-  const used = ex.problem.choices.map(() => new Map<number, number>());
-  for (const g of genomes) g.forEach((c, i) => void (used[i]!.has(c) || used[i]!.set(c, used[i]!.size)));
-  const choices: Choice[][] = ex.problem.choices.map((all, i) => [...used[i]!.keys()].map((c) => all[c]!));
-  const oracle = await Oracle.measure({ bound: ex.problem.bound, choices, constraints: ex.constraints }, ex.problem.system, {
-    repeats,
-    ...(onProgress ? { onProgress } : {}),
-  });
-  const metrics = genomes.map((g) => oracle.metrics(Int32Array.from(g, (c, i) => used[i]!.get(c)!)));
-  const pieces = { measured: 0, simulated: 0, roofline: 0 };
-  for (const basis of oracle.source.basis.values()) pieces[basis]++;
-  return { metrics, pieces };
+  const { choices } = ex.problem;
+  const mappings = genomes.map((g) => Array.from(g, (c, i) => choices[i]![c]!));
+  const { metrics, tally } = await measureMappings(ex.problem, mappings, { repeats, ...(onProgress ? { onProgress } : {}) });
+  return { metrics, pieces: tally };
 }

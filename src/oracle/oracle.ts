@@ -1,174 +1,197 @@
-// The oracle: the true best mapping, found by execution instead of prediction. Every distinct
-// piece of work the mapping space contains (operator x device x row range) is run once on its
-// device with real data (native kernels are timed, simulators simulate), and every mapping is
-// then composed from those costs by the same list schedule the planner uses. No cost-model
-// prediction enters it. Dense operators on simulated devices have no simulator; they keep their
-// roofline cost, which is therefore the same for planner and oracle (stated wherever reported).
+// The oracle: the true best mapping, found by execution instead of prediction, and the yardstick
+// every decision of the planner is judged by. Its mapping space comes from the workload and the
+// system alone (candidates.ts: every device, a fixed share grid, and balance points computed from
+// executed costs); every piece of work in it is executed with real data through the executor's
+// piece runner (measure.ts: real devices timed with repeats, simulators simulating); and the best
+// mapping for each objective is found exactly by branch and bound over the planner's own list
+// schedule (search.ts). No cost-model prediction enters it, so its best does not move when the
+// model does. Dense operators on simulated devices have no simulator: they are priced by the
+// devices' rooflines, which planner and oracle therefore share (stated wherever reported).
 
-import { robustRepeats } from '../cost/fit.js';
-import { checkSystem, type System } from '../devices/system.js';
+import type { System } from '../devices/system.js';
+import { checkSystem } from '../devices/system.js';
 import { describe, InvalidArgumentError } from '../errors.js';
-import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
-import { referenceValues } from '../workloads/reference.js';
-import { Evaluator, type Constraints, type Metrics, type Objective } from '../scheduler/evaluate.js';
-import { type Choice, type CostSource, CostTable } from '../scheduler/space.js';
-import { nsga2 } from '../scheduler/search/nsga2.js';
-import { type PieceResult, runPiece } from '../executor/piece.js';
+import { Evaluator, type Constraints, type Metrics } from '../scheduler/evaluate.js';
+import { type Choice, type CostSource, CostTable, type SpaceOptions, splitChoice } from '../scheduler/space.js';
+import type { BoundWorkload } from '../workloads/bind.js';
+import { referenceValues, type Value } from '../workloads/reference.js';
+import { balancedShares, capableDevices, ChoiceSet, crossingShares, DEFAULT_GRID, deviceGroups, gridChoices, type OracleGrid } from './candidates.js';
+import { MeasuredCostSource, type MeasureOptions, measurePieces, type PieceOfWork } from './measure.js';
+import { branchAndBound, type Optimum, type OracleObjective } from './search.js';
 
-export interface OracleOptions {
-  /** Timed repetitions of each measured (not simulated) piece; the median is kept. @default 3 */
-  readonly repeats?: number;
-  readonly signal?: AbortSignal;
-  /** Called after each distinct piece is executed, with how many of how many are done. */
-  readonly onProgress?: (done: number, total: number, label: string) => void;
+export interface OracleOptions extends MeasureOptions {
+  /** The share grid of split operators. @default two-way every 4%, three-way every 10% */
+  readonly grid?: OracleGrid;
+  /** Partial mappings the branch and bound may visit per objective. @default 2e7 */
+  readonly maxNodes?: number;
 }
 
-/** Costs read off executions, one per distinct piece of work. */
-export class MeasuredCostSource implements CostSource {
-  /** How each cost was obtained, per piece: `measured`, `simulated` or `roofline`. */
-  readonly basis = new Map<string, 'measured' | 'simulated' | 'roofline'>();
-  private readonly costs = new Map<string, { seconds: number; joules: number }>();
-
-  cost(op: BoundOp, device: number, begin: number, end: number): { seconds: number; joules: number } {
-    const c = this.costs.get(key(op.index, device, begin, end));
-    if (!c) throw new Error(`MeasuredCostSource: ${op.id} on device ${device} [${begin}, ${end}) was not executed`);
-    return c;
-  }
-
-  set(k: string, c: { seconds: number; joules: number }, basis: 'measured' | 'simulated' | 'roofline'): void {
-    this.costs.set(k, c);
-    this.basis.set(k, basis);
-  }
-
-  get size(): number {
-    return this.costs.size;
-  }
+/** What the oracle is built for: a workload bound to its data on a system, and what a mapping must respect. */
+export interface OracleProblem {
+  readonly bound: BoundWorkload;
+  readonly system: System;
+  /** Devices (system indices) mappings may use. */
+  readonly allowed: readonly number[];
+  readonly constraints: Constraints;
+  /** Whether and how far operators may be split (the user's choice, not the planner's candidates). */
+  readonly space?: SpaceOptions;
 }
 
-const key = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
-
-/**
- * Execute every distinct piece of work of the mapping space once (measured devices `repeats`
- * times, keeping the median) and return the costs.
- */
-export async function measurePieces(
-  bound: BoundWorkload,
-  system: System,
-  choices: readonly (readonly Choice[])[],
-  options: OracleOptions = {},
-): Promise<MeasuredCostSource> {
-  const repeats = options.repeats ?? 3;
-  const values = referenceValues(bound);
-  const source = new MeasuredCostSource();
-  const distinct = new Set<string>();
-  choices.forEach((c, i) => c.forEach((ch) => ch.parts.forEach((part) => distinct.add(key(i, part.device, part.begin, part.end)))));
-  for (let i = 0; i < bound.ops.length; i++) {
-    const op = bound.ops[i]!;
-    const x = op.operands.map((v) => values[v]!);
-    for (const ch of choices[i]!) {
-      for (const part of ch.parts) {
-        const k = key(i, part.device, part.begin, part.end);
-        if (source.basis.has(k)) continue;
-        options.signal?.throwIfAborted();
-        const device = system.devices[part.device]!;
-        const results: PieceResult[] = [];
-        for (let r = 0; r < (device.simulated ? 1 : repeats); r++) results.push(await runPiece(bound, op, device, x, part.begin, part.end, options.signal));
-        const sec = robustRepeats(results.map((r) => r.seconds));
-        const pick = results.reduce((a, b) => (Math.abs(b.seconds - sec) < Math.abs(a.seconds - sec) ? b : a));
-        source.set(k, { seconds: pick.seconds, joules: pick.joules }, pick.source);
-        options.onProgress?.(source.size, distinct.size, `${op.id} on ${device.name} [${part.begin}, ${part.end})`);
-      }
-    }
-  }
-  return source;
+/** A mapping's executed figures: from the median of each piece's repeats, and from the low and high ends of their spread. */
+export interface ScoredMapping {
+  readonly median: Metrics;
+  readonly lo: Metrics;
+  readonly hi: Metrics;
 }
 
-/** The oracle for one exploration: measured costs, and every mapping evaluated with them. */
+const piecesOf = (i: number, choices: readonly Choice[]): PieceOfWork[] => choices.flatMap((ch) => ch.parts.map((p) => ({ op: i, device: p.device, begin: p.begin, end: p.end })));
+
 export class Oracle {
   readonly table: CostTable;
+  /** Evaluates the oracle's mappings on their median executed costs, time and energy, under the constraints. */
   readonly evaluator: Evaluator;
+  private readonly optima = new Map<OracleObjective, Optimum>();
 
-  constructor(
-    readonly bound: BoundWorkload,
-    readonly system: System,
+  private constructor(
+    readonly problem: OracleProblem,
+    /** The oracle's choices per operator (its own space, not the planner's). */
     readonly choices: readonly (readonly Choice[])[],
     readonly source: MeasuredCostSource,
-    constraints: Constraints = {},
+    private readonly values: readonly Value[],
+    private readonly options: OracleOptions,
   ) {
-    checkSystem('Oracle', system);
-    if (bound === null || typeof bound !== 'object' || !Array.isArray(bound.ops)) throw new InvalidArgumentError(`Oracle: bound must come from bindWorkload (an Exploration's bound), got ${describe(bound)}`);
-    if (!Array.isArray(choices) || choices.length !== bound.ops.length) {
-      throw new InvalidArgumentError(`Oracle: choices must be an array with one entry per operator (an Exploration's choices), got ${describe(choices)}`);
-    }
-    if (source === null || typeof source !== 'object') throw new InvalidArgumentError(`Oracle: source must be a MeasuredCostSource, got ${describe(source)}`);
-    this.table = new CostTable(choices, bound.ops, source);
-    this.evaluator = new Evaluator(bound, system, this.table, ['time', 'energy', 'memory', 'latency'], constraints);
+    this.table = new CostTable(choices, problem.bound.ops, source);
+    this.evaluator = new Evaluator(problem.bound, problem.system, this.table, ['time', 'energy'], problem.constraints);
   }
 
   /**
-   * Measure every piece of work of an exploration's space.
+   * Build the oracle's space and execute every piece of work in it.
+   * @throws {InvalidArgumentError} on a malformed problem; the signal's reason when aborted.
    * @example
-   * const oracle = await Oracle.measure(exploration);
-   * oracle.best('min-time');
+   * const oracle = await Oracle.build(plan.problem);
+   * oracle.optimum('min-time').value;   // seconds, executed
    */
-  static async measure(ex: { bound: BoundWorkload; choices: readonly (readonly Choice[])[]; constraints: Constraints }, system: System, options: OracleOptions = {}): Promise<Oracle> {
-    const source = await measurePieces(ex.bound, system, ex.choices, options);
-    return new Oracle(ex.bound, system, ex.choices, source, ex.constraints);
+  static async build(problem: OracleProblem, options: OracleOptions = {}): Promise<Oracle> {
+    const fn = 'Oracle.build';
+    if (problem === null || typeof problem !== 'object') throw new InvalidArgumentError(`${fn}: problem must be a planning problem (plan.problem), got ${describe(problem)}`);
+    const { bound, system } = problem;
+    checkSystem(fn, system);
+    if (bound === null || typeof bound !== 'object' || !Array.isArray(bound.ops)) throw new InvalidArgumentError(`${fn}: problem.bound must come from bindWorkload, got ${describe(bound)}`);
+    if (!Array.isArray(problem.allowed) || problem.allowed.length === 0) throw new InvalidArgumentError(`${fn}: problem.allowed must list device indices, got ${describe(problem.allowed)}`);
+    const grid = options.grid ?? DEFAULT_GRID;
+    const space = problem.space ?? {};
+    const values = referenceValues(bound);
+    const source = new MeasuredCostSource();
+    const names = system.devices.map((d) => d.name);
+    const measure = (pieces: PieceOfWork[]): Promise<void> => measurePieces(bound, system, values, pieces, source, options);
+    const sets = bound.ops.map((op) => gridChoices(bound, system, op, capableDevices(bound, system, problem.allowed, op), space, grid));
+    // Every operator whole on each device first: its balance points come from these.
+    await measure(sets.flatMap((set, i) => piecesOf(i, set.choices.filter((c) => c.parts.length === 1))));
+    const seconds = (i: number, ch: Choice, part: number): number => {
+      const p = ch.parts[part]!;
+      return source.get(i, p.device, p.begin, p.end).seconds;
+    };
+    const balance: Choice[][] = bound.ops.map(() => []);
+    bound.ops.forEach((op, i) => {
+      const capable = capableDevices(bound, system, problem.allowed, op);
+      const whole = new Map(sets[i]!.choices.filter((c) => c.parts.length === 1).map((c) => [c.parts[0]!.device, seconds(i, c, 0)]));
+      if (sets[i]!.choices.length === capable.length) return; // not split
+      const { pairs, triples } = deviceGroups(capable, space);
+      for (const devs of [...pairs, ...triples]) {
+        const added = sets[i]!.add(splitChoice(op, bound, names, devs, balancedShares(devs.map((d) => whole.get(d)!))));
+        if (added && added.parts.length === 3) balance[i]!.push(added);
+      }
+    });
+    await measure(sets.flatMap((set, i) => piecesOf(i, set.choices)));
+    // Refine from the executed parts: where two-way parts cross, and three-way shares re-balanced twice.
+    for (let round = 0; round < 2; round++) {
+      const fresh: PieceOfWork[] = [];
+      bound.ops.forEach((op, i) => {
+        const set = sets[i]!;
+        if (round === 0) {
+          for (const { devs, share } of crossingShares(set.choices, (ch, part) => seconds(i, ch, part))) {
+            const added = set.add(splitChoice(op, bound, names, devs, [share, 1 - share]));
+            if (added) fresh.push(...piecesOf(i, [added]));
+          }
+        }
+        balance[i] = balance[i]!.flatMap((ch) => {
+          const devs = ch.parts.map((p) => p.device);
+          const next = balancedShares(ch.parts.map((p, k) => seconds(i, ch, k) / Math.max(p.fraction, 1e-12)));
+          const added = set.add(splitChoice(op, bound, names, devs, next));
+          if (!added) return [];
+          fresh.push(...piecesOf(i, [added]));
+          return [added];
+        });
+      });
+      await measure(fresh);
+    }
+    return new Oracle(problem, sets.map((s) => s.choices), source, values, options);
   }
 
-  /** True (executed) metrics of a mapping. */
+  /** The best mapping of the oracle's space for `objective`, executed figures (memoised). */
+  optimum(objective: OracleObjective): Optimum {
+    let o = this.optima.get(objective);
+    if (!o) {
+      o = branchAndBound(this.evaluator, objective, this.options.maxNodes !== undefined ? { maxNodes: this.options.maxNodes } : {});
+      this.optima.set(objective, o);
+    }
+    return o;
+  }
+
+  /** Executed metrics of a mapping of the oracle's own space. */
   metrics(genome: Int32Array): Metrics {
     return this.evaluator.metrics(genome);
   }
 
+  /** An oracle mapping at the low and high ends of its pieces' spread. */
+  spread(genome: Int32Array): { readonly lo: Metrics; readonly hi: Metrics } {
+    const at = (costs: CostSource): Metrics => new Evaluator(this.problem.bound, this.problem.system, new CostTable(this.choices, this.problem.bound.ops, costs), ['time', 'energy'], this.problem.constraints).metrics(genome);
+    return { lo: at(this.source.quantile('lo')), hi: at(this.source.quantile('hi')) };
+  }
+
   /**
-   * The true optimum of a scalar objective over every mapping: exhaustive up to 2e6 mappings,
-   * beyond that NSGA-II with a large budget (then not guaranteed; `exhaustive` says which).
+   * Execute any mapping (one choice per operator, from any space: the planner's pick, a
+   * baseline) and compose its figures by the same list schedule; pieces already executed are reused.
    */
-  optimum(objective: (m: { time: number; energy: number; memory: number; latency: number }) => number): { genome: Int32Array; value: number; exhaustive: boolean } {
-    const card = this.table.cardinality;
-    const out4 = new Float64Array(4);
-    const score = (g: Int32Array): number => {
-      const ok = this.evaluator.evaluate(g, out4);
-      return ok ? objective({ time: out4[0]!, energy: out4[1]!, memory: out4[2]!, latency: out4[3]! }) : Infinity;
-    };
-    let size = 1;
-    for (const c of card) size *= c;
-    if (size > ORACLE_EXHAUSTIVE_MAX) {
-      const problem = {
-        cardinality: card,
-        objectives: 2 as const,
-        evaluate: (g: Int32Array, out: Float64Array): boolean => {
-          out[0] = score(g);
-          out[1] = out4[0]!;
-          return Number.isFinite(out[0]);
-        },
-      };
-      const result = nsga2.search(problem, { seed: 1, budget: 200_000 });
-      let best = -1;
-      for (let i = 0; i < result.count; i++) if (result.feasible[i] && (best < 0 || result.values[i * 2]! < result.values[best * 2]!)) best = i;
-      if (best < 0) return { genome: new Int32Array(0), value: Infinity, exhaustive: false };
-      return { genome: result.genomes.slice(best * result.genes, (best + 1) * result.genes), value: result.values[best * 2]!, exhaustive: false };
-    }
-    // Every mapping, odometer order, keeping only the best.
-    const g = new Int32Array(card.length);
-    let best = g.slice();
-    let bestValue = score(g);
-    for (;;) {
-      let k = 0;
-      while (k < g.length && ++g[k]! === card[k]!) g[k++] = 0;
-      if (k === g.length) break;
-      const v = score(g);
-      if (v < bestValue) {
-        bestValue = v;
-        best = g.slice();
-      }
-    }
-    return { genome: Number.isFinite(bestValue) ? best : new Int32Array(0), value: bestValue, exhaustive: true };
+  async score(mapping: readonly Choice[]): Promise<ScoredMapping> {
+    const { bound, system, constraints } = this.problem;
+    if (!Array.isArray(mapping) || mapping.length !== bound.ops.length) throw new InvalidArgumentError(`Oracle.score: mapping must hold one choice per operator (${bound.ops.length}), got ${describe(mapping)}`);
+    await measurePieces(bound, system, this.values, mapping.flatMap((ch, i) => piecesOf(i, [ch])), this.source, this.options);
+    const one = mapping.map((ch) => [ch]);
+    const zero = new Int32Array(bound.ops.length);
+    const at = (costs: CostSource): Metrics => new Evaluator(bound, system, new CostTable(one, bound.ops, costs), ['time', 'energy'], constraints).metrics(zero);
+    return { median: at(this.source), lo: at(this.source.quantile('lo')), hi: at(this.source.quantile('hi')) };
+  }
+
+  /**
+   * The best mapping of another space (one list of choices per operator, e.g. the planner's own
+   * candidates) by the same executed costs: the yardstick the old oracle was, kept for comparison.
+   */
+  async bestOf(choices: readonly (readonly Choice[])[], objective: OracleObjective): Promise<Optimum> {
+    const { bound, system, constraints } = this.problem;
+    await measurePieces(bound, system, this.values, choices.flatMap((cs, i) => piecesOf(i, cs)), this.source, this.options);
+    const evaluator = new Evaluator(bound, system, new CostTable(choices, bound.ops, this.source), ['time', 'energy'], constraints);
+    return branchAndBound(evaluator, objective, this.options.maxNodes !== undefined ? { maxNodes: this.options.maxNodes } : {});
+  }
+
+  /** Pieces executed, by how their cost was obtained. */
+  tally(): Record<'measured' | 'simulated' | 'roofline', number> {
+    return this.source.tally();
   }
 }
 
-/** Largest space the oracle searches exhaustively. */
-export const ORACLE_EXHAUSTIVE_MAX = 5e6;
+/**
+ * Execute just the pieces `mappings` need (each mapping one choice per operator) and compose
+ * each: `dype explore --measure` draws these beside the predictions.
+ */
+export async function measureMappings(problem: OracleProblem, mappings: readonly (readonly Choice[])[], options: MeasureOptions = {}): Promise<{ metrics: Metrics[]; tally: Record<'measured' | 'simulated' | 'roofline', number> }> {
+  const { bound, system, constraints } = problem;
+  const values = referenceValues(bound);
+  const source = new MeasuredCostSource();
+  await measurePieces(bound, system, values, mappings.flatMap((m) => m.flatMap((ch, i) => piecesOf(i, [ch]))), source, options);
+  const zero = new Int32Array(bound.ops.length);
+  const metrics = mappings.map((m) => new Evaluator(bound, system, new CostTable(m.map((ch) => [ch]), bound.ops, source), ['time', 'energy'], constraints).metrics(zero));
+  return { metrics, tally: source.tally() };
+}
 
-export type { Objective };
+export type { OracleObjective };

@@ -60,6 +60,8 @@ export interface PlanningProblem {
   readonly constraints: Constraints;
   /** How the front is searched, kept so that re-planning searches the same way. */
   readonly search: FrontSearchSettings;
+  /** Whether and how far operators may be split (the oracle respects it too). */
+  readonly space: SpaceOptions;
   /** The model's (and the rooflines') predictions, memoised per piece. */
   readonly costs: ModelCostSource;
   /** Every way each operator may run. */
@@ -163,5 +165,9 @@ export async function prepare(
   });
   const table = new CostTable(choices, bound.ops, costs);
   const evaluator = new Evaluator(bound, system, table, objectives, constraints);
-  return { workload, bound, system, model, allowed, objectives, constraints, search, costs, choices, table, evaluator };
+  const space: SpaceOptions = {
+    ...(options.splits !== undefined ? { splits: options.splits } : {}),
+    ...(options.maxSplit !== undefined ? { maxSplit: options.maxSplit } : {}),
+  };
+  return { workload, bound, system, model, allowed, objectives, constraints, search, space, costs, choices, table, evaluator };
 }

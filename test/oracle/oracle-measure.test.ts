@@ -1,73 +1,76 @@
-// Oracle.measure runs every distinct piece of work of an exploration's space once on its device
-// (simulators simulate, so once is enough) and labels how each cost was obtained: `simulated`
-// for simulator kernels, `roofline` for dense operators on simulated devices. The oracle is the
-// ground truth the planner is judged against, so no cost-model prediction may enter it.
+// The oracle executes every distinct piece of its space once on its device (simulators simulate,
+// so once is enough; a real device runs a warm-up and then repeats) and labels how each cost was
+// obtained: `simulated` for simulator kernels, `roofline` for dense operators on simulated
+// devices, `measured` on the CPU. No cost-model prediction enters it.
 
 import { describe, expect, it, vi } from 'vitest';
 import { CostModel } from '../../src/cost/model.js';
 import { Oracle } from '../../src/oracle/oracle.js';
 import { explore } from '../../src/scheduler/schedule.js';
+import { mixedSystem } from '../executor/executor-fixtures.js';
 import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
 
 const graph = smallGraph();
 
-/** The distinct (op, device, begin, end) pieces of the choices, by device. */
-function pieces(choices: readonly (readonly { parts: readonly { device: number; begin: number; end: number }[] }[])[]): Map<string, number> {
-  const m = new Map<string, number>();
-  choices.forEach((cs, i) => cs.forEach((c) => c.parts.forEach((p) => m.set(`${i}/${p.device}/${p.begin}/${p.end}`, p.device))));
-  return m;
-}
-
-describe('Oracle.measure', () => {
-  it('simulates each distinct piece of a spmm space once', async () => {
+describe('Oracle.build measures', () => {
+  it('simulates each distinct piece once, covering exactly its rows', async () => {
     const system = twoDeviceSystem();
-    const ex = await explore('spmm', graph, { system, model: specModel(system), splitRatios: [0.25, 0.5] });
+    const ex = await explore('spmm', graph, { system, model: specModel(system) });
     const runs = system.devices.map((d) => vi.spyOn(d, 'run'));
-    const oracle = await Oracle.measure(ex.problem, system);
-    const want = pieces(ex.problem.choices);
+    const oracle = await Oracle.build(ex.problem);
+    const want = new Set<string>();
+    oracle.choices[0]!.forEach((c) => c.parts.forEach((p) => want.add(`${p.device}/${p.begin}/${p.end}`)));
     expect(oracle.source.size).toBe(want.size);
-    const perDevice = [0, 1].map((d) => [...want.values()].filter((x) => x === d).length);
-    expect(runs.map((r) => r.mock.calls.length)).toEqual(perDevice);
-    for (const k of want.keys()) expect(oracle.source.basis.get(k), k).toBe('simulated');
-    // Each run covered exactly its piece's rows.
-    const ranges = runs[0]!.mock.calls.map((c) => (c[2] === undefined ? 'whole' : `${c[2][0]}-${c[2][1]}`)).sort();
-    const gpuPieces = [...want.entries()].filter(([, d]) => d === 0).map(([k]) => {
-      const [, , b, e] = k.split('/').map(Number);
-      return b === 0 && e === ex.problem.bound.ops[0]!.units ? 'whole' : `${b}-${e}`;
-    });
-    expect(ranges).toEqual(gpuPieces.sort());
+    const seen = runs.flatMap((r, d) => r.mock.calls.map((c) => `${d}/${c[2] === undefined ? `0/${graph.rows}` : `${c[2][0]}/${c[2][1]}`}`));
+    expect(new Set(seen)).toEqual(want);
+    expect(seen.length).toBe(want.size); // once each
+    expect(oracle.tally()).toEqual({ measured: 0, simulated: want.size, roofline: 0 });
+    vi.restoreAllMocks();
   });
 
   it('labels dense operators on simulated devices as roofline costs', async () => {
     const system = twoDeviceSystem();
     const ex = await explore('gcn', graph, { system, model: specModel(system), splits: false });
-    const oracle = await Oracle.measure(ex.problem, system);
-    expect(oracle.source.size).toBe(pieces(ex.problem.choices).size);
+    const oracle = await Oracle.build(ex.problem);
     ex.problem.bound.ops.forEach((op, i) => {
       for (const d of [0, 1]) {
-        const basis = oracle.source.basis.get(`${i}/${d}/0/${op.units}`);
-        expect(basis, `${op.id} on ${d}`).toBe(op.kind === 'spmm' ? 'simulated' : 'roofline');
+        const c = oracle.source.get(i, d, 0, op.units);
+        expect(c.basis, `${op.id} on ${d}`).toBe(op.kind === 'spmm' ? 'simulated' : 'roofline');
       }
     });
+  });
+
+  it('times a CPU piece after a warm-up, repeats it, and keeps its spread', async () => {
+    const system = mixedSystem();
+    const ex = await explore('spmm', graph, { system, model: specModel(system), splits: false });
+    const cpu = system.devices[0]!;
+    const run = vi.spyOn(cpu, 'run');
+    const oracle = await Oracle.build(ex.problem, { repeats: 5 });
+    expect(run.mock.calls.length).toBe(6);
+    const c = oracle.source.get(0, 0, 0, graph.rows);
+    expect(c.basis).toBe('measured');
+    expect(c.repeats).toBe(5);
+    expect(c.lo.seconds).toBeLessThanOrEqual(c.seconds);
+    expect(c.hi.seconds).toBeGreaterThanOrEqual(c.seconds);
+    vi.restoreAllMocks();
   });
 
   it('refuses to price a piece it did not run', async () => {
     const system = twoDeviceSystem();
     const ex = await explore('spmm', graph, { system, model: specModel(system), splits: false });
-    const oracle = await Oracle.measure(ex.problem, system);
-    expect(() => oracle.source.cost(ex.problem.bound.ops[0]!, 0, 0, 7)).toThrow(/^MeasuredCostSource: Y on device 0 \[0, 7\) was not executed$/);
+    const oracle = await Oracle.build(ex.problem);
+    expect(() => oracle.source.cost(ex.problem.bound.ops[0]!, 0, 0, 7)).toThrow(/^MeasuredCostSource: operator 0 on device 0 \[0, 7\) was not executed$/);
   });
 
-  it('never calls the cost model, to measure or to search', async () => {
+  it('never calls the cost model, to build its space, to measure or to search', async () => {
     const system = twoDeviceSystem();
-    const model = specModel(system);
-    const ex = await explore('gcn', smallGraph(), { system, model, splitRatios: [0.5] });
-    const spies = (['predictShape', 'predict', 'predictAll'] as const).map((m) => vi.spyOn(CostModel.prototype, m));
-    const own = vi.spyOn(model, 'predictShape');
-    const oracle = await Oracle.measure(ex.problem, system);
-    oracle.optimum((m) => m.time);
-    oracle.optimum((m) => m.time * m.energy);
-    for (const s of [...spies, own]) expect(s).not.toHaveBeenCalled();
+    const ex = await explore('gcn', smallGraph(), { system, model: specModel(system) });
+    const spies = (['predictShape', 'predict', 'predictAll', 'predictBfsLevel'] as const).map((m) => vi.spyOn(CostModel.prototype, m));
+    const oracle = await Oracle.build(ex.problem);
+    oracle.optimum('min-time');
+    oracle.optimum('min-edp');
+    await oracle.score(Array.from(ex.front[0]!.genome, (c, i) => ex.problem.choices[i]![c]!));
+    for (const s of spies) expect(s).not.toHaveBeenCalled();
     // The spies do see calls when the planner runs, so silence above means something.
     await explore('spmm', smallGraph(2), { system, model: specModel(system) });
     expect(spies[0]).toHaveBeenCalled();

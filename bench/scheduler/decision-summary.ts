@@ -1,0 +1,114 @@
+// What one case of the decision suite records, and the summary of many: the share of picks
+// within 1% of the oracle's best, the loss of the others (mean, median and worst), broken down by
+// system and calibration, and the same rate against the old, model-dependent yardstick (the best
+// of the planner's own candidates) so the change of yardstick shows.
+
+import type { Oracle } from '../../src/oracle/oracle.js';
+import type { OracleObjective } from '../../src/oracle/search.js';
+import type { Plan } from '../../src/scheduler/schedule.js';
+
+export interface CaseResult {
+  readonly workload: string;
+  readonly dataset: string;
+  /** A generated input no one tuned on. */
+  readonly heldOut: boolean;
+  readonly system: string;
+  /** Whether the system has a real (measured) device. */
+  readonly measured: boolean;
+  readonly calibration: string;
+  readonly objective: OracleObjective;
+  /** The objective's executed value of the pick, of the oracle's best, of the static mapping and of the GPU alone. */
+  readonly pick: number;
+  readonly best: number;
+  readonly static: number;
+  readonly gpu: number;
+  readonly pickTime: number;
+  readonly pickEnergy: number;
+  readonly staticTime: number;
+  readonly gpuTime: number;
+  readonly gpuEnergy: number;
+  /** Within 1% of the best (or, with a measured device, not distinguishable from it by the measured spread). */
+  readonly optimal: boolean;
+  /** pick / best - 1, at least 0. */
+  readonly loss: number;
+  /** The best of the planner's own candidates by the same executed costs (the old yardstick), and the verdict against it. */
+  readonly oldBest: number;
+  readonly oldOptimal: boolean;
+  readonly pickLabel: string;
+  readonly bestLabel: string;
+  /** Whether the oracle's search finished (its best is the best of its whole space). */
+  readonly oracleExact: boolean;
+}
+
+export interface RateSummary {
+  readonly cases: number;
+  readonly optimal: number;
+  readonly optimalRate: number;
+  /** Over the cases that are not optimal (0 when all are). */
+  readonly meanLoss: number;
+  readonly medianLoss: number;
+  readonly worstLoss: number;
+}
+
+export interface SuiteSummary extends RateSummary {
+  /** Against the old yardstick: the best of the planner's own candidates. */
+  readonly oldOptimalRate: number;
+  /** Geometric means over min-time cases of time ratios (static / pick, gpu / pick). */
+  readonly speedupOverStatic: number;
+  readonly speedupOverGpu: number;
+  /** Geometric mean over min-energy cases of gpu energy / pick energy. */
+  readonly energyEfficiencyOverGpu: number;
+  readonly oracleInexact: number;
+  readonly bySystem: Readonly<Record<string, RateSummary>>;
+  readonly byCalibration: Readonly<Record<string, RateSummary>>;
+  readonly byWorkload: Readonly<Record<string, RateSummary>>;
+  /** The held-out inputs alone (absent when none ran). */
+  readonly heldOut?: RateSummary;
+}
+
+const geomean = (xs: number[]): number => {
+  const ok = xs.filter((x) => Number.isFinite(x) && x > 0);
+  return ok.length ? Math.exp(ok.reduce((s, x) => s + Math.log(x), 0) / ok.length) : NaN;
+};
+
+function rates(results: readonly CaseResult[]): RateSummary {
+  const optimal = results.filter((r) => r.optimal).length;
+  const losses = results.filter((r) => !r.optimal).map((r) => r.loss).sort((a, b) => a - b);
+  return {
+    cases: results.length,
+    optimal,
+    optimalRate: results.length ? optimal / results.length : NaN,
+    meanLoss: losses.length ? losses.reduce((s, x) => s + x, 0) / losses.length : 0,
+    medianLoss: losses.length ? losses[losses.length >> 1]! : 0,
+    worstLoss: losses.length ? losses[losses.length - 1]! : 0,
+  };
+}
+
+function by(results: readonly CaseResult[], key: (r: CaseResult) => string): Record<string, RateSummary> {
+  const groups = new Map<string, CaseResult[]>();
+  for (const r of results) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
+  return Object.fromEntries([...groups].map(([k, v]) => [k, rates(v)]));
+}
+
+export function summarise(results: readonly CaseResult[]): SuiteSummary {
+  const time = results.filter((r) => r.objective === 'min-time');
+  const energy = results.filter((r) => r.objective === 'min-energy');
+  const held = results.filter((r) => r.heldOut);
+  return {
+    ...rates(results),
+    oldOptimalRate: results.length ? results.filter((r) => r.oldOptimal).length / results.length : NaN,
+    speedupOverStatic: geomean(time.map((r) => r.staticTime / r.pickTime)),
+    speedupOverGpu: geomean(time.map((r) => r.gpuTime / r.pickTime)),
+    energyEfficiencyOverGpu: geomean(energy.map((r) => r.gpuEnergy / r.pickEnergy)),
+    oracleInexact: results.filter((r) => !r.oracleExact).length,
+    bySystem: by(results, (r) => r.system),
+    byCalibration: by(results, (r) => r.calibration),
+    byWorkload: by(results, (r) => r.workload),
+    ...(held.length ? { heldOut: rates(held) } : {}),
+  };
+}
+
+/** The old yardstick: the best of the planner's own candidate mappings, by the oracle's executed costs. */
+export async function plannerOptimum(oracle: Oracle, plan: Plan, objective: OracleObjective): Promise<number> {
+  return (await oracle.bestOf(plan.problem.choices, objective)).value;
+}
