@@ -14,7 +14,7 @@ import { CsrMatrix } from '../../src/data/csr.js';
 import { buildSystem, type System, type SystemDescription } from '../../src/devices/system.js';
 import { generate, type GeneratorSpec } from '../../src/generators/index.js';
 import { Oracle } from '../../src/oracle/oracle.js';
-import type { OracleObjective } from '../../src/oracle/search.js';
+import type { ScalarObjective } from '../../src/scheduler/branch-and-bound.js';
 import type { PortableMapping } from '../../src/scheduler/baselines.js';
 import { explore, type Plan, schedule } from '../../src/scheduler/schedule.js';
 import type { Choice } from '../../src/scheduler/space.js';
@@ -69,8 +69,8 @@ export const SUITE_SYSTEMS: Readonly<Record<string, SystemDescription>> = {
   },
 };
 
-export const SUITE_OBJECTIVES: readonly OracleObjective[] = ['min-time', 'min-energy', 'min-edp'];
-export type SuiteObjective = OracleObjective;
+export const SUITE_OBJECTIVES: readonly ScalarObjective[] = ['min-time', 'min-energy', 'min-edp'];
+export type SuiteObjective = ScalarObjective;
 export const SUITE_CALIBRATIONS = ['quick', 'full'] as const;
 export type SuiteCalibration = (typeof SUITE_CALIBRATIONS)[number];
 
@@ -142,7 +142,7 @@ function portableOf(oracle: Oracle, genome: Int32Array): PortableMapping {
   });
 }
 
-const value = (o: OracleObjective, m: { makespan: number; energy: number }): number => (o === 'min-time' ? m.makespan : o === 'min-energy' ? m.energy : m.makespan * m.energy);
+const value = (o: ScalarObjective, m: { makespan: number; energy: number }): number => (o === 'min-time' ? m.makespan : o === 'min-energy' ? m.energy : m.makespan * m.energy);
 
 /** The inputs of a run of the suite: shared datasets by name, then the held-out generated ones. */
 async function* inputs(options: SuiteOptions): AsyncGenerator<{ name: string; matrix: CsrMatrix; heldOut: boolean }> {

@@ -4,7 +4,7 @@
 // of the planner's own candidates) so the change of yardstick shows.
 
 import type { Oracle } from '../../src/oracle/oracle.js';
-import type { OracleObjective } from '../../src/oracle/search.js';
+import type { ScalarObjective } from '../../src/scheduler/branch-and-bound.js';
 import type { Plan } from '../../src/scheduler/schedule.js';
 
 export interface CaseResult {
@@ -16,7 +16,7 @@ export interface CaseResult {
   /** Whether the system has a real (measured) device. */
   readonly measured: boolean;
   readonly calibration: string;
-  readonly objective: OracleObjective;
+  readonly objective: ScalarObjective;
   /** The objective's executed value of the pick, of the oracle's best, of the static mapping and of the GPU alone. */
   readonly pick: number;
   readonly best: number;
@@ -109,6 +109,6 @@ export function summarise(results: readonly CaseResult[]): SuiteSummary {
 }
 
 /** The old yardstick: the best of the planner's own candidate mappings, by the oracle's executed costs. */
-export async function plannerOptimum(oracle: Oracle, plan: Plan, objective: OracleObjective): Promise<number> {
+export async function plannerOptimum(oracle: Oracle, plan: Plan, objective: ScalarObjective): Promise<number> {
   return (await oracle.bestOf(plan.problem.choices, objective)).value;
 }

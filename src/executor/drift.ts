@@ -1,11 +1,10 @@
-// The drift monitor: an observer that compares each piece's observed cost with its prediction,
-// feeds native kernels' observations back to the cost model (its outlier-resistant online
-// correction), and says when the run has drifted past a threshold. Re-planning acts on it.
+// The drift monitor: an observer that reports how far a run's observed costs are from their
+// predictions (relative error over the run, the worst piece, whether a threshold is passed). It
+// only watches: the run itself is the one path through which observations teach the cost model
+// (runPlan's `learn` option), so a piece is never learnt twice.
 
-import type { CostModel } from '../cost/model.js';
-import type { OperatorKind } from '../devices/device.js';
 import { describe, InvalidArgumentError } from '../errors.js';
-import type { ExecutionObserver, PieceRecord } from './run.js';
+import type { ExecutionObserver, PieceRecord } from './records.js';
 
 export interface DriftOptions {
   /** Relative error of the observed against the predicted time that counts as drift. @default 0.25 */
@@ -22,30 +21,11 @@ export interface DriftState {
   readonly drifted: boolean;
 }
 
-const MODEL_KINDS = new Set<string>(['spmm', 'spmv', 'bfs', 'msbfs']);
-
 /**
- * Show the model one observed piece against its prediction (seconds and joules). Only what the
- * model predicts from features is corrected: rooflines and host-computed operators are skipped.
- */
-export function observePiece(
-  model: CostModel,
-  piece: { readonly kind: string; readonly device: string; readonly source: string; readonly energySource: PieceRecord['energySource'] },
-  predicted: { readonly seconds: number; readonly joules: number },
-  observed: { readonly seconds: number; readonly joules: number },
-): void {
-  if (piece.source === 'roofline' || !MODEL_KINDS.has(piece.kind)) return;
-  const operator = piece.kind as OperatorKind;
-  model.observe(
-    { device: piece.device, operator, seconds: predicted.seconds, joules: predicted.joules, uncertainty: 1, state: model.state(piece.device).state },
-    { device: piece.device, operator, output: undefined as never, seconds: observed.seconds, joules: observed.joules, source: piece.source === 'measured' ? 'measured' : 'simulated', energySource: piece.energySource, counters: {} },
-  );
-}
-
-/**
- * Watch a run for drift and teach the model what it sees.
+ * Watch a run for drift.
+ * @throws {InvalidArgumentError} for options that are not an object or a threshold that is not a number > 0.
  * @example
- * const drift = new DriftMonitor(plan.context.model);
+ * const drift = new DriftMonitor({ threshold: 0.25 });
  * await runPlan(plan, { observers: [drift] });
  * drift.state;   // { pieces, relativeError, worst, drifted }
  */
@@ -58,15 +38,11 @@ export class DriftMonitor implements ExecutionObserver {
   /** Every piece seen, in completion order. */
   readonly records: PieceRecord[] = [];
 
-  /** @throws {InvalidArgumentError} for a threshold that is not a number > 0. */
-  constructor(
-    private readonly model?: CostModel,
-    options: DriftOptions = {},
-  ) {
-    if (model !== undefined && typeof (model as { observe?: unknown } | null)?.observe !== 'function') {
-      throw new InvalidArgumentError(`DriftMonitor: model must be a CostModel or undefined, got ${describe(model)}`);
+  constructor(options: DriftOptions = {}) {
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new InvalidArgumentError(`DriftMonitor: options must be an object, got ${describe(options)}`);
+    if (typeof (options as { observe?: unknown }).observe === 'function') {
+      throw new InvalidArgumentError('DriftMonitor: it no longer takes a cost model: runPlan teaches the plan\'s model itself (its `learn` option); pass { threshold } only');
     }
-    if (options === null || typeof options !== 'object') throw new InvalidArgumentError(`DriftMonitor: options must be an object, got ${describe(options)}`);
     const t = options.threshold ?? 0.25;
     if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) throw new InvalidArgumentError(`DriftMonitor: threshold must be a number > 0, got ${describe(t)}`);
     this.threshold = t;
@@ -79,7 +55,6 @@ export class DriftMonitor implements ExecutionObserver {
     this.observed += r.observedSeconds;
     const rel = r.predictedSeconds > 0 ? (r.observedSeconds - r.predictedSeconds) / r.predictedSeconds : 0;
     if (!this.worst || Math.abs(rel) > Math.abs(this.worst.relativeError)) this.worst = { op: r.op, device: r.device, relativeError: rel };
-    if (this.model) observePiece(this.model, r, { seconds: r.predictedSeconds, joules: r.predictedJoules }, { seconds: r.observedSeconds, joules: r.observedJoules });
   }
 
   get state(): DriftState {

@@ -13,11 +13,18 @@ export interface RunPlanOptions {
   /**
    * Re-plan the operators not yet started when the predicted time of the remaining work, with
    * the model corrected by what the run observed, differs from its prediction when planned by
-   * more than `threshold`. The run feeds native kernels' observations to the plan's model
-   * (`CostModel.observe`) while it does so. `false` runs the plan as made.
+   * more than `threshold`; the new mapping is taken only when it is predicted better than the
+   * one in force by more than the model's resolution (no flip-flopping between near-equals).
+   * `false` runs the plan as made.
    * @default { threshold: 0.25 }
    */
   readonly replan?: false | { readonly threshold?: number };
+  /**
+   * Teach the plan's cost model from each piece its kernels ran (`CostModel.observeUncorrected`,
+   * its outlier-resistant online correction). The run is the one path through which
+   * observations reach the model. @default true
+   */
+  readonly learn?: boolean;
   /**
    * Withdraw devices during the run (`deviceLoss.withdraw('gpu')`): their pieces not yet done,
    * and every operator not yet started, are re-planned onto the other devices.
@@ -59,8 +66,10 @@ export class DeviceLoss {
 export interface RunSettings {
   readonly signal: AbortSignal | undefined;
   readonly observers: readonly ExecutionObserver[];
-  /** Whether to watch for drift and re-plan (and learn while doing so). */
+  /** Whether to watch for drift and re-plan. */
   readonly replan: boolean;
+  /** Whether the model learns from the run's pieces. */
+  readonly learn: boolean;
   /** Relative drift of the remaining work that triggers a re-plan (Infinity when `replan` is false). */
   readonly threshold: number;
   readonly deviceLoss: DeviceLoss | undefined;
@@ -68,7 +77,7 @@ export interface RunSettings {
   readonly bfsLevels: boolean;
 }
 
-const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels'] as const;
+const KEYS = ['signal', 'observers', 'replan', 'learn', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels'] as const;
 
 /**
  * Check `runPlan`'s arguments.
@@ -98,7 +107,9 @@ export function checkRunOptions(fn: string, plan: Plan, options: RunPlanOptions)
   if (options.deviceLoss !== undefined && !(options.deviceLoss instanceof DeviceLoss)) throw new InvalidArgumentError(`${fn}: deviceLoss must be a DeviceLoss, got ${describe(options.deviceLoss)}`);
   const recoverable = options.recoverDeviceFailures ?? true;
   if (typeof recoverable !== 'boolean') throw new InvalidArgumentError(`${fn}: recoverDeviceFailures must be true or false, got ${describe(recoverable)}`);
+  const learn = options.learn ?? true;
+  if (typeof learn !== 'boolean') throw new InvalidArgumentError(`${fn}: learn must be true or false, got ${describe(learn)}`);
   const bfsLevels = options.bfsLevels ?? true;
   if (typeof bfsLevels !== 'boolean') throw new InvalidArgumentError(`${fn}: bfsLevels must be true or false, got ${describe(bfsLevels)}`);
-  return { signal, observers, replan: replan !== false, threshold, deviceLoss: options.deviceLoss, recoverable, bfsLevels };
+  return { signal, observers, replan: replan !== false, learn, threshold, deviceLoss: options.deviceLoss, recoverable, bfsLevels };
 }

@@ -4,7 +4,10 @@
 // by what the run observed), under the plan's objectives, constraints and policy.
 
 import type { BoundWorkload } from '../workloads/bind.js';
+import { valueOf } from '../scheduler/branch-and-bound.js';
+import { Evaluator } from '../scheduler/evaluate.js';
 import { searchFront } from '../scheduler/front.js';
+import { pickMapping, scalarObjective } from '../scheduler/pick.js';
 import { pick } from '../scheduler/policy.js';
 import type { Plan } from '../scheduler/schedule.js';
 import { type CostSource, CostTable } from '../scheduler/space.js';
@@ -33,10 +36,25 @@ export function remainingSeconds(bound: BoundWorkload, plan: Plan, costs: CostSo
   return s;
 }
 
+/** What re-planning the rest of a run decided. */
+export interface Replanned {
+  /** The mapping to run from now on (the one in force when nothing beats it by more than `margin`). */
+  readonly genome: Int32Array;
+  /** Whether it differs from the mapping in force. */
+  readonly changed: boolean;
+  /** How much better than the mapping in force the best other mapping is predicted (0.1: 10%). */
+  readonly gain: number;
+  /** The model's resolution: the least predicted gain that moves work. */
+  readonly margin: number;
+}
+
 /**
- * A new genome for the operators not yet started (the started ones keep theirs), or null when
- * no mapping of the rest satisfies the plan's constraints. The planner's own front search, with
- * the plan's strategy, seed and budget, over the costs as they now stand.
+ * A new mapping for the operators not yet started (the started ones keep theirs), found as
+ * planning finds one: the policy's exact best on the costs as they now stand (or the front's pick
+ * for a weighted policy), ties going to simpler mappings. With `hold`, the mapping in force is
+ * kept unless the new one is predicted better by more than the model's resolution: hysteresis, so
+ * a run does not flip between near-equal mappings as its observations move. Null when no mapping
+ * of the rest satisfies the plan's constraints.
  */
 export function replanRemaining(
   plan: Plan,
@@ -45,18 +63,43 @@ export function replanRemaining(
   started: readonly boolean[],
   done: readonly boolean[],
   allowed: (device: number) => boolean = () => true,
-): Int32Array | null {
+  hold = true,
+): Replanned | null {
   const { bound, choices, system, objectives, constraints } = plan.problem;
   const source: CostSource = {
     cost: (op, d, b, e) => (done[op.index] ? { seconds: 0, joules: 0 } : predictions.cost(op, d, b, e)),
   };
   const table = new CostTable(choices, bound.ops, source);
   // Started operators are held; the others may take any choice whose every part is on an allowed device.
-  const genes = bound.ops.map((_, i) => (started[i] ? null : choices[i]!.flatMap((ch, c) => (ch.parts.every((p) => allowed(p.device)) ? [c] : []))));
-  if (genes.some((o) => o !== null && o.length === 0)) return null;
-  if (genes.every((o) => o === null)) return null;
-  const found = searchFront({ bound, system, choices, table, objectives, constraints }, plan.problem.search, { genes, held: genome, seeds: [genome] });
-  if (found.front.length === 0) return null;
-  const k = pick(plan.policyRule, found.front);
-  return k < 0 ? null : Int32Array.from(found.front[k]!.genome);
+  const free = bound.ops.map((_, i) => (started[i] ? null : choices[i]!.flatMap((ch, c) => (ch.parts.every((p) => allowed(p.device)) ? [c] : []))));
+  if (free.some((o) => o !== null && o.length === 0)) return null;
+  if (free.every((o) => o === null)) return null;
+  const problem = { bound, system, choices, table, objectives, constraints };
+  const objective = scalarObjective(plan.policyRule);
+  let next: Int32Array;
+  let margin: number;
+  if (objective) {
+    const genes = free.map((o, i) => o ?? [genome[i]!]);
+    const picked = pickMapping(problem, objective, { costs: source, model: plan.problem.costs, genes });
+    if (!picked) return null;
+    next = picked.genome;
+    margin = picked.margin;
+  } else {
+    const found = searchFront(problem, plan.problem.search, { genes: free, held: genome, seeds: [genome] });
+    if (found.front.length === 0) return null;
+    const k = pick(plan.policyRule, found.front);
+    if (k < 0) return null;
+    next = Int32Array.from(found.front[k]!.genome);
+    margin = 0.01;
+  }
+  // Hysteresis: the mapping in force stays unless the new one is better by more than the margin.
+  const evaluator = new Evaluator(bound, system, table, ['time', 'energy'], constraints);
+  const out = new Float64Array(2);
+  const scalar = (g: Int32Array): number => (evaluator.evaluate(g, out) ? valueOf(objective ?? 'min-time', out[0]!, out[1]!) : Infinity);
+  const now = scalar(genome);
+  const then = scalar(next);
+  const gain = now > 0 && Number.isFinite(now) ? 1 - then / now : Number.isFinite(then) ? 1 : 0;
+  const same = next.every((c, i) => c === genome[i]);
+  if (same || (hold && Number.isFinite(now) && then >= now * (1 - margin))) return { genome: Int32Array.from(genome), changed: false, gain: Math.max(0, gain), margin };
+  return { genome: next, changed: true, gain, margin };
 }

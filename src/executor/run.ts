@@ -10,6 +10,7 @@
 // rest when the run drifts or a device is lost.
 
 import { ExecutionError } from '../errors.js';
+import { formatChange, formatSeconds } from '../units.js';
 import { mappingLabel } from '../scheduler/front.js';
 import type { Plan } from '../scheduler/schedule.js';
 import type { BoundOp } from '../workloads/bind.js';
@@ -177,7 +178,7 @@ class Run {
             ? results[0]!.output
             : joinPieces(op, parts.map((p) => [p.begin, p.end] as const), results.map((r) => r.output), bound.values[op.output]!);
         this.done[i] = true;
-        if (this.settings.replan) this.afterOperator(op, parts, results);
+        this.afterOperator(op, parts, results);
         return;
       }
       this.deviceLost(i, op, reason);
@@ -195,7 +196,8 @@ class Run {
     if (choices[i]!.length > 1) this.openChoices++;
     this.unstarted++;
     const costs = scaledCosts(this.tracker.base, this.tracker.scale);
-    const next = replanRemaining(plan, costs, this.genome, this.started, this.done, (d) => !this.isLost(d));
+    // The mapping in force uses the lost device: no hysteresis, the rest must move.
+    const next = replanRemaining(plan, costs, this.genome, this.started, this.done, (d) => !this.isLost(d), false);
     if (!next) {
       throw (this.failure ??= new ExecutionError(op.id, e.device, `${fn}: operator ${op.id} (${op.kind}): device ${e.device} was lost and no remaining device can take the rest of the plan`, { cause: e.cause }));
     }
@@ -204,31 +206,41 @@ class Run {
       at: (performance.now() - this.t0) / 1000,
       reason: `device ${e.device} lost while running ${op.id} (${e.why}); the remaining operators move to the other devices`,
       plannedSeconds: this.tracker.plannedRemaining(),
-      nowSeconds: remainingSeconds(plan.problem.bound, plan, costs, next, this.started),
+      nowSeconds: remainingSeconds(plan.problem.bound, plan, costs, next.genome, this.started),
       from: this.label(this.genome),
-      to: this.label(next),
-    }, next);
+      to: this.label(next.genome),
+    }, next.genome);
   }
 
   /** Learn from a finished operator, and re-plan the operators not started when the remaining work has drifted. */
   private afterOperator(op: BoundOp, parts: readonly { device: number; begin: number; end: number }[], results: readonly PieceResult[]): void {
-    this.tracker.observe(op, parts, results);
+    const { learn, replan } = this.settings;
+    if (!learn && !replan) return;
+    this.tracker.observe(op, parts, results, learn);
     // Nothing to re-decide when every operator has started, or those left have a single choice.
-    if (this.unstarted === 0 || this.openChoices === 0 || this.failure !== undefined) return;
+    if (!replan || this.unstarted === 0 || this.openChoices === 0 || this.failure !== undefined) return;
     const { planned, now, relative: rel } = this.tracker.drift();
     const threshold = this.settings.threshold;
     if (!(Math.abs(rel) > threshold)) return;
     const before = this.label(this.genome);
     const next = replanRemaining(this.plan, scaledCosts(this.tracker.base, this.tracker.scale), this.genome, this.started, this.done);
+    const drift = `after ${op.id}, the remaining work is predicted at ${formatSeconds(now)} against ${formatSeconds(planned)} when planned (${formatChange(rel)}, threshold ${(threshold * 100).toFixed(0)}%)`;
+    const outcome = !next
+      ? '; no mapping of the rest satisfies the constraints, so the mapping in force stays'
+      : next.changed
+        ? `; the new mapping is predicted ${(100 * next.gain).toFixed(1)}% better`
+        : next.gain > 0
+          ? `; the best other mapping is predicted only ${(100 * next.gain).toFixed(1)}% better, inside the model's resolution of ${(100 * next.margin).toFixed(1)}%, so the mapping in force stays`
+          : '; no other mapping is predicted better, so the mapping in force stays';
     this.record({
       after: op.id,
       at: (performance.now() - this.t0) / 1000,
-      reason: `after ${op.id}, the remaining work is predicted at ${(now * 1e6).toPrecision(3)} us against ${(planned * 1e6).toPrecision(3)} us when planned (${rel > 0 ? '+' : ''}${(rel * 100).toFixed(0)}%, threshold ${(threshold * 100).toFixed(0)}%)`,
+      reason: drift + outcome,
       plannedSeconds: planned,
       nowSeconds: now,
       from: before,
-      to: next ? this.label(next) : before,
-    }, next);
+      to: next?.changed ? this.label(next.genome) : before,
+    }, next?.changed ? next.genome : null);
   }
 
   /** Put a re-plan in force (when it found a mapping), tell the observers, and re-predict the rest. */

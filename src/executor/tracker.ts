@@ -125,14 +125,14 @@ export class DriftTracker {
    * its uncorrected predictions) and the run (at once, its own median ratios). Roofline-priced
    * pieces teach nothing, nor does a BFS whose levels ran on devices other than its planned one.
    */
-  observe(op: BoundOp, parts: readonly Part[], results: readonly PieceResult[]): void {
+  observe(op: BoundOp, parts: readonly Part[], results: readonly PieceResult[], learn: boolean): void {
     const movedOff = (j: number): boolean => {
       const st = (results[j] as { steps?: readonly BfsStepRecord[] }).steps;
       return st !== undefined && st.some((s) => s.device !== this.system.devices[parts[j]!.device]!.name);
     };
     parts.forEach((part, j) => {
       const r = results[j]!;
-      if (r.source === 'roofline' || movedOff(j)) return;
+      if (!learn || r.source === 'roofline' || movedOff(j)) return;
       const f = this.startFactors.get(this.key(op.kind, part.device));
       if (!f || !MODEL_KINDS.has(op.kind)) return;
       const p = this.base.cost(op, part.device, part.begin, part.end);

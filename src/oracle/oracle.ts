@@ -15,13 +15,13 @@ import { Evaluator, type Constraints, type Metrics } from '../scheduler/evaluate
 import { type Choice, type CostSource, CostTable, type SpaceOptions, splitChoice } from '../scheduler/space.js';
 import type { BoundWorkload } from '../workloads/bind.js';
 import { referenceValues, type Value } from '../workloads/reference.js';
-import { balancedShares, capableDevices, ChoiceSet, crossingShares, DEFAULT_GRID, deviceGroups, gridChoices, type OracleGrid } from './candidates.js';
+import { balancedShares, capableDevices, ChoiceSet, crossingShares, DEFAULT_GRID, deviceGroups, gridChoices, type ShareGrid } from '../scheduler/share-grid.js';
 import { MeasuredCostSource, type MeasureOptions, measurePieces, type PieceOfWork } from './measure.js';
-import { branchAndBound, type Optimum, type OracleObjective } from './search.js';
+import { branchAndBound, type Optimum, type ScalarObjective } from '../scheduler/branch-and-bound.js';
 
 export interface OracleOptions extends MeasureOptions {
   /** The share grid of split operators. @default two-way every 4%, three-way every 10% */
-  readonly grid?: OracleGrid;
+  readonly grid?: ShareGrid;
   /** Partial mappings the branch and bound may visit per objective. @default 2e7 */
   readonly maxNodes?: number;
 }
@@ -50,7 +50,7 @@ export class Oracle {
   readonly table: CostTable;
   /** Evaluates the oracle's mappings on their median executed costs, time and energy, under the constraints. */
   readonly evaluator: Evaluator;
-  private readonly optima = new Map<OracleObjective, Optimum>();
+  private readonly optima = new Map<ScalarObjective, Optimum>();
 
   private constructor(
     readonly problem: OracleProblem,
@@ -129,7 +129,7 @@ export class Oracle {
   }
 
   /** The best mapping of the oracle's space for `objective`, executed figures (memoised). */
-  optimum(objective: OracleObjective): Optimum {
+  optimum(objective: ScalarObjective): Optimum {
     let o = this.optima.get(objective);
     if (!o) {
       o = branchAndBound(this.evaluator, objective, this.options.maxNodes !== undefined ? { maxNodes: this.options.maxNodes } : {});
@@ -167,7 +167,7 @@ export class Oracle {
    * The best mapping of another space (one list of choices per operator, e.g. the planner's own
    * candidates) by the same executed costs: the yardstick the old oracle was, kept for comparison.
    */
-  async bestOf(choices: readonly (readonly Choice[])[], objective: OracleObjective): Promise<Optimum> {
+  async bestOf(choices: readonly (readonly Choice[])[], objective: ScalarObjective): Promise<Optimum> {
     const { bound, system, constraints } = this.problem;
     await measurePieces(bound, system, this.values, choices.flatMap((cs, i) => piecesOf(i, cs)), this.source, this.options);
     const evaluator = new Evaluator(bound, system, new CostTable(choices, bound.ops, this.source), ['time', 'energy'], constraints);
@@ -194,4 +194,4 @@ export async function measureMappings(problem: OracleProblem, mappings: readonly
   return { metrics, tally: source.tally() };
 }
 
-export type { OracleObjective };
+export type { ScalarObjective };

@@ -7,6 +7,7 @@ import type { System } from '../devices/system.js';
 import type { BoundWorkload } from '../workloads/bind.js';
 import type { ModelCostSource, OperatorEstimate } from './costs.js';
 import type { Metrics } from './evaluate.js';
+import type { PickResult } from './pick.js';
 import { type Policy, policyName } from './policy.js';
 import type { Exploration, MappingPoint } from './schedule.js';
 import type { CostTable } from './space.js';
@@ -49,12 +50,14 @@ export interface ExplainInput {
   readonly chosen: MappingPoint;
   readonly predicted: Metrics;
   readonly policy: Policy;
+  /** How a scalar policy's pick was made, when it was. */
+  readonly picked?: PickResult;
 }
 
 const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
 
 export function explain(x: ExplainInput): Explanation {
-  const { bound, system, model, costs, table, exploration, chosen, predicted, policy } = x;
+  const { bound, system, model, costs, table, exploration, chosen, predicted, policy, picked } = x;
   const summary: string[] = [];
   const features: FeatureNote[] = [];
 
@@ -119,6 +122,13 @@ export function explain(x: ExplainInput): Explanation {
   summary.push(
     `Chosen by ${policyName(policy)}: ${formatSeconds(chosen.time)}${timeWord ? ` ${timeWord}` : ''} and ${formatJoules(chosen.energy)} predicted (modelled), out of ${exploration.front.length} Pareto-optimal mappings among ${exploration.search.evaluated} evaluated (${exploration.search.exhaustive ? 'exhaustively' : exploration.search.strategy}).`,
   );
+  if (picked?.simplified) {
+    const over = picked.simplified.over;
+    const label = bound.ops.map((op, i) => `${op.id}:${table.choices[i]![over[i]!]!.label}`).join(', ');
+    summary.push(
+      `A mapping with ${picked.simplified.kind === 'one device' ? 'more devices' : 'splits'} (${label}) was predicted ${(100 * picked.simplified.gain).toFixed(1)}% better, inside the model's resolution of ${(100 * picked.margin).toFixed(1)}% for these devices: the simpler mapping is kept.`,
+    );
+  }
   const singles = exploration.baselines.filter((b) => b.name.endsWith(' alone') && b.feasible && b.time !== undefined);
   if (singles.length) {
     const bestSingle = singles.reduce((a, b) => (b.time! < a.time! ? b : a));

@@ -15,7 +15,8 @@ import { workload as shippedWorkload } from '../workloads/library.js';
 import { ModelCostSource } from './costs.js';
 import { Evaluator, type Constraints, type Objective, OBJECTIVES } from './evaluate.js';
 import { type FrontSearchSettings, checkSearchSettings } from './front.js';
-import { buildChoices, type Choice, CostTable, type SpaceOptions } from './space.js';
+import { buildChoices } from './candidates.js';
+import { type Choice, CostTable, type SpaceOptions } from './space.js';
 
 export interface PrepareOptions extends SpaceOptions {
   /** The machine. @default detectSystem() */
@@ -156,7 +157,7 @@ export async function prepare(
   if (allowed.length === 0) throw new InfeasibleError(`${fn}: every device is excluded (${exclude.join(', ')})`);
 
   const costs = new ModelCostSource(bound, system, model);
-  const choices = buildChoices(bound, system, allowed, options, (op, d) => costs.cost(op, d, 0, Math.max(op.units, 1)).seconds);
+  const choices = buildChoices(bound, system, allowed, options, (op, d) => costs.cost(op, d, 0, Math.max(op.units, 1)).seconds, (op, d, b, e) => costs.cost(op, d, b, e).seconds);
   choices.forEach((c, i) => {
     if (c.length === 0) {
       const op = bound.ops[i]!;

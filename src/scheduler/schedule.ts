@@ -7,9 +7,11 @@ import { checkInt, checkOptions } from '../validate.js';
 import type { WorkloadData } from '../workloads/bind.js';
 import type { Workload } from '../workloads/definition.js';
 import { heftGenome, type PortableMapping, portableMapping, singleDeviceGenome, translateMapping } from './baselines.js';
-import type { Constraints, Metrics, Objective } from './evaluate.js';
+import { branchAndBound, SCALAR_OBJECTIVES } from './branch-and-bound.js';
+import { type Constraints, Evaluator, type Metrics, type Objective } from './evaluate.js';
 import { explain, type Explanation } from './explain.js';
 import { type FrontSearch, type MappingPoint, mappingLabel, searchFront } from './front.js';
+import { type PickResult, pickMapping, scalarObjective } from './pick.js';
 import { checkPolicy, pick, type Policy, policyName } from './policy.js';
 import { type PlanningProblem, prepare, PREPARE_KEYS, type PrepareOptions } from './problem.js';
 import type { CostTable } from './space.js';
@@ -126,12 +128,18 @@ export async function schedule(workload: Workload | string | object, data: Workl
   checkOptions(fn, options, SCHEDULE_KEYS as unknown as (keyof ScheduleOptions & string)[]);
   const policy = checkPolicy(fn, options.policy ?? 'min-time', { deadline: options.deadline !== undefined, energyBudget: options.energyBudget !== undefined });
   const fixed = options.fixedMapping;
-  const { problem, exploration: ex } = await exploreProblem(fn, workload, data, fixed ? { ...options, staticMapping: fixed } : options, SCHEDULE_KEYS);
+  const { problem, exploration: ex, pointOf } = await exploreProblem(fn, workload, data, fixed ? { ...options, staticMapping: fixed } : options, SCHEDULE_KEYS);
   let chosen: MappingPoint;
+  let picked: PickResult | undefined;
+  const objective = scalarObjective(policy);
   if (fixed) {
     const kept = ex.baselines.find((b) => b.name === 'static');
     if (!kept?.genome || !kept.feasible) throw new InfeasibleError(`${fn}: the fixed mapping cannot run here: ${kept?.reason ?? 'it does not fit'}`);
     chosen = kept as MappingPoint;
+  } else if (objective) {
+    picked = pickMapping(problem, objective, { costs: problem.costs, model: problem.costs }) ?? undefined;
+    if (!picked) throw new InfeasibleError(`${fn}: ${ex.empty?.reason ?? 'no mapping fits'}`);
+    chosen = pointOf(picked.genome);
   } else {
     if (ex.front.length === 0) throw new InfeasibleError(`${fn}: ${ex.empty?.reason ?? 'no mapping fits'}`);
     chosen = ex.front[pick(policy, ex.front)]!;
@@ -145,7 +153,7 @@ export async function schedule(workload: Workload | string | object, data: Workl
     chosen,
     mapping: portableMapping(bound, system, table.choices, chosen.genome),
     predicted,
-    explanation: explain({ bound, system, model, costs, table, exploration: ex, chosen, predicted, policy }),
+    explanation: explain({ bound, system, model, costs, table, exploration: ex, chosen, predicted, policy, ...(picked ? { picked } : {}) }),
   };
 }
 
@@ -156,7 +164,7 @@ async function exploreProblem(
   data: WorkloadData | readonly WorkloadData[],
   options: ExploreOptions,
   keys: readonly string[],
-): Promise<{ problem: PlanningProblem; exploration: Exploration }> {
+): Promise<{ problem: PlanningProblem; exploration: Exploration; pointOf: (genome: Int32Array) => MappingPoint }> {
   checkOptions(fn, options, keys as (keyof ExploreOptions & string)[]);
   const maxPoints = options.maxPoints === undefined ? 5000 : checkInt(fn, 'maxPoints', options.maxPoints, 0);
   const problem = await prepare(fn, workloadArg, data, options, keys);
@@ -175,6 +183,12 @@ async function exploreProblem(
     for (let j = 1; j < c.length; j++) if (choiceSeconds(table, i, j) < choiceSeconds(table, i, best)) best = j;
     return best;
   })));
+  // The exact best of each scalar objective (on predicted costs) joins the seeds, so the front
+  // holds the mappings the policies pick, whatever the sampled search finds.
+  for (const o of SCALAR_OBJECTIVES) {
+    const best = branchAndBound(new Evaluator(bound, system, table, ['time', 'energy'], constraints), o, { maxNodes: 2e6 });
+    if (best.genome.length) seeds.push(best.genome);
+  }
   const found = searchFront(problem, problem.search, { seeds, maxPoints, ...(options.signal ? { signal: options.signal } : {}) });
 
   const baselines: BaselinePoint[] = [];
@@ -213,7 +227,7 @@ async function exploreProblem(
     ...(empty ? { empty } : {}),
     problem,
   };
-  return { problem, exploration };
+  return { problem, exploration, pointOf: found.pointOf };
 }
 
 /** Why the front is empty: the fastest mapping evaluated, and what it breaks. */

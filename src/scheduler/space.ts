@@ -4,7 +4,6 @@
 // operator; the evaluator turns it into time and energy.
 
 import type { Device } from '../devices/device.js';
-import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { isSparseOp } from '../workloads/bind.js';
 
@@ -112,62 +111,6 @@ export function choiceKey(choice: Choice): string {
 /** The choice that runs the whole operator on device d. */
 export function wholeChoice(op: BoundOp, d: number, names: readonly string[]): Choice {
   return { parts: [{ device: d, begin: 0, end: Math.max(op.units, 1), fraction: 1, rowFraction: 1 }], label: names[d]! };
-}
-
-/**
- * Every choice for every operator. `singleSeconds(op, device)` gives the predicted time of the
- * whole operator on a device; it sets the balanced split ratios (shares inversely proportional
- * to time, so the parts finish together).
- */
-export function buildChoices(
-  bound: BoundWorkload,
-  system: System,
-  allowed: readonly number[],
-  options: SpaceOptions,
-  singleSeconds: (op: BoundOp, device: number) => number,
-): Choice[][] {
-  const maxSplit = options.maxSplit ?? 3;
-  const ratios = options.splitRatios ?? [0.25, 0.5, 0.75];
-  const names = system.devices.map((d) => d.name);
-  return bound.ops.map((op) => {
-    const capable = allowed.filter((d) => canRun(system.devices[d]!, op, bound));
-    const choices: Choice[] = capable.map((d) => wholeChoice(op, d, names));
-    if (!splittable(op, options)) return choices;
-    const seen = new Set<string>();
-    const add = (devs: readonly number[], shares: readonly number[]): void => {
-      const choice = splitChoice(op, bound, names, devs, shares);
-      if (!choice) return;
-      const key = choiceKey(choice);
-      if (seen.has(key)) return;
-      seen.add(key);
-      choices.push(choice);
-    };
-    const t = new Map(capable.map((d) => [d, Math.max(singleSeconds(op, d), 1e-12)]));
-    for (let i = 0; i < capable.length; i++) {
-      for (let j = i + 1; j < capable.length; j++) {
-        const a = capable[i]!;
-        const b = capable[j]!;
-        const balanced = t.get(b)! / (t.get(a)! + t.get(b)!);
-        const shares = [...ratios];
-        if (ratios.every((r) => Math.abs(r - balanced) > 0.03)) shares.push(balanced);
-        for (const r of shares) add([a, b], [r, 1 - r]);
-      }
-    }
-    if (maxSplit >= 3 && capable.length >= 3) {
-      for (let i = 0; i < capable.length; i++) {
-        for (let j = i + 1; j < capable.length; j++) {
-          for (let k = j + 1; k < capable.length; k++) {
-            const devs = [capable[i]!, capable[j]!, capable[k]!];
-            const inv = devs.map((d) => 1 / t.get(d)!);
-            const sum = inv.reduce((x, y) => x + y, 0);
-            add(devs, [1 / 3, 1 / 3, 1 / 3]);
-            add(devs, inv.map((x) => x / sum));
-          }
-        }
-      }
-    }
-    return choices;
-  });
 }
 
 /** Where costs come from: the cost model (planning) or executions (the oracle). */

@@ -36,7 +36,7 @@ describe('dype explore', () => {
     expect(r.out).toMatch(/^gcn on kronecker:scale=10,seed=3: 1,024 x 1,024/);
     expect(r.out).toMatch(/^System detected: cpu \(measured\), .*\(.*simulated\)/m);
     expect(r.out).toMatch(/time \(predicted\)\s+energy \(predicted\)\s+mapping/);
-    expect(r.out).toMatch(/^#1\s+[\d.]+ (us|ms)\s+[\d.]+ (uJ|mJ|J)\s+\S.*<- chosen \(min-time\)/m);
+    expect(r.out).toMatch(/^#\d+\s+[\d.]+ (us|ms)\s+[\d.]+ (uJ|mJ|J)\s+\S.*<- chosen \(min-time\)/m);
     for (const b of ['cpu alone', 'heft']) expect(r.out).toMatch(new RegExp(`^${b}\\s+[\\d.]+ (us|ms|s)\\s+[\\d.]+ (uJ|mJ|J)\\s+.*baseline`, 'm'));
     expect(r.out).toMatch(/Every time and energy above is predicted by the cost model \(modelled\)/);
     expect(r.out).toMatch(/^Why this plan:/m);

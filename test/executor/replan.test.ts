@@ -39,7 +39,7 @@ describe('runPlan re-planning', () => {
     expect(adaptive.replans.length).toBeGreaterThanOrEqual(1);
     expect(seen).toEqual(adaptive.replans);
     expect(adaptive.replans[0]!.after).toBe('p1');
-    expect(adaptive.replans[0]!.reason).toMatch(/^after p1, the remaining work is predicted at .* \(\+\d+%, threshold 25%\)$/);
+    expect(adaptive.replans[0]!.reason).toMatch(/^after p1, the remaining work is predicted at [\d.]+ (us|ms) against [\d.]+ (us|ms) when planned \(\+\d+%, threshold 25%\); the new mapping is predicted [\d.]+% better$/);
     expect(adaptive.replans[0]!.nowSeconds).toBeGreaterThan(adaptive.replans[0]!.plannedSeconds * 1.25);
     // p1 ran on the GPU; the last SpMV did not (wholly).
     const devicesOf = (op: string): string[] => adaptive.pieces.filter((p) => p.op === op).map((p) => p.device);

@@ -11,7 +11,7 @@ import { DypeError, InvalidArgumentError } from '../../src/errors.js';
 type Call = () => unknown;
 
 const CASES: [string, RegExp, Call][] = [
-  ['Oracle', /^Oracle: system must be a System/, () => new (dype.Oracle as never as new (...a: unknown[]) => unknown)(null, null, null, null)],
+  ['Oracle.build', /^Oracle.build: problem must be a planning problem/, () => dype.Oracle.build(null as never)],
   ['deviceKey', /^deviceKey: device must be a device of a System/, () => dype.deviceKey(null as never)],
   ['loadCostModel', /^loadCostModel: system must be a System/, () => dype.loadCostModel({} as never)],
   ['CostModel', /^CostModel: system must be a System/, () => new dype.CostModel(null as never)],
@@ -25,7 +25,7 @@ const CASES: [string, RegExp, Call][] = [
   ['bindWorkload', /^bindWorkload: workload must be a Workload/, () => dype.bindWorkload(null as never, null as never)],
   ['chromeTrace', /^chromeTrace: result must be a runPlan result/, () => dype.chromeTrace(null as never)],
   ['TraceRecorder', /^TraceRecorder: title must be a string/, () => new dype.TraceRecorder(5 as never)],
-  ['DriftMonitor', /^DriftMonitor: model must be a CostModel or undefined/, () => new dype.DriftMonitor(null as never)],
+  ['DriftMonitor', /^DriftMonitor: options must be an object/, () => new dype.DriftMonitor(null as never)],
   ['DeviceLoss', /^DeviceLoss\.withdraw: device must be a device name/, () => new dype.DeviceLoss().withdraw(3 as never)],
   ['Placement', /^Placement: system must be a System/, () => new dype.Placement(null as never)],
   ['System', /^System: devices and links must be arrays/, () => new dype.System('s', null as never, null as never)],

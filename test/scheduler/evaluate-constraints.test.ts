@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatChange, formatJoules } from '../../src/units.js';
 import { Evaluator } from '../../src/scheduler/evaluate.js';
-import { buildChoices, CostTable } from '../../src/scheduler/space.js';
+import { buildChoices } from '../../src/scheduler/candidates.js';
+import { CostTable } from '../../src/scheduler/space.js';
 import { bindChain, FixedCosts, genomeOf, twoDeviceSystem, uniformCosts } from './schedule-fixtures.js';
 
 const bound = bindChain();

@@ -4,7 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { Evaluator } from '../../src/scheduler/evaluate.js';
-import { buildChoices, CostTable } from '../../src/scheduler/space.js';
+import { buildChoices } from '../../src/scheduler/candidates.js';
+import { CostTable } from '../../src/scheduler/space.js';
 import { bindChain, FixedCosts, genomeOf, twoDeviceSystem } from './schedule-fixtures.js';
 
 const system = twoDeviceSystem();

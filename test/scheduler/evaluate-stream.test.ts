@@ -4,7 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { Evaluator } from '../../src/scheduler/evaluate.js';
-import { buildChoices, CostTable } from '../../src/scheduler/space.js';
+import { buildChoices } from '../../src/scheduler/candidates.js';
+import { CostTable } from '../../src/scheduler/space.js';
 import { bindWorkload } from '../../src/workloads/bind.js';
 import { streamOf } from '../../src/workloads/definition.js';
 import { workload } from '../../src/workloads/library.js';

@@ -6,7 +6,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { Evaluator } from '../../src/scheduler/evaluate.js';
-import { buildChoices, CostTable } from '../../src/scheduler/space.js';
+import { buildChoices } from '../../src/scheduler/candidates.js';
+import { CostTable } from '../../src/scheduler/space.js';
 import { bindWorkload } from '../../src/workloads/bind.js';
 import { workload } from '../../src/workloads/library.js';
 import { bindChain, FixedCosts, genomeOf, smallGraph, twoDeviceSystem, uniformCosts } from './schedule-fixtures.js';

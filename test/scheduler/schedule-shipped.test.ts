@@ -25,10 +25,16 @@ describe.each(['spmm', 'bfs', 'msbfs', 'gcn', 'sage', 'pagerank'])('schedule(%s)
     for (const p of plan.front) {
       for (const q of plan.front) if (q !== p) expect(q.time <= p.time && q.energy <= p.energy && (q.time < p.time || q.energy < p.energy)).toBe(false);
     }
-    // min-time (the default) picks the fastest point of the front.
+    // min-time (the default) picks the fastest point of the front, or a simpler mapping within
+    // the model's resolution of it (and the explanation says so).
     expect(plan.policy).toBe('min-time');
-    expect(plan.front).toContain(plan.chosen);
-    expect(plan.chosen.time).toBe(plan.front[0]!.time);
+    const summary0 = plan.explanation.summary.join('\n');
+    if (plan.chosen.time !== plan.front[0]!.time) {
+      expect(summary0).toMatch(/the simpler mapping is kept/);
+      expect(plan.chosen.time).toBeLessThanOrEqual(plan.front[0]!.time * 1.05);
+    } else {
+      expect(plan.front.some((p) => p.label === plan.chosen.label)).toBe(true);
+    }
     expect(plan.predicted.makespan).toBe(plan.chosen.latency);
     expect(plan.chosen.label).toBe(plan.problem.bound.ops.map((op, i) => `${op.id}:${plan.problem.choices[i]![plan.chosen.genome[i]!]!.label}`).join(', '));
     expect(plan.mapping.map((m) => m.op)).toEqual(plan.problem.bound.ops.map((o) => o.id));

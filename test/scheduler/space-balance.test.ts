@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { CsrMatrix } from '../../src/data/csr.js';
-import { buildChoices } from '../../src/scheduler/space.js';
+import { buildChoices } from '../../src/scheduler/candidates.js';
 import { bindWorkload } from '../../src/workloads/bind.js';
 import { workload } from '../../src/workloads/library.js';
 import { bindChain, smallGraph, twoDeviceSystem } from './schedule-fixtures.js';

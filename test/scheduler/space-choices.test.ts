@@ -1,8 +1,10 @@
-// buildChoices: per operator, one whole choice per capable device, two-way splits at the given
-// ratios plus the balanced one, and three-way splits; parts contiguous and labelled by share.
+// buildChoices with the user's split ratios: per operator, one whole choice per capable device,
+// two-way splits at the given ratios plus the balanced one, and three-way splits; parts
+// contiguous and labelled by share. (The default space, the share grid, is space-grid.test.ts.)
 
 import { describe, expect, it } from 'vitest';
-import { buildChoices, type Choice } from '../../src/scheduler/space.js';
+import { buildChoices } from '../../src/scheduler/candidates.js';
+import { type Choice } from '../../src/scheduler/space.js';
 import { bindChain, threeDeviceSystem } from './schedule-fixtures.js';
 
 const system = threeDeviceSystem();
@@ -16,7 +18,7 @@ for (let r = 0; r < a.rows; r++) maxRow = Math.max(maxRow, Number(a.rowPtr[r + 1
 const slack = maxRow / nnz;
 
 const times = [1, 2, 4];
-const choices = buildChoices(bound, system, [0, 1, 2], {}, (_op, d) => times[d]!);
+const choices = buildChoices(bound, system, [0, 1, 2], { splitRatios: [0.25, 0.5, 0.75] }, (_op, d) => times[d]!);
 const spmm = choices[0]!;
 const devicesOf = (c: Choice): number[] => c.parts.map((p) => p.device);
 
@@ -77,7 +79,7 @@ describe('buildChoices on a sparse operator and three capable devices', () => {
 
 describe('buildChoices options and allowed devices', () => {
   it('leaves the balanced share out when a ratio is within 0.03 of it', () => {
-    const even = buildChoices(bound, system, [0, 1, 2], {}, () => 1)[0]!; // balanced = 0.5, a ratio already
+    const even = buildChoices(bound, system, [0, 1, 2], { splitRatios: [0.25, 0.5, 0.75] }, () => 1)[0]!; // balanced = 0.5, a ratio already
     const pair = even.filter((c) => c.parts.length === 2 && devicesOf(c).join() === '0,1');
     expect(pair).toHaveLength(3);
   });

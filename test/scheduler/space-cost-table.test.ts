@@ -3,7 +3,8 @@
 // gives for exactly that part's range.
 
 import { expect, it } from 'vitest';
-import { buildChoices, CostTable } from '../../src/scheduler/space.js';
+import { buildChoices } from '../../src/scheduler/candidates.js';
+import { CostTable } from '../../src/scheduler/space.js';
 import { bindWorkload } from '../../src/workloads/bind.js';
 import { workload } from '../../src/workloads/library.js';
 import { FixedCosts, smallGraph, threeDeviceSystem } from './schedule-fixtures.js';

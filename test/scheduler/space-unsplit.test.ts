@@ -2,7 +2,8 @@
 // `splits` and `maxSplit` options turn splitting off or cap the number of parts.
 
 import { describe, expect, it } from 'vitest';
-import { buildChoices, type Choice } from '../../src/scheduler/space.js';
+import { buildChoices } from '../../src/scheduler/candidates.js';
+import { type Choice } from '../../src/scheduler/space.js';
 import { bindWorkload } from '../../src/workloads/bind.js';
 import { workload } from '../../src/workloads/library.js';
 import { bindChain, smallGraph, threeDeviceSystem } from './schedule-fixtures.js';

@@ -1,17 +1,19 @@
-// The oracle's search: the exact best mapping of its space for one objective, by depth-first
-// branch and bound over the operators in topological order, placing each on the same list
+// The exact best mapping of a space for one scalar objective (the planner's pick on predicted
+// costs, the oracle's best on executed ones), by depth-first branch and bound over the operators
+// in topological order, placing each on the same list
 // schedule the evaluator runs and undoing it on the way back. A partial mapping is cut when a
 // lower bound of its objective already reaches the best complete one: the partial makespan
 // bounds the time (placing more operators never ends anything sooner), and the active energy so
 // far plus the least each remaining operator can add bounds the energy (idle energy is >= 0).
 
-import type { Evaluator } from '../scheduler/evaluate.js';
+import type { Evaluator } from './evaluate.js';
 
-export type OracleObjective = 'min-time' | 'min-energy' | 'min-edp';
-export const ORACLE_OBJECTIVES: readonly OracleObjective[] = ['min-time', 'min-energy', 'min-edp'];
+/** A scalar objective: time, energy, or their product. */
+export type ScalarObjective = 'min-time' | 'min-energy' | 'min-edp';
+export const SCALAR_OBJECTIVES: readonly ScalarObjective[] = ['min-time', 'min-energy', 'min-edp'];
 
 export interface Optimum {
-  /** The best mapping (choice per operator of the oracle's space); empty when nothing is feasible. */
+  /** The best mapping (a choice per operator); empty when nothing is feasible. */
   readonly genome: Int32Array;
   /** Its objective value, time and energy. */
   readonly value: number;
@@ -28,16 +30,16 @@ export interface SearchLimits {
   readonly maxNodes?: number;
 }
 
-const valueOf = (o: OracleObjective, time: number, energy: number): number => (o === 'min-time' ? time : o === 'min-energy' ? energy : time * energy);
+export const valueOf = (o: ScalarObjective, time: number, energy: number): number => (o === 'min-time' ? time : o === 'min-energy' ? energy : time * energy);
 /** What breaks ties: the other objective (as the policies do). */
-const tieOf = (o: OracleObjective, time: number, energy: number): number => (o === 'min-energy' ? time : o === 'min-time' ? energy : time);
+const tieOf = (o: ScalarObjective, time: number, energy: number): number => (o === 'min-energy' ? time : o === 'min-time' ? energy : time);
 
 /**
  * The best mapping for `objective`. `evaluator` must evaluate ['time', 'energy'] under the
  * constraints that apply. A stream's time is its period, which the partial makespan does not
  * bound, so a stream's time is not used to cut (the search is then exhaustive over the energy bound).
  */
-export function branchAndBound(evaluator: Evaluator, objective: OracleObjective, limits: SearchLimits = {}): Optimum {
+export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective, limits: SearchLimits = {}): Optimum {
   const table = evaluator.table;
   const schedule = evaluator.schedule;
   const n = table.choiceCount.length;
@@ -70,6 +72,34 @@ export function branchAndBound(evaluator: Evaluator, objective: OracleObjective,
   // The least active energy the operators from i on can add.
   const restJoules = new Float64Array(n + 1);
   for (let i = n - 1; i >= 0; i--) restJoules[i] = restJoules[i + 1]! + Math.min(...joules[i]!);
+  // The shortest the chain from each operator to the end can take, and what each operator reads.
+  const bound = evaluator.bound;
+  const S = schedule.S;
+  const operands = bound.ops.map((op) => Int32Array.from(op.operands));
+  const producers = bound.ops.map((op) => op.operands.reduce((m, v) => Math.max(m, bound.values[v]!.producer), -1));
+  const tail = new Float64Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    let after = 0;
+    for (let j = i + 1; j < n; j++) if (bound.ops[j]!.operands.some((v) => bound.values[v]!.producer === i) && tail[j]! > after) after = tail[j]!;
+    tail[i] = Math.min(...seconds[i]!) + after;
+  }
+  const minSeconds = Float64Array.from(seconds, (x) => Math.min(...x));
+  const ready = schedule.ready;
+  /** A lower bound of the makespan once operators [0, i) are placed. */
+  const timeBound = (i: number): number => {
+    let t = schedule.makespan;
+    for (let j = i; j < n; j++) {
+      if (producers[j]! >= i) continue; // covered by the chain of a producer still to place
+      let earliest = 0;
+      for (const v of operands[j]!) {
+        let at = Infinity;
+        for (let s = 0; s < S; s++) if (ready[v * S + s]! < at) at = ready[v * S + s]!;
+        if (at > earliest) earliest = at;
+      }
+      if (earliest + tail[j]! > t) t = earliest + tail[j]!;
+    }
+    return t;
+  };
 
   const stateLen = schedule.state.length;
   const saved = new Float64Array((n + 1) * stateLen);
@@ -104,14 +134,35 @@ export function branchAndBound(evaluator: Evaluator, objective: OracleObjective,
       return;
     }
     saved.set(schedule.state, i * stateLen);
+    // Before placing a choice, a cheaper bound: its parts cannot start before their devices are
+    // free or its operands exist, nor can the chain after it be shorter than its fastest.
+    let operandsAt = 0;
+    for (const v of operands[i]!) {
+      let at = Infinity;
+      for (let s2 = 0; s2 < S; s2++) if (ready[v * S + s2]! < at) at = ready[v * S + s2]!;
+      if (at > operandsAt) operandsAt = at;
+    }
+    const after = tail[i]! - minSeconds[i]!;
+    const activeNow = schedule.active;
     for (const c of order[i]!) {
+      const eQuick = activeNow + joules[i]![c]! + restJoules[i + 1]!;
+      let tQuick = 0;
+      if (!stream && (objective !== 'min-energy' || deadline !== undefined)) {
+        const g = table.choiceBase[i]! + c;
+        for (let p = table.partBegin[g]!; p < table.partBegin[g]! + table.partCount[g]!; p++) {
+          const f = Math.max(schedule.devFree[table.partDevice[p]!]!, operandsAt) + table.partSeconds[p]!;
+          if (f > tQuick) tQuick = f;
+        }
+        tQuick += after;
+      }
+      if (valueOf(objective, tQuick, eQuick) > bestValue || (deadline !== undefined && tQuick > deadline) || (budget !== undefined && eQuick > budget)) continue;
       schedule.place(i, c, null);
       genome[i] = c;
       if (evaluator.fits()) {
-        const timeBound = stream ? 0 : schedule.makespan;
-        const energyBound = schedule.active + restJoules[i + 1]!;
-        const bound = valueOf(objective, timeBound, energyBound);
-        const cut = bound > bestValue || (deadline !== undefined && !stream && timeBound > deadline) || (budget !== undefined && energyBound > budget);
+        const t = stream || (objective === 'min-energy' && deadline === undefined) ? 0 : timeBound(i + 1);
+        const e = schedule.active + restJoules[i + 1]!;
+        const lower = valueOf(objective, t, e);
+        const cut = lower > bestValue || (deadline !== undefined && !stream && t > deadline) || (budget !== undefined && e > budget);
         if (!cut) visit(i + 1);
       }
       schedule.state.set(saved.subarray(i * stateLen, (i + 1) * stateLen));

@@ -1,22 +1,22 @@
-// The oracle's own mapping space, built from the workload and the system alone: every operator
-// whole on each device that can run it, and for the operators a split may divide, a fixed grid
-// of shares (two-way splits every 4%, so the true balance point of any pair lies within 2% of a
-// grid point; three-way splits every 10%), plus balance points computed from executed costs: the
-// shares at which the parts' measured times are equal. Nothing here reads a cost model, so the
-// oracle's best does not move when the model changes.
+// The share grid of split operators and its balance points, from the workload and the system
+// alone: every operator whole on each device that can run it, and for the operators a split may
+// divide, a fixed grid of shares (two-way splits every 4%, so the true balance point of any pair
+// lies within 2% of a grid point; three-way splits every 10%), plus the shares at which the
+// parts' times are equal, computed from whatever costs the caller has: the planner's
+// predictions, or the oracle's executions. Nothing here reads a cost model itself.
 
 import type { System } from '../devices/system.js';
-import { canRun, type Choice, choiceKey, type SpaceOptions, splitChoice, splittable, wholeChoice } from '../scheduler/space.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
+import { canRun, type Choice, choiceKey, type SpaceOptions, splitChoice, splittable, wholeChoice } from './space.js';
 
-export interface OracleGrid {
+export interface ShareGrid {
   /** Spacing of two-way shares. @default 0.04 */
   readonly pairStep: number;
   /** Spacing of three-way shares. @default 0.1 */
   readonly tripleStep: number;
 }
 
-export const DEFAULT_GRID: OracleGrid = { pairStep: 0.04, tripleStep: 0.1 };
+export const DEFAULT_GRID: ShareGrid = { pairStep: 0.04, tripleStep: 0.1 };
 
 /** Every choice of one operator, without duplicates (two shares that round to the same rows are one). */
 export class ChoiceSet {
@@ -51,7 +51,7 @@ export function deviceGroups(capable: readonly number[], space: SpaceOptions): {
 }
 
 /** Singles and the share grid of one operator. */
-export function gridChoices(bound: BoundWorkload, system: System, op: BoundOp, capable: readonly number[], space: SpaceOptions, grid: OracleGrid = DEFAULT_GRID): ChoiceSet {
+export function gridChoices(bound: BoundWorkload, system: System, op: BoundOp, capable: readonly number[], space: SpaceOptions, grid: ShareGrid = DEFAULT_GRID): ChoiceSet {
   const names = system.devices.map((d) => d.name);
   const set = new ChoiceSet();
   for (const d of capable) set.add(wholeChoice(op, d, names));
