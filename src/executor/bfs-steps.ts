@@ -22,8 +22,10 @@ import { onHost } from './host-gate.js';
 /** Beamer's switching thresholds, as the devices use them (GAP's defaults). */
 const ALPHA = 15;
 const BETA = 18;
-/** The predicted gain over the planned device below which a search runs in one call. */
+/** The least predicted gain over the planned device for which a search runs in steps. */
 export const MIN_GAIN = 0.1;
+/** The most gain ever asked for: an uncalibrated model's predictions still rank a 10x gain. */
+const MAX_REQUIRED_GAIN = 0.9;
 /** A group stops for a fresh look once its predicted work reaches this many calls' cost. */
 const LOOK_EVERY_CALLS = 10;
 
@@ -184,9 +186,13 @@ function costToGo(
  * Whether stepping is predicted to pay on this graph: the typical search priced on the planned
  * device alone, against the cheapest path over the usable devices (moves and calls included).
  */
-export function steppingPays(ctx: SteppedBfsContext, candidates: readonly number[]): { pays: boolean; planned: number; hybrid: number } {
+export function steppingPays(ctx: SteppedBfsContext, candidates: readonly number[]): { pays: boolean; planned: number; hybrid: number; required: number } {
   const usable = candidates.filter((d) => ctx.usable(d));
-  if (!usable.includes(ctx.planned) || usable.length < 2) return { pays: false, planned: 0, hybrid: 0 };
+  if (!usable.includes(ctx.planned) || usable.length < 2) return { pays: false, planned: 0, hybrid: 0, required: MIN_GAIN };
+  // The gain must exceed what the model cannot resolve on the devices involved.
+  let uncertainty = 0;
+  for (const d of usable) uncertainty = Math.max(uncertainty, ctx.model.predictShape(ctx.system.devices[d]!, { kind: 'bfs', graph: ctx.graph }).uncertainty);
+  const required = Math.min(MAX_REQUIRED_GAIN, Math.max(MIN_GAIN, uncertainty));
   const table = levelTable(ctx.model, ctx.system, ctx.graph, candidates);
   const scale = (d: number): number => ctx.scale?.(d) ?? 1;
   let alone = table.call[ctx.planned]! * scale(ctx.planned);
@@ -194,7 +200,7 @@ export function steppingPays(ctx: SteppedBfsContext, candidates: readonly number
   const holding = new Set(['host', ctx.system.devices[ctx.planned]!.memorySpace]);
   const { cost } = costToGo(table, usable, 0, scale, (a, b) => moveSeconds(ctx, a, b, holding), ctx.planned);
   const hybrid = table.call[ctx.planned]! * scale(ctx.planned) + cost.get(ctx.planned)!;
-  return { pays: hybrid < (1 - MIN_GAIN) * alone, planned: alone, hybrid };
+  return { pays: hybrid < (1 - required) * alone, planned: alone, hybrid, required };
 }
 
 /**

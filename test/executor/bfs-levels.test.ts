@@ -12,11 +12,12 @@ import { runPlan } from '../../src/executor/run.js';
 import { generate } from '../../src/generators/index.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { nativeAddon } from '../../src/native/addon.js';
-import { deviceIndex, expectReferenceOutputs, mixedSystem, Planner, wholeOn, withGenome } from './executor-fixtures.js';
+import { confidentModel, deviceIndex, expectReferenceOutputs, mixedSystem, Planner, wholeOn, withGenome } from './executor-fixtures.js';
 
 const system = mixedSystem();
-const tailed = new Planner(system, generate({ kind: 'kronecker', scale: 11, seed: 3, tail: 400 }));
-const road = new Planner(system, generate({ kind: 'grid', rows: 60, cols: 60, seed: 3 }));
+// A model that states +-20%: stepping must be predicted to gain more than that.
+const tailed = new Planner(system, generate({ kind: 'kronecker', scale: 11, seed: 3, tail: 400 }), confidentModel(system));
+const road = new Planner(system, generate({ kind: 'grid', rows: 60, cols: 60, seed: 3 }), confidentModel(system));
 const originals = system.devices.map((d) => d.run.bind(d));
 afterEach(() => {
   system.devices.forEach((d, i) => {
@@ -73,6 +74,24 @@ describe('BFS re-decided level by level', () => {
       expect(trackOf(e.tid)).toBe(steps[i]!.device);
       expect(e.args?.['reason']).toBe(steps[i]!.reason);
     });
+  });
+
+  it('needs a predicted gain beyond the model\'s uncertainty: an uncalibrated model (+-100%) keeps the same search in one call', async () => {
+    const plan = await bfsOn(tailed, 'cpu');
+    const ctx = { system, model: plan.problem.model, graph: tailed.graph, source: plan.problem.bound.ops[0]!.source!, planned: deviceIndex(plan, 'cpu'), usable: () => true };
+    const confident = steppingPays(ctx, resumableBfsDevices(system));
+    expect(confident.required).toBeCloseTo(0.2, 12);
+    const gain = 1 - confident.hybrid / confident.planned;
+    expect(gain).toBeGreaterThan(0.2);
+    const unsure = new Planner(system, tailed.graph);
+    const uncalibrated = steppingPays({ ...ctx, model: unsure.model }, resumableBfsDevices(system));
+    expect(uncalibrated.required).toBe(0.9);
+    if (1 - uncalibrated.hybrid / uncalibrated.planned < 0.9) {
+      expect(uncalibrated.pays).toBe(false);
+      const uplan = await bfsOn(unsure, 'cpu');
+      const result = await runPlan(uplan);
+      expect(result.pieces.find((p) => p.kind === 'bfs')!.steps).toBeUndefined();
+    }
   });
 
   it('bfsLevels: false runs the search in one call on its planned device', async () => {
