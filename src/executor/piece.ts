@@ -7,6 +7,7 @@
 import type { CsrMatrix } from '../data/csr.js';
 import type { DenseMatrix } from '../data/dense.js';
 import type { Device, EnergySource, Operator } from '../devices/device.js';
+import { UnsupportedError } from '../errors.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dense-kernels.js';
 import type { Value } from '../workloads/reference.js';
@@ -75,6 +76,10 @@ async function computePiece(
     }
     const output = op.kind === 'bfs' ? (r.output as { depth: Int32Array }).depth : op.kind === 'msbfs' ? (r.output as { depths: Int32Array }).depths : (r.output as DenseMatrix);
     return { output, seconds: r.seconds, joules: r.joules, source: r.source, energySource: r.energySource };
+  }
+  if (!device.simulated && device.memorySpace !== 'host') {
+    // Host code timed as another device's work would be a lie: the planner never offers this.
+    throw new UnsupportedError(`runPiece: ${op.kind} has no kernel on ${device.name} (${device.backend}); it cannot run there`);
   }
   signal?.throwIfAborted();
   const t0 = performance.now();

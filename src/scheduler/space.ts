@@ -37,13 +37,20 @@ export interface SpaceOptions {
 /** Operators a split pays for: the heavy ones. Element-wise steps and reductions stay whole. */
 const SPLITTABLE = new Set(['spmm', 'spmv', 'sddmm', 'gemm', 'msbfs']);
 
-/** Can `device` run operator `op` at all (capabilities and precision)? */
+/**
+ * Can `device` run operator `op` at all (capabilities and precision)? Operators without a device
+ * kernel (GEMM, element-wise, reductions, SDDMM) are computed on the host: timed there when the
+ * device is the host's own CPU, priced by the device's roofline when it is a simulator. A real
+ * device with memory of its own (a CUDA GPU) is offered them only when it has kernels for them,
+ * so no host work is ever timed and labelled as that device's.
+ */
 export function canRun(device: Device, op: BoundOp, bound: BoundWorkload): boolean {
   const out = bound.values[op.output]!;
   const p = out.kind === 'depths' ? undefined : out.precision;
   if (p && !device.capabilities.precisions.includes(p)) return false;
-  if (op.kind === 'sddmm' || !isSparseOp(op.kind)) return true; // priced by a roofline, computed on the host
-  return device.capabilities.operators.includes(op.kind as 'spmm' | 'spmv' | 'bfs' | 'msbfs');
+  if ((device.capabilities.operators as readonly string[]).includes(op.kind)) return true;
+  if (op.kind !== 'sddmm' && isSparseOp(op.kind)) return false;
+  return device.simulated || device.memorySpace === 'host';
 }
 
 /**
