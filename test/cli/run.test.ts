@@ -2,16 +2,16 @@
 // observed time and their source, writes a Chrome trace and a timeline chart with re-plans
 // marked, and gives one JSON object with --json.
 
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { tempFolder } from '../support/temp.js';
 
 const saved = process.env['DYPE_CACHE_DIR'];
 let dir = '';
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'dype-run-'));
+  dir = tempFolder('dype-run-');
   process.env['DYPE_CACHE_DIR'] = join(dir, 'cache'); // uncalibrated: the same predictions everywhere
 });
 afterAll(() => {
