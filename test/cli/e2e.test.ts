@@ -64,6 +64,8 @@ describe('dype, built and run as a user would', () => {
     expect(html).not.toMatch(/<script[^>]+src=/i); // every script inline: works offline
     expect(html).not.toMatch(/<link[^>]+href=/i);
     expect(html).toContain('vegaEmbed(');
+    // The page holds what the command printed too: the front's table and why the plan was chosen.
+    expect(html).toMatch(/<pre id="report">[\s\S]*time \(predicted\)[\s\S]*Why this plan:/);
     // Every inline script parses (nothing in the inlined bundles closed a <script> early).
     const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
     expect(scripts).toHaveLength(4);

@@ -98,13 +98,6 @@ describe('dype explore', () => {
     expect(o.front.every((p) => !/\bcpu\b/.test(p.mapping))).toBe(true);
   });
 
-  it('an unmeetable deadline is a failure with one line naming the constraint', async () => {
-    const r = await runCli(['explore', ...SMALL, '--deadline', '1ns', '--no-plot']);
-    expect(r.code).toBe(1);
-    expect(r.err.trim().split('\n')).toHaveLength(1);
-    expect(r.err).toMatch(/^dype: schedule: .*deadline/);
-  });
-
   it("points to --pattern when the input's values do not suit the workload", async () => {
     // A small stiffness-like matrix: negative off-diagonal weights, so GCN's row sums go negative.
     const file = join(dir, 'stiff.mtx');

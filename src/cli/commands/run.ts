@@ -5,13 +5,15 @@
 
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { IoError } from '../../errors.js';
+import { InfeasibleError, IoError } from '../../errors.js';
 import { runPlan, type ExecutionObserver, type RunResult } from '../../executor/run.js';
 import { chromeTrace } from '../../executor/trace.js';
 import type { Plan } from '../../scheduler/schedule.js';
 import { chartFormat, checkFolder, writeChart } from '../charts/render.js';
 import { timelineChart, type TimelineBar } from '../charts/timeline.js';
+import { infeasible, relaxAdvice } from '../infeasible.js';
 import { shortMapping } from '../mapping-text.js';
+import { pieceBars, pieceDevice, SOURCE_TEXT } from '../run-pieces.js';
 import { parseFlags, type FlagValues } from '../parse.js';
 import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } from '../plan-args.js';
 import { progressReporter } from '../progress.js';
@@ -62,7 +64,9 @@ Examples:
   dype run
   dype run sage --generate road --objective energy
   dype run pagerank --data ../shared/datasets/email-Enron.mtx --out run.html
-  dype run gcn --generate kron14 --no-replan --json`;
+  dype run gcn --generate kron14 --no-replan --json
+  dype run bfs --data graph.tsv --undirected --source TP53
+  dype run pagerank --generate road --iterations 10`;
 
 const FLAGS = {
   ...PLAN_FLAGS,
@@ -76,7 +80,6 @@ const FLAGS = {
   size: { type: 'string' },
 } as const;
 
-const SOURCE_TEXT = { measured: 'measured', simulated: 'simulated', roofline: 'modelled (roofline)' } as const;
 
 function tracePath(values: FlagValues): string | undefined {
   const given = typeof values['trace'] === 'string' ? values['trace'] : undefined;
@@ -109,7 +112,15 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
   if (threshold !== undefined && values['no-replan']) throw new UsageError('run: give --replan-threshold or --no-replan, not both');
   const args = await planArgs('run', values, positionals);
   try {
-    const plan = await schedulePlan(args, { maxPoints: 0 });
+    let plan: Plan;
+    try {
+      plan = await schedulePlan(args, { maxPoints: 0 });
+    } catch (e) {
+      if (!(e instanceof InfeasibleError)) throw e;
+      // Nothing to run: a failure (exit 1), with what explore would show in one line.
+      const x = await infeasible(args, 0);
+      throw new InfeasibleError(`run: no plan satisfies the constraints: ${x.reason}; to find plans, relax ${relaxAdvice(x, args).join('; or ')}`, { cause: e });
+    }
     const progress = progressReporter('run');
     let total = plan.chosen.genome.reduce((s, c, i) => s + plan.choices[i]![c]!.parts.length, 0);
     let done = 0;
@@ -125,8 +136,10 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
       replan: values['no-replan'] ? false : threshold !== undefined ? { threshold } : {},
       ...(values['no-bfs-levels'] ? { bfsLevels: false } : {}),
     });
+    // A re-plan changes the pieces left, so the count planned at the start may not be reached.
+    progress.update(done, done, 'finished');
     progress.done();
-    const title = `dype run: ${plan.workload} on ${args.input.label}`;
+    const title = `dype run: ${args.workloadLabel} on ${args.input.label}`;
     if (trace !== undefined) {
       try {
         await writeFile(trace, JSON.stringify(chromeTrace(result, title)));
@@ -166,7 +179,7 @@ function replanAt(result: RunResult, after: string): number {
 
 function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Parameters<typeof timelineChart>[0], 'width' | 'height'> {
   const observed: TimelineBar[] = [
-    ...result.pieces.map((p) => ({ track: p.device, op: p.op, start: p.start, finish: p.finish, source: SOURCE_TEXT[p.source] })),
+    ...result.pieces.flatMap(pieceBars),
     ...result.transfers.map((t) => ({ track: `${t.from} -> ${t.to}`, op: 'copy', start: t.start, finish: t.finish, source: 'modelled' })),
   ];
   const names = plan.devices.map((d) => d.name);
@@ -176,7 +189,7 @@ function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Paramet
   ];
   const replans = result.replans.map((r) => ({ at: replanAt(result, r.after), label: r.reason }));
   return {
-    title: `dype run: ${plan.workload} on ${args.input.label}`,
+    title: `dype run: ${args.workloadLabel} on ${args.input.label}`,
     subtitle: [
       `${describeInput(args.input)}; system ${describeSystem(plan)}`,
       `observed makespan ${formatSeconds(result.makespan)} (${sourcesNote(result)}); predicted ${formatSeconds(plan.predicted.makespan)} (cost model); ${result.replans.length} re-plan${result.replans.length === 1 ? '' : 's'}`,
@@ -192,7 +205,7 @@ function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | 
   const a = args.input.matrix;
   return {
     command: 'run',
-    workload: plan.workload,
+    workload: args.workloadLabel,
     input: { label: args.input.label, origin: args.input.origin, rows: a.rows, cols: a.cols, nnz: a.nnz, symmetric: a.symmetric },
     system: { name: plan.system, devices: plan.devices },
     objective: args.objective,
@@ -211,7 +224,7 @@ function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | 
 }
 
 function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, result: RunResult, trace: string | undefined, plot: string | undefined): void {
-  out(`${plan.workload} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
+  out(`${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
   out(`System ${describeSystem(plan)}`);
   out(`Cost model: ${modelLine(plan, false)}`);
   out(`Plan (${plan.policy}): ${shortMapping(plan.operators, plan.chosen.genome)}; predicted ${formatSeconds(plan.predicted.makespan)}, ${formatJoules(plan.predicted.energy)}\n`);
@@ -220,14 +233,15 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, resul
   for (const p of [...result.pieces].sort((x, y) => plan.bound.ops.findIndex((o) => o.id === x.op) - plan.bound.ops.findIndex((o) => o.id === y.op) || x.begin - y.begin)) {
     const first = p.op !== last;
     last = p.op;
+    const where = pieceDevice(p);
     rows.push([
       first ? p.op : '',
       first ? p.kind : '',
-      p.device,
+      where.device,
       `[${formatCount(p.begin)}, ${formatCount(p.end)})`,
       formatSeconds(p.predictedSeconds),
       formatSeconds(p.observedSeconds),
-      SOURCE_TEXT[p.source],
+      where.source,
       formatSeconds(p.start),
       formatSeconds(p.finish),
     ]);
