@@ -151,28 +151,9 @@ export class LineCursor {
 
   /** An integer in [-(2^53 - 1), 2^53 - 1] with an optional sign, preceded by optional blanks. */
   readInt(what: string): number {
-    const buf = this.buf;
-    let p = this.pos;
-    let c = buf[p]!;
-    while (c === SPACE || c === TAB || c === CR) c = buf[++p]!;
-    const start = p;
-    let negative = false;
-    if (c === MINUS || c === PLUS) {
-      negative = c === MINUS;
-      c = buf[++p]!;
-    }
-    let d = c - ZERO;
-    if (d >>> 0 > 9) return this.badField(start, what, 'an integer');
-    let v = 0;
-    do {
-      v = v * 10 + d;
-      d = buf[++p]! - ZERO;
-    } while (d >>> 0 <= 9);
-    c = buf[p]!;
-    if (c !== SPACE && c !== NEWLINE && c !== TAB && c !== CR) return this.badField(start, what, 'an integer');
-    if (v > Number.MAX_SAFE_INTEGER) this.fail(`${what} ${this.describeToken(start)} exceeds 2^53 - 1 in magnitude`);
-    this.pos = p;
-    return negative ? -v : v;
+    const v = this.scanInt(what);
+    if (Math.abs(v) > Number.MAX_SAFE_INTEGER) this.fail(`${what} ${this.describeToken(this.tokenStart)} exceeds 2^53 - 1 in magnitude`);
+    return v;
   }
 
   /**
@@ -181,6 +162,25 @@ export class LineCursor {
    * `inexact`, with the first such value and its line, for the caller's warning).
    */
   readInt64(what: string): number {
+    const v = this.scanInt(what);
+    // Up to 15 digits the running value is exact; longer ones are read again exactly.
+    if (this.pos - this.tokenStart <= 15) return v;
+    const text = this.buf.toString('latin1', this.tokenStart, this.pos);
+    const exact = BigInt(text);
+    if (exact > INT64_MAX || exact < INT64_MIN) this.fail(`${what} ${this.describeToken(this.tokenStart)} is outside the 64-bit integer range [-2^63, 2^63 - 1]`);
+    const nearest = Number(exact);
+    if (BigInt(nearest) !== exact && this.inexact++ === 0) {
+      this.inexactLine = this.line;
+      this.inexactText = text;
+    }
+    return nearest;
+  }
+
+  /** Where the last integer scanInt read starts (its sign included). */
+  private tokenStart = 0;
+
+  /** An integer with an optional sign, preceded by optional blanks, as a (maybe rounded) double. */
+  private scanInt(what: string): number {
     const buf = this.buf;
     let p = this.pos;
     let c = buf[p]!;
@@ -194,28 +194,15 @@ export class LineCursor {
     let d = c - ZERO;
     if (d >>> 0 > 9) return this.badField(start, what, 'an integer');
     let v = 0;
-    let digits = 0;
     do {
       v = v * 10 + d;
-      digits++;
       d = buf[++p]! - ZERO;
     } while (d >>> 0 <= 9);
     c = buf[p]!;
     if (c !== SPACE && c !== NEWLINE && c !== TAB && c !== CR) return this.badField(start, what, 'an integer');
     this.pos = p;
-    // Up to 15 digits the running value is exact; longer ones are read again exactly.
-    if (digits <= 15) return negative ? -v : v;
-    const text = buf.toString('latin1', start, p);
-    const exact = BigInt(text);
-    if (exact > INT64_MAX || exact < INT64_MIN) this.fail(`${what} ${this.describeToken(start)} is outside the 64-bit integer range [-2^63, 2^63 - 1]`);
-    const nearest = Number(exact);
-    if (BigInt(nearest) !== exact) {
-      if (this.inexact++ === 0) {
-        this.inexactLine = this.line;
-        this.inexactText = text;
-      }
-    }
-    return nearest;
+    this.tokenStart = start;
+    return negative ? -v : v;
   }
 
   /**

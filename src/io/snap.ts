@@ -168,7 +168,6 @@ export function edgeListSink(fn: string, file: string, options?: EdgeListOptions
   return new EdgeListParser(fn, file, resolve(fn, checkOptions(fn, options, OPTION_KEYS)));
 }
 
-const NEWLINE = 10;
 
 /** The edge count is unknown up front, so the arrays start at this and double. */
 const INITIAL_CAPACITY = 1 << 16;

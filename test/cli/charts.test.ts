@@ -8,7 +8,10 @@ import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { describe, expect, it } from 'vitest';
+import { degreeChart } from '../../src/cli/charts/degrees.js';
 import { frontChart, type ChartPoint } from '../../src/cli/charts/front.js';
+import { matrixFeatures } from '../../src/cost/features.js';
+import { kroneckerGraph } from '../../src/generators/index.js';
 import { textWidth } from '../../src/cli/charts/text-width.js';
 import { timelineChart } from '../../src/cli/charts/timeline.js';
 import { pieceBars, pieceDevice } from '../../src/cli/run-pieces.js';
@@ -137,5 +140,13 @@ describe('a BFS re-decided level by level', () => {
 
   it("gives each device's share in the table, not the planned device alone", () => {
     expect(pieceDevice(piece)).toEqual({ device: 'cpu 78% + gpu 22%', source: 'measured on cpu; simulated on gpu' });
+  });
+});
+
+describe('the degree chart', () => {
+  it('compiles and draws without a Vega warning', async () => {
+    const matrix = kroneckerGraph({ scale: 10, seed: 1 });
+    const spec = degreeChart({ title: 'degrees', subtitle: ['s'], matrix, powerLaw: matrixFeatures(matrix).powerLaw, width: 960, height: 600 });
+    expect(await warnings(spec)).toEqual([]);
   });
 });

@@ -1,8 +1,6 @@
 // `dype inspect --predict` prints the cost model's predictions for every device, labelled as
 // predictions and with the model's state (uncalibrated here: an empty cache folder).
 
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectSystem } from '../../src/devices/system.js';
 import { runCli } from '../support/cli.js';

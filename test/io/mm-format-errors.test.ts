@@ -9,7 +9,6 @@ import { expectFormatError, expectFormatErrorAsync, tempDir } from './helpers.js
 const REAL = '%%MatrixMarket matrix coordinate real general\n';
 const PATTERN = '%%MatrixMarket matrix coordinate pattern general\n';
 const INTEGER = '%%MatrixMarket matrix coordinate integer general\n';
-const SKEW = '%%MatrixMarket matrix coordinate real skew-symmetric\n';
 const ARRAY = '%%MatrixMarket matrix array real general\n';
 
 // [name, input, line, part of the message]

@@ -50,8 +50,10 @@ export async function visit(binary: string, url: string, options: { readyWhen: s
   const child: ChildProcess = spawn(
     binary,
     ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check', '--disable-dev-shm-usage', `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank'],
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
+    // Its own temporary files go into the profile folder too, removed with it.
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: profile } },
   );
+  const gone = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const toBrowser = child.stdio[3] as Writable;
   const fromBrowser = child.stdio[4] as Readable;
   let stderr = '';
@@ -135,6 +137,8 @@ export async function visit(binary: string, url: string, options: { readyWhen: s
     return { problems, messages, screenshot: Buffer.from(shot.data, 'base64'), ready };
   } finally {
     child.kill('SIGKILL');
-    rmSync(profile, { recursive: true, force: true });
+    // The profile is written until the browser has gone.
+    await Promise.race([gone, new Promise((res) => setTimeout(res, 5000))]);
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }

@@ -5,7 +5,7 @@
 
 import type { TopLevelSpec } from 'vega-lite';
 import { chartFrame } from './render.js';
-import { axisTicks, axisUnit, paddedDomain, scaleType } from './units.js';
+import { axisScale, axisTicks, axisUnit, paddedDomain, scaleType } from './units.js';
 
 export interface ChartPoint {
   /** Seconds. */
@@ -120,9 +120,8 @@ export function frontChart(input: FrontChartInput): TopLevelSpec {
   const modelled = measured.length > 0 ? '' : ', predicted';
   // Tick values chosen here: on a log axis spanning less than a decade Vega labels one tick or
   // none, and the chosen point could sit where the axis said nothing.
-  const scale = (type: 'log' | 'linear', d: [number, number]) => (type === 'log' ? { type, domain: d, nice: false } : { type, domain: d, nice: false, zero: false });
-  const axisX = { field: 'x', type: 'quantitative', scale: scale(xs, xDomain), axis: { title: `time per run (${tu.unit}${modelled})`, grid: true, values: axisTicks(xDomain, xs, x(input.chosen.time)), format: '~g', labelOverlap: 'greedy' } } as const;
-  const axisY = { field: 'y', type: 'quantitative', scale: scale(ys, yDomain), axis: { title: `energy per run (${eu.unit}${modelled})`, grid: true, values: axisTicks(yDomain, ys, y(input.chosen.energy)), format: '~g', labelOverlap: 'greedy' } } as const;
+  const axisX = { field: 'x', type: 'quantitative', scale: axisScale(xs, xDomain), axis: { title: `time per run (${tu.unit}${modelled})`, grid: true, values: axisTicks(xDomain, xs, x(input.chosen.time)), format: '~g', labelOverlap: 'greedy' } } as const;
+  const axisY = { field: 'y', type: 'quantitative', scale: axisScale(ys, yDomain), axis: { title: `energy per run (${eu.unit}${modelled})`, grid: true, values: axisTicks(yDomain, ys, y(input.chosen.energy)), format: '~g', labelOverlap: 'greedy' } } as const;
 
   const layer: unknown[] = [
     {

@@ -82,3 +82,8 @@ export function axisTicks([lo, hi]: [number, number], type: 'log' | 'linear', ma
   const coarse = within(decades > 6 ? [1] : [1, 2, 5]);
   return coarse.length >= 4 ? coarse : within([1, 2, 3, 4, 5, 6, 7, 8, 9]);
 }
+
+/** A scale over `domain`, not stretched to round values; `zero: false` only where it means something (Vega-Lite warns about it on a log scale). */
+export function axisScale(type: 'log' | 'linear', domain: [number, number]): { type: 'log' | 'linear'; domain: [number, number]; nice: false; zero?: false } {
+  return type === 'log' ? { type, domain, nice: false } : { type, domain, nice: false, zero: false };
+}

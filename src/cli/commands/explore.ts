@@ -15,7 +15,7 @@ import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } fr
 import { progressReporter } from '../progress.js';
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
-import { describeInput, describeSystem, modelLine } from './plan-text.js';
+import { describeInput, describeSystem, jsonHead, modelLine } from './plan-text.js';
 
 export const DEFAULT_FRONT_PLOT = 'dype-front.png';
 
@@ -214,13 +214,8 @@ function pointJson(plan: Plan, p: MappingPoint | BaselinePoint, m: Measured | un
 /** The `--json` object (schema in docs/cli-json.md). */
 function exploreJson(args: PlanArgs, plan: Plan, m: Measured | undefined, plot: string | null): Record<string, unknown> {
   const chosenIndex = plan.front.findIndex((p) => sameGenome(p.genome, plan.chosen.genome));
-  const a = args.input.matrix;
   return {
-    command: 'explore',
-    workload: args.workloadLabel,
-    input: { label: args.input.label, origin: args.input.origin, rows: a.rows, cols: a.cols, nnz: a.nnz, symmetric: a.symmetric },
-    system: { name: plan.system, devices: plan.devices },
-    objective: args.objective,
+    ...jsonHead('explore', args, plan),
     policy: plan.policy,
     constraints: plan.constraints,
     modelled: true,
@@ -325,7 +320,6 @@ function emptyChartInput(args: PlanArgs, x: Infeasible): Omit<Parameters<typeof 
 /** The --json object when nothing meets the constraints: an empty front with `empty.reason`. */
 function emptyJson(args: PlanArgs, x: Infeasible, plot: string | null): Record<string, unknown> {
   const ex = x.constrained;
-  const a = args.input.matrix;
   const near = nearestMiss(x, args);
   const point = (p: MappingPoint | (typeof ex.baselines)[number]): Record<string, unknown> => ({
     time: p.time,
@@ -336,11 +330,7 @@ function emptyJson(args: PlanArgs, x: Infeasible, plot: string | null): Record<s
     short: p.genome ? shortMapping(ex.operators, p.genome) : undefined,
   });
   return {
-    command: 'explore',
-    workload: args.workloadLabel,
-    input: { label: args.input.label, origin: args.input.origin, rows: a.rows, cols: a.cols, nnz: a.nnz, symmetric: a.symmetric },
-    system: { name: ex.system, devices: ex.devices },
-    objective: args.objective,
+    ...jsonHead('explore', args, ex),
     constraints: ex.constraints,
     modelled: true,
     units: { time: 's', energy: 'J', memory: 'B', latency: 's' },

@@ -20,7 +20,7 @@ import { progressReporter } from '../progress.js';
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
 import { plotPath, sizeFlag } from './explore.js';
-import { describeInput, describeSystem, modelLine } from './plan-text.js';
+import { describeInput, describeSystem, jsonHead, modelLine } from './plan-text.js';
 
 export const DEFAULT_TIMELINE_PLOT = 'dype-run.png';
 export const DEFAULT_TRACE = 'dype-run.trace.json';
@@ -202,13 +202,8 @@ function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Paramet
 }
 
 function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | null, plot: string | null): Record<string, unknown> {
-  const a = args.input.matrix;
   return {
-    command: 'run',
-    workload: args.workloadLabel,
-    input: { label: args.input.label, origin: args.input.origin, rows: a.rows, cols: a.cols, nnz: a.nnz, symmetric: a.symmetric },
-    system: { name: plan.system, devices: plan.devices },
-    objective: args.objective,
+    ...jsonHead('run', args, plan),
     policy: plan.policy,
     units: { time: 's', energy: 'J' },
     plan: { mapping: plan.chosen.label, short: shortMapping(plan.operators, plan.chosen.genome), predicted: { makespan: plan.predicted.makespan, energy: plan.predicted.energy } },
