@@ -59,6 +59,9 @@ describe('dype run', () => {
     expect(o.plan.predicted.makespan).toBeGreaterThan(0);
     // The uncalibrated model overestimates the simulated GPU's SpMM: the run re-plans.
     expect(o.replans.length).toBeGreaterThan(0);
+    // Its progress still ends at all of the pieces run (it stopped at 5/6 after the re-plan).
+    const progress = r.err.trim().split('\n').filter((l) => l.startsWith('run: '));
+    expect(progress[progress.length - 1]).toMatch(/^run: (\d+)\/\1 \(100%\) /);
     const events = (JSON.parse(readFileSync(trace, 'utf8')) as { traceEvents: { ph: string; name: string }[] }).traceEvents;
     expect(events.filter((e) => e.ph === 'X').length).toBeGreaterThanOrEqual(o.pieces.length);
     expect(events.some((e) => e.name === 're-plan')).toBe(true);

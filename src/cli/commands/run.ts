@@ -16,7 +16,7 @@ import { shortMapping } from '../mapping-text.js';
 import { pieceBars, pieceDevice, SOURCE_TEXT } from '../run-pieces.js';
 import { parseFlags, type FlagValues } from '../parse.js';
 import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } from '../plan-args.js';
-import { progressReporter } from '../progress.js';
+import { pieceProgress, progressReporter } from '../progress.js';
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
 import { plotPath, sizeFlag } from './explore.js';
@@ -121,24 +121,14 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
       const x = await infeasible(args, 0);
       throw new InfeasibleError(`run: no plan satisfies the constraints: ${x.reason}; to find plans, relax ${relaxAdvice(x, args).join('; or ')}`, { cause: e });
     }
-    const progress = progressReporter('run');
-    let total = plan.chosen.genome.reduce((s, c, i) => s + plan.choices[i]![c]!.parts.length, 0);
-    let done = 0;
-    const observer: ExecutionObserver = {
-      onPiece: (p) => {
-        done++;
-        total = Math.max(total, done);
-        progress.update(done, total, `${p.op} on ${p.device}`);
-      },
-    };
+    const progress = pieceProgress(progressReporter('run'), plan.chosen.genome.reduce((s, c, i) => s + plan.choices[i]![c]!.parts.length, 0));
+    const observer: ExecutionObserver = { onPiece: (p) => progress.piece(`${p.op} on ${p.device}`) };
     const result = await runPlan(plan, {
       observers: [observer],
       replan: values['no-replan'] ? false : threshold !== undefined ? { threshold } : {},
       ...(values['no-bfs-levels'] ? { bfsLevels: false } : {}),
     });
-    // A re-plan changes the pieces left, so the count planned at the start may not be reached.
-    progress.update(done, done, 'finished');
-    progress.done();
+    progress.finish();
     const title = `dype run: ${args.workloadLabel} on ${args.input.label}`;
     if (trace !== undefined) {
       try {
@@ -148,7 +138,9 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
       }
     }
     if (plot !== undefined && format !== undefined) {
-      await writeChart('run', timelineChart({ ...chartInput(args, plan, result), ...size }), plot, format, title);
+      const lines: string[] = [];
+      printReport((l) => void lines.push(l), args, plan, result, undefined, undefined);
+      await writeChart('run', timelineChart({ ...chartInput(args, plan, result), ...size }), plot, format, title, lines.join('\n'));
     }
     if (values['json']) {
       out(JSON.stringify(runJson(args, plan, result, trace ?? null, plot ?? null), null, 2));
