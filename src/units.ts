@@ -7,9 +7,11 @@ export function formatSeconds(s: number): string {
   if (!Number.isFinite(s)) return String(s);
   s = Number(s.toPrecision(3)); // the unit is picked after rounding: 0.9999 s reads 1.00 s
   const a = Math.abs(s);
+  if (a === 0) return '0 s';
   if (a >= 1) return `${s.toPrecision(3)} s`;
   if (a >= 1e-3) return `${(s * 1e3).toPrecision(3)} ms`;
-  return `${(s * 1e6).toPrecision(3)} us`;
+  if (a >= 1e-6) return `${(s * 1e6).toPrecision(3)} us`;
+  return `${(s * 1e9).toPrecision(3)} ns`;
 }
 
 /** Milliseconds, as {@link formatSeconds} writes them. */

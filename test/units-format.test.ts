@@ -1,4 +1,4 @@
-// formatSeconds and formatJoules (src/units.ts): three significant digits in s/ms/us and J/mJ/uJ.
+// formatSeconds and formatJoules (src/units.ts): three significant digits in s/ms/us/ns and J/mJ/uJ.
 
 import { describe, expect, it } from 'vitest';
 import { formatJoules, formatSeconds } from '../src/units.js';
@@ -11,8 +11,9 @@ describe('formatSeconds', () => {
     expect(formatSeconds(0.0123)).toBe('12.3 ms');
     expect(formatSeconds(1e-3)).toBe('1.00 ms');
     expect(formatSeconds(4.56e-5)).toBe('45.6 us');
-    expect(formatSeconds(7e-7)).toBe('0.700 us');
-    expect(formatSeconds(0)).toBe('0.00 us');
+    expect(formatSeconds(7e-7)).toBe('700 ns');
+    expect(formatSeconds(1e-9)).toBe('1.00 ns');
+    expect(formatSeconds(0)).toBe('0 s');
   });
 
   it('shows non-finite values as they are', () => {

@@ -5,20 +5,20 @@
 import type { CostModel } from '../cost/model.js';
 import { loadCostModel } from '../cost/store.js';
 import { detectSystem, loadSystem, type System } from '../devices/system.js';
-import { CsrMatrix } from '../data/csr.js';
 import { InvalidArgumentError } from '../errors.js';
 import { type Plan, schedule, type ScheduleOptions } from '../scheduler/schedule.js';
-import type { Workload } from '../workloads/definition.js';
+import { pagerankDefinition } from '../workloads/builder.js';
+import { defineWorkload, type Workload } from '../workloads/definition.js';
 import { loadWorkload, shippedWorkloads, workload as shippedWorkload } from '../workloads/library.js';
-import { loadInput, type LoadedInput } from './input.js';
+import { INPUT_FLAGS, inputFlagsHelp, inputRequest, loadInput, type LoadedInput, vertexArg } from './input.js';
 import { choiceFlag, type FlagValues, intFlag, type Options } from './parse.js';
 import { UsageError } from './usage-error.js';
 
 /** Flags both planning commands take. */
 export const PLAN_FLAGS = {
-  data: { type: 'string' },
-  generate: { type: 'string' },
-  pattern: { type: 'boolean' },
+  ...INPUT_FLAGS,
+  source: { type: 'string' },
+  iterations: { type: 'string' },
   system: { type: 'string' },
   objective: { type: 'string' },
   deadline: { type: 'string' },
@@ -33,11 +33,13 @@ export const PLAN_FLAGS = {
 } as const satisfies Options;
 
 /** The help text of the flags above, shared by both commands. */
-export const PLAN_FLAGS_HELP = `Input (default: --generate kronecker:scale=16,edgeFactor=16,seed=1, a power-law graph of 2^16 vertices):
-  --data FILE          Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
-  --generate SPEC      a preset (kron16, kron18, kron20, tendril, road, fem, random) or a generator spec
-  --pattern            use the input's sparsity pattern alone, as an unweighted graph (for a
-                       matrix whose values do not suit the workload, e.g. a FEM stiffness matrix)
+export const PLAN_FLAGS_HELP = `${inputFlagsHelp()}
+
+Workload:
+  --source V           where a BFS starts: a vertex's name or id as in an edge list, else a
+                       0-based index (default max-degree: the vertex of largest degree)
+  --iterations N       PageRank's power iterations (default 4)
+  --param NAME=VALUE   a workload parameter (repeatable; e.g. --param hidden=32, --param sources=16)
 
 Planning:
   --system FILE        a system description (docs/system.md) instead of the detected one
@@ -45,7 +47,6 @@ Planning:
   --deadline T         only plans that finish within T (seconds, or with a unit: 2ms, 500us)
   --energy-budget E    only plans that use at most E (joules, or with a unit: 50mJ, 2J)
   --exclude DEVICES    devices to leave out, comma-separated (e.g. cgra,gpu)
-  --param NAME=VALUE   a workload parameter (repeatable; e.g. --param hidden=32, --param sources=16)
   --seed N             seed of the search and of generated dense inputs (default 1)
   --budget N           evaluations the NSGA-II search may make on large spaces (default 2000)
   --no-splits          run every operator whole on one device (no row or source splits)`;
@@ -55,6 +56,8 @@ export type ObjectiveName = keyof typeof POLICIES;
 
 export interface PlanArgs {
   readonly workload: Workload;
+  /** The workload as the user named it: `stream:gcn` for a stream, the name otherwise. */
+  readonly workloadLabel: string;
   readonly input: LoadedInput;
   readonly system: System;
   readonly model: CostModel;
@@ -95,9 +98,21 @@ function paramsFlag(command: string, raw: Values[string]): Record<string, number
   return out;
 }
 
-/** The sparsity pattern of `a`: the same rows and columns, no values (an unweighted graph). */
-function patternOf(a: CsrMatrix): CsrMatrix {
-  return new CsrMatrix({ rows: a.rows, cols: a.cols, rowPtr: a.rowPtr, colIdx: a.colIdx, symmetric: a.symmetric, sortedColumns: a.sortedColumns });
+/** The workload with --source set on its BFS operators. */
+function withSource(command: string, w: Workload, source: number | 'max-degree'): Workload {
+  const ops = w.definition.operators.filter((o) => o.kind === 'bfs');
+  if (ops.length === 0) throw new UsageError(`${command}: --source sets where a BFS starts, and ${w.name} has no bfs operator (msbfs picks its sources: --param sources=N)`);
+  const definition = { ...w.definition, operators: w.definition.operators.map((o) => (o.kind === 'bfs' ? { ...o, params: { ...o.params, source } } : o)) };
+  const out = defineWorkload(definition, `${w.name} --source ${source}`);
+  return w.stream ? { ...out, stream: true } : out;
+}
+
+/** PageRank with --iterations power iterations. */
+function withIterations(command: string, w: Workload, iterations: number): Workload {
+  if (w.name !== 'pagerank') throw new UsageError(`${command}: --iterations sets PageRank's power iterations, and the workload is ${w.name}`);
+  const damping = w.definition.params?.['damping'];
+  const out = defineWorkload(pagerankDefinition(iterations, typeof damping === 'number' ? damping : 0.85), `pagerank --iterations ${iterations}`);
+  return w.stream ? { ...out, stream: true } : out;
 }
 
 /**
@@ -137,9 +152,14 @@ export async function planArgs(command: string, values: Values, positionals: rea
   const params = paramsFlag(command, values['param']);
   const excludeRaw = str(values['exclude']);
   const exclude = excludeRaw === undefined ? [] : excludeRaw.split(',').map((s) => s.trim()).filter(Boolean);
-  const workload = await resolveWorkloadArg(positionals[0] ?? 'gcn');
-  const loaded = await loadInput(command, str(values['data']), str(values['generate']));
-  const input = values['pattern'] ? { ...loaded, matrix: patternOf(loaded.matrix), label: `${loaded.label} (pattern)` } : loaded;
+  const iterations = values['iterations'] === undefined ? undefined : intFlag(command, 'iterations', str(values['iterations']), 4, 1, 1000);
+  const name = positionals[0] ?? 'gcn';
+  let workload = await resolveWorkloadArg(name);
+  if (iterations !== undefined) workload = withIterations(command, workload, iterations);
+  const input = await loadInput(command, inputRequest(values));
+  const sourceRaw = str(values['source']);
+  if (sourceRaw !== undefined) workload = withSource(command, workload, vertexArg(command, 'source', sourceRaw, input));
+  const workloadLabel = workload.stream ? `stream:${workload.name}` : workload.name;
   const system = typeof values['system'] === 'string' ? await loadSystem(values['system']) : await detectSystem();
   try {
     const model = await loadCostModel(system);
@@ -153,7 +173,7 @@ export async function planArgs(command: string, values: Values, positionals: rea
       ...(params ? { params } : {}),
       ...(values['no-splits'] ? { splits: false } : {}),
     };
-    return { workload, input, system, model, objective, options };
+    return { workload, workloadLabel, input, system, model, objective, options };
   } catch (e) {
     await system.dispose();
     throw e;

@@ -34,3 +34,24 @@ export function progressReporter(title: string, stream: NodeJS.WriteStream = pro
     },
   };
 }
+
+/**
+ * Progress over pieces of work whose count is a plan's and may change: a re-plan can leave fewer
+ * pieces (splits merged) or more than planned. The count grows when passed, and the last line
+ * says all of what ran ran (it stopped at 5/6 after a re-plan).
+ */
+export function pieceProgress(progress: Progress, planned: number): { piece(label: string): void; finish(): void } {
+  let done = 0;
+  let total = planned;
+  return {
+    piece(label) {
+      done++;
+      total = Math.max(total, done);
+      progress.update(done, total, label);
+    },
+    finish() {
+      if (done > 0 && done < total) progress.update(done, done, 'finished (a re-plan changed the pieces)');
+      progress.done();
+    },
+  };
+}

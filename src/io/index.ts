@@ -7,7 +7,16 @@ export {
   type MatrixMarketOptions,
   type ParseMatrixMarketOptions,
 } from './matrix-market.js';
-export { loadEdgeList, parseEdgeList, type EdgeList, type EdgeListOptions, type ParseEdgeListOptions } from './snap.js';
+export {
+  loadEdgeList,
+  parseEdgeList,
+  type EdgeList,
+  type EdgeListDelimiter,
+  type EdgeListOptions,
+  type EdgeListVertices,
+  type ParseEdgeListOptions,
+} from './snap.js';
+export { loadNpz, parseNpz, type NpzOptions, type ParseNpzOptions } from './npz.js';
 export { loadMetis, parseMetis, type MetisOptions, type ParseMetisOptions } from './metis.js';
 export {
   formatMatrixMarket,

@@ -22,8 +22,14 @@ const POW10 = Float64Array.from({ length: 23 }, (_, i) => 10 ** i);
 
 const EMPTY = Buffer.alloc(0);
 
-/** What follows the two integers of a data line: nothing, an integer or a decimal number. */
-export type LineValue = 'none' | 'integer' | 'real';
+/**
+ * What follows the two integers of a data line: nothing, an integer of at most 2^53 - 1 in
+ * magnitude, a 64-bit integer (readInt64) or a decimal number.
+ */
+export type LineValue = 'none' | 'integer' | 'int64' | 'real';
+
+const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MIN = -(1n << 63n);
 
 /**
  * A position in a block of whole lines (see `LineSink.lines`). Every line ends with '\n', so the
@@ -41,6 +47,10 @@ export class LineCursor {
   second = 0;
   /** The number scanLineEnd read. */
   value = 0;
+  /** 64-bit integers readInt64 could not hold exactly in a double, and the first of them. */
+  inexact = 0;
+  inexactLine = 0;
+  inexactText = '';
 
   constructor(
     readonly fn: string,
@@ -141,6 +151,36 @@ export class LineCursor {
 
   /** An integer in [-(2^53 - 1), 2^53 - 1] with an optional sign, preceded by optional blanks. */
   readInt(what: string): number {
+    const v = this.scanInt(what);
+    if (Math.abs(v) > Number.MAX_SAFE_INTEGER) this.fail(`${what} ${this.describeToken(this.tokenStart)} exceeds 2^53 - 1 in magnitude`);
+    return v;
+  }
+
+  /**
+   * A 64-bit signed integer (up to 2^63 - 1 in magnitude, as numpy's and scipy's int64), preceded
+   * by optional blanks, as the nearest double: exact up to 2^53, rounded beyond (counted in
+   * `inexact`, with the first such value and its line, for the caller's warning).
+   */
+  readInt64(what: string): number {
+    const v = this.scanInt(what);
+    // Up to 15 digits the running value is exact; longer ones are read again exactly.
+    if (this.pos - this.tokenStart <= 15) return v;
+    const text = this.buf.toString('latin1', this.tokenStart, this.pos);
+    const exact = BigInt(text);
+    if (exact > INT64_MAX || exact < INT64_MIN) this.fail(`${what} ${this.describeToken(this.tokenStart)} is outside the 64-bit integer range [-2^63, 2^63 - 1]`);
+    const nearest = Number(exact);
+    if (BigInt(nearest) !== exact && this.inexact++ === 0) {
+      this.inexactLine = this.line;
+      this.inexactText = text;
+    }
+    return nearest;
+  }
+
+  /** Where the last integer scanInt read starts (its sign included). */
+  private tokenStart = 0;
+
+  /** An integer with an optional sign, preceded by optional blanks, as a (maybe rounded) double. */
+  private scanInt(what: string): number {
     const buf = this.buf;
     let p = this.pos;
     let c = buf[p]!;
@@ -160,8 +200,8 @@ export class LineCursor {
     } while (d >>> 0 <= 9);
     c = buf[p]!;
     if (c !== SPACE && c !== NEWLINE && c !== TAB && c !== CR) return this.badField(start, what, 'an integer');
-    if (v > Number.MAX_SAFE_INTEGER) this.fail(`${what} ${this.describeToken(start)} exceeds 2^53 - 1 in magnitude`);
     this.pos = p;
+    this.tokenStart = start;
     return negative ? -v : v;
   }
 
@@ -278,7 +318,7 @@ export class LineCursor {
       if (ch !== SPACE && ch !== TAB) return -1;
       this.pos = q;
       this.line = line;
-      this.value = value === 'integer' ? this.readInt(what) : this.readReal(what);
+      this.value = value === 'integer' ? this.readInt(what) : value === 'int64' ? this.readInt64(what) : this.readReal(what);
       q = this.pos;
     }
     if (buf[q] === CR && buf[q + 1] === NEWLINE) q++;

@@ -20,6 +20,7 @@ import {
   optDuplicates,
   optMaxEntries,
   optPrecision,
+  optWarning,
 } from './options.js';
 
 export interface MatrixMarketOptions {
@@ -42,6 +43,19 @@ export interface MatrixMarketOptions {
   readonly maxEntries?: number;
   /** Expected format; a file of the other one is a FormatError. @default either */
   readonly format?: MatrixMarketFormat;
+  /**
+   * Read the sparsity pattern alone: values are checked but not kept (the result has none), so
+   * integers too large for a double lose nothing. Ignored for `array` files.
+   * @default false
+   */
+  readonly pattern?: boolean;
+  /**
+   * Called with a sentence (starting with the function's name) for what was read but not as
+   * written: `integer` values beyond 2^53 rounded to the nearest double, nonzero diagonal entries
+   * of a skew-symmetric file.
+   * @default process.emitWarning
+   */
+  readonly onWarning?: (message: string) => void;
 }
 
 export interface ParseMatrixMarketOptions extends MatrixMarketOptions {
@@ -51,7 +65,7 @@ export interface ParseMatrixMarketOptions extends MatrixMarketOptions {
 
 export type MatrixMarketFormat = 'coordinate' | 'array';
 
-const OPTION_KEYS = ['precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'format'] as const;
+const OPTION_KEYS = ['precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'format', 'pattern', 'onWarning'] as const;
 const PARSE_OPTION_KEYS = [...OPTION_KEYS, 'label'] as const;
 
 interface Resolved {
@@ -60,6 +74,8 @@ interface Resolved {
   readonly dropSelfLoops: boolean;
   readonly maxEntries: number;
   readonly format: MatrixMarketFormat | undefined;
+  readonly pattern: boolean;
+  readonly onWarning: (message: string) => void;
 }
 
 function resolve(fn: string, opts: Partial<ParseMatrixMarketOptions>): Resolved {
@@ -69,6 +85,8 @@ function resolve(fn: string, opts: Partial<ParseMatrixMarketOptions>): Resolved 
     dropSelfLoops: optBoolean(fn, 'dropSelfLoops', opts.dropSelfLoops),
     maxEntries: optMaxEntries(fn, opts.maxEntries),
     format: opts.format === undefined ? undefined : checkEnum<MatrixMarketFormat>(fn, 'format', opts.format, ['coordinate', 'array']),
+    pattern: optBoolean(fn, 'pattern', opts.pattern),
+    onWarning: optWarning(fn, opts.onWarning),
   };
 }
 
@@ -77,6 +95,9 @@ function resolve(fn: string, opts: Partial<ParseMatrixMarketOptions>): Resolved 
  * skew-symmetric) as a CsrMatrix with sorted columns, `array` (real or integer) as a row-major
  * DenseMatrix. Symmetric files may store either triangle; the other is filled in and the result
  * is marked `symmetric`. Gzipped files are detected by their magic bytes and read transparently.
+ * As scipy does, `integer` values may be 64-bit (beyond 2^53 they become the nearest double,
+ * with a warning; `pattern: true` keeps no values), and a skew-symmetric file may store diagonal
+ * entries (kept as stored, a warning for nonzero ones).
  *
  * @throws {InvalidArgumentError} for a bad path or option (unknown option names included).
  * @throws {IoError} when the file cannot be opened or read.
@@ -152,6 +173,10 @@ class MatrixMarketParser implements LineSink {
   private maxBytes = 0;
 
   private format: MatrixMarketFormat = 'coordinate';
+  private keepValues = true;
+  /** Nonzero diagonal entries of a skew-symmetric coordinate file (kept as stored). */
+  private skewDiagonal = 0;
+  private skewDiagonalLine = 0;
   private field: Field = 'real';
   private symmetry: Symmetry = 'general';
 
@@ -224,6 +249,8 @@ class MatrixMarketParser implements LineSink {
     }
     if (format === 'array' && field === 'pattern') c.fail('an array matrix cannot have the pattern field');
     if (symmetry === 'skew-symmetric' && field === 'pattern') c.fail('a skew-symmetric matrix cannot have the pattern field');
+    // With pattern: true the values are read (and checked) but not kept.
+    this.keepValues = !(this.opts.pattern && format === 'coordinate') && field !== 'pattern';
     if (this.opts.format !== undefined && format !== this.opts.format) {
       c.fail(`expected a ${this.opts.format} matrix, but the file holds an ${format} one`);
     }
@@ -259,12 +286,12 @@ class MatrixMarketParser implements LineSink {
       // What will be allocated (the header's count, capped by what the input can hold, so a lying
       // header in a short input is reported as truncated): the coordinates as read, the CSR built
       // from them (twice for a mirrored file) and its row pointers.
-      const vb = this.field === 'pattern' ? 0 : precision === 'f32' ? 4 : 8;
+      const vb = !this.keepValues ? 0 : precision === 'f32' ? 4 : 8;
       const stored = this.symmetry === 'general' ? capacity : 2 * capacity;
       checkMemory(this.fn, `${this.file}: a ${rows}x${cols} matrix of ${capacity} entries`, capacity * (8 + vb) + stored * (4 + vb) + (rows + 1) * 8);
       this.rowIdx = allocate(this.fn, 'row indices', capacity, (n) => new Int32Array(n));
       this.colIdx = allocate(this.fn, 'column indices', capacity, (n) => new Int32Array(n));
-      if (this.field !== 'pattern') this.values = allocate(this.fn, 'values', capacity, makeValues);
+      if (this.keepValues) this.values = allocate(this.fn, 'values', capacity, makeValues);
       return;
     }
     const n = rows;
@@ -296,8 +323,9 @@ class MatrixMarketParser implements LineSink {
     const rowIdx = this.rowIdx;
     const colIdx = this.colIdx;
     const values = this.values;
-    const value = values === undefined ? 'none' : this.field === 'integer' ? 'integer' : 'real';
+    const value = this.field === 'pattern' ? 'none' : this.field === 'integer' ? 'int64' : 'real';
     const f32 = values instanceof Float32Array;
+    // Diagonal entries of a skew-symmetric file take the checked path, which counts nonzero ones.
     const skew = this.symmetry === 'skew-symmetric';
     const capacity = rowIdx.length;
     let n = this.count;
@@ -352,15 +380,16 @@ class MatrixMarketParser implements LineSink {
     const j = c.readUint('column index');
     if (i < 1 || i > rows) c.fail(`row index ${i} is outside [1, ${rows}]`);
     if (j < 1 || j > cols) c.fail(`column index ${j} is outside [1, ${cols}]`);
-    if (this.symmetry === 'skew-symmetric' && i === j) c.fail(`skew-symmetric matrix with a diagonal entry at (${i}, ${j})`);
     this.rowIdx[n] = i - 1;
     this.colIdx[n] = j - 1;
-    if (values !== undefined) {
-      const v = this.field === 'integer' ? c.readInt('value') : c.readReal('value');
+    if (this.field !== 'pattern') {
+      const v = this.field === 'integer' ? c.readInt64('value') : c.readReal('value');
       if (values instanceof Float32Array && !fitsF32(v)) c.fail(`value ${v} overflows single precision (precision: "f32")`);
-      values[n] = v;
+      if (values !== undefined) values[n] = v;
+      // A skew-symmetric matrix has a zero diagonal; scipy keeps stored diagonal entries as they are.
+      if (i === j && v !== 0 && this.symmetry === 'skew-symmetric' && this.skewDiagonal++ === 0) this.skewDiagonalLine = c.line;
     }
-    c.endLine(values === undefined ? 'the row and column indices' : 'the value');
+    c.endLine(this.field === 'pattern' ? 'the row and column indices' : 'the value');
     return n + 1;
   }
 
@@ -378,7 +407,7 @@ class MatrixMarketParser implements LineSink {
     while (c.pos < end) {
       if (c.skipEmptyLine()) continue;
       if (n === declared) c.fail(`more elements than the ${declared} declared by the size line ${this.sizeLine}`);
-      const v = integer ? c.readInt('value') : c.readReal('value');
+      const v = integer ? c.readInt64('value') : c.readReal('value');
       if (f32 && !fitsF32(v)) c.fail(`value ${v} overflows single precision (precision: "f32")`);
       c.endLine('the value');
       n++;
@@ -406,8 +435,27 @@ class MatrixMarketParser implements LineSink {
       const what = this.format === 'coordinate' ? 'entries' : 'elements';
       c.fail(`the input ends after ${this.count} of the ${this.declared} ${what} declared on line ${this.sizeLine}`);
     }
+    this.warn();
     if (this.format === 'array') return new DenseMatrix(this.rows, this.cols, this.data!);
     return this.toCsr();
+  }
+
+  /** What was read but not as written, told once per kind. */
+  private warn(): void {
+    const c = this.cursor;
+    const { onWarning } = this.opts;
+    if (c.inexact > 0 && (this.keepValues || this.format === 'array')) {
+      const first = c.inexactText;
+      onWarning(
+        `${this.fn}: ${this.file}: ${c.inexact} integer value${c.inexact === 1 ? '' : 's'} beyond 2^53 rounded to the nearest double ` +
+          `(first on line ${c.inexactLine}: ${first} read as ${BigInt(Number(first))}); the pattern alone (pattern: true) loses nothing`,
+      );
+    }
+    if (this.skewDiagonal > 0) {
+      onWarning(
+        `${this.fn}: ${this.file}: ${this.skewDiagonal} nonzero diagonal entr${this.skewDiagonal === 1 ? 'y' : 'ies'} in a skew-symmetric matrix (first on line ${this.skewDiagonalLine}), kept as stored`,
+      );
+    }
   }
 
   private toCsr(): CsrMatrix {

@@ -46,6 +46,13 @@ export function optBoolean(fn: string, what: string, value: unknown): boolean {
   return value === undefined ? false : checkBoolean(fn, what, value);
 }
 
+/** The `onWarning` option: a function, by default Node's process.emitWarning. */
+export function optWarning(fn: string, value: unknown): (message: string) => void {
+  if (value === undefined) return (message) => process.emitWarning(message, { code: 'DYPE_LOADER' });
+  if (typeof value !== 'function') throw new InvalidArgumentError(`${fn}: onWarning must be a function, got ${describe(value)}`);
+  return value as (message: string) => void;
+}
+
 export function optMaxEntries(fn: string, value: unknown): number {
   return value === undefined ? DEFAULT_MAX_ENTRIES : checkInt(fn, 'maxEntries', value, 0);
 }

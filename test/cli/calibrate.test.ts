@@ -1,18 +1,18 @@
 // `dype calibrate` fits and stores a calibration (here for a simulated GPU alone, to stay fast),
 // `--show` prints it, a missing or corrupted store is reported, and flags are checked.
 
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { tempFolder } from '../support/temp.js';
 
 const saved = process.env['DYPE_CACHE_DIR'];
 let dir = '';
 let systemFile = '';
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'dype-calibrate-'));
+  dir = tempFolder('dype-calibrate-');
   process.env['DYPE_CACHE_DIR'] = join(dir, 'cache');
   systemFile = join(dir, 'gpu.json');
   writeFileSync(systemFile, JSON.stringify({ name: 'gpu-only', devices: [{ name: 'gpu', backend: 'gpu-sim' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen4-x16' }] }));

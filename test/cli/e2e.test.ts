@@ -3,11 +3,11 @@
 // with something drawn, nothing written besides what was asked for, errors as one line, and
 // progress as plain lines when stderr is not a terminal.
 
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tempFolder } from '../support/temp.js';
 import { haveDatasets, sharedDatasets } from '../support/datasets.js';
 import { decodePng, inkStats } from '../support/png.js';
 import { type CliRun, spawnCli } from '../support/spawn-cli.js';
@@ -16,11 +16,11 @@ let cache = '';
 const outputs: CliRun[] = [];
 
 beforeAll(() => {
-  cache = join(mkdtempSync(join(tmpdir(), 'dype-e2e-cache-')), 'dype');
+  cache = join(tempFolder('dype-e2e-cache-'), 'dype');
 });
 
 /** A fresh empty working folder. */
-const folder = (): string => mkdtempSync(join(tmpdir(), 'dype-e2e-'));
+const folder = (): string => tempFolder('dype-e2e-');
 
 async function dype(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
   const r = await spawnCli(args, { cwd, env: { DYPE_CACHE_DIR: cache, ...env } });
@@ -64,6 +64,8 @@ describe('dype, built and run as a user would', () => {
     expect(html).not.toMatch(/<script[^>]+src=/i); // every script inline: works offline
     expect(html).not.toMatch(/<link[^>]+href=/i);
     expect(html).toContain('vegaEmbed(');
+    // The page holds what the command printed too: the front's table and why the plan was chosen.
+    expect(html).toMatch(/<pre id="report">[\s\S]*time \(predicted\)[\s\S]*Why this plan:/);
     // Every inline script parses (nothing in the inlined bundles closed a <script> early).
     const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
     expect(scripts).toHaveLength(4);

@@ -1,16 +1,16 @@
 // `dype inspect --out` draws the degree distribution: a PNG of the asked size with points and
 // the fitted power-law tail for a power-law graph; the path is in --json; flags are checked.
 
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { tempFolder } from '../support/temp.js';
 import { decodePng, inkStats } from '../support/png.js';
 
 describe('dype inspect --out', () => {
   it('writes a degree-distribution PNG of the asked size, with the power-law fit', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dype-inspect-plot-'));
+    const dir = tempFolder('dype-inspect-plot-');
     const png = join(dir, 'degrees.png');
     const r = await runCli(['inspect', '--generate', 'kronecker:scale=12', '--out', png, '--size', '640x400', '--json']);
     expect(r.code).toBe(0);
@@ -25,7 +25,7 @@ describe('dype inspect --out', () => {
   });
 
   it('draws an SVG with the fit named in the legend', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dype-inspect-plot-'));
+    const dir = tempFolder('dype-inspect-plot-');
     const svg = join(dir, 'degrees.svg');
     const r = await runCli(['inspect', '--generate', 'kronecker:scale=12', '--out', svg]);
     expect(r.code).toBe(0);

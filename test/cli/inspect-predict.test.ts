@@ -1,16 +1,14 @@
 // `dype inspect --predict` prints the cost model's predictions for every device, labelled as
 // predictions and with the model's state (uncalibrated here: an empty cache folder).
 
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectSystem } from '../../src/devices/system.js';
 import { runCli } from '../support/cli.js';
+import { tempFolder } from '../support/temp.js';
 
 const saved = process.env['DYPE_CACHE_DIR'];
 beforeAll(() => {
-  process.env['DYPE_CACHE_DIR'] = mkdtempSync(join(tmpdir(), 'dype-inspect-'));
+  process.env['DYPE_CACHE_DIR'] = tempFolder('dype-inspect-');
 });
 afterAll(() => {
   if (saved === undefined) delete process.env['DYPE_CACHE_DIR'];

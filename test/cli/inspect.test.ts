@@ -1,11 +1,11 @@
 // `dype inspect` prints the cost-model features of a file or generated input, adds BFS features
 // with --graph, prints one JSON object with --json, and refuses bad flags with suggestions.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { tempFolder } from '../support/temp.js';
 
 describe('dype inspect', () => {
   it('prints the feature table and the row-length chart', async () => {
@@ -19,7 +19,7 @@ describe('dype inspect', () => {
   });
 
   it('reads a file given as a positional argument, and --graph adds BFS features', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dype-inspect-'));
+    const dir = tempFolder('dype-inspect-');
     const file = join(dir, 'path.mtx');
     writeFileSync(file, '%%MatrixMarket matrix coordinate pattern symmetric\n4 4 3\n2 1\n3 2\n4 3\n');
     const r = await runCli(['inspect', file, '--graph']);

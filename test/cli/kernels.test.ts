@@ -8,7 +8,7 @@ const run = runCli;
 
 describe('dype kernels', () => {
   it('prints a table of measured kernel times for a generated graph', async () => {
-    const r = await run(['kernels', '--generate', 'kronecker:scale=10,seed=2', '--repeat', '2', '--sources', '3']);
+    const r = await run(['kernels', '--generate', 'kronecker:scale=10,seed=2', '--repeats', '2', '--sources', '3']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/kronecker:scale=10,seed=2: 1,024 x 1,024/);
     expect(r.out).toMatch(/all figures measured/);
@@ -18,7 +18,7 @@ describe('dype kernels', () => {
   });
 
   it('--json gives one machine-readable object', async () => {
-    const r = await run(['kernels', '--generate', 'grid:rows=20,cols=30', '--k', '8', '--precision', 'f64', '--repeat', '1', '--sources', '2', '--json']);
+    const r = await run(['kernels', '--generate', 'grid:rows=20,cols=30', '--k', '8', '--precision', 'f64', '--repeats', '1', '--sources', '2', '--json']);
     expect(r.code).toBe(0);
     const o = JSON.parse(r.out) as Record<string, any>;
     expect(o['input']).toMatchObject({ rows: 600, cols: 600, origin: 'generated', symmetric: true });

@@ -2,16 +2,19 @@
 // observed time and their source, writes a Chrome trace and a timeline chart with re-plans
 // marked, and gives one JSON object with --json.
 
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveCalibration } from '../../src/cost/store.js';
+import { detectSystem } from '../../src/devices/system.js';
 import { runCli } from '../support/cli.js';
+import { confidentPayload } from '../support/confident-calibration.js';
+import { tempFolder } from '../support/temp.js';
 
 const saved = process.env['DYPE_CACHE_DIR'];
 let dir = '';
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'dype-run-'));
+  dir = tempFolder('dype-run-');
   process.env['DYPE_CACHE_DIR'] = join(dir, 'cache'); // uncalibrated: the same predictions everywhere
 });
 afterAll(() => {
@@ -59,6 +62,9 @@ describe('dype run', () => {
     expect(o.plan.predicted.makespan).toBeGreaterThan(0);
     // The uncalibrated model overestimates the simulated GPU's SpMM: the run re-plans.
     expect(o.replans.length).toBeGreaterThan(0);
+    // Its progress still ends at all of the pieces run (it stopped at 5/6 after the re-plan).
+    const progress = r.err.trim().split('\n').filter((l) => l.startsWith('run: '));
+    expect(progress[progress.length - 1]).toMatch(/^run: (\d+)\/\1 \(100%\) /);
     const events = (JSON.parse(readFileSync(trace, 'utf8')) as { traceEvents: { ph: string; name: string }[] }).traceEvents;
     expect(events.filter((e) => e.ph === 'X').length).toBeGreaterThanOrEqual(o.pieces.length);
     expect(events.some((e) => e.name === 're-plan')).toBe(true);
@@ -78,6 +84,19 @@ describe('dype run', () => {
   });
 
   it('shows a BFS re-decided level by level, step by step; --no-bfs-levels runs it in one call', async () => {
+    // Stepping needs a predicted gain beyond the model's uncertainty: a calibration stating +-20%
+    // (an uncalibrated model, +-100%, would run this search in one call).
+    const saved = process.env['DYPE_CACHE_DIR'];
+    process.env['DYPE_CACHE_DIR'] = join(dir, 'confident');
+    await saveCalibration(confidentPayload(await detectSystem()));
+    try {
+      await steps();
+    } finally {
+      process.env['DYPE_CACHE_DIR'] = saved;
+    }
+  });
+
+  async function steps(): Promise<void> {
     const argv = ['run', 'bfs', '--generate', 'kronecker:scale=14,tail=1500', '--no-trace', '--no-plot'];
     const r = await runCli(argv);
     expect(r.code).toBe(0);
@@ -88,7 +107,7 @@ describe('dype run', () => {
     expect(new Set(piece.steps!.map((s) => s.device)).size).toBeGreaterThan(1);
     const off = await runCli([...argv, '--no-bfs-levels', '--json']);
     expect((JSON.parse(off.out) as RunJson).pieces[0]).not.toHaveProperty('steps');
-  });
+  }
 
   it('refuses bad flags with exit 2', async () => {
     const cases: [string[], RegExp][] = [

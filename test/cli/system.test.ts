@@ -1,12 +1,12 @@
 // `dype system` lists the detected or given system, marks simulated devices, shows sources with
 // --params, gives one JSON object with --json, and refuses bad files and flags cleanly.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../../src/devices/backends/index.js';
 import { runCli } from '../support/cli.js';
+import { tempFolder } from '../support/temp.js';
 
 describe('dype system', () => {
   it('lists every detected device and every backend', async () => {
@@ -33,7 +33,7 @@ describe('dype system', () => {
   });
 
   it('reads a system file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dype-system-'));
+    const dir = tempFolder('dype-system-');
     const file = join(dir, 'box.json');
     writeFileSync(file, JSON.stringify({ name: 'box', devices: [{ name: 'main', backend: 'cpu' }] }));
     const r = await runCli(['system', '--system', file]);
@@ -43,7 +43,7 @@ describe('dype system', () => {
   });
 
   it('fails with one line naming the field of a bad system file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dype-system-'));
+    const dir = tempFolder('dype-system-');
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ devices: [{ name: 'x', backend: 'gpu-simm' }] }));
     const r = await runCli(['system', '--system', file]);

@@ -3,8 +3,6 @@
 // plan, and the comparison of a run's outputs with the TypeScript reference.
 
 import { expect } from 'vitest';
-import { type CalibrationPayload, deviceKey, MODEL_VERSION } from '../../src/cost/calibration.js';
-import { defaultCoefficients } from '../../src/cost/defaults.js';
 import { CostModel } from '../../src/cost/model.js';
 import { CsrMatrix } from '../../src/data/csr.js';
 import { DenseMatrix, type Precision } from '../../src/data/dense.js';
@@ -36,25 +34,7 @@ export function smallGraph(seed = 1): CsrMatrix {
   return generate({ kind: 'kronecker', scale: 9, seed });
 }
 
-/**
- * The spec-derived coefficients presented as a calibration that states +-`spread`: a model
- * confident enough for decisions that need a predicted gain beyond the model's uncertainty (an
- * uncalibrated model states +-100%), without calibrating in a unit test.
- */
-export function confidentModel(system: System, spread = 0.2): CostModel {
-  const payload: CalibrationPayload = {
-    modelVersion: MODEL_VERSION,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    quick: true,
-    seconds: 0,
-    devices: system.devices.map((d) => {
-      const defaults = defaultCoefficients(d);
-      const operators = Object.fromEntries(Object.entries(defaults).map(([op, c]) => [op, { ...c, timeMape: spread / 2, energyMape: spread / 2, timeSpread: spread, energySpread: spread, samples: 10 }]));
-      return { key: deviceKey(d), backend: d.backend, profile: d.spec.name, operators };
-    }),
-  };
-  return new CostModel(system, payload);
-}
+export { confidentModel } from '../support/confident-calibration.js';
 
 /** One system, model and graph shared by the plans of a test file. */
 export class Planner {

@@ -9,7 +9,6 @@ import { expectFormatError, expectFormatErrorAsync, tempDir } from './helpers.js
 const REAL = '%%MatrixMarket matrix coordinate real general\n';
 const PATTERN = '%%MatrixMarket matrix coordinate pattern general\n';
 const INTEGER = '%%MatrixMarket matrix coordinate integer general\n';
-const SKEW = '%%MatrixMarket matrix coordinate real skew-symmetric\n';
 const ARRAY = '%%MatrixMarket matrix array real general\n';
 
 // [name, input, line, part of the message]
@@ -56,7 +55,6 @@ const cases: [string, string, number, string][] = [
   ['fractional integer value', INTEGER + '3 3 1\n1 1 1.5\n', 3, 'value must be an integer, got "1.5"'],
   ['pattern with a value', PATTERN + '3 3 1\n1 1 5\n', 3, 'unexpected extra field "5"'],
   ['real with an extra field', REAL + '3 3 1\n1 1 5 6\n', 3, 'unexpected extra field "6"'],
-  ['skew-symmetric diagonal', SKEW + '3 3 1\n2 2 1\n', 3, 'diagonal entry at (2, 2)'],
   ['error after comments and blank lines', REAL + '% a\n\n3 3 2\n1 1 1\n% mid\n\n2 x 1\n', 8, 'column index must be'],
   ['CRLF line endings', REAL.replace('\n', '\r\n') + '3 3 2\r\n1 1 1\r\n2 2 x\r\n', 4, 'got "x"'],
   ['array: too many values', ARRAY + '1 2\n1\n2\n3\n', 5, 'more elements than the 2 declared'],

@@ -50,7 +50,7 @@ describe('number parsing', () => {
 
   it('reads integer fields exactly up to 2^53 - 1 and rounds f32 values like Math.fround', () => {
     expect(Array.from(readValues(['-9007199254740991', '+42', '0'], 'integer'))).toEqual([-9007199254740991, 42, 0]);
-    expect(() => readValues(['9007199254740992'], 'integer')).toThrow(/exceeds 2\^53 - 1/);
+    // 64-bit integers beyond 2^53: test/io/mm-int64.test.ts.
     expect(Array.from(readValues(['0.1', '16777217'], 'real', 'f32'))).toEqual([Math.fround(0.1), 16777216]);
   });
 });

@@ -23,8 +23,11 @@ export default function setup(): void {
   // A machine that only runs device tests (bench/gpu/device-check.sh) carries no TypeScript
   // compiler and runs no CLI test.
   if (process.env['DYPE_SKIP_CLI_BUILD'] === '1') return;
-  if (existsSync(builtCli) && statSync(builtCli).mtimeMs >= newestSource(join(repoRoot, 'src'))) return;
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
-  chmodSync(builtCli, 0o755);
+  if (!(existsSync(builtCli) && statSync(builtCli).mtimeMs >= newestSource(join(repoRoot, 'src')))) {
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
+    chmodSync(builtCli, 0o755);
+  }
+  // As `npm run build:ts` does: the portable cores' declarations get their AssemblyScript types (idempotent).
+  execFileSync(process.execPath, [join(repoRoot, 'scripts', 'portable-declarations.mjs'), join(repoRoot, 'dist')], { cwd: repoRoot, stdio: 'ignore' });
 }

@@ -5,7 +5,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { CsrMatrix } from '../../data/csr.js';
 import type { PowerLaw } from '../../cost/feature-types.js';
 import { chartFrame } from './render.js';
-import { paddedDomain, scaleType } from './units.js';
+import { axisScale, paddedDomain, scaleType } from './units.js';
 
 export interface DegreeChartInput {
   readonly title: string;
@@ -56,8 +56,8 @@ export function degreeChart(input: DegreeChartInput): TopLevelSpec {
   return {
     ...chartFrame(input, subtitle),
     encoding: {
-      x: { field: 'degree', type: 'quantitative', scale: { type: xs, domain: paddedDomain(points.map((p) => p.degree), xs), nice: false, zero: false }, axis: { title: 'row length (out-degree)', grid: true } },
-      y: { field: 'rows', type: 'quantitative', scale: { type: ys, domain: paddedDomain(points.map((p) => p.rows), ys), nice: false, zero: false }, axis: { title: 'rows (vertices) with that length', grid: true } },
+      x: { field: 'degree', type: 'quantitative', scale: axisScale(xs, paddedDomain(points.map((p) => p.degree), xs)), axis: { title: 'row length (out-degree)', grid: true } },
+      y: { field: 'rows', type: 'quantitative', scale: axisScale(ys, paddedDomain(points.map((p) => p.rows), ys)), axis: { title: 'rows (vertices) with that length', grid: true } },
     },
     layer: [
       {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { TopLevelSpec } from 'vega-lite';
 import { IoError } from '../../errors.js';
 import { UsageError } from '../usage-error.js';
-import { useFontMetrics } from './text-width.js';
+import { textWidth, useFontMetrics } from './text-width.js';
 
 export type ChartFormat = 'png' | 'svg' | 'html';
 
@@ -28,6 +28,8 @@ export function chartFrame(
   subtitle: readonly string[],
   legend: Readonly<Record<string, unknown>> = {},
 ): Record<string, unknown> {
+  // Lines wider than the chart are wrapped at spaces: Vega would cut them at the chart's edge.
+  const room = input.width - 2 * 12;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     width: input.width,
@@ -35,9 +37,31 @@ export function chartFrame(
     autosize: { type: 'fit', contains: 'padding' },
     padding: 12,
     background: 'white',
-    title: { text: input.title, subtitle: [...subtitle], anchor: 'start', fontSize: 16, subtitleFontSize: 12, subtitleColor: '#444' },
+    title: { text: wrapText(input.title, room, 16, true), subtitle: subtitle.flatMap((line) => wrapText(line, room, 12)), anchor: 'start', fontSize: 16, subtitleFontSize: 12, subtitleColor: '#444' },
     config: { font: CHART_FONT, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 12, ...legend } },
   };
+}
+
+/** `text` broken at spaces into lines no wider than `width` pixels in DejaVu Sans at `size`. */
+export function wrapText(text: string, width: number, size: number, bold = false): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line === '' ? word : `${line} ${word}`;
+    if (line !== '' && textWidth(next, size, bold) > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+/** The spec without its interactive parameters (zoom and pan), which a static picture cannot use. */
+function staticSpec(spec: TopLevelSpec): TopLevelSpec {
+  const layers = (spec as { layer?: Record<string, unknown>[] }).layer;
+  if (!layers) return spec;
+  return { ...spec, layer: layers.map(({ params: _, ...rest }) => rest) } as unknown as TopLevelSpec;
 }
 
 /**
@@ -65,7 +89,7 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // Not in vega's type declarations, but exported: how the headless renderer measures text.
   useFontMetrics((vega as unknown as { textMetrics: { width: unknown } }).textMetrics);
   // Vega's and Vega-Lite's warnings would go to the console, in the middle of the command's output.
-  const compiled = vl.compile(spec, { logger: vega.logger(vega.None) }).spec;
+  const compiled = vl.compile(staticSpec(spec), { logger: vega.logger(vega.None) }).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.None });
   try {
     return await view.toSVG();
@@ -113,9 +137,10 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"]/g, (c) => ({ '
 
 /**
  * A self-contained interactive page: Vega, Vega-Lite and vega-embed inline (no network), with
- * tooltips, zoom and pan where the spec binds them, and export to SVG or PNG from its menu.
+ * tooltips, zoom and pan where the spec binds them, and export to SVG or PNG from its menu;
+ * below the chart, `report` (what the command printed: the tables and the explanation).
  */
-export function renderHtml(spec: TopLevelSpec, title: string): string {
+export function renderHtml(spec: TopLevelSpec, title: string, report?: string): string {
   const scripts = ['vega', 'vega-lite', 'vega-embed'].map((p) => `<script>${scriptSafe(bundle(p))}</script>`).join('\n');
   const options = { actions: { export: true, source: true, compiled: false, editor: false }, renderer: 'svg' };
   return `<!DOCTYPE html>
@@ -123,11 +148,11 @@ export function renderHtml(spec: TopLevelSpec, title: string): string {
 <head>
 <meta charset="utf-8">
 <title>${escapeHtml(title)}</title>
-<style>body { font-family: ${CHART_FONT}; margin: 16px; } #chart { display: inline-block; }</style>
+<style>body { font-family: ${CHART_FONT}; margin: 16px; } #chart { display: inline-block; } pre { font-size: 13px; line-height: 1.35; }</style>
 </head>
 <body>
 <div id="chart"></div>
-${scripts}
+${report !== undefined ? `<h2>What dype printed</h2>\n<pre id="report">${escapeHtml(report)}</pre>\n` : ''}${scripts}
 <script>
 vegaEmbed('#chart', ${scriptSafe(JSON.stringify(spec))}, ${JSON.stringify(options)}).catch(function (e) {
   document.getElementById('chart').textContent = 'dype: the chart could not be drawn: ' + e.message;
@@ -139,11 +164,11 @@ vegaEmbed('#chart', ${scriptSafe(JSON.stringify(spec))}, ${JSON.stringify(option
 }
 
 /**
- * Draw a chart to `path` in `format`.
+ * Draw a chart to `path` in `format`; an HTML page also holds `report` below the chart.
  * @throws {IoError} when the file cannot be written.
  */
-export async function writeChart(command: string, spec: TopLevelSpec, path: string, format: ChartFormat, title: string): Promise<void> {
-  const content = format === 'png' ? await renderPng(spec) : format === 'svg' ? await renderSvg(spec) : renderHtml(spec, title);
+export async function writeChart(command: string, spec: TopLevelSpec, path: string, format: ChartFormat, title: string, report?: string): Promise<void> {
+  const content = format === 'png' ? await renderPng(spec) : format === 'svg' ? await renderSvg(spec) : renderHtml(spec, title, report);
   try {
     await writeFile(path, content);
   } catch (cause) {

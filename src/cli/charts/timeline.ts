@@ -57,6 +57,8 @@ export function timelineChart(input: TimelineChartInput): TopLevelSpec {
   const used = new Set([...input.observed, ...input.predicted].map((b) => b.track));
   const tracks = [...(input.tracks ?? []).filter((t) => used.has(t)), ...[...used].filter((t) => !input.tracks?.includes(t)).sort((a, b) => Number(a.includes('->')) - Number(b.includes('->')))];
   const ops = [...new Set([...input.observed, ...input.predicted].map((b) => b.op))].filter((o) => o !== 'copy');
+  // `copy` in the legend only when the run copied something.
+  const copies = [...input.observed, ...input.predicted].some((b) => b.op === 'copy');
   const y = { field: 'track', type: 'nominal', sort: tracks, axis: { title: null, labelFontSize: 12 } } as const;
   const x = { field: 'start', type: 'quantitative', scale: { domain: [0, at(span) * 1.02], nice: false }, axis: { title: `time since the run started (${unit.unit})`, grid: true } } as const;
   const layer: unknown[] = [
@@ -69,8 +71,8 @@ export function timelineChart(input: TimelineChartInput): TopLevelSpec {
         yOffset: { field: 'series', type: 'nominal', sort: [OBSERVED, PREDICTED], scale: { paddingInner: 0.1 } },
         x,
         x2: { field: 'finish' },
-        color: { field: 'op', type: 'nominal', scale: { domain: [...ops, 'copy'], scheme: 'tableau10' }, legend: { title: 'operator', orient: 'right' } },
-        opacity: { field: 'series', type: 'nominal', scale: { domain: [OBSERVED, PREDICTED], range: [1, 0.4] }, legend: { title: 'bars', orient: 'right', symbolType: 'square' } },
+        color: { field: 'op', type: 'nominal', scale: { domain: copies ? [...ops, 'copy'] : ops, scheme: 'tableau10' }, legend: { title: 'operator', orient: 'right' } },
+        opacity: { field: 'series', type: 'ordinal', sort: [OBSERVED, PREDICTED], scale: { domain: [OBSERVED, PREDICTED], range: [1, 0.4] }, legend: { title: 'bars', orient: 'right', symbolType: 'square' } },
         tooltip: [
           { field: 'op', type: 'nominal', title: 'operator' },
           { field: 'track', type: 'nominal', title: 'on' },

@@ -32,7 +32,7 @@ uncalibrated) until this command rebuilds it.
 
 Examples:
   dype calibrate --quick
-  dype calibrate --system examples/systems/two-gpus.json
+  dype calibrate --quick --system examples/systems/two-gpus.json
   dype calibrate --show`;
 
 const FLAGS = {

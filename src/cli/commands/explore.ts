@@ -3,9 +3,11 @@
 // and a chart, with the baselines and the chosen plan; --measure executes the front's mappings
 // and sets what they really cost beside what was predicted.
 
+import { InfeasibleError } from '../../errors.js';
 import type { BaselinePoint, MappingPoint, Plan } from '../../scheduler/schedule.js';
 import { chartFormat, writeChart } from '../charts/render.js';
 import { frontChart, type ChartPoint } from '../charts/front.js';
+import { type Infeasible, infeasible, nearestMiss, relaxAdvice } from '../infeasible.js';
 import { shortMapping } from '../mapping-text.js';
 import { type MeasuredPoints, measurePoints } from '../measure-points.js';
 import { intFlag, parseFlags, type FlagValues } from '../parse.js';
@@ -13,7 +15,7 @@ import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } fr
 import { progressReporter } from '../progress.js';
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
-import { describeInput, describeSystem, modelLine } from './plan-text.js';
+import { describeInput, describeSystem, jsonHead, modelLine } from './plan-text.js';
 
 export const DEFAULT_FRONT_PLOT = 'dype-front.png';
 
@@ -102,12 +104,25 @@ export async function exploreCommand(argv: readonly string[], out: (s: string) =
   if (values['repeats'] !== undefined && !values['measure']) throw new UsageError('explore: --repeats needs --measure');
   const args = await planArgs('explore', values, positionals);
   try {
-    const plan = await schedulePlan(args, { maxPoints: points });
+    let plan: Plan;
+    try {
+      plan = await schedulePlan(args, { maxPoints: points });
+    } catch (e) {
+      if (!(e instanceof InfeasibleError)) throw e;
+      // Nothing meets the constraints: a result to show (exit 0), not a failure.
+      const x = await infeasible(args, points);
+      if (path !== undefined && format !== undefined && x.unconstrained.front.length > 0) {
+        await writeChart('explore', frontChart({ ...emptyChartInput(args, x), ...size }), path, format, `dype explore: ${args.workloadLabel} on ${args.input.label}`, emptyPage(args, x));
+      }
+      if (values['json']) out(JSON.stringify(emptyJson(args, x, path ?? null), null, 2));
+      else printEmpty(out, args, x, x.unconstrained.front.length > 0 ? path : undefined);
+      return;
+    }
     const measured = values['measure'] ? await measure(plan, repeats) : undefined;
     const report = exploreJson(args, plan, measured, path ?? null);
     if (path !== undefined && format !== undefined) {
       const spec = frontChart({ ...chartInput(args, plan, measured), ...size });
-      await writeChart('explore', spec, path, format, `dype explore: ${plan.workload} on ${args.input.label}`);
+      await writeChart('explore', spec, path, format, `dype explore: ${args.workloadLabel} on ${args.input.label}`, frontPage(args, plan, measured));
     }
     if (values['json']) {
       out(JSON.stringify(report, null, 2));
@@ -170,7 +185,7 @@ function chartInput(args: PlanArgs, plan: Plan, m: Measured | undefined): Omit<P
       })
     : undefined;
   return {
-    title: `dype explore: ${plan.workload} on ${args.input.label}`,
+    title: `dype explore: ${args.workloadLabel} on ${args.input.label}`,
     subtitle: [
       `${describeInput(args.input)}; system ${describeSystem(plan)}`,
       `${evaluatedNote} by ${plan.search.strategy}; ${plan.front.length} on the front; predictions ${modelLine(plan, true)}`,
@@ -199,13 +214,8 @@ function pointJson(plan: Plan, p: MappingPoint | BaselinePoint, m: Measured | un
 /** The `--json` object (schema in docs/cli-json.md). */
 function exploreJson(args: PlanArgs, plan: Plan, m: Measured | undefined, plot: string | null): Record<string, unknown> {
   const chosenIndex = plan.front.findIndex((p) => sameGenome(p.genome, plan.chosen.genome));
-  const a = args.input.matrix;
   return {
-    command: 'explore',
-    workload: plan.workload,
-    input: { label: args.input.label, origin: args.input.origin, rows: a.rows, cols: a.cols, nnz: a.nnz, symmetric: a.symmetric },
-    system: { name: plan.system, devices: plan.devices },
-    objective: args.objective,
+    ...jsonHead('explore', args, plan),
     policy: plan.policy,
     constraints: plan.constraints,
     modelled: true,
@@ -237,7 +247,7 @@ function shownRows(n: number, chosen: number): number[] {
 }
 
 function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, m: Measured | undefined, plot: string | undefined): void {
-  out(`${plan.workload} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
+  out(`${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
   out(`System ${describeSystem(plan)}`);
   out(`Cost model: ${modelLine(plan, false)}`);
   out(
@@ -284,4 +294,101 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, m: Me
   out('\nWhy this plan:');
   for (const line of plan.explanation.summary.slice(1)) out(`  ${line}`);
   if (plot !== undefined) out(`\nChart: ${plot} (every evaluated mapping, the front, the baselines, the chosen plan)`);
+}
+
+/** The chart when nothing meets the constraints: the front without them, the nearest miss ringed. */
+function emptyChartInput(args: PlanArgs, x: Infeasible): Omit<Parameters<typeof frontChart>[0], 'width' | 'height'> {
+  const ex = x.unconstrained;
+  const point = (p: Pick<MappingPoint, 'time' | 'energy' | 'genome'>): ChartPoint => ({ time: p.time, energy: p.energy, mapping: shortMapping(ex.operators, p.genome) });
+  const near = nearestMiss(x, args)!;
+  const c = args.options;
+  return {
+    title: `dype explore: ${args.workloadLabel} on ${args.input.label}: no plan meets the constraints`,
+    subtitle: [
+      `${describeInput(args.input)}; system ${describeSystem(ex)}`,
+      `the front without the constraints (${[c.deadline !== undefined ? `deadline ${formatSeconds(c.deadline)}` : '', c.energyBudget !== undefined ? `energy budget ${formatJoules(c.energyBudget)}` : ''].filter(Boolean).join(', ')}); predictions ${modelLine(ex, true)}`,
+    ],
+    evaluated: ex.dominated.map(point),
+    front: ex.front.map(point),
+    baselines: ex.baselines.flatMap((b) => (b.genome && b.time !== undefined && b.energy !== undefined ? [{ ...point(b as MappingPoint), name: b.name }] : [])),
+    chosen: { ...point(near), policy: 'nearest miss' },
+    chosenLabel: 'nearest miss',
+    limits: { ...(c.deadline !== undefined ? { time: c.deadline } : {}), ...(c.energyBudget !== undefined ? { energy: c.energyBudget } : {}) },
+  };
+}
+
+/** The --json object when nothing meets the constraints: an empty front with `empty.reason`. */
+function emptyJson(args: PlanArgs, x: Infeasible, plot: string | null): Record<string, unknown> {
+  const ex = x.constrained;
+  const near = nearestMiss(x, args);
+  const point = (p: MappingPoint | (typeof ex.baselines)[number]): Record<string, unknown> => ({
+    time: p.time,
+    energy: p.energy,
+    memory: p.memory,
+    latency: p.latency,
+    mapping: p.label,
+    short: p.genome ? shortMapping(ex.operators, p.genome) : undefined,
+  });
+  return {
+    ...jsonHead('explore', args, ex),
+    constraints: ex.constraints,
+    modelled: true,
+    units: { time: 's', energy: 'J', memory: 'B', latency: 's' },
+    search: ex.search,
+    evaluated: { total: ex.search.evaluated, infeasible: ex.infeasible, drawn: 0 },
+    front: [],
+    chosen: null,
+    empty: {
+      reason: x.reason,
+      nearestMiss: near ? point(near) : null,
+      relax: x.relax,
+      frontWithoutConstraints: x.unconstrained === x.constrained ? [] : x.unconstrained.front.map(point),
+    },
+    baselines: ex.baselines.map((b) => ({ name: b.name, feasible: b.feasible, ...(b.genome ? point(b) : {}), ...(b.reason ? { reason: b.reason } : {}) })),
+    measured: null,
+    plot: x.unconstrained.front.length > 0 ? plot : null,
+  };
+}
+
+function printEmpty(out: (s: string) => void, args: PlanArgs, x: Infeasible, plot: string | undefined): void {
+  const ex = x.constrained;
+  const c = args.options;
+  out(`${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
+  out(`System ${describeSystem(ex)}`);
+  out(`Cost model: ${modelLine(ex, false)}`);
+  out(`Search: ${ex.search.strategy}, ${formatCount(ex.search.evaluated)} of ${formatCount(ex.search.spaceSize)} mappings evaluated in ${formatSeconds(ex.search.seconds)}; none satisfies the constraints`);
+  out(`Constraints: ${[c.deadline !== undefined ? `deadline ${formatSeconds(c.deadline)}` : '', c.energyBudget !== undefined ? `energy budget ${formatJoules(c.energyBudget)}` : '', c.exclude?.length ? `without ${c.exclude.join(', ')}` : ''].filter(Boolean).join(', ') || 'the devices\' memory'}`);
+  out('');
+  out(`No plan satisfies the constraints: ${x.reason}.`);
+  const near = nearestMiss(x, args);
+  const rows: string[][] = [];
+  const front = x.unconstrained === ex ? [] : x.unconstrained.front;
+  front.forEach((p, i) => {
+    const breaks = [c.deadline !== undefined && p.time > c.deadline ? 'over the deadline' : '', c.energyBudget !== undefined && p.energy > c.energyBudget ? 'over the energy budget' : ''].filter(Boolean).join(', ');
+    rows.push([`#${i + 1}`, formatSeconds(p.time), formatJoules(p.energy), shortMapping(x.unconstrained.operators, p.genome), [p === near ? '<- nearest miss' : '', breaks].filter(Boolean).join('; ')]);
+  });
+  for (const b of ex.baselines) {
+    rows.push([b.name, b.time !== undefined ? formatSeconds(b.time) : '-', b.energy !== undefined ? formatJoules(b.energy) : '-', b.genome ? shortMapping(ex.operators, b.genome) : '-', `baseline; ${b.feasible ? 'feasible' : `infeasible: ${b.reason ?? ''}`}`]);
+  }
+  if (rows.length > 0) {
+    out(front.length > 0 ? '\nThe Pareto front without the constraints, and the baselines:\n' : '\nThe baselines:\n');
+    out(formatTable(['', 'time (predicted)', 'energy (predicted)', 'mapping', 'note'], rows));
+  }
+  out('\nTo find plans, relax:');
+  for (const line of relaxAdvice(x, args)) out(`  ${line}`);
+  if (plot !== undefined) out(`\nChart: ${plot} (the front without the constraints, the constraints as dashed lines, the nearest miss ringed)`);
+}
+
+/** What printReport prints, as text for the HTML page. */
+function frontPage(args: PlanArgs, plan: Plan, m: Measured | undefined): string {
+  const lines: string[] = [];
+  printReport((l) => void lines.push(l), args, plan, m, undefined);
+  return lines.join('\n');
+}
+
+/** What printEmpty prints, as text for the HTML page. */
+function emptyPage(args: PlanArgs, x: Infeasible): string {
+  const lines: string[] = [];
+  printEmpty((l) => void lines.push(l), args, x, undefined);
+  return lines.join('\n');
 }

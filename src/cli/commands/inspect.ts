@@ -3,7 +3,7 @@
 
 import { graphFeatures, matrixFeatures } from '../../cost/features.js';
 import type { GraphFeatures, MatrixFeatures } from '../../cost/feature-types.js';
-import { DEFAULT_GENERATOR, loadInput } from '../input.js';
+import { INPUT_FLAGS, inputFlagsHelp, inputRequest, loadInput } from '../input.js';
 import { intFlag, parseFlags } from '../parse.js';
 import { formatCount, formatJoules, formatMs, formatTable } from '../table.js';
 import type { CsrMatrix } from '../../data/csr.js';
@@ -21,9 +21,8 @@ Print the structural features dype's cost model reads from a sparse matrix or gr
 row-length distribution (with a log2 histogram and a power-law fit), distance from the diagonal,
 and how often consecutive columns of a row share a cache line or page.
 
-Input (default: --generate ${DEFAULT_GENERATOR}):
-  FILE, --data FILE    Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
-  --generate SPEC      a preset (kron16, kron18, kron20, tendril, road, fem, random) or a generator spec
+${inputFlagsHelp()}
+  FILE                 the same as --data FILE
 
 Options:
   --graph              also run BFS from 4 sampled sources: levels, frontier sizes, diameter
@@ -49,8 +48,7 @@ Examples:
   dype inspect ../shared/datasets/soc-Slashdot0902.mtx --out degrees.png`;
 
 const FLAGS = {
-  data: { type: 'string' },
-  generate: { type: 'string' },
+  ...INPUT_FLAGS,
   graph: { type: 'boolean' },
   predict: { type: 'boolean' },
   k: { type: 'string' },
@@ -141,7 +139,7 @@ export async function inspectCommand(argv: readonly string[], out: (s: string) =
   const format = plot !== undefined ? chartFormat('inspect', 'out', plot) : undefined;
   if (values['size'] !== undefined && plot === undefined) throw new UsageError('inspect: --size needs --out');
   const size = sizeFlag('inspect', values['size']);
-  const input = await loadInput('inspect', data, typeof values['generate'] === 'string' ? values['generate'] : undefined);
+  const input = await loadInput('inspect', { ...inputRequest(values), data });
   const features = matrixFeatures(input.matrix);
   const graph = values['graph'] ? graphFeatures(input.matrix) : undefined;
   const predictions = values['predict'] ? await predict(input.matrix, k, typeof values['system'] === 'string' ? values['system'] : undefined) : undefined;

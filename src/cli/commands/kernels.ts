@@ -9,7 +9,7 @@ import { msbfs } from '../../kernels/msbfs.js';
 import { spmm } from '../../kernels/spmm.js';
 import { spmv } from '../../kernels/spmv.js';
 import { nativeAddon } from '../../native/addon.js';
-import { DEFAULT_GENERATOR, loadInput } from '../input.js';
+import { INPUT_FLAGS, inputFlagsHelp, inputRequest, loadInput } from '../input.js';
 import { choiceFlag, intFlag, parseFlags } from '../parse.js';
 import { formatCount, formatMs, formatRate, formatTable } from '../table.js';
 
@@ -17,17 +17,13 @@ export const KERNELS_HELP = `Usage: dype kernels [--data FILE | --generate SPEC]
 
 Run dype's native CPU kernels on one graph and print measured times.
 
-Input (default: --generate ${DEFAULT_GENERATOR}):
-  --data FILE          Matrix Market (.mtx), METIS (.graph) or SNAP edge list (.txt), .gz allowed
-  --generate SPEC      a preset (kron16, kron18, kron20, tendril, road, fem, random) or a spec:
-                       kronecker:scale=S[,edgeFactor=E][,seed=N] | erdos-renyi:n=N,m=M |
-                       grid:rows=R,cols=C[,deleteFraction=F] | banded:n=N,halfBandwidth=B
+${inputFlagsHelp()}
 
 Options:
   --k N                width of the dense matrix for SpMM (default 32)
   --precision P        f32 or f64 (default f32)
   --sources N          BFS searches to time, from distinct sources (default 16)
-  --repeat N           timed repetitions of each SpMM/SpMV (default 10)
+  --repeats N          timed repetitions of each SpMM/SpMV, median kept (default 10)
   --json               print one JSON object instead of tables
   -h, --help           show this help
 
@@ -40,12 +36,11 @@ Examples:
   dype kernels --data ../shared/datasets/soc-Slashdot0902.mtx --json`;
 
 const FLAGS = {
-  data: { type: 'string' },
-  generate: { type: 'string' },
+  ...INPUT_FLAGS,
   k: { type: 'string' },
   precision: { type: 'string' },
   sources: { type: 'string' },
-  repeat: { type: 'string' },
+  repeats: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   verbose: { type: 'boolean' },
@@ -89,8 +84,8 @@ export async function kernelsCommand(argv: readonly string[], write: (s: string)
   const k = intFlag('kernels', 'k', values['k'], 32, 1, 4096);
   const precision = choiceFlag<Precision>('kernels', 'precision', values['precision'], 'f32', ['f32', 'f64']);
   const sourceCount = intFlag('kernels', 'sources', values['sources'], 16, 1, 4096);
-  const repeat = intFlag('kernels', 'repeat', values['repeat'], 10, 1, 10_000);
-  const input = await loadInput('kernels', values['data'] as string | undefined, values['generate'] as string | undefined);
+  const repeat = intFlag('kernels', 'repeats', values['repeats'], 10, 1, 10_000);
+  const input = await loadInput('kernels', inputRequest(values));
   const a = input.matrix;
 
   const x = denseFeatures({ rows: a.cols, cols: k, precision, seed: 1 });

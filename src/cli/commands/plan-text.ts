@@ -3,6 +3,7 @@
 
 import type { Exploration } from '../../scheduler/schedule.js';
 import type { LoadedInput } from '../input.js';
+import type { PlanArgs } from '../plan-args.js';
 import { formatCount } from '../table.js';
 
 /** `65,536 x 65,536, 1,817,942 nonzeros, undirected`. */
@@ -26,4 +27,16 @@ export function modelLine(ex: Pick<Exploration, 'devices'>, short: boolean): str
   if (all.length === 1) return short ? `from the cost model, ${all[0]}` : all[0]!;
   const per = ex.devices.map((d) => `${d.name} ${d.model.startsWith('uncalibrated') ? 'uncalibrated' : d.model}`).join(', ');
   return short ? `from the cost model (${per})` : per;
+}
+
+/** What every planning command's --json starts with: the command, the workload, the input, the system and the objective. */
+export function jsonHead(command: string, args: PlanArgs, ex: Pick<Exploration, 'system' | 'devices'>): Record<string, unknown> {
+  const a = args.input.matrix;
+  return {
+    command,
+    workload: args.workloadLabel,
+    input: { label: args.input.label, origin: args.input.origin, rows: a.rows, cols: a.cols, nnz: a.nnz, symmetric: a.symmetric },
+    system: { name: ex.system, devices: ex.devices },
+    objective: args.objective,
+  };
 }

@@ -5,20 +5,22 @@
 
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { IoError } from '../../errors.js';
+import { InfeasibleError, IoError } from '../../errors.js';
 import { runPlan, type ExecutionObserver, type RunResult } from '../../executor/run.js';
 import { chromeTrace } from '../../executor/trace.js';
 import type { Plan } from '../../scheduler/schedule.js';
 import { chartFormat, checkFolder, writeChart } from '../charts/render.js';
 import { timelineChart, type TimelineBar } from '../charts/timeline.js';
+import { infeasible, relaxAdvice } from '../infeasible.js';
 import { shortMapping } from '../mapping-text.js';
+import { pieceBars, pieceDevice, SOURCE_TEXT } from '../run-pieces.js';
 import { parseFlags, type FlagValues } from '../parse.js';
 import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } from '../plan-args.js';
-import { progressReporter } from '../progress.js';
+import { pieceProgress, progressReporter } from '../progress.js';
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
 import { plotPath, sizeFlag } from './explore.js';
-import { describeInput, describeSystem, modelLine } from './plan-text.js';
+import { describeInput, describeSystem, jsonHead, modelLine } from './plan-text.js';
 
 export const DEFAULT_TIMELINE_PLOT = 'dype-run.png';
 export const DEFAULT_TRACE = 'dype-run.trace.json';
@@ -62,7 +64,9 @@ Examples:
   dype run
   dype run sage --generate road --objective energy
   dype run pagerank --data ../shared/datasets/email-Enron.mtx --out run.html
-  dype run gcn --generate kron14 --no-replan --json`;
+  dype run gcn --generate kron14 --no-replan --json
+  dype run bfs --data graph.tsv --undirected --source TP53
+  dype run pagerank --generate road --iterations 10`;
 
 const FLAGS = {
   ...PLAN_FLAGS,
@@ -76,7 +80,6 @@ const FLAGS = {
   size: { type: 'string' },
 } as const;
 
-const SOURCE_TEXT = { measured: 'measured', simulated: 'simulated', roofline: 'modelled (roofline)' } as const;
 
 function tracePath(values: FlagValues): string | undefined {
   const given = typeof values['trace'] === 'string' ? values['trace'] : undefined;
@@ -109,24 +112,24 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
   if (threshold !== undefined && values['no-replan']) throw new UsageError('run: give --replan-threshold or --no-replan, not both');
   const args = await planArgs('run', values, positionals);
   try {
-    const plan = await schedulePlan(args, { maxPoints: 0 });
-    const progress = progressReporter('run');
-    let total = plan.chosen.genome.reduce((s, c, i) => s + plan.problem.choices[i]![c]!.parts.length, 0);
-    let done = 0;
-    const observer: ExecutionObserver = {
-      onPiece: (p) => {
-        done++;
-        total = Math.max(total, done);
-        progress.update(done, total, `${p.op} on ${p.device}`);
-      },
-    };
+    let plan: Plan;
+    try {
+      plan = await schedulePlan(args, { maxPoints: 0 });
+    } catch (e) {
+      if (!(e instanceof InfeasibleError)) throw e;
+      // Nothing to run: a failure (exit 1), with what explore would show in one line.
+      const x = await infeasible(args, 0);
+      throw new InfeasibleError(`run: no plan satisfies the constraints: ${x.reason}; to find plans, relax ${relaxAdvice(x, args).join('; or ')}`, { cause: e });
+    }
+    const progress = pieceProgress(progressReporter('run'), plan.chosen.genome.reduce((s, c, i) => s + plan.problem.choices[i]![c]!.parts.length, 0));
+    const observer: ExecutionObserver = { onPiece: (p) => progress.piece(`${p.op} on ${p.device}`) };
     const result = await runPlan(plan, {
       observers: [observer],
       replan: values['no-replan'] ? false : threshold !== undefined ? { threshold } : {},
       ...(values['no-bfs-levels'] ? { bfsLevels: false } : {}),
     });
-    progress.done();
-    const title = `dype run: ${plan.workload} on ${args.input.label}`;
+    progress.finish();
+    const title = `dype run: ${args.workloadLabel} on ${args.input.label}`;
     if (trace !== undefined) {
       try {
         await writeFile(trace, JSON.stringify(chromeTrace(result, title)));
@@ -135,7 +138,9 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
       }
     }
     if (plot !== undefined && format !== undefined) {
-      await writeChart('run', timelineChart({ ...chartInput(args, plan, result), ...size }), plot, format, title);
+      const lines: string[] = [];
+      printReport((l) => void lines.push(l), args, plan, result, undefined, undefined);
+      await writeChart('run', timelineChart({ ...chartInput(args, plan, result), ...size }), plot, format, title, lines.join('\n'));
     }
     if (values['json']) {
       out(JSON.stringify(runJson(args, plan, result, trace ?? null, plot ?? null), null, 2));
@@ -166,7 +171,7 @@ function replanAt(result: RunResult, after: string): number {
 
 function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Parameters<typeof timelineChart>[0], 'width' | 'height'> {
   const observed: TimelineBar[] = [
-    ...result.pieces.map((p) => ({ track: p.device, op: p.op, start: p.start, finish: p.finish, source: SOURCE_TEXT[p.source] })),
+    ...result.pieces.flatMap(pieceBars),
     ...result.transfers.map((t) => ({ track: `${t.from} -> ${t.to}`, op: 'copy', start: t.start, finish: t.finish, source: 'modelled' })),
   ];
   const names = plan.devices.map((d) => d.name);
@@ -176,7 +181,7 @@ function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Paramet
   ];
   const replans = result.replans.map((r) => ({ at: replanAt(result, r.after), label: r.reason }));
   return {
-    title: `dype run: ${plan.workload} on ${args.input.label}`,
+    title: `dype run: ${args.workloadLabel} on ${args.input.label}`,
     subtitle: [
       `${describeInput(args.input)}; system ${describeSystem(plan)}`,
       `observed makespan ${formatSeconds(result.makespan)} (${sourcesNote(result)}); predicted ${formatSeconds(plan.predicted.makespan)} (cost model); ${result.replans.length} re-plan${result.replans.length === 1 ? '' : 's'}`,
@@ -189,13 +194,8 @@ function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Paramet
 }
 
 function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | null, plot: string | null): Record<string, unknown> {
-  const a = args.input.matrix;
   return {
-    command: 'run',
-    workload: plan.workload,
-    input: { label: args.input.label, origin: args.input.origin, rows: a.rows, cols: a.cols, nnz: a.nnz, symmetric: a.symmetric },
-    system: { name: plan.system, devices: plan.devices },
-    objective: args.objective,
+    ...jsonHead('run', args, plan),
     policy: plan.policy,
     units: { time: 's', energy: 'J' },
     plan: { mapping: plan.chosen.label, short: shortMapping(plan.operators, plan.chosen.genome), predicted: { makespan: plan.predicted.makespan, energy: plan.predicted.energy } },
@@ -211,7 +211,7 @@ function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | 
 }
 
 function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, result: RunResult, trace: string | undefined, plot: string | undefined): void {
-  out(`${plan.workload} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
+  out(`${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
   out(`System ${describeSystem(plan)}`);
   out(`Cost model: ${modelLine(plan, false)}`);
   out(`Plan (${plan.policy}): ${shortMapping(plan.operators, plan.chosen.genome)}; predicted ${formatSeconds(plan.predicted.makespan)}, ${formatJoules(plan.predicted.energy)}\n`);
@@ -220,14 +220,15 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, resul
   for (const p of [...result.pieces].sort((x, y) => plan.problem.bound.ops.findIndex((o) => o.id === x.op) - plan.problem.bound.ops.findIndex((o) => o.id === y.op) || x.begin - y.begin)) {
     const first = p.op !== last;
     last = p.op;
+    const where = pieceDevice(p);
     rows.push([
       first ? p.op : '',
       first ? p.kind : '',
-      p.device,
+      where.device,
       `[${formatCount(p.begin)}, ${formatCount(p.end)})`,
       formatSeconds(p.predictedSeconds),
       formatSeconds(p.observedSeconds),
-      SOURCE_TEXT[p.source],
+      where.source,
       formatSeconds(p.start),
       formatSeconds(p.finish),
     ]);
