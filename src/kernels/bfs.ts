@@ -10,6 +10,16 @@ import { describe, InvalidArgumentError } from '../errors.js';
 export type BfsDirection = 'auto' | 'top-down' | 'bottom-up';
 const DIRECTIONS: readonly BfsDirection[] = ['auto', 'top-down', 'bottom-up'];
 
+/**
+ * Beamer's direction-switching thresholds as the GAP benchmark suite sets them (Beamer, Asanovic
+ * and Patterson, SC 2012): go bottom-up when the frontier's edges exceed the unexplored edges /
+ * alpha, back top-down when the frontier falls below n / beta vertices. The one TypeScript
+ * definition (the native side's is `kBeamerAlpha` / `kBeamerBeta` in native/src/kernels/bfs.h).
+ */
+export const BEAMER_ALPHA = 15;
+/** See {@link BEAMER_ALPHA}. */
+export const BEAMER_BETA = 18;
+
 export interface BfsOptions {
   /**
    * `'auto'` switches between top-down and bottom-up steps by Beamer's rule; the others force one
@@ -82,8 +92,8 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
   if (g.rows === 0) throw new InvalidArgumentError(`${fn}: the graph has no vertices`);
   checkInt(fn, 'source', source, 0, Math.min(g.rows - 1, MAX_INDEX));
   const direction = opts.direction === undefined ? 'auto' : checkEnum(fn, 'direction', opts.direction, DIRECTIONS);
-  const alpha = opts.alpha === undefined ? 15 : checkNumber(fn, 'alpha', opts.alpha, Number.MIN_VALUE);
-  const beta = opts.beta === undefined ? 18 : checkNumber(fn, 'beta', opts.beta, Number.MIN_VALUE);
+  const alpha = opts.alpha === undefined ? BEAMER_ALPHA : checkNumber(fn, 'alpha', opts.alpha, Number.MIN_VALUE);
+  const beta = opts.beta === undefined ? BEAMER_BETA : checkNumber(fn, 'beta', opts.beta, Number.MIN_VALUE);
   if (opts.parents !== undefined && typeof opts.parents !== 'boolean') {
     throw new InvalidArgumentError(`${fn}: parents must be a boolean, got ${String(opts.parents)}`);
   }
