@@ -51,25 +51,31 @@ Status DirectionOptimizingBfs<P>::run(const char* fn) {
       ensure_bitmaps();
       queue_to_bitmap(q_begin, q_end);
       int64_t awake = q_end - q_begin, previous;
+      // The out-edges of the frontier each step starts from: what a top-down step would read.
+      int64_t frontier_edges = scout;
       bool stop = false;
       do {
         previous = awake;
         const int64_t examined_before = examined_.load();
-        awake = bottom_up_step(level++);
+        int64_t next_edges = 0;
+        awake = bottom_up_step(level++, &next_edges);
         --steps_left;
         std::swap(front_, next_);
         record(awake, true);
         // Beamer's alpha assumes most unvisited vertices find a parent after a few edges, as in
         // social graphs. In meshes and road networks they scan every edge and find none, and a
         // bottom-up step costs many top-down steps. If this step read more than kBottomUpWaste
-        // times what top-down would have (the frontier's edges, at the average degree), go
-        // back and stay top-down for the rest of this search.
-        const double top_down_cost = static_cast<double>(previous) * average_degree_;
+        // times what top-down would have (the frontier's own out-edges), go back and stay
+        // top-down for the rest of this search. The frontier's real edge count, not its size at
+        // the average degree: at the switch a power-law frontier is hubs far above the average,
+        // and priced at the average the first bottom-up step always looked wasteful, so the rest
+        // of such a search ran top-down with compare-and-swap on half the graph.
         if (a_.direction == BfsDirection::kAuto &&
-            static_cast<double>(examined_.load() - examined_before) > kBottomUpWaste * top_down_cost) {
+            static_cast<double>(examined_.load() - examined_before) > kBottomUpWaste * static_cast<double>(frontier_edges)) {
           bottom_up_unprofitable = true;
           stop = true;
         }
+        frontier_edges = next_edges;
       } while (awake > 0 && !fault_.raised() && !stop && steps_left > 0 &&
                (a_.direction == BfsDirection::kBottomUp || awake >= previous ||
                 static_cast<double>(awake) > static_cast<double>(n_) / a_.beta));

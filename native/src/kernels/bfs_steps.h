@@ -38,9 +38,14 @@ int64_t DirectionOptimizingBfs<P>::top_down_step(int32_t level, int64_t q_begin,
     return true;
   };
 
-  // Below ~32k edges a level takes tens of microseconds: less than waking the pool and paying
-  // for compare-and-swap on every edge (meshes and road graphs run hundreds of such levels).
-  const int64_t chunks = frontier_edges < (1 << 15) ? 1 : std::min<int64_t>(chunks_for(frontier_edges, 4096), std::max<int64_t>(1, f / 4));
+  // Thin levels run on the calling thread alone: below kParallelTopDownEdges a level takes a
+  // few microseconds, less than handing chunks to the pool and paying for compare-and-swap on
+  // every edge. Above it even a mesh's or a road network's levels are split (about 1024 edges a
+  // chunk): with the pool's workers spinning between jobs a hand-off costs a few microseconds,
+  // and a search of thousands of such levels on one thread did not scale at all.
+  const int64_t chunks = frontier_edges < kParallelTopDownEdges || pool_.participants() == 1
+                             ? 1
+                             : std::min<int64_t>(pool_.participants() * 16, std::max<int64_t>(1, std::min(frontier_edges / 1024, f / 4)));
   if (chunks == 1) return top_down_serial(next_depth, q_begin, q_end);
   pool_.parallel_for(chunks, [&](int64_t c) {
     thread_local std::vector<int32_t> buf;
@@ -97,7 +102,6 @@ int64_t DirectionOptimizingBfs<P>::top_down_step(int32_t level, int64_t q_begin,
   return scout.load();
 }
 
-
 template <typename P>
 int64_t DirectionOptimizingBfs<P>::top_down_serial(int32_t next_depth, int64_t q_begin, int64_t q_end) {
   const int32_t* ci = g_.ci;
@@ -130,64 +134,80 @@ int64_t DirectionOptimizingBfs<P>::top_down_serial(int32_t next_depth, int64_t q
   return sc;
 }
 
-
 template <typename P>
-int64_t DirectionOptimizingBfs<P>::bottom_up_step(int32_t level) {
-  // Rows of visited vertices are skipped, which defeats the hardware prefetcher: fetch the
-  // start of the in-edge list kPrefetch vertices ahead by hand (the loop is latency-bound).
-  constexpr int64_t kPrefetch = 24;
-  const int32_t next_depth = level + 1;
-  std::atomic<int64_t> awake(0);
+int64_t DirectionOptimizingBfs<P>::bottom_up_step(int32_t level, int64_t* next_edges) {
+  std::atomic<int64_t> awake(0), edges(0);
   const int64_t chunks = chunks_for(words_, 64);
   pool_.parallel_for(chunks, [&](int64_t c) {
     const int64_t w0 = words_ * c / chunks, w1 = words_ * (c + 1) / chunks;
-    int32_t* depth = a_.depth;
-    int32_t* parent = a_.parent;
-    const uint64_t* front = front_.data();
-    uint64_t* next = next_.data();
-    const int32_t* ci = gi_.ci;
-    const uint64_t n = static_cast<uint64_t>(n_);
-    const int64_t v_stop = std::min<int64_t>(n_, w1 * 64);
-    // Visited vertices are >= 0. In an undirected graph an unvisited vertex's mark -(degree + 1)
-    // is -1 exactly when it has no edges at all, so it can be skipped without touching its row
-    // (Kronecker graphs are a third isolated vertices). Directed marks count out-edges, not the
-    // in-edges scanned here, so there only visited vertices are skipped.
-    const int32_t skip_from = undirected_ ? -1 : 0;
-    int64_t found = 0, ex = 0;
-    for (int64_t w = w0; w < w1; ++w) {
-      uint64_t bits = 0;
-      const int64_t v_end = std::min<int64_t>(n_, (w + 1) * 64);
-      for (int64_t v = w * 64; v < v_end; ++v) {
-        if (v + kPrefetch < v_stop && depth[v + kPrefetch] < skip_from) {
-          const int64_t ahead = static_cast<int64_t>(gi_.rp[v + kPrefetch]);
-          if (ahead >= 0 && ahead < gi_.nnz) __builtin_prefetch(ci + ahead);
-        }
-        if (depth[v] >= skip_from) continue;
-        int64_t b, e;
-        if (!gi_.row(v, b, e)) return fault_.raise(2, v, "in-edges");
-        for (int64_t p = b; p < e; ++p) {
-          const int32_t u = ci[p];
-          if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= n) return fault_.raise(1, p, "in-edges");
-          if (bit_test(front, u)) {
-            ex += p - b + 1;
-            depth[v] = next_depth;
-            if (parent) parent[v] = u;
-            bits |= uint64_t(1) << (v & 63);
-            ++found;
-            goto next_vertex;
-          }
-        }
-        ex += e - b;
-      next_vertex:;
-      }
-      next[w] = bits;
-    }
+    int64_t found = 0, sc = 0;
+    const bool ok = prefetch_ ? bottom_up_words<true>(level + 1, w0, w1, found, sc) : bottom_up_words<false>(level + 1, w0, w1, found, sc);
+    if (!ok) return;
     awake.fetch_add(found, std::memory_order_relaxed);
-    examined_.fetch_add(ex, std::memory_order_relaxed);
+    edges.fetch_add(sc, std::memory_order_relaxed);
   });
+  *next_edges = edges.load();
   return awake.load();
 }
 
+// Words [w0, w1) of the bitmap. kPrefetch: rows of visited vertices are skipped, which defeats
+// the hardware prefetcher, so the start of the in-edge list kAhead vertices on is fetched by
+// hand; worth it only where the in-edges do not sit in the cache (see prefetch_), and a cost
+// (10-20% on small-world graphs) where they do.
+template <typename P>
+template <bool kPrefetch>
+bool DirectionOptimizingBfs<P>::bottom_up_words(int32_t next_depth, int64_t w0, int64_t w1, int64_t& found, int64_t& sc) {
+  constexpr int64_t kAhead = 24;
+  int32_t* depth = a_.depth;
+  int32_t* parent = a_.parent;
+  const uint64_t* front = front_.data();
+  uint64_t* next = next_.data();
+  const int32_t* ci = gi_.ci;
+  const uint64_t n = static_cast<uint64_t>(n_);
+  const int64_t v_stop = std::min<int64_t>(n_, w1 * 64);
+  // Visited vertices are >= 0. In an undirected graph an unvisited vertex's mark -(degree + 1)
+  // is -1 exactly when it has no edges at all, so it can be skipped without touching its row
+  // (Kronecker graphs are a third isolated vertices). Directed marks count out-edges, not the
+  // in-edges scanned here, so there only visited vertices are skipped.
+  const int32_t skip_from = undirected_ ? -1 : 0;
+  int64_t ex = 0;
+  for (int64_t w = w0; w < w1; ++w) {
+    uint64_t bits = 0;
+    const int64_t v_end = std::min<int64_t>(n_, (w + 1) * 64);
+    for (int64_t v = w * 64; v < v_end; ++v) {
+      if constexpr (kPrefetch) {
+        if (v + kAhead < v_stop && depth[v + kAhead] < skip_from) {
+          const int64_t ahead = static_cast<int64_t>(gi_.rp[v + kAhead]);
+          if (ahead >= 0 && ahead < gi_.nnz) __builtin_prefetch(ci + ahead);
+        }
+      }
+      const int32_t mark = depth[v];
+      if (mark >= skip_from) continue;
+      int64_t b, e;
+      if (!gi_.row(v, b, e)) return fault_.raise(2, v, "in-edges"), false;
+      for (int64_t p = b; p < e; ++p) {
+        const int32_t u = ci[p];
+        if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= n) return fault_.raise(1, p, "in-edges"), false;
+        if (bit_test(front, u)) {
+          ex += p - b + 1;
+          // The mark holds the out-degree: the next frontier's edges, what a top-down step from
+          // it would read, counted for the waste rule at no extra load.
+          sc += -static_cast<int64_t>(mark) - 1;
+          depth[v] = next_depth;
+          if (parent) parent[v] = u;
+          bits |= uint64_t(1) << (v & 63);
+          ++found;
+          goto next_vertex;
+        }
+      }
+      ex += e - b;
+    next_vertex:;
+    }
+    next[w] = bits;
+  }
+  examined_.fetch_add(ex, std::memory_order_relaxed);
+  return true;
+}
 
 template <typename P>
 void DirectionOptimizingBfs<P>::queue_to_bitmap(int64_t q_begin, int64_t q_end) {
@@ -201,7 +221,6 @@ void DirectionOptimizingBfs<P>::queue_to_bitmap(int64_t q_begin, int64_t q_end) 
     }
   });
 }
-
 
 template <typename P>
 int64_t DirectionOptimizingBfs<P>::bitmap_to_queue() {
