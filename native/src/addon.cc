@@ -10,6 +10,7 @@
 #include "kernels/bfs.h"
 #include "async_call.h"
 #include "kernels/spmm.h"
+#include "machine.h"
 #include "thread_pool.h"
 
 namespace dype {
@@ -73,6 +74,12 @@ Napi::Value NoopAsync(const Napi::CallbackInfo& info) {
   return launch<Nothing>(info.Env(), "noopAsync", false, Pins{}, [](const char*, Nothing&) { return Status{}; }, no_report);
 }
 
+// Bytes of last-level cache this process can count on (machine.h): what the kernels size their
+// choices by, and what the benchmarks' cache-aware bounds assume.
+Napi::Value CacheShareBytes(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(cache_share_bytes()));
+}
+
 Napi::Value Threads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), ThreadPool::instance().participants());
 }
@@ -85,7 +92,8 @@ Napi::Value LiveWorkers(const Napi::CallbackInfo& info) {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"spmm", Spmm}, {"spmv", Spmv}, {"bfs", Bfs}, {"msbfs", MsBfs}, {"noopSync", NoopSync},
-                                   {"noopAsync", NoopAsync}, {"threads", Threads}, {"liveWorkers", LiveWorkers}});
+                                   {"noopAsync", NoopAsync}, {"threads", Threads}, {"liveWorkers", LiveWorkers},
+                                   {"cacheShareBytes", CacheShareBytes}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
   exports.Set("abiVersion", Napi::Number::New(env, 5));
   return exports;

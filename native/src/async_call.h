@@ -39,8 +39,8 @@ struct Pins {
   }
 };
 
-// Base of every asynchronous call: pins, runs compute() on a libuv worker (or inline), times it,
-// and settles a Promise with { seconds, ...fields } or a coded error. Not used directly: see launch().
+// Base of every queued call: pins, runs compute() on a libuv worker, times it, and settles a
+// Promise with { seconds, ...fields } or a coded error. Not used directly: see launch().
 class KernelWorker : public Napi::AsyncWorker {
  public:
   KernelWorker(Napi::Env env, const char* fn)
@@ -49,21 +49,44 @@ class KernelWorker : public Napi::AsyncWorker {
   }
   ~KernelWorker() override { live_workers().fetch_sub(1, std::memory_order_relaxed); }
 
-  // Run on a libuv worker, or, for work too small to repay two cross-thread wake-ups (each can
-  // cost 50-200 us on a virtual machine whose other vCPU is idle), right here on the JS thread.
-  // Either way the caller gets a Promise; `self` must come from new and is consumed. An inline
-  // call settles before returning, so it borrows its arrays without pinning them.
-  static Napi::Promise start(KernelWorker* self, bool run_inline, Pins pins) {
+  // Queue on a libuv worker; the caller gets the Promise. `self` must come from new and is
+  // consumed.
+  static Napi::Promise queue(KernelWorker* self, Pins pins) {
     Napi::Promise p = self->deferred_.Promise();
-    if (!run_inline) {
-      for (Napi::Object& o : pins.objects) self->pins_.push_back(Napi::Persistent(o));
-      self->Queue();
-      return p;
-    }
-    self->Execute();
-    self->OnOK();
-    delete self;
+    for (Napi::Object& o : pins.objects) self->pins_.push_back(Napi::Persistent(o));
+    self->Queue();
     return p;
+  }
+
+  // Run `compute` and time it; an exception becomes a coded Status naming fn.
+  template <class F>
+  static Status timed(const char* fn, F&& compute, double* seconds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Status st;
+    try {
+      st = compute();
+    } catch (const std::bad_alloc&) {
+      st = Status{false, "ERR_LIMIT", std::string(fn) + ": out of memory"};
+    } catch (const std::exception& e) {
+      st = Status{false, "ERR_NATIVE", std::string(fn) + ": " + e.what()};
+    }
+    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return st;
+  }
+
+  // Settle `d` with { seconds, ...report's fields } or the coded error.
+  template <class Report>
+  static void settle(Napi::Env env, Napi::Promise::Deferred& d, const Status& st, double seconds, Report&& report) {
+    if (!st.ok) {
+      d.Reject(make_error(env, st.code, st.message).Value());
+      return;
+    }
+    Napi::Object o = Napi::Object::New(env);
+    // Wall time of compute() alone, without the queueing and wake-ups of the async round trip:
+    // the figure a device reports as its measured time.
+    o.Set("seconds", Napi::Number::New(env, seconds));
+    report(o);
+    d.Resolve(o);
   }
 
  protected:
@@ -74,30 +97,10 @@ class KernelWorker : public Napi::AsyncWorker {
   const char* fn_;
 
  private:
-  void Execute() override {
-    const auto t0 = std::chrono::steady_clock::now();
-    try {
-      status_ = compute();
-    } catch (const std::bad_alloc&) {
-      status_ = Status{false, "ERR_LIMIT", std::string(fn_) + ": out of memory"};
-    } catch (const std::exception& e) {
-      status_ = Status{false, "ERR_NATIVE", std::string(fn_) + ": " + e.what()};
-    }
-    seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
+  void Execute() override { status_ = timed(fn_, [this] { return compute(); }, &seconds_); }
 
   void OnOK() override {
-    Napi::Env env = Env();
-    if (!status_.ok) {
-      deferred_.Reject(make_error(env, status_.code, status_.message).Value());
-      return;
-    }
-    Napi::Object o = Napi::Object::New(env);
-    // Wall time of compute() alone, without the queueing and wake-ups of the async round trip:
-    // the figure a device reports as its measured time.
-    o.Set("seconds", Napi::Number::New(env, seconds_));
-    report(o);
-    deferred_.Resolve(o);
+    settle(Env(), deferred_, status_, seconds_, [this](Napi::Object& o) { report(o); });
   }
 
   void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
@@ -131,11 +134,23 @@ class AsyncCall final : public KernelWorker {
 struct Nothing {};
 constexpr auto no_report = [](Napi::Object&, const auto&) {};
 
-// Start one call: `Out` is what compute fills and report reads.
+// Start one call: `Out` is what compute fills and report reads. Work too small to repay two
+// cross-thread wake-ups (each can cost 50-200 us on a virtual machine whose other vCPU is idle)
+// runs right here on the JS thread, with no worker object at all (creating an AsyncWorker's
+// async resource was a measurable share of a 100 us call); an inline call settles before
+// returning, so it borrows its arrays without pinning them. Either way the caller gets a Promise.
 template <class Out, class Compute, class Report>
 Napi::Promise launch(Napi::Env env, const char* fn, bool run_inline, Pins pins, Compute compute, Report report) {
+  if (run_inline) {
+    Out out{};
+    double seconds = 0;
+    const Status st = KernelWorker::timed(fn, [&] { return compute(fn, out); }, &seconds);
+    Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
+    KernelWorker::settle(env, d, st, seconds, [&](Napi::Object& o) { report(o, static_cast<const Out&>(out)); });
+    return d.Promise();
+  }
   auto* call = new AsyncCall<Out, Compute, Report>(env, fn, std::move(compute), std::move(report));
-  return KernelWorker::start(call, run_inline, std::move(pins));
+  return KernelWorker::queue(call, std::move(pins));
 }
 
 }  // namespace napi

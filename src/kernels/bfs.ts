@@ -2,7 +2,7 @@
 
 import type { CsrMatrix } from '../data/csr.js';
 import { checkEnum, checkInt, checkNumber, checkOptions, MAX_INDEX, overlaps } from '../validate.js';
-import { INLINE_WORK, nativeAddon } from '../native/addon.js';
+import { KERNEL_INLINE_WORK, nativeAddon } from '../native/addon.js';
 import { callNative } from './native-call.js';
 import { checkGraph, inEdgesOf } from './in-edges.js';
 import { describe, InvalidArgumentError } from '../errors.js';
@@ -115,7 +115,7 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
   const addon = nativeAddon();
   const stats = await callNative(fn, () =>
     addon.bfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, source, depth, parent ?? null,
-      DIRECTIONS.indexOf(direction) as 0 | 1 | 2, alpha, beta, g.rows + g.nnz < INLINE_WORK, startLevel, maxLevels),
+      DIRECTIONS.indexOf(direction) as 0 | 1 | 2, alpha, beta, g.rows + g.nnz < KERNEL_INLINE_WORK, startLevel, maxLevels),
   );
   let reached = 0;
   for (const f of stats.frontier) reached += f;
