@@ -3,19 +3,19 @@
 // own, the faster counting), a plain serial queue BFS and SuiteSparse:GraphBLAS's
 // level-synchronous BFS in the same run, on Kronecker and real graphs, summarised per graph
 // class; then 64 sources at once (msbfs) against 64 calls.
-// Run: node --expose-gc --import tsx bench/kernels/bfs.ts [--quick | --ci] [--sources 16] [--directed] [--only a,b]
+// Run: node --expose-gc --import tsx bench/kernels/bfs.ts [--quick | --ci] [--sources 16] [--directed] [--only a,b] [--threads 1,2] [--no-graphblas]
 
 import { parseArgs } from 'node:util';
 import type { CsrMatrix } from '../../src/data/csr.js';
 import { dropSelfLoops, symmetrize } from '../../src/data/convert.js';
-import { kroneckerGraph, Rng } from '../../src/generators/index.js';
+import { kroneckerGraph } from '../../src/generators/index.js';
 import { bfs } from '../../src/kernels/bfs.js';
-import { msbfs } from '../../src/kernels/msbfs.js';
 import { nativeAddon } from '../../src/native/addon.js';
 import { checkParents, gapOwnProcess } from './bfs-gap.js';
+import { multiSource, pickSources, sameDepths } from './bfs-multi.js';
 import { type GraphblasBfs, type GraphblasReference, graphblasOf, loadReferences, type ReferenceAddon } from '../references/load.js';
 import { loadDataset } from '../common/datasets.js';
-import { type BenchSettings, type Candidate, collectGarbage, measure, measurePaired, median, pairedRatio, type PairedSettings, type Timing } from '../common/measure.js';
+import { type BenchSettings, type Candidate, collectGarbage, measurePaired, median, pairedRatio, type PairedSettings, type Timing } from '../common/measure.js';
 import { runPerThreadCount, threadCounts } from './threads.js';
 import { emitReport, fixed, machineInfo, ms, progress, type SuiteReport, type Table } from '../common/report.js';
 
@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     json: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     threads: { type: 'string' },
+    'no-graphblas': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -108,29 +109,11 @@ function prepare(g: CsrMatrix): { graph: CsrMatrix; treatment: string } {
   return { graph: dropSelfLoops(symmetrize(g)), treatment: 'symmetrized' };
 }
 
-/** Distinct seeded vertices with at least one edge (Graph500 skips isolated roots). */
-function pickSources(g: CsrMatrix, count: number, seed: number): Int32Array {
-  const rng = new Rng(seed);
-  const chosen = new Set<number>();
-  for (let tries = 0; chosen.size < count && tries < 100 * count; tries++) {
-    const v = rng.nextInt(g.rows);
-    if (g.rowLength(v) > 0) chosen.add(v);
-  }
-  if (chosen.size < count) throw new Error(`${g.toString()}: found only ${chosen.size} sources with edges`);
-  return Int32Array.from(chosen);
-}
-
 /** Edges in the reached component (Graph500 TEPS numerator): undirected edges counted once. */
 function componentEdges(g: CsrMatrix, depth: Int32Array): number {
   let sum = 0;
   for (let v = 0; v < g.rows; v++) if (depth[v]! >= 0) sum += g.rowLength(v);
   return g.symmetric ? sum / 2 : sum;
-}
-
-function sameDepths(what: string, a: Int32Array, b: Int32Array, offset = 0): void {
-  for (let v = 0; v < b.length; v++) {
-    if (a[offset + v] !== b[v]) throw new Error(`${what}: depth of vertex ${v} is ${a[offset + v]}, the plain BFS says ${b[v]}`);
-  }
 }
 
 interface SearchRow {
@@ -217,32 +200,6 @@ async function searches(g: CsrMatrix, ref: ReferenceAddon, gb: GraphblasBfs | un
   return rows;
 }
 
-async function multiSource(g: CsrMatrix, ref: ReferenceAddon): Promise<GraphResult['multi']> {
-  if (g.rows * MSBFS_SOURCES > 2 ** 28) return undefined;
-  const sources = pickSources(g, Math.min(MSBFS_SOURCES, g.rows), 2);
-  const first = await msbfs(g, sources);
-  const plainDepth = new Int32Array(g.rows);
-  for (const j of [0, sources.length - 1]) {
-    ref.plainBfs(g.rows, g.rowPtr as Int32Array, g.colIdx, sources[j]!, plainDepth);
-    sameDepths(`msbfs source ${sources[j]}`, first.depths, plainDepth, j * g.rows);
-  }
-  const depth = new Int32Array(g.rows);
-  const [multi, singles] = await measure(
-    [
-      { name: 'msbfs', fn: () => msbfs(g, sources), async: true },
-      {
-        name: 'singles',
-        fn: async () => {
-          for (const s of sources) await bfs(g, s, { out: { depth } });
-        },
-        async: true,
-      },
-    ],
-    MULTI,
-  );
-  return { sources: sources.length, msbfsMs: multi!.median, singlesMs: singles!.median };
-}
-
 async function main(): Promise<void> {
   const machine = machineInfo();
   const refs = loadReferences();
@@ -274,7 +231,8 @@ async function main(): Promise<void> {
     const { graph: g, treatment } = prepare(made);
     if (!(g.rowPtr instanceof Int32Array)) throw new Error(`${spec.name}: the plain BFS needs 32-bit row pointers`);
     progress(`bfs ${spec.name}: ${g.toString()} (${treatment}), ${sourceCount} sources`);
-    const gb = graphblas ? new graphblas.Bfs(g.rowPtr, g.colIdx) : undefined;
+    // GraphBLAS's push-only BFS takes seconds a search on the larger graphs: --no-graphblas leaves it out.
+    const gb = graphblas && !args['no-graphblas'] ? new graphblas.Bfs(g.rowPtr, g.colIdx) : undefined;
     let rows: SearchRow[];
     const sources = pickSources(g, sourceCount, 1);
     try {
@@ -284,7 +242,7 @@ async function main(): Promise<void> {
     }
     const own = gapOwnProcess(g, sources, threads, SEARCH.minRounds);
     const gapBest = rows.map((r, j) => Math.min(r.gap.median, own?.[j] ?? Infinity));
-    const multi = await multiSource(g, ref);
+    const multi = await multiSource(g, ref, MULTI, MSBFS_SOURCES);
     const warmMs = median(rows.map((r) => r.warm.median));
     const gbRatios = rows.flatMap((r) => (r.graphblasRatio === undefined ? [] : [r.graphblasRatio]));
     const result: GraphResult = {

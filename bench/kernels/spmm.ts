@@ -1,7 +1,7 @@
 // SpMM Y = A * X (k dense columns) side by side: dype's public async spmm against Eigen 3.4's
 // sparse * dense product, SuiteSparse:GraphBLAS's GrB_mxm and a plain OpenMP CSR loop, same
 // threads, inputs and process, for every precision and k asked for.
-// Run: node --expose-gc --import tsx bench/kernels/spmm.ts [--quick | --ci] [--k 8,32,128] [--precision f32,f64] [--only a,b]
+// Run: node --expose-gc --import tsx bench/kernels/spmm.ts [--quick | --ci] [--k 8,32,128] [--precision f32,f64] [--only a,b] [--threads 1,2] [--no-graphblas]
 
 import { parseArgs } from 'node:util';
 import { CsrMatrix } from '../../src/data/csr.js';
@@ -30,6 +30,7 @@ const { values: args } = parseArgs({
     json: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     threads: { type: 'string' },
+    'no-graphblas': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -256,7 +257,8 @@ async function main(): Promise<void> {
   const triadGBs = loaded.addon.triad(2 ** 24, threads);
   const cacheBytes = nativeAddon().cacheShareBytes();
   progress(`spmm: triad ${fixed(triadGBs, 1)} GB/s with ${threads} threads; cache share ${fixed(cacheBytes / 2 ** 20, 1)} MiB`);
-  const refs: Refs = { eigen: loaded.addon, graphblas: gbLoaded.graphblas, threads, triadGBs, cacheBytes };
+  // GraphBLAS's mxm is the slowest side by 3-8x and takes most of a full run: --no-graphblas leaves it out.
+  const refs: Refs = { eigen: loaded.addon, graphblas: args['no-graphblas'] ? undefined : gbLoaded.graphblas, threads, triadGBs, cacheBytes };
   const only = args.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((n) => !INPUTS.some((x) => x.name === n)) ?? [];
   if (unknown.length > 0) throw new Error(`--only: unknown input ${unknown.join(', ')} (known: ${INPUTS.map((x) => x.name).join(', ')})`);
@@ -287,7 +289,6 @@ async function main(): Promise<void> {
   const large = all.filter((r) => r.largerThanCache);
   const calls: CallCost[] = [];
   for (const name of CALL_INPUTS) {
-    if (only && !only.includes(name)) continue;
     const r = await loadDataset(name, 'f32');
     if (r.matrix) calls.push(...(await callCosts(name, r.matrix, quick ? 20 : 100)));
   }
