@@ -15,6 +15,7 @@
         "native/src/thread_pool.cc",
         "native/src/kernels/spmm.cc",
         "native/src/kernels/bfs.cc",
+        "native/src/kernels/msbfs.cc",
         "native/src/cuda/gpu_binding.cc",
         "<!@(node -p \"require('fs').readdirSync('native/src/sim').filter(f => f.endsWith('.cc')).sort().map(f => 'native/src/sim/' + f).join(' ')\")"
       ],
@@ -32,12 +33,15 @@
           "cflags_cc": ["-O3"]
         }],
         ["dype_cuda==1", {
-          "sources": ["native/src/cuda/kernels.cu", "native/src/cuda/runtime.cu"],
+          "sources": ["native/src/cuda/kernels.cu", "native/src/cuda/runtime.cu", "native/src/cuda/staging.cu",
+                      "native/src/cuda/resident.cu", "native/src/cuda/operators.cu"],
           "defines": ["DYPE_HAVE_CUDA=1"],
           "rules": [{
             "rule_name": "nvcc",
             "extension": "cu",
-            "inputs": ["<(RULE_INPUT_PATH)", "native/src/cuda/kernels.cuh", "native/src/cuda/gpu.h"],
+            "inputs": ["<(RULE_INPUT_PATH)", "native/src/cuda/kernels.cuh", "native/src/cuda/gpu.h",
+                       "native/src/cuda/runtime_internal.cuh", "native/src/cuda/kernels/common.cuh",
+                       "native/src/cuda/kernels/spmm.cuh", "native/src/cuda/kernels/bfs.cuh", "native/src/cuda/kernels/msbfs.cuh"],
             "outputs": ["<(INTERMEDIATE_DIR)/<(RULE_INPUT_ROOT).o"],
             "message": "nvcc <(RULE_INPUT_PATH)",
             "process_outputs_as_sources": 1,

@@ -42,32 +42,71 @@ function field<T>(obj: unknown, path: string): T {
 interface SpmmRow { input: string; ratio: number; plainRatio: number; graphblasRatio?: number }
 interface SpmmConfig { precision: string; k: number; rows: SpmmRow[]; summary: { medianRatioAll: number; medianGraphblasRatioAll: number; medianPlainRatioAll: number } }
 
-const spmm: Extractor = (data) => {
+/** A number the report may lack (a field newer than the report): undefined then, never a throw. */
+function optional(obj: unknown, path: string): number | undefined {
+  let cur: unknown = obj;
+  for (const key of path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || !(key in cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return typeof cur === 'number' && Number.isFinite(cur) ? cur : undefined;
+}
+
+const gated = (name: string, value: number | undefined, higherIsBetter: boolean, tolerance: number): Metric[] =>
+  value === undefined ? [] : [{ name, kind: 'ratio', value, higherIsBetter, tolerance }];
+
+/**
+ * A kernel suite run at several thread counts (bench/kernels/threads.ts) keeps each count's data
+ * under byThreads; the first count's metrics keep their plain names (the gate's history is
+ * single-threaded), every other count's go under `<suite>.<n>t.`.
+ */
+function perThreadCount(suite: string, extract: (data: unknown, prefix: string) => Metric[]): Extractor {
+  return (data) => {
+    const by = data !== null && typeof data === 'object' && 'byThreads' in data ? (data as { byThreads: Record<string, unknown> }).byThreads : undefined;
+    if (by === undefined) return extract(data, suite);
+    return Object.keys(by).flatMap((t, i) => extract(by[t], i === 0 ? suite : `${suite}.${t}t`));
+  };
+}
+
+const spmm = perThreadCount('spmm', (data, p) => {
   const out: Metric[] = [
-    ratio('spmm.eigen/dype', field<number>(data, 'summary.medianEigenRatio')),
-    ratio('spmm.graphblas/dype', field<number>(data, 'summary.medianGraphblasRatio')),
-    ratio('spmm.plain/dype', field<number>(data, 'summary.medianPlainRatio')),
+    ratio(`${p}.eigen/dype`, field<number>(data, 'summary.medianEigenRatio')),
+    ratio(`${p}.graphblas/dype`, field<number>(data, 'summary.medianGraphblasRatio')),
+    ratio(`${p}.plain/dype`, field<number>(data, 'summary.medianPlainRatio')),
+    // Against a bound and a kernel timed in the same run: gated, with room for a shared machine.
+    ...gated(`${p}.bound-share`, optional(data, 'summary.medianBoundShareLarge'), true, 0.25),
+    ...gated(`${p}.call/kernel`, optional(data, 'summary.medianCallRatio'), false, 0.25),
   ];
+  const lowest = optional(data, 'summary.minEigenRatio');
+  if (lowest !== undefined) out.push(info(`${p}.eigen/dype.lowest`, lowest, true));
+  const worstCall = optional(data, 'summary.worstCallRatio');
+  if (worstCall !== undefined) out.push(info(`${p}.call/kernel.worst`, worstCall, false));
   for (const c of field<SpmmConfig[]>(data, 'configs')) {
-    const tag = `spmm.${c.precision}.k${c.k}`;
+    const tag = `${p}.${c.precision}.k${c.k}`;
     out.push(info(`${tag}.eigen/dype`, c.summary.medianRatioAll, true), info(`${tag}.graphblas/dype`, c.summary.medianGraphblasRatioAll, true), info(`${tag}.plain/dype`, c.summary.medianPlainRatioAll, true));
   }
   return out;
-};
+});
 
-interface BfsGraph { graph: string; plainRatio: number; graphblasRatio?: number; warmMs: number }
+interface BfsGraph { graph: string; plainRatio: number; graphblasRatio?: number; gapRatio?: number; warmMs: number }
 
-const bfs: Extractor = (data) => {
+const bfs = perThreadCount('bfs', (data, p) => {
   const out: Metric[] = [
-    ratio('bfs.plain/dype', field<number>(data, 'summary.medianPlainRatio')),
-    ratio('bfs.graphblas/dype', field<number>(data, 'summary.medianGraphblasRatio')),
+    ratio(`${p}.plain/dype`, field<number>(data, 'summary.medianPlainRatio')),
+    ratio(`${p}.graphblas/dype`, field<number>(data, 'summary.medianGraphblasRatio')),
+    ...gated(`${p}.gap/dype`, optional(data, 'summary.medianGapRatio'), true, 0.25),
+    ...gated(`${p}.msbfs/singles.lowest`, optional(data, 'summary.msbfsMinSpeedup'), true, 0.25),
   ];
+  const byClass = data !== null && typeof data === 'object' && 'summary' in data ? (data as { summary: { gapRatioByClass?: Record<string, { gapRatio: number }> } }).summary.gapRatioByClass : undefined;
+  // Per class: one or two graphs each at CI size, too few for a gate on a shared machine; shown.
+  for (const [c, v] of Object.entries(byClass ?? {})) if (Number.isFinite(v.gapRatio)) out.push(info(`${p}.${c}.gap/dype`, v.gapRatio, true));
   for (const g of field<BfsGraph[]>(data, 'graphs')) {
-    out.push(info(`bfs.${g.graph}.plain/dype`, g.plainRatio, true));
-    if (g.graphblasRatio !== undefined) out.push(info(`bfs.${g.graph}.graphblas/dype`, g.graphblasRatio, true));
+    out.push(info(`${p}.${g.graph}.plain/dype`, g.plainRatio, true));
+    if (g.graphblasRatio !== undefined) out.push(info(`${p}.${g.graph}.graphblas/dype`, g.graphblasRatio, true));
+    if (g.gapRatio !== undefined) out.push(info(`${p}.${g.graph}.gap/dype`, g.gapRatio, true));
   }
   return out;
-};
+});
 
 const decisions: Extractor = (data) => {
   const s = (key: string): number => field<number>(data, `summary.${key}`);

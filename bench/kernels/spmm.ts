@@ -1,7 +1,7 @@
 // SpMM Y = A * X (k dense columns) side by side: dype's public async spmm against Eigen 3.4's
 // sparse * dense product, SuiteSparse:GraphBLAS's GrB_mxm and a plain OpenMP CSR loop, same
 // threads, inputs and process, for every precision and k asked for.
-// Run: node --expose-gc --import tsx bench/kernels/spmm.ts [--quick | --ci] [--k 8,32,128] [--precision f32,f64] [--only a,b]
+// Run: node --expose-gc --import tsx bench/kernels/spmm.ts [--quick | --ci] [--k 8,32,128] [--precision f32,f64] [--only a,b] [--threads 1,2] [--no-graphblas]
 
 import { parseArgs } from 'node:util';
 import { CsrMatrix } from '../../src/data/csr.js';
@@ -11,11 +11,14 @@ import { spmm } from '../../src/kernels/spmm.js';
 import { nativeAddon } from '../../src/native/addon.js';
 import { type GraphblasReference, graphblasOf, type GraphblasSpmm, loadReferences, type ReferenceAddon } from '../references/load.js';
 import { loadDataset } from '../common/datasets.js';
+import { type CallCost, callCosts, gatherAwareBytes } from './spmm-bounds.js';
+import { verify, withValues } from './spmm-check.js';
 import { collectGarbage, measurePaired, median, pairedRatio, type PairedSettings, type Timing } from '../common/measure.js';
+import { runPerThreadCount, threadCounts } from './threads.js';
 import { emitReport, fixed, machineInfo, ms, progress, type SuiteReport, type Table } from '../common/report.js';
 
-/** STREAM-style triad with 2 threads on the reference machine (see DESIGN.md), GB/s. */
-const STREAM_GBS = 25;
+/** Inputs of 10k-100k stored entries whose whole call is timed against its kernel. */
+const CALL_INPUTS = ['bcsstk13', 'pubmed', '4elt', 'facebook_combined', 'bayer10'];
 
 const { values: args } = parseArgs({
   options: {
@@ -26,6 +29,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     json: { type: 'string' },
     quiet: { type: 'boolean', default: false },
+    threads: { type: 'string' },
+    'no-graphblas': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -112,48 +117,6 @@ const SETTINGS: PairedSettings = {
   quick: { warmup: 1, minRounds: 5, maxRounds: 50, time: 100 },
 }[size];
 
-/**
- * Pattern matrices get explicit ones so that every side multiplies the same stored values (Eigen
- * has no pattern mode), and values of the other precision are converted for the same reason.
- */
-function withValues(a: CsrMatrix, precision: Precision): CsrMatrix {
-  if (!(a.rowPtr instanceof Int32Array)) throw new Error(`${a.toString()}: the Eigen reference needs 32-bit row pointers`);
-  const want = precision === 'f32' ? Float32Array : Float64Array;
-  if (a.values instanceof want) return a;
-  const values = a.values === undefined ? new want(a.nnz).fill(1) : want.from(a.values);
-  return new CsrMatrix({ rows: a.rows, cols: a.cols, rowPtr: a.rowPtr, colIdx: a.colIdx, values, symmetric: a.symmetric });
-}
-
-/**
- * Two results against a bound on rounding differences: summation order differs between the
- * kernels, and rounding errors of a row of length n grow like sqrt(n) in practice; a factor 8
- * keeps the check quiet for honest reorderings and still catches a missing or doubled entry.
- */
-function verify(what: string, a: CsrMatrix, x: DenseMatrix, k: number, y: ArrayLike<number>, ref: ArrayLike<number>): number {
-  const eps = x.precision === 'f32' ? 2 ** -23 : 2 ** -52;
-  const rowPtr = a.rowPtr as Int32Array;
-  const values = a.values!;
-  let xMax = 0;
-  for (let i = 0; i < x.data.length; i++) xMax = Math.max(xMax, Math.abs(x.data[i]!));
-  let worst = 0;
-  for (let r = 0; r < a.rows; r++) {
-    const begin = rowPtr[r]!;
-    const end = rowPtr[r + 1]!;
-    let absSum = 0;
-    for (let p = begin; p < end; p++) absSum += Math.abs(values[p]!);
-    const tol = 8 * Math.sqrt(Math.max(end - begin, 1)) * eps * absSum * xMax + 1e-30;
-    for (let c = 0; c < k; c++) {
-      const i = r * k + c;
-      const d = Math.abs(y[i]! - ref[i]!);
-      if (!(d <= tol)) {
-        throw new Error(`${what} disagree at (${r}, ${c}): ${y[i]} vs ${ref[i]} (|diff| ${d} > tolerance ${tol})`);
-      }
-      worst = Math.max(worst, d / tol);
-    }
-  }
-  return worst;
-}
-
 interface Row {
   readonly input: string;
   readonly required: boolean;
@@ -161,6 +124,11 @@ interface Row {
   readonly cols: number;
   readonly nnz: number;
   readonly compulsoryBytes: number;
+  /** Gather-aware bound (spmm-bounds.ts): bytes, and its time at the measured triad bandwidth over dype's time. */
+  readonly boundBytes: number;
+  readonly boundShare: number;
+  /** Whether A, X and Y together exceed the process's cache share (where the bound is judged). */
+  readonly largerThanCache: boolean;
   readonly dype: Timing;
   readonly eigen: Timing;
   readonly plain: Timing;
@@ -213,6 +181,9 @@ interface Refs {
   readonly eigen: ReferenceAddon;
   readonly graphblas: GraphblasReference | undefined;
   readonly threads: number;
+  /** Measured in this run: triad GB/s at `threads` threads, and the cache share in bytes. */
+  readonly triadGBs: number;
+  readonly cacheBytes: number;
 }
 
 /** Verify, then time dype against every reference on one matrix, precision and k. */
@@ -254,9 +225,10 @@ async function compare(name: string, required: boolean, a: CsrMatrix, precision:
     const [dype, ref, plain, grb] = timings;
     const against = (i: number): number => pairedRatio(samples[i]!, samples[0]!);
     const eb = precision === 'f32' ? 4 : 8;
-    const compulsoryBytes = 4 * (a.rows + 1) + 4 * a.nnz + eb * a.nnz + eb * a.cols * k + eb * a.rows * k;
+    const { compulsory: compulsoryBytes, bound: boundBytes } = gatherAwareBytes(a, k, eb, refs.cacheBytes);
     const row: Row = {
-      input: name, required, rows: a.rows, cols: a.cols, nnz: a.nnz, compulsoryBytes,
+      input: name, required, rows: a.rows, cols: a.cols, nnz: a.nnz, compulsoryBytes, boundBytes,
+      boundShare: boundBytes / (refs.triadGBs * 1e6) / dype!.median, largerThanCache: compulsoryBytes > refs.cacheBytes,
       dype: dype!, eigen: ref!, plain: plain!, graphblas: grb,
       ratio: against(1), plainRatio: against(2), graphblasRatio: grb ? against(3) : undefined, agreement,
     };
@@ -282,7 +254,11 @@ async function main(): Promise<void> {
     progress(`spmm: ${gbLoaded.reason}`);
     notes.push(`GraphBLAS: ${gbLoaded.reason}.`);
   }
-  const refs: Refs = { eigen: loaded.addon, graphblas: gbLoaded.graphblas, threads };
+  const triadGBs = loaded.addon.triad(2 ** 24, threads);
+  const cacheBytes = nativeAddon().cacheShareBytes();
+  progress(`spmm: triad ${fixed(triadGBs, 1)} GB/s with ${threads} threads; cache share ${fixed(cacheBytes / 2 ** 20, 1)} MiB`);
+  // GraphBLAS's mxm is the slowest side by 3-8x and takes most of a full run: --no-graphblas leaves it out.
+  const refs: Refs = { eigen: loaded.addon, graphblas: args['no-graphblas'] ? undefined : gbLoaded.graphblas, threads, triadGBs, cacheBytes };
   const only = args.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((n) => !INPUTS.some((x) => x.name === n)) ?? [];
   if (unknown.length > 0) throw new Error(`--only: unknown input ${unknown.join(', ')} (known: ${INPUTS.map((x) => x.name).join(', ')})`);
@@ -310,7 +286,20 @@ async function main(): Promise<void> {
 
   const results = configs.map(({ precision, k }, i) => summarizeConfig(precision, k, rowsOf[i]!));
   const all = results.flatMap((c) => c.rows);
+  const large = all.filter((r) => r.largerThanCache);
+  const calls: CallCost[] = [];
+  for (const name of CALL_INPUTS) {
+    const r = await loadDataset(name, 'f32');
+    if (r.matrix) calls.push(...(await callCosts(name, r.matrix, quick ? 20 : 100)));
+  }
   const summary = {
+    minEigenRatio: all.length > 0 ? Math.min(...all.map((r) => r.ratio)) : NaN,
+    medianBoundShareLarge: medianOr(large.map((r) => r.boundShare)),
+    minBoundShareLarge: large.length > 0 ? Math.min(...large.map((r) => r.boundShare)) : NaN,
+    largeMeasured: large.length,
+    worstCallRatio: calls.length > 0 ? Math.max(...calls.map((c) => c.ratio)) : NaN,
+    medianCallRatio: medianOr(calls.map((c) => c.ratio)),
+    triadGBs,
     medianEigenRatio: medianOr(all.map((r) => r.ratio)),
     medianGraphblasRatio: medianOr(all.flatMap((r) => (r.graphblasRatio === undefined ? [] : [r.graphblasRatio]))),
     medianPlainRatio: medianOr(all.map((r) => r.plainRatio)),
@@ -327,16 +316,16 @@ async function main(): Promise<void> {
       : 'graphblas: not built here.',
     `Timing is paired: one call of each implementation per round, the order rotating and reversing between rounds, at least ${SETTINGS.minRounds} rounds and ${SETTINGS.time} ms (after ${SETTINGS.warmup} warm-up calls each); a ratio is the median over rounds of that round's ratio, which cancels most of a shared machine's changing load. ms columns: median ± median absolute deviation.`,
     'OpenMP workers spin-wait after each call by default: on a machine with other load the 2-thread reference figures become erratic (OMP_WAIT_POLICY=passive steadies them).',
-    `Effective bandwidth counts compulsory traffic only: rowPtr + colIdx + values + X once + Y once; % is of ${STREAM_GBS} GB/s (2-thread STREAM triad measured on the reference machine, not here).`,
+    `Gather-aware bound: compulsory traffic (rowPtr + colIdx + values + X once + Y once) plus a line (or k values) for every gather of an X row that a cache of ${fixed(cacheBytes / 2 ** 20, 1)} MiB (this process's share, as the native kernels size it) would have lost, from the feature engine's reuse-distance histogram; priced at the STREAM-style triad measured in this run (${fixed(triadGBs, 1)} GB/s, ${threads} threads). "% of bound" = bound time / dype time; judged on inputs larger than the cache share.`,
+    'Small calls: await of the public call (spmv, spmm k = 8, bfs) against the kernel time the native call reports, on inputs of 10k-100k entries; median over rounds of each call\'s ratio.',
     'Pattern matrices carry explicit all-ones values so every side does identical work; every output was checked to agree with Eigen\'s before timing.',
   );
   const spread = (t: Timing | undefined): string => (t ? `${ms(t.median)} ± ${ms(t.mad)}` : 'n/a');
   const tables: Table[] = results.map((c) => {
     const gflops = (r: Row, t: number): number => (2 * r.nnz * c.k) / (t * 1e6);
-    const gbs = (r: Row, t: number): number => r.compulsoryBytes / (t * 1e6);
     return {
       title: `SpMM ${c.precision} k=${c.k}: dype vs Eigen, GraphBLAS and a plain OpenMP loop (ms: median ± MAD)`,
-      columns: ['input', 'rows', 'nnz', 'dype ms', 'eigen ms', 'eigen/dype', 'graphblas ms', 'graphblas/dype', 'plain ms', 'plain/dype', 'dype GFLOP/s', 'dype GB/s (% of 25)'],
+      columns: ['input', 'rows', 'nnz', 'dype ms', 'eigen ms', 'eigen/dype', 'graphblas ms', 'graphblas/dype', 'plain ms', 'plain/dype', 'dype GFLOP/s', '% of gather-aware bound'],
       rows: c.rows.map((r) => [
         r.required ? r.input : `${r.input} (generated)`,
         String(r.rows),
@@ -349,7 +338,7 @@ async function main(): Promise<void> {
         spread(r.plain),
         fixed(r.plainRatio),
         fixed(gflops(r, r.dype.median), 1),
-        `${fixed(gbs(r, r.dype.median), 1)} (${fixed((100 * gbs(r, r.dype.median)) / STREAM_GBS, 0)}%)`,
+        `${fixed(100 * r.boundShare, 0)}%${r.largerThanCache ? '' : ' (in cache)'}`,
       ]),
     };
   });
@@ -358,17 +347,34 @@ async function main(): Promise<void> {
     columns: ['precision', 'k', 'inputs', 'eigen/dype', 'eigen/dype (real datasets)', 'graphblas/dype', 'plain/dype'],
     rows: results.map((c) => [c.precision, String(c.k), String(c.summary.allMeasured), fixed(c.summary.medianRatioAll), fixed(c.summary.medianRatioRequired), fixed(c.summary.medianGraphblasRatioAll), fixed(c.summary.medianPlainRatioAll)]),
   });
+  tables.push({
+    title: 'Against the gather-aware bound, inputs larger than the cache share; no input below 1.0x Eigen',
+    columns: ['inputs judged', '% of bound (median)', '% of bound (lowest)', 'lowest eigen/dype (all inputs)'],
+    rows: [[String(summary.largeMeasured), fixed(100 * summary.medianBoundShareLarge, 0), fixed(100 * summary.minBoundShareLarge, 0), fixed(summary.minEigenRatio)]],
+  });
+  if (calls.length > 0) {
+    tables.push({
+      title: 'Small calls: the whole awaited call against its kernel (inputs of 10k-100k entries)',
+      columns: ['input', 'entries', 'call', 'call ms', 'kernel ms', 'call/kernel'],
+      rows: calls.map((c) => [c.input, String(c.entries), c.op, ms(c.callMs), ms(c.kernelMs), fixed(c.ratio)]),
+    });
+  }
   const report: SuiteReport = {
     suite: 'spmm',
     title: `SpMM, ${PRECISIONS.join('/').toUpperCase()}, k = ${KS.join(', ')}${size === 'full' ? '' : ` (${size} size)`}`,
     date: new Date().toISOString(),
     machine,
-    settings: { size, quick, ks: KS, precisions: PRECISIONS, threads, timing: SETTINGS, streamGBs: STREAM_GBS, eigen: eigenVersion, graphblas: gbVersion ?? null },
+    settings: { size, quick, ks: KS, precisions: PRECISIONS, threads, timing: SETTINGS, triadGBs, cacheBytes, eigen: eigenVersion, graphblas: gbVersion ?? null },
     notes,
     tables,
-    data: { configs: results, summary },
+    data: { configs: results, summary, calls },
   };
   emitReport(report, args.json, args.quiet);
 }
 
-await main();
+const counts = threadCounts(args.threads);
+if (counts !== undefined && (counts.length > 1 || String(counts[0]) !== process.env['DYPE_THREADS'])) {
+  emitReport(runPerThreadCount(import.meta.url, process.argv.slice(2), counts), args.json, args.quiet);
+} else {
+  await main();
+}

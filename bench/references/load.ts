@@ -1,9 +1,10 @@
 // Builds (once, and again whenever references.cc or binding.gyp is newer than the build) and
-// loads the benchmark-only reference addon: Eigen's SpMM, a plain OpenMP SpMM, a plain BFS and,
-// where SuiteSparse:GraphBLAS is installed, its mxm and a GraphBLAS BFS.
+// loads the benchmark-only reference addon: Eigen's SpMM, a plain OpenMP SpMM, a plain BFS, a
+// GAP-style direction-optimising BFS and, where SuiteSparse:GraphBLAS is installed, its mxm and
+// a GraphBLAS BFS; and the GAP-style BFS as a standalone program.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,13 @@ export interface ReferenceAddon {
     x: Float32Array | Float64Array, k: number, y: Float32Array | Float64Array, threads: number,
   ): void;
   plainBfs(n: number, rowPtr: Int32Array, colIdx: Int32Array, source: number, depth: Int32Array): number;
+  /** STREAM-style triad over three arrays of n doubles with `threads` OpenMP threads: GB/s, best of 5. */
+  triad(n: number, threads: number): number;
+  /** The GAP-style direction-optimising BFS (gap_bfs.h) into `parent`; returns the vertices reached. */
+  gapBfs(
+    n: number, rowPtr: Int32Array, colIdx: Int32Array, inRowPtr: Int32Array, inColIdx: Int32Array, source: number, parent: Int32Array,
+    threads: number,
+  ): number;
   readonly eigenVersion: string;
   /** Present only when the addon was built against GraphBLAS (see graphblasOf). */
   readonly GraphblasSpmm?: new (
@@ -77,7 +85,7 @@ function nodeDirArgs(): string[] {
 function stale(): boolean {
   if (!existsSync(addonPath)) return true;
   const built = statSync(addonPath).mtimeMs;
-  return ['references.cc', 'graphblas.cc', 'graphblas.h', 'binding.gyp'].some((f) => statSync(join(here, f)).mtimeMs > built);
+  return ['references.cc', 'graphblas.cc', 'graphblas.h', 'gap_bfs.h', 'binding.gyp'].some((f) => statSync(join(here, f)).mtimeMs > built);
 }
 
 /** Load the reference addon, building it first when needed. Returns undefined (with a reason) when Eigen is missing. */
@@ -88,7 +96,33 @@ export function loadReferences(): { addon: ReferenceAddon } | { addon: undefined
   if (stale() || process.env['DYPE_REBUILD_REFERENCES']) {
     execFileSync(process.execPath, [nodeGyp(), 'rebuild', ...nodeDirArgs()], { cwd: here, stdio: ['ignore', 'ignore', 'inherit'] });
   }
+  // The references' OpenMP threads (Eigen, the plain loops, GraphBLAS, the GAP-style BFS) would
+  // otherwise spin for milliseconds after each call (libgomp's default) and take a core from
+  // the dype call timed next in the same process. libgomp reads this when it is loaded, just
+  // below; a value the user set is kept.
+  process.env['OMP_WAIT_POLICY'] ??= 'passive';
   return { addon: createRequire(import.meta.url)(addonPath) as ReferenceAddon };
+}
+
+const gapBfsPath = join(here, 'build', 'gap_bfs');
+
+/**
+ * The GAP-style BFS as a program of its own (gap_bfs_main.cc), built with g++ on first use and
+ * whenever its sources change: the reference timed where it runs fastest, outside Node, with
+ * OpenMP's default (spinning) waits and no dype pool beside it. Undefined when g++ is missing.
+ */
+export function gapBfsProgram(): { path: string } | { path: undefined; reason: string } {
+  const sources = ['gap_bfs_main.cc', 'gap_bfs.h'].map((f) => join(here, f));
+  const fresh = existsSync(gapBfsPath) && sources.every((f) => statSync(f).mtimeMs <= statSync(gapBfsPath).mtimeMs);
+  if (!fresh) {
+    try {
+      mkdirSync(dirname(gapBfsPath), { recursive: true });
+      execFileSync('g++', ['-std=c++17', '-O3', '-march=native', '-fopenmp', sources[0]!, '-o', gapBfsPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+    } catch (e) {
+      return { path: undefined, reason: `g++ could not build bench/references/gap_bfs_main.cc (${(e as Error).message.split('\n')[0]})` };
+    }
+  }
+  return { path: gapBfsPath };
 }
 
 /**

@@ -1,17 +1,20 @@
 // Reference implementations measured side by side with dype's kernels in the same process:
 // Eigen 3.4's sparse * dense product (OpenMP, as many threads as dype uses), the textbook
-// OpenMP row-parallel CSR SpMM loop, and a plain serial queue-based BFS; SuiteSparse:GraphBLAS
+// OpenMP row-parallel CSR SpMM loop, a plain serial queue-based BFS and a GAP-style
+// direction-optimising BFS (gap_bfs.h); SuiteSparse:GraphBLAS
 // (graphblas.cc) where it is installed. Benchmark-only; never part of the dype addon.
 #include <napi.h>
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #ifdef DYPE_HAVE_GRAPHBLAS
 #include "graphblas.h"
 #endif
+#include "gap_bfs.h"
 
 namespace {
 
@@ -114,7 +117,43 @@ Napi::Value PlainBfs(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), tail);
 }
 
+// gapBfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, parent, threads): the GAP-style
+// direction-optimising search (gap_bfs.h) into parent; returns the vertices reached.
+Napi::Value GapBfs(const Napi::CallbackInfo& info) {
+  gapref::Graph g;
+  g.n = info[0].As<Napi::Number>().Int64Value();
+  g.rp = data_of<int32_t>(info[1]);
+  g.ci = data_of<int32_t>(info[2]);
+  g.irp = data_of<int32_t>(info[3]);
+  g.ici = data_of<int32_t>(info[4]);
+  g.nnz = static_cast<int64_t>(length_of(info[2]));
+  const int32_t source = info[5].As<Napi::Number>().Int32Value();
+  int32_t* parent = data_of<int32_t>(info[6]);
+  omp_set_num_threads(info[7].As<Napi::Number>().Int32Value());
+  return Napi::Number::New(info.Env(), static_cast<double>(gapref::search(g, source, parent)));
+}
+
+// triad(n, threads): a STREAM-style triad a[i] = b[i] + s * c[i] over three arrays of n doubles,
+// best of 5 after a warm-up; returns GB/s (24 bytes a step: two reads, one write). The
+// bandwidth the SpMM bounds are priced at, measured in the same run and thread count.
+Napi::Value Triad(const Napi::CallbackInfo& info) {
+  const int64_t n = info[0].As<Napi::Number>().Int64Value();
+  const int threads = info[1].As<Napi::Number>().Int32Value();
+  std::vector<double> a(n), b(n, 1.0), c(n, 2.0);
+  double best = 0;
+  for (int rep = 0; rep < 6; ++rep) {
+    const double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t i = 0; i < n; ++i) a[i] = b[i] + 3.0 * c[i];
+    const double s = omp_get_wtime() - t0;
+    if (rep > 0) best = std::max(best, 24.0 * static_cast<double>(n) / s / 1e9);
+  }
+  return Napi::Number::New(info.Env(), best + 0.0 * a[n / 2]);
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("triad", Napi::Function::New(env, Triad));
+  exports.Set("gapBfs", Napi::Function::New(env, GapBfs));
   exports.Set("eigenSpmm", Napi::Function::New(env, EigenSpmm));
   exports.Set("plainSpmm", Napi::Function::New(env, PlainSpmm));
   exports.Set("plainBfs", Napi::Function::New(env, PlainBfs));

@@ -1,13 +1,13 @@
 // Shared machinery of the Node-API bindings: argument readers that check type, range and length
-// before any kernel sees a pointer, the Promise-settling worker base, and a registrar through
-// which each subsystem (kernels, simulators) adds its exports without addon.cc naming it.
+// before any kernel sees a pointer, result-object setters, and a registrar through which each
+// subsystem (kernels, simulators) adds its exports without addon.cc naming it. The asynchronous
+// call itself is in async_call.h.
 #pragma once
 
 #include <napi.h>
 
-#include <atomic>
-#include <chrono>
 #include <initializer_list>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -99,93 +99,6 @@ inline Csr get_csr(const Napi::CallbackInfo& info, size_t i, const char* fn) {
   return c;
 }
 
-// Kernel calls alive in this process (queued, running, or settled but not yet destroyed): each
-// pins the JS arrays it borrows, so a count that does not return to zero is a leaked buffer.
-inline std::atomic<int64_t>& live_workers() {
-  static std::atomic<int64_t> count{0};
-  return count;
-}
-
-// Base of every asynchronous call: pins the JS arrays it borrows, runs Compute() on a libuv
-// worker, and settles a Promise with a coded error on failure.
-class KernelWorker : public Napi::AsyncWorker {
- public:
-  KernelWorker(Napi::Env env, const char* fn)
-      : Napi::AsyncWorker(env, fn), fn_(fn), deferred_(Napi::Promise::Deferred::New(env)) {
-    live_workers().fetch_add(1, std::memory_order_relaxed);
-  }
-  ~KernelWorker() override { live_workers().fetch_sub(1, std::memory_order_relaxed); }
-
-  Napi::Promise promise() { return deferred_.Promise(); }
-
-  // Run on a libuv worker, or, for work too small to repay two cross-thread wake-ups (each can
-  // cost 50-200 us on a virtual machine whose other vCPU is idle), right here on the JS thread.
-  // Either way the caller gets a Promise; `self` must come from new and is consumed.
-  static Napi::Promise start(KernelWorker* self, bool run_inline) {
-    Napi::Promise p = self->promise();
-    if (!run_inline) {
-      self->Queue();
-      return p;
-    }
-    self->Execute();
-    self->OnOK();
-    delete self;
-    return p;
-  }
-
-  void pin_object(Napi::Object o) { pins_.push_back(Napi::Persistent(o)); }
-
-  void pin(const Napi::CallbackInfo& info, size_t first, size_t count) {
-    for (size_t i = first; i < first + count && i < info.Length(); ++i) {
-      if (info[i].IsObject()) pins_.push_back(Napi::Persistent(info[i].As<Napi::Object>()));
-    }
-  }
-
- protected:
-  virtual Status compute() = 0;
-  // Resolves with { seconds } by default; subclasses add their own fields with timed_result().
-  virtual Napi::Value result(Napi::Env env) { return timed_result(env); }
-
-  Napi::Object timed_result(Napi::Env env) {
-    Napi::Object o = Napi::Object::New(env);
-    o.Set("seconds", Napi::Number::New(env, seconds_));
-    return o;
-  }
-
-  void Execute() override {
-    const auto t0 = std::chrono::steady_clock::now();
-    try {
-      status_ = compute();
-    } catch (const std::bad_alloc&) {
-      status_ = Status{false, "ERR_LIMIT", std::string(fn_) + ": out of memory"};
-    } catch (const std::exception& e) {
-      status_ = Status{false, "ERR_NATIVE", std::string(fn_) + ": " + e.what()};
-    }
-    seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    if (status_.ok) {
-      deferred_.Resolve(result(env));
-    } else {
-      deferred_.Reject(make_error(env, status_.code, status_.message).Value());
-    }
-  }
-
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
-
-  const char* fn_;
-  // Wall time of compute() alone, without the queueing and wake-ups of the async round trip:
-  // the figure a device reports as its measured time.
-  double seconds_ = 0;
-
- private:
-  Napi::Promise::Deferred deferred_;
-  std::vector<Napi::ObjectReference> pins_;
-  Status status_;
-};
-
 // Graph arguments shared by bfs and msbfs at positions [i, i+5): n, rowPtr, colIdx, inRowPtr, inColIdx.
 inline void get_graph(const Napi::CallbackInfo& info, size_t i, const char* fn, Csr& out, Csr& in) {
   const int64_t n = get_int(info, i, fn, "n", 0, INT32_MAX);
@@ -211,6 +124,34 @@ inline void get_graph(const Napi::CallbackInfo& info, size_t i, const char* fn, 
   if (!out.wide_row_ptr && out.nnz > INT32_MAX) throw ArgError{arg_name(fn, "nnz") + " needs 64-bit row pointers"};
 }
 
+
+// A single-source search's common arguments at positions [i, i+7): the graph (see get_graph),
+// source and depth (length n). Returns the depth array as borrowed, for alias checks.
+inline Borrowed get_search(const Napi::CallbackInfo& info, size_t i, const char* fn, BfsArgs& a) {
+  get_graph(info, i, fn, a.out, a.in);
+  const int64_t n = a.out.rows;
+  if (n == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
+  a.source = get_int(info, i + 5, fn, "source", 0, n - 1);
+  Borrowed depth = get_array(info, i + 6, fn, "depth", {napi_int32_array});
+  if (depth.length != static_cast<size_t>(n)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
+  a.depth = static_cast<int32_t*>(depth.data);
+  return depth;
+}
+
+// Direction and Beamer's thresholds at positions [i, i+3): direction (0 auto, 1 top-down,
+// 2 bottom-up), alpha, beta. Their sign is the kernel's to check.
+inline void get_direction(const Napi::CallbackInfo& info, size_t i, const char* fn, BfsArgs& a) {
+  a.direction = static_cast<BfsDirection>(get_int(info, i, fn, "direction", 0, 2));
+  a.alpha = get_double(info, i + 1, fn, "alpha");
+  a.beta = get_double(info, i + 2, fn, "beta");
+}
+
+// An optional trailing integer: `fallback` when absent or undefined, else checked like get_int.
+inline int64_t get_optional_int(const Napi::CallbackInfo& info, size_t i, const char* fn, const char* what, int64_t lo,
+                                int64_t hi, int64_t fallback) {
+  if (i >= info.Length() || info[i].IsUndefined()) return fallback;
+  return get_int(info, i, fn, what, lo, hi);
+}
 
 // SpMM arguments at positions [0, 10): rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin,
 // rowEnd. Checks dense lengths (overflow-safe), matching element types and that y does not overlap x.
@@ -264,15 +205,41 @@ inline SourcesDepths get_sources_depths(const Napi::CallbackInfo& info, size_t i
                        static_cast<int32_t*>(depths.data)};
 }
 
+// Multi-source BFS arguments at positions [0, 7): the graph (see get_graph), sources, depths.
+inline MsBfsArgs get_msbfs_args(const Napi::CallbackInfo& info, const char* fn) {
+  MsBfsArgs a;
+  get_graph(info, 0, fn, a.out, a.in);
+  const SourcesDepths sd = get_sources_depths(info, 5, fn, a.out.rows);
+  a.sources = sd.sources;
+  a.num_sources = sd.count;
+  a.depths = sd.depths;
+  return a;
+}
+
+// Numeric fields of a result object, from a table: one line per field instead of one Set each.
+inline void set_numbers(Napi::Object& o, std::initializer_list<std::pair<const char*, double>> fields) {
+  Napi::Env env = o.Env();
+  for (const auto& f : fields) o.Set(f.first, Napi::Number::New(env, f.second));
+}
+
+// A depth profile (vertices per level) as a Float64Array field.
+inline void set_counts(Napi::Object& o, const char* key, const std::vector<int64_t>& counts) {
+  auto arr = Napi::Float64Array::New(o.Env(), counts.size());
+  for (size_t i = 0; i < counts.size(); ++i) arr[i] = static_cast<double>(counts[i]);
+  o.Set(key, arr);
+}
+
+inline void set_edges_examined(Napi::Object& o, const int64_t& edges) {
+  o.Set("edgesExamined", Napi::Number::New(o.Env(), static_cast<double>(edges)));
+}
+
 // A search's profile on a result object: frontier (vertices per depth), bottomUp (the direction
 // of each step) and edgesExamined, as the CPU and GPU searches both report them.
 inline void set_bfs_stats(Napi::Object& o, const BfsStats& st) {
   Napi::Env env = o.Env();
-  auto frontier = Napi::Float64Array::New(env, st.frontier.size());
-  for (size_t i = 0; i < st.frontier.size(); ++i) frontier[i] = static_cast<double>(st.frontier[i]);
+  set_counts(o, "frontier", st.frontier);
   auto bottom_up = Napi::Uint8Array::New(env, st.bottom_up.size());
   for (size_t i = 0; i < st.bottom_up.size(); ++i) bottom_up[i] = st.bottom_up[i];
-  o.Set("frontier", frontier);
   o.Set("bottomUp", bottom_up);
   o.Set("edgesExamined", Napi::Number::New(env, static_cast<double>(st.edges_examined)));
 }
@@ -297,6 +264,12 @@ using ExportFn = void (*)(Napi::Env, Napi::Object);
 inline std::vector<ExportFn>& registered_exports() {
   static std::vector<ExportFn> fns;
   return fns;
+}
+
+// Set each named function on exports, under its own name (one line per export).
+using Binding = Napi::Value (*)(const Napi::CallbackInfo&);
+inline void export_functions(Napi::Env env, Napi::Object exports, std::initializer_list<std::pair<const char*, Binding>> fns) {
+  for (const auto& f : fns) exports.Set(f.first, Napi::Function::New(env, f.second, f.first));
 }
 
 struct ExportRegistrar {

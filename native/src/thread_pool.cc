@@ -124,6 +124,10 @@ void ThreadPool::worker_loop() {
       std::unique_lock<std::mutex> lock(mutex_);
       for (;;) {
         if (stopping_) return;
+        // Remember the generation before looking: the spin after this job then waits for a job
+        // submitted after it. Refreshed only before sleeping, `seen` lagged behind the job just
+        // run, so the spin ended at once and every next parallel_for had to wake this thread.
+        seen = generation_.load(std::memory_order_acquire);
         for (auto& j : jobs_) {
           if (j->next.load(std::memory_order_relaxed) < j->chunks) {
             job = j;
@@ -131,7 +135,6 @@ void ThreadPool::worker_loop() {
           }
         }
         if (job) break;
-        seen = generation_.load(std::memory_order_acquire);
         wake_.wait(lock, [&] { return stopping_ || generation_.load(std::memory_order_acquire) != seen; });
       }
     }

@@ -2,13 +2,23 @@
 
 import type { CsrMatrix } from '../data/csr.js';
 import { checkEnum, checkInt, checkNumber, checkOptions, MAX_INDEX, overlaps } from '../validate.js';
-import { INLINE_WORK, nativeAddon } from '../native/addon.js';
+import { KERNEL_INLINE_WORK, nativeAddon } from '../native/addon.js';
 import { callNative } from './native-call.js';
 import { checkGraph, inEdgesOf } from './in-edges.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 
 export type BfsDirection = 'auto' | 'top-down' | 'bottom-up';
 const DIRECTIONS: readonly BfsDirection[] = ['auto', 'top-down', 'bottom-up'];
+
+/**
+ * Beamer's direction-switching thresholds as the GAP benchmark suite sets them (Beamer, Asanovic
+ * and Patterson, SC 2012): go bottom-up when the frontier's edges exceed the unexplored edges /
+ * alpha, back top-down when the frontier falls below n / beta vertices. The one TypeScript
+ * definition (the native side's is `kBeamerAlpha` / `kBeamerBeta` in native/src/kernels/bfs.h).
+ */
+export const BEAMER_ALPHA = 15;
+/** See {@link BEAMER_ALPHA}. */
+export const BEAMER_BETA = 18;
 
 export interface BfsOptions {
   /**
@@ -82,8 +92,8 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
   if (g.rows === 0) throw new InvalidArgumentError(`${fn}: the graph has no vertices`);
   checkInt(fn, 'source', source, 0, Math.min(g.rows - 1, MAX_INDEX));
   const direction = opts.direction === undefined ? 'auto' : checkEnum(fn, 'direction', opts.direction, DIRECTIONS);
-  const alpha = opts.alpha === undefined ? 15 : checkNumber(fn, 'alpha', opts.alpha, Number.MIN_VALUE);
-  const beta = opts.beta === undefined ? 18 : checkNumber(fn, 'beta', opts.beta, Number.MIN_VALUE);
+  const alpha = opts.alpha === undefined ? BEAMER_ALPHA : checkNumber(fn, 'alpha', opts.alpha, Number.MIN_VALUE);
+  const beta = opts.beta === undefined ? BEAMER_BETA : checkNumber(fn, 'beta', opts.beta, Number.MIN_VALUE);
   if (opts.parents !== undefined && typeof opts.parents !== 'boolean') {
     throw new InvalidArgumentError(`${fn}: parents must be a boolean, got ${String(opts.parents)}`);
   }
@@ -105,7 +115,7 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
   const addon = nativeAddon();
   const stats = await callNative(fn, () =>
     addon.bfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, source, depth, parent ?? null,
-      DIRECTIONS.indexOf(direction) as 0 | 1 | 2, alpha, beta, g.rows + g.nnz < INLINE_WORK, startLevel, maxLevels),
+      DIRECTIONS.indexOf(direction) as 0 | 1 | 2, alpha, beta, g.rows + g.nnz < KERNEL_INLINE_WORK, startLevel, maxLevels),
   );
   let reached = 0;
   for (const f of stats.frontier) reached += f;

@@ -4,7 +4,7 @@ import type { CsrMatrix } from '../data/csr.js';
 import { MAX_DENSE_ELEMENTS } from '../data/dense.js';
 import { describe, InvalidArgumentError, LimitError } from '../errors.js';
 import { checkMemory } from '../limits.js';
-import { INLINE_WORK, nativeAddon } from '../native/addon.js';
+import { KERNEL_INLINE_WORK, nativeAddon } from '../native/addon.js';
 import { checkOptions } from '../validate.js';
 import { callNative } from './native-call.js';
 import { checkGraph, inEdgesOf } from './in-edges.js';
@@ -59,7 +59,7 @@ export async function msbfs(
   const depths = new Int32Array(total);
   const addon = nativeAddon();
   const stats = await callNative(fn, () =>
-    addon.msbfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, src, depths, (g.rows + g.nnz) * Math.ceil(src.length / 64) < INLINE_WORK),
+    addon.msbfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, src, depths, (g.rows + g.nnz) * Math.ceil(src.length / 64) < KERNEL_INLINE_WORK),
   );
   return { depths, sources: src, edgesExamined: stats.edgesExamined, seconds: stats.seconds };
 }

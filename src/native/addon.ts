@@ -68,6 +68,8 @@ export interface NativeAddon {
   noopSync(): void;
   noopAsync(): Promise<void>;
   threads(): number;
+  /** Bytes of last-level cache this process can count on (L2 plus 4 MiB of L3 a core, at most the reported L3). */
+  cacheShareBytes(): number;
   /** Kernel calls not yet destroyed (queued, running or awaiting their Promise's settlement). */
   liveWorkers(): number;
 }
@@ -108,3 +110,13 @@ export function nativeAddon(): NativeAddon {
  * The Promise-based API is unchanged; the event loop is held for at most that long.
  */
 export const INLINE_WORK = 1 << 15;
+
+/**
+ * The same bound for the CPU kernels (spmm, spmv, bfs, msbfs), which run on the calling thread
+ * together with the native thread pool: up to about a millisecond of work. Above INLINE_WORK
+ * and below this, the libuv round trip (50-120 us on a 2-vCPU VM: a cross-thread wake each
+ * way) cost as much as the kernel, so a call on a graph of 10k-100k entries took 2-3x its
+ * kernel; inline it costs the kernel and a few microseconds. The event loop is held for the
+ * kernel's time, about a millisecond at most.
+ */
+export const KERNEL_INLINE_WORK = 1 << 21;

@@ -5,6 +5,7 @@ import { cooToCsr } from '../../src/data/coo.js';
 import { CsrMatrix } from '../../src/data/csr.js';
 import { symmetrize } from '../../src/data/convert.js';
 import { bfs } from '../../src/kernels/bfs.js';
+import { kroneckerGraph } from '../../src/generators/index.js';
 import { bfsReference, checkBfsParents } from '../../src/kernels/reference.js';
 import { firstDifference } from '../support/compare.js';
 import { skewedMatrix } from '../support/random.js';
@@ -38,6 +39,21 @@ describe('bfs', () => {
   it('switches direction on a power-law graph in auto mode', async () => {
     const r = await bfs(undirected, 0);
     expect(r.bottomUp.includes(1) || r.frontier.length <= 2).toBe(true);
+  });
+
+  it('stays bottom-up through the middle of a Kronecker search (the waste rule prices the frontier by its own edges)', async () => {
+    // At the switch a power-law frontier is hubs far above the average degree: priced at the
+    // average, the first bottom-up step looked wasteful and the search fell back to top-down.
+    const g = kroneckerGraph({ scale: 14, edgeFactor: 16, seed: 1 });
+    let source = 0;
+    while (g.rowLength(source) === 0) source++;
+    const r = await bfs(g, source);
+    const bottomUp = [...r.bottomUp];
+    const first = bottomUp.indexOf(1);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(bottomUp[first + 1]).toBe(1);
+    const ref = bfsReference(g, source);
+    expect(firstDifference(r.depth, ref)).toBe(-1);
   });
 
   it('splits the edge lists of hub vertices across threads (top-down)', async () => {

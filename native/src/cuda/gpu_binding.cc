@@ -4,7 +4,7 @@
 // it, gpuProbe says why and every operator rejects with ERR_UNSUPPORTED.
 #include <napi.h>
 
-#include "../napi_util.h"
+#include "../async_call.h"
 #include "gpu.h"
 
 namespace dype {
@@ -14,17 +14,18 @@ namespace {
 using namespace napi;
 
 void set_run(Napi::Object& o, const Run& r) {
-  Napi::Env env = o.Env();
-  o.Set("kernelSeconds", Napi::Number::New(env, r.kernel_s));
-  o.Set("h2dSeconds", Napi::Number::New(env, r.h2d_s));
-  o.Set("d2hSeconds", Napi::Number::New(env, r.d2h_s));
-  o.Set("h2dBytes", Napi::Number::New(env, r.h2d_bytes));
-  o.Set("d2hBytes", Napi::Number::New(env, r.d2h_bytes));
-  o.Set("watts", Napi::Number::New(env, r.watts));
-  o.Set("energyMeasured", Napi::Boolean::New(env, r.energy_measured));
-  o.Set("levels", Napi::Number::New(env, static_cast<double>(r.levels)));
-  o.Set("residentBytes", Napi::Number::New(env, r.resident_bytes));
+  set_numbers(o, {{"kernelSeconds", r.kernel_s}, {"h2dSeconds", r.h2d_s}, {"d2hSeconds", r.d2h_s}, {"h2dBytes", r.h2d_bytes},
+                  {"d2hBytes", r.d2h_bytes}, {"watts", r.watts}});
+  o.Set("energyMeasured", Napi::Boolean::New(o.Env(), r.energy_measured));
+  set_numbers(o, {{"levels", static_cast<double>(r.levels)}, {"residentBytes", r.resident_bytes}});
 }
+
+// What a graph operator fills: the device's costs and the search's profile or edge count.
+struct SearchRun {
+  BfsStats stats;
+  int64_t edges = 0;
+  Run run;
+};
 
 // The typed arrays of a JavaScript array argument, as host spans.
 std::vector<HostSpan> get_spans(const Napi::CallbackInfo& info, size_t i, const char* fn, std::vector<Napi::Object>* keep) {
@@ -70,146 +71,65 @@ Napi::Value GpuProbe(const Napi::CallbackInfo& info) {
   return o;
 }
 
-class SpmmWorker : public KernelWorker {
- public:
-  SpmmWorker(Napi::Env env, const char* fn, SpmmArgs args, int strategy)
-      : KernelWorker(env, fn), args_(args), strategy_(strategy) {}
-
- protected:
-  Status compute() override { return spmm(fn_, args_, strategy_, &run_); }
-  Napi::Value result(Napi::Env env) override {
-    Napi::Object o = timed_result(env);
-    set_run(o, run_);
-    o.Set("strategy", Napi::Number::New(env, run_.strategy));
-    o.Set("group", Napi::Number::New(env, run_.group));
-    return o;
-  }
-
- private:
-  SpmmArgs args_;
-  int strategy_;
-  Run run_;
-};
-
 // gpuSpmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, strategy)
 Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
   return with_arg_errors(info.Env(), [&] {
     const SpmmArgs a = get_spmm_args(info, fn);
     const int strategy = static_cast<int>(get_int(info, 10, fn, "strategy", 0, 2));
-    auto* w = new SpmmWorker(info.Env(), fn, a, strategy);
-    w->pin(info, 0, 10);
-    return KernelWorker::start(w, false);
+    return launch<Run>(info.Env(), fn, false, Pins::args(info, 10),
+                       [a, strategy](const char* fn, Run& r) { return spmm(fn, a, strategy, &r); },
+                       [](Napi::Object& o, const Run& r) {
+                         set_run(o, r);
+                         set_numbers(o, {{"strategy", r.strategy}, {"group", r.group}});
+                       });
   });
 }
 
 Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "gpuSpmm"); }
 Napi::Value Spmv(const Napi::CallbackInfo& info) { return SpmmCommon(info, "gpuSpmv"); }
 
-class BfsWorker : public KernelWorker {
- public:
-  BfsWorker(Napi::Env env, const char* fn, BfsArgs args) : KernelWorker(env, fn), args_(args) {}
-
- protected:
-  Status compute() override { return bfs(fn_, args_, &stats_, &run_); }
-  Napi::Value result(Napi::Env env) override {
-    Napi::Object o = timed_result(env);
-    set_run(o, run_);
-    set_bfs_stats(o, stats_);
-    return o;
-  }
-
- private:
-  BfsArgs args_;
-  BfsStats stats_;
-  Run run_;
-};
-
 // gpuBfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, direction, alpha, beta)
 Napi::Value Bfs(const Napi::CallbackInfo& info) {
   const char* fn = "gpuBfs";
   return with_arg_errors(info.Env(), [&] {
     BfsArgs a;
-    get_graph(info, 0, fn, a.out, a.in);
-    const int64_t n = a.out.rows;
-    if (n == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
-    a.source = get_int(info, 5, fn, "source", 0, n - 1);
-    Borrowed depth = get_array(info, 6, fn, "depth", {napi_int32_array});
-    if (depth.length != static_cast<size_t>(n)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
-    a.depth = static_cast<int32_t*>(depth.data);
-    a.direction = static_cast<BfsDirection>(get_int(info, 7, fn, "direction", 0, 2));
-    a.alpha = get_double(info, 8, fn, "alpha");
-    a.beta = get_double(info, 9, fn, "beta");
+    get_search(info, 0, fn, a);
+    get_direction(info, 7, fn, a);
     if (!(a.alpha > 0) || !(a.beta > 0)) throw ArgError{arg_name(fn, "alpha and beta") + " must be positive"};
-    auto* w = new BfsWorker(info.Env(), fn, a);
-    w->pin(info, 0, 7);
-    return KernelWorker::start(w, false);
+    return launch<SearchRun>(info.Env(), fn, false, Pins::args(info, 7),
+                             [a](const char* fn, SearchRun& r) { return bfs(fn, a, &r.stats, &r.run); },
+                             [](Napi::Object& o, const SearchRun& r) {
+                               set_run(o, r.run);
+                               set_bfs_stats(o, r.stats);
+                             });
   });
 }
-
-class MsBfsWorker : public KernelWorker {
- public:
-  MsBfsWorker(Napi::Env env, const char* fn, MsBfsArgs args) : KernelWorker(env, fn), args_(args) {}
-
- protected:
-  Status compute() override { return msbfs(fn_, args_, &edges_, &run_); }
-  Napi::Value result(Napi::Env env) override {
-    Napi::Object o = timed_result(env);
-    set_run(o, run_);
-    o.Set("edgesExamined", Napi::Number::New(env, static_cast<double>(edges_)));
-    return o;
-  }
-
- private:
-  MsBfsArgs args_;
-  int64_t edges_ = 0;
-  Run run_;
-};
 
 // gpuMsbfs(n, rowPtr, colIdx, inRowPtr, inColIdx, sources, depths)
 Napi::Value MsBfs(const Napi::CallbackInfo& info) {
   const char* fn = "gpuMsbfs";
   return with_arg_errors(info.Env(), [&] {
-    MsBfsArgs a;
-    get_graph(info, 0, fn, a.out, a.in);
-    const SourcesDepths sd = get_sources_depths(info, 5, fn, a.out.rows);
-    a.sources = sd.sources;
-    a.num_sources = sd.count;
-    a.depths = sd.depths;
-    auto* w = new MsBfsWorker(info.Env(), fn, a);
-    w->pin(info, 0, 7);
-    return KernelWorker::start(w, false);
+    const MsBfsArgs a = get_msbfs_args(info, fn);
+    return launch<SearchRun>(info.Env(), fn, false, Pins::args(info, 7),
+                             [a](const char* fn, SearchRun& r) { return msbfs(fn, a, &r.edges, &r.run); },
+                             [](Napi::Object& o, const SearchRun& r) {
+                               set_run(o, r.run);
+                               set_edges_examined(o, r.edges);
+                             });
   });
 }
-
-class PrefetchWorker : public KernelWorker {
- public:
-  PrefetchWorker(Napi::Env env, const char* fn, std::vector<HostSpan> spans) : KernelWorker(env, fn), spans_(std::move(spans)) {}
-
- protected:
-  Status compute() override { return prefetch(fn_, spans_, &result_); }
-  Napi::Value result(Napi::Env env) override {
-    Napi::Object o = timed_result(env);
-    o.Set("copySeconds", Napi::Number::New(env, result_.seconds));
-    o.Set("bytes", Napi::Number::New(env, result_.bytes));
-    o.Set("copied", Napi::Number::New(env, result_.copied));
-    o.Set("already", Napi::Number::New(env, result_.already));
-    return o;
-  }
-
- private:
-  std::vector<HostSpan> spans_;
-  PrefetchResult result_;
-};
 
 // gpuPrefetch(buffers: TypedArray[]) -> Promise<{ seconds, copySeconds, bytes, copied, already }>
 Napi::Value Prefetch(const Napi::CallbackInfo& info) {
   const char* fn = "gpuPrefetch";
   return with_arg_errors(info.Env(), [&] {
-    std::vector<Napi::Object> keep;
-    std::vector<HostSpan> spans = get_spans(info, 0, fn, &keep);
-    auto* w = new PrefetchWorker(info.Env(), fn, std::move(spans));
-    for (Napi::Object& o : keep) w->pin_object(o);
-    return KernelWorker::start(w, false);
+    Pins keep;
+    std::vector<HostSpan> spans = get_spans(info, 0, fn, &keep.objects);
+    return launch<PrefetchResult>(info.Env(), fn, false, std::move(keep),
+                                  [spans = std::move(spans)](const char* fn, PrefetchResult& r) { return prefetch(fn, spans, &r); },
+                                  [](Napi::Object& o, const PrefetchResult& r) {
+                                    set_numbers(o, {{"copySeconds", r.seconds}, {"bytes", r.bytes}, {"copied", r.copied}, {"already", r.already}});
+                                  });
   });
 }
 
@@ -234,14 +154,9 @@ Napi::Value Resident(const Napi::CallbackInfo& info) {
 }
 
 void Register(Napi::Env env, Napi::Object exports) {
-  exports.Set("gpuPrefetch", Napi::Function::New(env, Prefetch, "gpuPrefetch"));
-  exports.Set("gpuRelease", Napi::Function::New(env, Release, "gpuRelease"));
-  exports.Set("gpuResident", Napi::Function::New(env, Resident, "gpuResident"));
-  exports.Set("gpuProbe", Napi::Function::New(env, GpuProbe, "gpuProbe"));
-  exports.Set("gpuSpmm", Napi::Function::New(env, Spmm, "gpuSpmm"));
-  exports.Set("gpuSpmv", Napi::Function::New(env, Spmv, "gpuSpmv"));
-  exports.Set("gpuBfs", Napi::Function::New(env, Bfs, "gpuBfs"));
-  exports.Set("gpuMsbfs", Napi::Function::New(env, MsBfs, "gpuMsbfs"));
+  export_functions(env, exports, {{"gpuPrefetch", Prefetch}, {"gpuRelease", Release}, {"gpuResident", Resident},
+                                   {"gpuProbe", GpuProbe}, {"gpuSpmm", Spmm}, {"gpuSpmv", Spmv}, {"gpuBfs", Bfs},
+                                   {"gpuMsbfs", MsBfs}});
 }
 
 ExportRegistrar registrar(Register);

@@ -8,6 +8,12 @@
 
 namespace dype {
 
+// Beamer's switching thresholds as the GAP benchmark suite sets them (Beamer, Asanovic and
+// Patterson, SC 2012): the one native definition, read by the CPU search's defaults and by
+// gpu-sim's search. (The TypeScript side passes its own copy in as arguments.)
+constexpr double kBeamerAlpha = 15.0;
+constexpr double kBeamerBeta = 18.0;
+
 enum class BfsDirection { kAuto = 0, kTopDown = 1, kBottomUp = 2 };
 
 struct BfsArgs {
@@ -19,8 +25,8 @@ struct BfsArgs {
   BfsDirection direction = BfsDirection::kAuto;
   // Beamer's switching thresholds (GAP's defaults): go bottom-up when the frontier's edges
   // exceed (unexplored edges) / alpha, back top-down when the frontier shrinks below n / beta.
-  double alpha = 15.0;
-  double beta = 18.0;
+  double alpha = kBeamerAlpha;
+  double beta = kBeamerBeta;
   // Resuming a search: -1 starts afresh from `source`. Otherwise `depth` already holds a search
   // in progress (0..start_level found, -1 not yet) and the vertices at start_level are expanded
   // next; every value must lie in [-1, start_level], and `parent` must be null.

@@ -67,7 +67,13 @@ constexpr int64_t kPrefetchDistance = 8;
 //
 // For widths that are a multiple of a 256-bit vector the row lives in vector registers for the
 // whole row (GCC vector extensions; a plain array accumulator ended up in memory behind a
-// `rep stos` and a load/store per nonzero), and is written to dst once.
+// `rep stos` and a load/store per nonzero), and is written to dst once. A row wider than
+// kStripBytes (FP64 at k = 128: 32 vectors, twice the 16 registers of AVX2) would spill its
+// accumulators on every nonzero, so it is done in strips of kStripBytes, each a pass over the
+// row's nonzeros (their indices and values are in L1 after the first) with its accumulators
+// held in registers; only the first pass prefetches the gathers.
+constexpr int kStripBytes = 512;
+
 template <int K, typename V, typename T>
 inline int64_t accumulate_row(T* __restrict dst, const int32_t* __restrict cols_of, const V* vals,
                               const T* __restrict x, int64_t p, int64_t stop, uint64_t cols, int64_t k,
@@ -75,28 +81,33 @@ inline int64_t accumulate_row(T* __restrict dst, const int32_t* __restrict cols_
   constexpr int kLanes = static_cast<int>(32 / sizeof(T));
   if constexpr (K > 0 && K % kLanes == 0) {
     typedef T vec __attribute__((vector_size(32)));
-    constexpr int kVectors = K / kLanes;
-    vec acc[kVectors];
+    constexpr int kStrip = std::min<int>(K, kStripBytes / static_cast<int>(sizeof(T)));
+    static_assert(K % kStrip == 0 && kStrip % kLanes == 0, "strips must tile the row");
+    constexpr int kVectors = kStrip / kLanes;
+    const int64_t first = p;
+    for (int strip = 0; strip < K / kStrip; ++strip) {
+      vec acc[kVectors];
 #pragma GCC unroll 16
-    for (int i = 0; i < kVectors; ++i) acc[i] = vec{};
-    for (; p < stop; ++p) {
-      if (prefetch && p + kPrefetchDistance < nz_end) {
-        const uint32_t pc = static_cast<uint32_t>(cols_of[p + kPrefetchDistance]);
-        if (pc < cols) __builtin_prefetch(x + static_cast<int64_t>(pc) * K);
-      }
-      const int32_t col = cols_of[p];
-      if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) return (*bad = p), -1;
-      const T a = value_at<V, T>(vals, p);
-      const T* xr = x + static_cast<int64_t>(col) * K;
+      for (int i = 0; i < kVectors; ++i) acc[i] = vec{};
+      for (p = first; p < stop; ++p) {
+        if (prefetch && strip == 0 && p + kPrefetchDistance < nz_end) {
+          const uint32_t pc = static_cast<uint32_t>(cols_of[p + kPrefetchDistance]);
+          if (pc < cols) __builtin_prefetch(x + static_cast<int64_t>(pc) * K);
+        }
+        const int32_t col = cols_of[p];
+        if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) return (*bad = p), -1;
+        const T a = value_at<V, T>(vals, p);
+        const T* xr = x + static_cast<int64_t>(col) * K + strip * kStrip;
 #pragma GCC unroll 16
-      for (int i = 0; i < kVectors; ++i) {
-        vec xv;
-        std::memcpy(&xv, xr + i * kLanes, sizeof(vec));
-        acc[i] += a * xv;
+        for (int i = 0; i < kVectors; ++i) {
+          vec xv;
+          std::memcpy(&xv, xr + i * kLanes, sizeof(vec));
+          acc[i] += a * xv;
+        }
       }
+#pragma GCC unroll 16
+      for (int i = 0; i < kVectors; ++i) std::memcpy(dst + strip * kStrip + i * kLanes, &acc[i], sizeof(vec));
     }
-#pragma GCC unroll 16
-    for (int i = 0; i < kVectors; ++i) std::memcpy(dst + i * kLanes, &acc[i], sizeof(vec));
     return p;
   } else {
     for (int64_t j = 0; j < k; ++j) dst[j] = T(0);

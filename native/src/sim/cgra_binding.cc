@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "napi_util.h"
+#include "async_call.h"
 #include "sim/cgra.h"
 
 namespace dype {
@@ -69,53 +69,18 @@ Csr get_out_edges(const Napi::CallbackInfo& info, size_t i, const char* fn) {
   return g;
 }
 
-void set_counters(Napi::Env env, Napi::Object o, const cgra::Counters& c) {
-  auto num = [&](const char* k, double v) { o.Set(k, Napi::Number::New(env, v)); };
-  num("cycles", static_cast<double>(c.cycles));
-  num("computeCycles", static_cast<double>(c.compute_cycles));
-  num("bankStallCycles", static_cast<double>(c.bank_stall_cycles));
-  num("dmaStallCycles", static_cast<double>(c.dma_stall_cycles));
-  num("configCycles", static_cast<double>(c.config_cycles));
-  num("passOverheadCycles", static_cast<double>(c.pass_cycles));
-  num("ii", static_cast<double>(c.ii));
-  num("unrollLanes", static_cast<double>(c.unroll_lanes));
-  num("unrollNonzeros", static_cast<double>(c.unroll_nonzeros));
-  num("iterations", static_cast<double>(c.iterations));
-  num("operations", static_cast<double>(c.alu_ops + c.pe_mem_ops));
-  num("aluOperations", static_cast<double>(c.alu_ops));
-  num("memoryOperations", static_cast<double>(c.pe_mem_ops));
-  num("spmAccesses", static_cast<double>(c.spm_accesses));
-  num("dramBytes", static_cast<double>(c.dram_bytes));
-  num("dmaTransactions", static_cast<double>(c.dma_transactions));
-  num("lineMisses", static_cast<double>(c.line_misses));
-  num("tiles", static_cast<double>(c.tiles));
-  num("passes", static_cast<double>(c.passes));
-  num("resident", static_cast<double>(c.resident));
-  num("simulatedSeconds", c.seconds);
-  num("joules", c.joules);
-  num("utilisation", c.utilisation);
+void set_counters(Napi::Object& o, const cgra::Counters& c) {
+  auto d = [](int64_t v) { return static_cast<double>(v); };
+  set_numbers(o, {{"cycles", d(c.cycles)}, {"computeCycles", d(c.compute_cycles)}, {"bankStallCycles", d(c.bank_stall_cycles)},
+                  {"dmaStallCycles", d(c.dma_stall_cycles)}, {"configCycles", d(c.config_cycles)},
+                  {"passOverheadCycles", d(c.pass_cycles)}, {"ii", d(c.ii)}, {"unrollLanes", d(c.unroll_lanes)},
+                  {"unrollNonzeros", d(c.unroll_nonzeros)}, {"iterations", d(c.iterations)},
+                  {"operations", d(c.alu_ops + c.pe_mem_ops)}, {"aluOperations", d(c.alu_ops)},
+                  {"memoryOperations", d(c.pe_mem_ops)}, {"spmAccesses", d(c.spm_accesses)}, {"dramBytes", d(c.dram_bytes)},
+                  {"dmaTransactions", d(c.dma_transactions)}, {"lineMisses", d(c.line_misses)}, {"tiles", d(c.tiles)},
+                  {"passes", d(c.passes)}, {"resident", d(c.resident)}, {"simulatedSeconds", c.seconds}, {"joules", c.joules},
+                  {"utilisation", c.utilisation}});
 }
-
-// cgraSpmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, params, inline?)
-// One simulator call on a worker thread: runs `Run` and resolves with its counters.
-template <class Args, Status (*Run)(const char*, const cgra::Params&, const Args&, cgra::Counters*)>
-class SimWorker : public KernelWorker {
- public:
-  SimWorker(Napi::Env env, const char* fn, cgra::Params p, Args a) : KernelWorker(env, fn), p_(p), a_(a) {}
-
- protected:
-  Status compute() override { return Run(fn_, p_, a_, &c_); }
-  Napi::Value result(Napi::Env env) override {
-    Napi::Object o = timed_result(env);
-    set_counters(env, o, c_);
-    return o;
-  }
-
- private:
-  cgra::Params p_;
-  Args a_;
-  cgra::Counters c_;
-};
 
 // The simulator computes the real result, so like the CPU kernel it refuses one that is not
 // finite (a NaN or infinity written into x or values after validation, or an overflow) and names
@@ -145,8 +110,7 @@ Status spmm_checked(const char* fn, const cgra::Params& p, const cgra::SpmmArgs&
   return a.f64 ? finite_result<double>(fn, a) : finite_result<float>(fn, a);
 }
 
-using SpmmWorker = SimWorker<cgra::SpmmArgs, spmm_checked>;
-
+// cgraSpmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, params, inline?)
 Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
   return with_arg_errors(info.Env(), [&] {
     const SpmmArgs s = get_spmm_args(info, fn);
@@ -159,96 +123,64 @@ Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
     a.f64 = s.type == DenseType::kF64;
     a.k = s.k;
     const cgra::Params p = get_params(info, 10, fn);
-    auto* w = new SpmmWorker(info.Env(), fn, p, a);
-    const bool run_inline = get_inline(info, 11);
-    if (!run_inline) w->pin(info, 0, 10);
-    return KernelWorker::start(w, run_inline);
+    return launch<cgra::Counters>(info.Env(), fn, get_inline(info, 11), Pins::args(info, 10),
+                                  [p, a](const char* fn, cgra::Counters& c) { return spmm_checked(fn, p, a, &c); }, set_counters);
   });
 }
 
 Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "cgraSpmm"); }
 Napi::Value Spmv(const Napi::CallbackInfo& info) { return SpmmCommon(info, "cgraSpmv"); }
 
-// An optional trailing integer: `fallback` when absent or undefined, else checked like get_int.
-int64_t get_optional_int(const Napi::CallbackInfo& info, size_t i, const char* fn, const char* what, int64_t lo, int64_t hi,
-                         int64_t fallback) {
-  if (i >= info.Length() || info[i].IsUndefined()) return fallback;
-  return get_int(info, i, fn, what, lo, hi);
-}
+// What a simulated search fills: the counters and, for a single search, the depth profile.
+struct SearchRun {
+  cgra::Counters c;
+  std::vector<int64_t> frontier;
+};
 
 // cgraBfs(n, rowPtr, colIdx, source, depth, params, inline?, startLevel?, maxLevels?): counters
 // plus `frontier`. startLevel -1 (the default) searches from source; L >= 0 resumes from the
 // depths already in `depth` (each in [-1, L], checked on the worker) at the frontier of depth L.
 // maxLevels > 0 stops after that many levels; 0 (the default) runs to the end.
-class BfsWorker : public KernelWorker {
- public:
-  BfsWorker(Napi::Env env, const char* fn, cgra::Params p, cgra::BfsArgs a) : KernelWorker(env, fn), p_(p), a_(a) {}
-
- protected:
-  Status compute() override { return cgra::bfs(fn_, p_, a_, &frontier_, &c_); }
-  Napi::Value result(Napi::Env env) override {
-    Napi::Object o = timed_result(env);
-    set_counters(env, o, c_);
-    auto f = Napi::Float64Array::New(env, frontier_.size());
-    for (size_t i = 0; i < frontier_.size(); ++i) f[i] = static_cast<double>(frontier_[i]);
-    o.Set("frontier", f);
-    return o;
-  }
-
- private:
-  cgra::Params p_;
-  cgra::BfsArgs a_;
-  cgra::Counters c_;
-  std::vector<int64_t> frontier_;
-};
-
 Napi::Value Bfs(const Napi::CallbackInfo& info) {
   const char* fn = "cgraBfs";
-  Napi::Env env = info.Env();
-  return with_arg_errors(env, [&] {
-      cgra::BfsArgs a;
-      a.g = get_out_edges(info, 0, fn);
-      if (a.g.rows == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
-      a.source = get_int(info, 3, fn, "source", 0, a.g.rows - 1);
-      Borrowed depth = get_array(info, 4, fn, "depth", {napi_int32_array});
-      if (depth.length != static_cast<size_t>(a.g.rows)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
-      a.depth = static_cast<int32_t*>(depth.data);
-      const cgra::Params p = get_params(info, 5, fn);
-      const bool run_inline = get_inline(info, 6);
-      a.start_level = get_optional_int(info, 7, fn, "startLevel", -1, a.g.rows - 1, -1);
-      a.max_levels = get_optional_int(info, 8, fn, "maxLevels", 0, INT32_MAX, 0);
-      auto* w = new BfsWorker(env, fn, p, a);
-      if (!run_inline) w->pin(info, 0, 5);
-      return KernelWorker::start(w, run_inline);
+  return with_arg_errors(info.Env(), [&] {
+    cgra::BfsArgs a;
+    a.g = get_out_edges(info, 0, fn);
+    if (a.g.rows == 0) throw ArgError{arg_name(fn, "graph") + " has no vertices"};
+    a.source = get_int(info, 3, fn, "source", 0, a.g.rows - 1);
+    Borrowed depth = get_array(info, 4, fn, "depth", {napi_int32_array});
+    if (depth.length != static_cast<size_t>(a.g.rows)) throw ArgError{arg_name(fn, "depth") + " must have length n"};
+    a.depth = static_cast<int32_t*>(depth.data);
+    const cgra::Params p = get_params(info, 5, fn);
+    a.start_level = get_optional_int(info, 7, fn, "startLevel", -1, a.g.rows - 1, -1);
+    a.max_levels = get_optional_int(info, 8, fn, "maxLevels", 0, INT32_MAX, 0);
+    return launch<SearchRun>(info.Env(), fn, get_inline(info, 6), Pins::args(info, 5),
+                             [p, a](const char* fn, SearchRun& r) { return cgra::bfs(fn, p, a, &r.frontier, &r.c); },
+                             [](Napi::Object& o, const SearchRun& r) {
+                               set_counters(o, r.c);
+                               set_counts(o, "frontier", r.frontier);
+                             });
   });
 }
 
 // cgraMsbfs(n, rowPtr, colIdx, sources, depths, params, inline?)
-using MsBfsWorker = SimWorker<cgra::MsBfsArgs, cgra::msbfs>;
-
 Napi::Value MsBfs(const Napi::CallbackInfo& info) {
   const char* fn = "cgraMsbfs";
-  Napi::Env env = info.Env();
-  return with_arg_errors(env, [&] {
-      cgra::MsBfsArgs a;
-      a.g = get_out_edges(info, 0, fn);
-      const SourcesDepths sd = get_sources_depths(info, 3, fn, a.g.rows);
-      a.sources = sd.sources;
-      a.num_sources = sd.count;
-      a.depths = sd.depths;
-      const cgra::Params p = get_params(info, 5, fn);
-      const bool run_inline = get_inline(info, 6);
-      auto* w = new MsBfsWorker(env, fn, p, a);
-      if (!run_inline) w->pin(info, 0, 5);
-      return KernelWorker::start(w, run_inline);
+  return with_arg_errors(info.Env(), [&] {
+    cgra::MsBfsArgs a;
+    a.g = get_out_edges(info, 0, fn);
+    const SourcesDepths sd = get_sources_depths(info, 3, fn, a.g.rows);
+    a.sources = sd.sources;
+    a.num_sources = sd.count;
+    a.depths = sd.depths;
+    const cgra::Params p = get_params(info, 5, fn);
+    return launch<cgra::Counters>(info.Env(), fn, get_inline(info, 6), Pins::args(info, 5),
+                                  [p, a](const char* fn, cgra::Counters& c) { return cgra::msbfs(fn, p, a, &c); }, set_counters);
   });
 }
 
 void register_cgra(Napi::Env env, Napi::Object exports) {
-  exports.Set("cgraSpmm", Napi::Function::New(env, Spmm, "cgraSpmm"));
-  exports.Set("cgraSpmv", Napi::Function::New(env, Spmv, "cgraSpmv"));
-  exports.Set("cgraBfs", Napi::Function::New(env, Bfs, "cgraBfs"));
-  exports.Set("cgraMsbfs", Napi::Function::New(env, MsBfs, "cgraMsbfs"));
+  export_functions(env, exports, {{"cgraSpmm", Spmm}, {"cgraSpmv", Spmv}, {"cgraBfs", Bfs}, {"cgraMsbfs", MsBfs}});
 }
 
 static ExportRegistrar reg(register_cgra);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../kernels/bfs.h"
 #include "gpu_model.h"
 #include "gpu_trace.h"
 
@@ -15,9 +16,9 @@ namespace dype {
 namespace gpusim {
 namespace {
 
-// Beamer's switching thresholds, GAP's defaults (the CPU kernel uses the same).
-constexpr double kAlpha = 15.0;
-constexpr double kBeta = 18.0;
+// Beamer's switching thresholds, the CPU kernel's defaults.
+constexpr double kAlpha = kBeamerAlpha;
+constexpr double kBeta = kBeamerBeta;
 // The load-balanced top-down advance gives each lane one frontier edge: one step per warp.
 constexpr int kStepsPerWarp = 1;
 

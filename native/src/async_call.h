@@ -1,0 +1,157 @@
+// The one asynchronous call of the addon: every operator a binding exports (CPU kernels,
+// simulators, CUDA) is a `launch` of two functions, one that computes on a libuv worker and one
+// that turns what it computed into the Promise's result. What used to be a worker class per
+// operator (pin the JS arrays, time compute(), settle the Promise with a coded error) is here once.
+#pragma once
+
+#include <napi.h>
+
+#include <atomic>
+#include <chrono>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "napi_util.h"
+
+namespace dype {
+namespace napi {
+
+// Kernel calls alive in this process (queued, running, or settled but not yet destroyed): each
+// pins the JS arrays it borrows, so a count that does not return to zero is a leaked buffer.
+inline std::atomic<int64_t>& live_workers() {
+  static std::atomic<int64_t> count{0};
+  return count;
+}
+
+// The JS objects a call borrows, kept alive until it settles.
+struct Pins {
+  std::vector<Napi::Object> objects;
+
+  // The object arguments at positions [0, count) (typed arrays, params objects).
+  static Pins args(const Napi::CallbackInfo& info, size_t count) {
+    Pins p;
+    for (size_t i = 0; i < count && i < info.Length(); ++i) {
+      if (info[i].IsObject()) p.objects.push_back(info[i].As<Napi::Object>());
+    }
+    return p;
+  }
+};
+
+// Base of every queued call: pins, runs compute() on a libuv worker, times it, and settles a
+// Promise with { seconds, ...fields } or a coded error. Not used directly: see launch().
+class KernelWorker : public Napi::AsyncWorker {
+ public:
+  KernelWorker(Napi::Env env, const char* fn)
+      : Napi::AsyncWorker(env, fn), fn_(fn), deferred_(Napi::Promise::Deferred::New(env)) {
+    live_workers().fetch_add(1, std::memory_order_relaxed);
+  }
+  ~KernelWorker() override { live_workers().fetch_sub(1, std::memory_order_relaxed); }
+
+  // Queue on a libuv worker; the caller gets the Promise. `self` must come from new and is
+  // consumed.
+  static Napi::Promise queue(KernelWorker* self, Pins pins) {
+    Napi::Promise p = self->deferred_.Promise();
+    for (Napi::Object& o : pins.objects) self->pins_.push_back(Napi::Persistent(o));
+    self->Queue();
+    return p;
+  }
+
+  // Run `compute` and time it; an exception becomes a coded Status naming fn.
+  template <class F>
+  static Status timed(const char* fn, F&& compute, double* seconds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Status st;
+    try {
+      st = compute();
+    } catch (const std::bad_alloc&) {
+      st = Status{false, "ERR_LIMIT", std::string(fn) + ": out of memory"};
+    } catch (const std::exception& e) {
+      st = Status{false, "ERR_NATIVE", std::string(fn) + ": " + e.what()};
+    }
+    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return st;
+  }
+
+  // Settle `d` with { seconds, ...report's fields } or the coded error.
+  template <class Report>
+  static void settle(Napi::Env env, Napi::Promise::Deferred& d, const Status& st, double seconds, Report&& report) {
+    if (!st.ok) {
+      d.Reject(make_error(env, st.code, st.message).Value());
+      return;
+    }
+    Napi::Object o = Napi::Object::New(env);
+    // Wall time of compute() alone, without the queueing and wake-ups of the async round trip:
+    // the figure a device reports as its measured time.
+    o.Set("seconds", Napi::Number::New(env, seconds));
+    report(o);
+    d.Resolve(o);
+  }
+
+ protected:
+  virtual Status compute() = 0;
+  // Adds the call's own fields to the result object, beside `seconds`.
+  virtual void report(Napi::Object& result) = 0;
+
+  const char* fn_;
+
+ private:
+  void Execute() override { status_ = timed(fn_, [this] { return compute(); }, &seconds_); }
+
+  void OnOK() override {
+    settle(Env(), deferred_, status_, seconds_, [this](Napi::Object& o) { report(o); });
+  }
+
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+  double seconds_ = 0;
+  Napi::Promise::Deferred deferred_;
+  std::vector<Napi::ObjectReference> pins_;
+  Status status_;
+};
+
+// A call's two halves: `compute(fn, out)` runs off the JS thread and returns a Status, filling
+// `out` (an Out, default-constructed); `report(result, out)` runs on the JS thread and sets
+// fields of the result object from it.
+template <class Out, class Compute, class Report>
+class AsyncCall final : public KernelWorker {
+ public:
+  AsyncCall(Napi::Env env, const char* fn, Compute compute, Report report)
+      : KernelWorker(env, fn), compute_(std::move(compute)), report_(std::move(report)) {}
+
+ protected:
+  Status compute() override { return compute_(fn_, out_); }
+  void report(Napi::Object& result) override { report_(result, static_cast<const Out&>(out_)); }
+
+ private:
+  Compute compute_;
+  Report report_;
+  Out out_{};
+};
+
+// For calls whose result is { seconds } alone.
+struct Nothing {};
+constexpr auto no_report = [](Napi::Object&, const auto&) {};
+
+// Start one call: `Out` is what compute fills and report reads. Work too small to repay two
+// cross-thread wake-ups (each can cost 50-200 us on a virtual machine whose other vCPU is idle)
+// runs right here on the JS thread, with no worker object at all (creating an AsyncWorker's
+// async resource was a measurable share of a 100 us call); an inline call settles before
+// returning, so it borrows its arrays without pinning them. Either way the caller gets a Promise.
+template <class Out, class Compute, class Report>
+Napi::Promise launch(Napi::Env env, const char* fn, bool run_inline, Pins pins, Compute compute, Report report) {
+  if (run_inline) {
+    Out out{};
+    double seconds = 0;
+    const Status st = KernelWorker::timed(fn, [&] { return compute(fn, out); }, &seconds);
+    Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
+    KernelWorker::settle(env, d, st, seconds, [&](Napi::Object& o) { report(o, static_cast<const Out&>(out)); });
+    return d.Promise();
+  }
+  auto* call = new AsyncCall<Out, Compute, Report>(env, fn, std::move(compute), std::move(report));
+  return KernelWorker::queue(call, std::move(pins));
+}
+
+}  // namespace napi
+}  // namespace dype

@@ -1,0 +1,245 @@
+// The steps of the direction-optimising search, each expanding one level: top-down from the
+// frontier queue (in parallel with hub edge lists split across threads, or serially for thin
+// frontiers) and bottom-up over the unvisited vertices against a frontier bitmap, with the
+// conversions between the two frontier forms. Included by bfs.cc only.
+#pragma once
+
+#include "bfs_search.h"
+
+namespace dype {
+namespace search {
+
+template <typename P>
+int64_t DirectionOptimizingBfs<P>::top_down_step(int32_t level, int64_t q_begin, int64_t q_end, int64_t frontier_edges) {
+  constexpr int64_t kHeavy = 4096;
+  const int64_t f = q_end - q_begin;
+  tail_.store(q_end);
+  std::atomic<int64_t> scout(0);
+  std::atomic<int64_t> heavy_count(0);
+  if (heavy_.size() < static_cast<size_t>(f)) heavy_.resize(static_cast<size_t>(f));
+  const int32_t next_depth = level + 1;
+
+  // Visit edges [b, e) of u; false on a fault.
+  auto expand = [&](int32_t u, int64_t b, int64_t e, std::vector<int32_t>& buf, int64_t& sc) -> bool {
+    const int32_t* ci = g_.ci;
+    int32_t* depth = a_.depth;
+    for (int64_t p = b; p < e; ++p) {
+      const int32_t v = ci[p];
+      if (static_cast<uint64_t>(static_cast<uint32_t>(v)) >= static_cast<uint64_t>(n_)) return fault_.raise(1, p, "graph"), false;
+      int32_t seen = load_relaxed(depth + v);
+      if (seen >= 0) continue;
+      if (__atomic_compare_exchange_n(depth + v, &seen, next_depth, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        if (a_.parent) a_.parent[v] = u;
+        sc += -static_cast<int64_t>(seen) - 1;
+        buf.push_back(v);
+        if (buf.size() >= 4096 && !flush(buf, queue_.get(), tail_, n_)) return fault_.raise(3, 0, "graph"), false;
+      }
+    }
+    return true;
+  };
+
+  // Thin levels run on the calling thread alone: below kParallelTopDownEdges a level takes a
+  // few microseconds, less than handing chunks to the pool and paying for compare-and-swap on
+  // every edge. Above it even a mesh's or a road network's levels are split (about 1024 edges a
+  // chunk): with the pool's workers spinning between jobs a hand-off costs a few microseconds,
+  // and a search of thousands of such levels on one thread did not scale at all.
+  const int64_t chunks = frontier_edges < kParallelTopDownEdges || pool_.participants() == 1
+                             ? 1
+                             : std::min<int64_t>(pool_.participants() * 16, std::max<int64_t>(1, std::min(frontier_edges / 1024, f / 4)));
+  if (chunks == 1) return top_down_serial(next_depth, q_begin, q_end);
+  pool_.parallel_for(chunks, [&](int64_t c) {
+    thread_local std::vector<int32_t> buf;
+    buf.clear();
+    int64_t sc = 0, ex = 0;
+    const int64_t i0 = q_begin + f * c / chunks, i1 = q_begin + f * (c + 1) / chunks;
+    for (int64_t i = i0; i < i1; ++i) {
+      const int32_t u = queue_[i];
+      int64_t b, e;
+      if (!g_.row(u, b, e)) return fault_.raise(2, u, "graph");
+      if (e - b > kHeavy && chunks > 1) {
+        heavy_[heavy_count.fetch_add(1, std::memory_order_relaxed)] = u;
+        continue;
+      }
+      ex += e - b;
+      if (!expand(u, b, e, buf, sc)) return;
+    }
+    if (!flush(buf, queue_.get(), tail_, n_)) fault_.raise(3, 0, "graph");
+    scout.fetch_add(sc, std::memory_order_relaxed);
+    examined_.fetch_add(ex, std::memory_order_relaxed);
+  });
+
+  const int64_t h = heavy_count.load();
+  if (h > 0 && !fault_.raised()) {
+    std::vector<int64_t> prefix(static_cast<size_t>(h) + 1, 0);
+    for (int64_t i = 0; i < h; ++i) {
+      int64_t b, e;
+      g_.row(heavy_[i], b, e);  // already checked in the first pass
+      prefix[i + 1] = prefix[i] + (e - b);
+    }
+    const int64_t total = prefix[h];
+    const int64_t pieces = std::max<int64_t>(1, std::min<int64_t>(pool_.participants() * 8, total / 2048));
+    pool_.parallel_for(pieces, [&](int64_t c) {
+      thread_local std::vector<int32_t> buf;
+      buf.clear();
+      int64_t sc = 0;
+      const int64_t e0 = total * c / pieces, e1 = total * (c + 1) / pieces;
+      // First heavy vertex whose edges reach past e0.
+      int64_t i = std::upper_bound(prefix.begin(), prefix.end(), e0) - prefix.begin() - 1;
+      for (int64_t pos = e0; pos < e1 && i < h; ++i) {
+        const int32_t u = heavy_[i];
+        int64_t b, e;
+        g_.row(u, b, e);
+        const int64_t from = b + (pos - prefix[i]);
+        const int64_t to = b + (std::min(e1, prefix[i + 1]) - prefix[i]);
+        if (!expand(u, from, to, buf, sc)) return;
+        pos = prefix[i + 1];
+      }
+      if (!flush(buf, queue_.get(), tail_, n_)) fault_.raise(3, 0, "graph");
+      scout.fetch_add(sc, std::memory_order_relaxed);
+    });
+    examined_.fetch_add(total, std::memory_order_relaxed);
+  }
+  return scout.load();
+}
+
+template <typename P>
+int64_t DirectionOptimizingBfs<P>::top_down_serial(int32_t next_depth, int64_t q_begin, int64_t q_end) {
+  const int32_t* ci = g_.ci;
+  int32_t* depth = a_.depth;
+  int32_t* parent = a_.parent;
+  int32_t* queue = queue_.get();
+  const uint64_t n = static_cast<uint64_t>(n_);
+  int64_t tail = q_end;
+  int64_t sc = 0, ex = 0;
+  for (int64_t i = q_begin; i < q_end; ++i) {
+    const int32_t u = queue[i];
+    int64_t b, e;
+    if (!g_.row(u, b, e)) return fault_.raise(2, u, "graph"), 0;
+    ex += e - b;
+    for (int64_t p = b; p < e; ++p) {
+      const int32_t v = ci[p];
+      if (static_cast<uint64_t>(static_cast<uint32_t>(v)) >= n) return fault_.raise(1, p, "graph"), 0;
+      const int32_t seen = depth[v];
+      if (seen >= 0) continue;
+      depth[v] = next_depth;
+      if (parent) parent[v] = u;
+      sc += -static_cast<int64_t>(seen) - 1;
+      // Cannot overflow unless the depth array changed under us; refuse rather than write past it.
+      if (tail >= n_) return fault_.raise(3, 0, "graph"), 0;
+      queue[tail++] = v;
+    }
+  }
+  tail_.store(tail);
+  examined_.fetch_add(ex, std::memory_order_relaxed);
+  return sc;
+}
+
+template <typename P>
+int64_t DirectionOptimizingBfs<P>::bottom_up_step(int32_t level, int64_t* next_edges) {
+  std::atomic<int64_t> awake(0), edges(0);
+  const int64_t chunks = chunks_for(words_, 64);
+  pool_.parallel_for(chunks, [&](int64_t c) {
+    const int64_t w0 = words_ * c / chunks, w1 = words_ * (c + 1) / chunks;
+    int64_t found = 0, sc = 0;
+    const bool ok = prefetch_ ? bottom_up_words<true>(level + 1, w0, w1, found, sc) : bottom_up_words<false>(level + 1, w0, w1, found, sc);
+    if (!ok) return;
+    awake.fetch_add(found, std::memory_order_relaxed);
+    edges.fetch_add(sc, std::memory_order_relaxed);
+  });
+  *next_edges = edges.load();
+  return awake.load();
+}
+
+// Words [w0, w1) of the bitmap. kPrefetch: rows of visited vertices are skipped, which defeats
+// the hardware prefetcher, so the start of the in-edge list kAhead vertices on is fetched by
+// hand; worth it only where the in-edges do not sit in the cache (see prefetch_), and a cost
+// (10-20% on small-world graphs) where they do.
+template <typename P>
+template <bool kPrefetch>
+bool DirectionOptimizingBfs<P>::bottom_up_words(int32_t next_depth, int64_t w0, int64_t w1, int64_t& found, int64_t& sc) {
+  constexpr int64_t kAhead = 24;
+  int32_t* depth = a_.depth;
+  int32_t* parent = a_.parent;
+  const uint64_t* front = front_.data();
+  uint64_t* next = next_.data();
+  const int32_t* ci = gi_.ci;
+  const uint64_t n = static_cast<uint64_t>(n_);
+  const int64_t v_stop = std::min<int64_t>(n_, w1 * 64);
+  // Visited vertices are >= 0. In an undirected graph an unvisited vertex's mark -(degree + 1)
+  // is -1 exactly when it has no edges at all, so it can be skipped without touching its row
+  // (Kronecker graphs are a third isolated vertices). Directed marks count out-edges, not the
+  // in-edges scanned here, so there only visited vertices are skipped.
+  const int32_t skip_from = undirected_ ? -1 : 0;
+  int64_t ex = 0;
+  for (int64_t w = w0; w < w1; ++w) {
+    uint64_t bits = 0;
+    const int64_t v_end = std::min<int64_t>(n_, (w + 1) * 64);
+    for (int64_t v = w * 64; v < v_end; ++v) {
+      if constexpr (kPrefetch) {
+        if (v + kAhead < v_stop && depth[v + kAhead] < skip_from) {
+          const int64_t ahead = static_cast<int64_t>(gi_.rp[v + kAhead]);
+          if (ahead >= 0 && ahead < gi_.nnz) __builtin_prefetch(ci + ahead);
+        }
+      }
+      const int32_t mark = depth[v];
+      if (mark >= skip_from) continue;
+      int64_t b, e;
+      if (!gi_.row(v, b, e)) return fault_.raise(2, v, "in-edges"), false;
+      for (int64_t p = b; p < e; ++p) {
+        const int32_t u = ci[p];
+        if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= n) return fault_.raise(1, p, "in-edges"), false;
+        if (bit_test(front, u)) {
+          ex += p - b + 1;
+          // The mark holds the out-degree: the next frontier's edges, what a top-down step from
+          // it would read, counted for the waste rule at no extra load.
+          sc += -static_cast<int64_t>(mark) - 1;
+          depth[v] = next_depth;
+          if (parent) parent[v] = u;
+          bits |= uint64_t(1) << (v & 63);
+          ++found;
+          goto next_vertex;
+        }
+      }
+      ex += e - b;
+    next_vertex:;
+    }
+    next[w] = bits;
+  }
+  examined_.fetch_add(ex, std::memory_order_relaxed);
+  return true;
+}
+
+template <typename P>
+void DirectionOptimizingBfs<P>::queue_to_bitmap(int64_t q_begin, int64_t q_end) {
+  std::fill(front_.begin(), front_.end(), 0);
+  const int64_t f = q_end - q_begin;
+  const int64_t chunks = chunks_for(f, 1 << 14);
+  pool_.parallel_for(chunks, [&](int64_t c) {
+    for (int64_t i = q_begin + f * c / chunks, end = q_begin + f * (c + 1) / chunks; i < end; ++i) {
+      const int32_t v = queue_[i];
+      __atomic_fetch_or(&front_[v >> 6], uint64_t(1) << (v & 63), __ATOMIC_RELAXED);
+    }
+  });
+}
+
+template <typename P>
+int64_t DirectionOptimizingBfs<P>::bitmap_to_queue() {
+  tail_.store(0);
+  const int64_t chunks = chunks_for(words_, 1024);
+  pool_.parallel_for(chunks, [&](int64_t c) {
+    thread_local std::vector<int32_t> buf;
+    buf.clear();
+    for (int64_t w = words_ * c / chunks, end = words_ * (c + 1) / chunks; w < end; ++w) {
+      uint64_t bits = front_[w];
+      while (bits) {
+        buf.push_back(static_cast<int32_t>(w * 64 + __builtin_ctzll(bits)));
+        bits &= bits - 1;
+      }
+    }
+    if (!flush(buf, queue_.get(), tail_, n_)) fault_.raise(3, 0, "graph");
+  });
+  return std::min<int64_t>(tail_.load(), n_);
+}
+
+}  // namespace search
+}  // namespace dype
