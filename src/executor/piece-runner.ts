@@ -30,6 +30,8 @@ export class DeviceLostError extends Error {
 /** What the runner needs from the run it is part of. */
 export interface RunnerHost {
   readonly signal: AbortSignal | undefined;
+  /** performance.now() when the run started. */
+  readonly t0: () => number;
   readonly recoverable: boolean;
   /** The error that lost the run, if any: no piece starts after it. */
   failure(): unknown;
@@ -66,9 +68,11 @@ export class PieceRunner {
     const device = system.devices[part.device]!;
     if (host.isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn');
     let r: PieceResult & { steps?: readonly BfsStepRecord[] };
+    let wallStart = 0;
     try {
       const wait = this.residency.prepare(device, op, x);
       if (wait) await wait;
+      wallStart = performance.now();
       const stepped = this.stepping.applies(op) ? await this.stepping.run(op, x, part.device) : undefined;
       r = stepped ?? (await runPiece(this.bound, op, device, x, part.begin, part.end, signal));
     } catch (cause) {
@@ -79,12 +83,15 @@ export class PieceRunner {
       }
       throw new ExecutionError(op.id, device.name, `runPlan: operator ${op.id} (${op.kind}) on ${device.name}, units [${part.begin}, ${part.end}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     }
+    const wallFinish = performance.now();
     this.observed.set(i, part.device, part.begin, part.end, r);
     const p = this.tracker.prediction(i, part);
+    const t0 = host.t0();
     const rec: PieceRecord = {
       op: op.id, kind: op.kind, device: device.name, begin: part.begin, end: part.end,
       predictedSeconds: p.seconds, observedSeconds: r.seconds, predictedJoules: p.joules, observedJoules: r.joules,
-      source: r.source, energySource: r.energySource, ...(r.steps ? { steps: r.steps } : {}),
+      source: r.source, energySource: r.energySource, wallStart: (wallStart - t0) / 1000, wallFinish: (wallFinish - t0) / 1000,
+      ...(r.steps ? { steps: r.steps } : {}),
     };
     this.records.set(i, part.device, part.begin, part.end, rec);
     for (const o of this.observers) o.onPiece?.(rec);

@@ -22,6 +22,9 @@ export interface PieceRecord {
   /** `measured` (a clock), `simulated` (a simulator) or `roofline` (modelled: no simulator for it). */
   readonly source: PieceSource;
   readonly energySource: EnergySource;
+  /** When the piece started and finished on the host's clock, seconds since the run started (for a simulated piece: the simulation's host time, not the device's). */
+  readonly wallStart: number;
+  readonly wallFinish: number;
   /**
    * A single-source BFS re-decided level by level: its groups of levels, each on the device
    * chosen from the actual frontier. The piece keeps its planned device's place in the
@@ -30,7 +33,10 @@ export interface PieceRecord {
   readonly steps?: readonly BfsStepRecord[];
 }
 
-/** A piece placed on the run's composed timeline (seconds from the start of the run). */
+/**
+ * A piece placed on the run's timeline (seconds from the start of the run): its measured start
+ * and finish when the run's makespan is measured, else its place on the composed timeline.
+ */
 export interface TimedPieceRecord extends PieceRecord {
   readonly start: number;
   readonly finish: number;
@@ -55,9 +61,19 @@ export interface RunResult {
   /** The workload's outputs by operator id. */
   readonly outputs: Readonly<Record<string, Value>>;
   readonly pieces: readonly TimedPieceRecord[];
+  /** The copies between memory spaces, as modelled on the composed timeline. */
   readonly transfers: readonly TransferEntry[];
-  /** Makespan and energy composed from the observed costs. */
+  /**
+   * The run's makespan: read off the host's clock (first piece's start to last piece's finish)
+   * when every piece ran on real hardware (`makespanSource: 'measured'`), else composed from the
+   * pieces' observed costs by the plan's list schedule (`'composed'`: simulators take part, and
+   * their times are the devices' simulated times, not the host's).
+   */
   readonly makespan: number;
+  readonly makespanSource: 'measured' | 'composed';
+  /** The composed makespan, always (the figure to set beside the prediction part for part). */
+  readonly composedMakespan: number;
+  /** Active energy of the pieces plus the idle power of the devices used, over the makespan. */
   readonly energy: number;
   /** Share of the pieces' seconds read off a clock (the rest simulated or modelled). */
   readonly measuredShare: number;

@@ -87,6 +87,7 @@ class Run {
       lose: (d: number) => void this.lost.add(d),
       bfsScale: (d: number) => this.tracker.bfsScale(d),
       failure: (): unknown => this.failure,
+      t0: (): number => this.t0,
     };
     const stepping = new BfsStepping(plan, settings.bfsLevels, host);
     this.runner = new PieceRunner(bound, system, host, this.residency, stepping, this.tracker, settings.observers);
@@ -127,8 +128,10 @@ class Run {
       replans: this.replans,
       pieces: composed.pieces,
       transfers: composed.metrics.transfers,
-      makespan: composed.metrics.makespan,
-      energy: composed.metrics.energy,
+      makespan: composed.makespan,
+      makespanSource: composed.makespanSource,
+      composedMakespan: composed.metrics.makespan,
+      energy: composed.energy,
       measuredShare: composed.measuredShare,
       predicted: plan.predicted,
       wallSeconds: (performance.now() - this.t0) / 1000,

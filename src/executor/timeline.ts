@@ -43,7 +43,12 @@ function observedTimeline(plan: Plan, genome: Int32Array, source: CostSource): {
 
 export interface ComposedRun {
   readonly pieces: readonly TimedPieceRecord[];
+  /** The composed timeline's figures. */
   readonly metrics: Metrics;
+  /** The run's makespan and energy: measured where every piece was, else the composed ones. */
+  readonly makespan: number;
+  readonly makespanSource: 'measured' | 'composed';
+  readonly energy: number;
   /** The mapping that ran, in the plan's short form. */
   readonly mapping: string;
   /** Share of the pieces' seconds read off a clock. */
@@ -61,16 +66,34 @@ export function composeRun(plan: Plan, genome: Int32Array, observed: PieceMap<Pi
   };
   const timeline = observedTimeline(plan, genome, source);
   const metrics = timeline.evaluator.metrics(new Int32Array(n));
+  // On real hardware only, the host's clock is the truth; a simulator's time is not on it.
+  const real = metrics.timeline.every((e) => {
+    const r = records.get(e.op, e.device, e.begin, e.end)!;
+    return r.source === 'measured' && (r.steps ?? []).every((st) => st.source === 'measured');
+  });
+  const first = real ? Math.min(...metrics.timeline.map((e) => records.get(e.op, e.device, e.begin, e.end)!.wallStart)) : 0;
   const pieces: TimedPieceRecord[] = metrics.timeline.map((e) => {
     const r = records.get(e.op, e.device, e.begin, e.end)!;
     return {
       op: r.op, kind: r.kind, device: r.device, begin: r.begin, end: r.end,
       predictedSeconds: r.predictedSeconds, observedSeconds: r.observedSeconds, predictedJoules: r.predictedJoules, observedJoules: r.observedJoules,
-      source: r.source, energySource: r.energySource, ...(r.steps ? { steps: r.steps } : {}), start: e.start, finish: e.finish,
+      source: r.source, energySource: r.energySource, wallStart: r.wallStart, wallFinish: r.wallFinish, ...(r.steps ? { steps: r.steps } : {}),
+      start: real ? r.wallStart - first : e.start, finish: real ? r.wallFinish - first : e.finish,
     };
   });
+  let makespan = metrics.makespan;
+  let energy = metrics.energy;
+  if (real && pieces.length > 0) {
+    makespan = Math.max(...pieces.map((p) => p.finish));
+    // The devices used draw idle power over the measured makespan, not the composed one.
+    const system = plan.problem.system;
+    energy = metrics.activeEnergy;
+    metrics.busy.forEach((b, d) => {
+      if (pieces.some((p) => p.device === system.devices[d]!.name)) energy += system.devices[d]!.power.idleWatts * Math.max(0, makespan - b);
+    });
+  }
   const total = pieces.reduce((s, p) => s + p.observedSeconds, 0);
   // A BFS re-decided level by level counts the steps that ran on a clock.
   const measured = pieces.reduce((s, p) => s + (p.steps ? p.steps.reduce((t, st) => t + (st.source === 'measured' ? st.observedSeconds : 0), 0) : p.source === 'measured' ? p.observedSeconds : 0), 0);
-  return { pieces, metrics, mapping: timeline.label, measuredShare: total > 0 ? measured / total : 0 };
+  return { pieces, metrics, makespan, makespanSource: real ? 'measured' : 'composed', energy, mapping: timeline.label, measuredShare: total > 0 ? measured / total : 0 };
 }

@@ -11,7 +11,7 @@ import { Planner, withGenome, wholeOn } from './executor-fixtures.js';
 const piece = (over: Partial<PieceRecord>): PieceRecord => ({
   op: 'y', kind: 'spmm', device: 'gpu', begin: 0, end: 10,
   predictedSeconds: 1e-3, observedSeconds: 1e-3, predictedJoules: 1e-3, observedJoules: 1e-3,
-  source: 'simulated', energySource: 'simulated', ...over,
+  source: 'simulated', energySource: 'simulated', wallStart: 0, wallFinish: 0, ...over,
 });
 
 describe('DriftMonitor', () => {

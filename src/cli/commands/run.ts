@@ -123,6 +123,7 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
     }
     const progress = pieceProgress(progressReporter('run'), plan.chosen.genome.reduce((s, c, i) => s + plan.problem.choices[i]![c]!.parts.length, 0));
     const observer: ExecutionObserver = { onPiece: (p) => progress.piece(`${p.op} on ${p.device}`) };
+    const replanning: number | false = values['no-replan'] ? false : threshold ?? 0.25;
     const result = await runPlan(plan, {
       observers: [observer],
       replan: values['no-replan'] ? false : threshold !== undefined ? { threshold } : {},
@@ -139,14 +140,14 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
     }
     if (plot !== undefined && format !== undefined) {
       const lines: string[] = [];
-      printReport((l) => void lines.push(l), args, plan, result, undefined, undefined);
+      printReport((l) => void lines.push(l), args, plan, result, undefined, undefined, replanning);
       await writeChart('run', timelineChart({ ...chartInput(args, plan, result), ...size }), plot, format, title, lines.join('\n'));
     }
     if (values['json']) {
       out(JSON.stringify(runJson(args, plan, result, trace ?? null, plot ?? null), null, 2));
       return;
     }
-    printReport(out, args, plan, result, trace, plot);
+    printReport(out, args, plan, result, trace, plot, replanning);
   } finally {
     await args.system.dispose();
   }
@@ -200,7 +201,7 @@ function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | 
     units: { time: 's', energy: 'J' },
     plan: { mapping: plan.chosen.label, short: shortMapping(plan.operators, plan.chosen.genome), predicted: { makespan: plan.predicted.makespan, energy: plan.predicted.energy } },
     mapping: result.mapping,
-    observed: { makespan: result.makespan, energy: result.energy, measuredShare: result.measuredShare },
+    observed: { makespan: result.makespan, makespanSource: result.makespanSource, composedMakespan: result.composedMakespan, energy: result.energy, measuredShare: result.measuredShare },
     wallSeconds: result.wallSeconds,
     pieces: result.pieces,
     transfers: result.transfers.map((t) => ({ from: t.from, to: t.to, bytes: t.bytes, start: t.start, finish: t.finish })),
@@ -210,7 +211,27 @@ function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | 
   };
 }
 
-function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, result: RunResult, trace: string | undefined, plot: string | undefined): void {
+/**
+ * Why a run did not re-plan, truthfully: re-planning was off; every piece stayed near its
+ * prediction; or some piece drifted but nothing with a choice was left to re-plan after it.
+ */
+export function noReplanReason(result: RunResult, threshold: number | false): string {
+  if (threshold === false) return 'none (re-planning is off: --no-replan)';
+  let worst: (typeof result.pieces)[number] | undefined;
+  let worstRatio = 1;
+  for (const p of result.pieces) {
+    if (!(p.predictedSeconds > 0)) continue;
+    const r = p.observedSeconds / p.predictedSeconds;
+    if (Math.abs(Math.log(r)) > Math.abs(Math.log(worstRatio))) {
+      worst = p;
+      worstRatio = r;
+    }
+  }
+  if (!worst || Math.abs(worstRatio - 1) <= threshold) return `none (every piece took within ${Math.round(threshold * 100)}% of its prediction)`;
+  return `none, though ${worst.op} on ${worst.device} took ${worstRatio.toFixed(2)}x its prediction: the work still to start, re-priced by what the run had observed, never moved ${Math.round(threshold * 100)}% from its prediction while an operator with a choice was left (drift late in a run has nothing left to re-plan)`;
+}
+
+function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, result: RunResult, trace: string | undefined, plot: string | undefined, replanning: number | false): void {
   out(`${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
   out(`System ${describeSystem(plan)}`);
   out(`Cost model: ${modelLine(plan, false)}`);
@@ -243,9 +264,10 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, resul
     }
     out('');
   }
-  out(`Makespan ${formatSeconds(result.makespan)} observed against ${formatSeconds(plan.predicted.makespan)} predicted; energy ${formatJoules(result.energy)} against ${formatJoules(plan.predicted.energy)}.`);
+  const how = result.makespanSource === 'measured' ? 'measured on the host clock (every piece ran on real hardware)' : `composed from the pieces' observed costs (simulators take part; ${formatSeconds(result.wallSeconds)} of host wall time)`;
+  out(`Makespan ${formatSeconds(result.makespan)} ${how}, against ${formatSeconds(plan.predicted.makespan)} predicted; energy ${formatJoules(result.energy)} against ${formatJoules(plan.predicted.energy)}.`);
   out(`Observed: ${sourcesNote(result)}; ${Math.round(result.measuredShare * 100)}% of piece time measured. Copies between memories are modelled from the links. Host wall time ${formatSeconds(result.wallSeconds)}.`);
-  if (result.replans.length === 0) out('Re-plans: none (the observed times stayed within the threshold of the prediction).');
+  if (result.replans.length === 0) out(`Re-plans: ${noReplanReason(result, replanning)}.`);
   else {
     out(`Re-plans: ${result.replans.length}`);
     for (const r of result.replans) out(`  ${r.reason}\n    from ${r.from}\n    to   ${r.to}`);
