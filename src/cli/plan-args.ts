@@ -28,6 +28,7 @@ export const PLAN_FLAGS = {
   seed: { type: 'string' },
   budget: { type: 'string' },
   'no-splits': { type: 'boolean' },
+  'no-probe': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
@@ -49,7 +50,12 @@ Planning:
   --exclude DEVICES    devices to leave out, comma-separated (e.g. cgra,gpu)
   --seed N             seed of the search and of generated dense inputs (default 1)
   --budget N           evaluations the NSGA-II search may make on large spaces (default 2000)
-  --no-splits          run every operator whole on one device (no row or source splits)`;
+  --no-splits          run every operator whole on one device (no row or source splits)
+  --no-probe           plan from the cost model alone: do not run the input's operators on each
+                       device first (probes: a sample of a large input; the parts of a chosen split)
+
+Energy counts the active energy of every piece plus the idle power of the devices a plan uses,
+over the time they wait; a device the plan leaves alone (or --exclude removes) is not billed.`;
 
 const POLICIES = { time: 'min-time', energy: 'min-energy', edp: 'min-edp' } as const;
 export type ObjectiveName = keyof typeof POLICIES;
@@ -172,6 +178,7 @@ export async function planArgs(command: string, values: Values, positionals: rea
       ...(exclude.length ? { exclude } : {}),
       ...(params ? { params } : {}),
       ...(values['no-splits'] ? { splits: false } : {}),
+      ...(values['no-probe'] ? { probe: false } : {}),
     };
     return { workload, workloadLabel, input, system, model, objective, options };
   } catch (e) {

@@ -17,7 +17,7 @@ import type { Device, EnergySource, TimeSource } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import type { BfsLevelShape, CostModel } from '../cost/model.js';
 import { InvalidArgumentError } from '../errors.js';
-import { onHost } from './host-gate.js';
+import { onHost } from '../devices/host-gate.js';
 
 import { BEAMER_ALPHA as ALPHA, BEAMER_BETA as BETA } from '../kernels/bfs.js';
 /** The least predicted gain over the planned device for which a search runs in steps. */

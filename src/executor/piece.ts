@@ -13,7 +13,7 @@ import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dens
 import type { Value } from '../workloads/reference.js';
 import { rangeFraction } from '../scheduler/costs.js';
 import { denseCost, denseRates } from '../scheduler/dense-cost.js';
-import { onHost } from './host-gate.js';
+import { onHost } from '../devices/host-gate.js';
 
 /** How a piece's time was obtained. */
 export type PieceSource = 'measured' | 'simulated' | 'roofline';

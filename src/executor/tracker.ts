@@ -6,7 +6,8 @@
 import type { CostModel } from '../cost/model.js';
 import type { OperatorKind } from '../devices/device.js';
 import type { System } from '../devices/system.js';
-import { ModelCostSource } from '../scheduler/costs.js';
+import { ModelCostSource, type PlanningCosts } from '../scheduler/costs.js';
+import { ProbedCostSource } from '../scheduler/probe.js';
 import { PieceMap } from '../scheduler/piece-map.js';
 import type { Choice } from '../scheduler/space.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
@@ -21,8 +22,14 @@ type Part = { readonly device: number; readonly begin: number; readonly end: num
 type Cost = { seconds: number; joules: number };
 
 export class DriftTracker {
-  /** The model's predictions as the run starts, for every piece of every choice (frozen: the model keeps learning while the run goes on, and the run's own corrections go on top). */
-  readonly base: ModelCostSource;
+  /**
+   * The plan's predictions as the run starts, for every piece of every choice: the model's as it
+   * stands now, at the level the plan's probes saw (frozen: the model keeps learning while the
+   * run goes on, and the run's own corrections go on top).
+   */
+  readonly base: PlanningCosts;
+  /** The model's own predictions as the run starts (what the model learns against: its bias, not the probes'). */
+  private readonly predictions: ModelCostSource;
   /** Observed / predicted time per (operator kind, device) in this run: the run's own correction. */
   readonly scale: Scale;
   private readonly D: number;
@@ -51,10 +58,13 @@ export class DriftTracker {
     /** The choices in force and which operators have started: the run's own arrays, read live. */
     private readonly genome: Int32Array,
     private readonly started: readonly boolean[],
+    /** The plan's planning costs: when they carry probes of this input, the run's predictions do too. */
+    probes?: PlanningCosts,
   ) {
     this.D = system.devices.length;
     this.predicted = new PieceMap(bound.ops.length);
-    this.base = new ModelCostSource(bound, system, model);
+    this.predictions = new ModelCostSource(bound, system, model);
+    this.base = probes instanceof ProbedCostSource ? probes.over(this.predictions) : this.predictions;
     system.devices.forEach((device, d) => {
       for (const kind of device.capabilities.operators) this.startFactors.set(this.key(kind, d), model.correctionFactors(device, kind));
     });
@@ -135,7 +145,7 @@ export class DriftTracker {
       if (!learn || r.source === 'roofline' || movedOff(j)) return;
       const f = this.startFactors.get(this.key(op.kind, part.device));
       if (!f || !MODEL_KINDS.has(op.kind)) return;
-      const p = this.base.cost(op, part.device, part.begin, part.end);
+      const p = this.predictions.cost(op, part.device, part.begin, part.end);
       this.model.observeUncorrected(this.system.devices[part.device]!, op.kind as OperatorKind, { seconds: p.seconds / f[0], joules: p.joules / f[1] }, r);
     });
     parts.forEach((part, j) => {

@@ -132,10 +132,20 @@ export class Oracle {
   optimum(objective: ScalarObjective): Optimum {
     let o = this.optima.get(objective);
     if (!o) {
-      o = branchAndBound(this.evaluator, objective, this.options.maxNodes !== undefined ? { maxNodes: this.options.maxNodes } : {});
+      o = branchAndBound(this.evaluator, objective, { ...(this.options.maxNodes !== undefined ? { maxNodes: this.options.maxNodes } : {}), seeds: this.singles() });
       this.optima.set(objective, o);
     }
     return o;
+  }
+
+  /** Every operator whole on one device, for each device that can run them all: the searches' first incumbents. */
+  private singles(): Int32Array[] {
+    const out: Int32Array[] = [];
+    for (const d of this.problem.allowed) {
+      const g = this.choices.map((cs) => cs.findIndex((c) => c.parts.length === 1 && c.parts[0]!.device === d));
+      if (g.every((c) => c >= 0)) out.push(Int32Array.from(g));
+    }
+    return out;
   }
 
   /** Executed metrics of a mapping of the oracle's own space. */

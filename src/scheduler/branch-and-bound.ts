@@ -19,7 +19,7 @@ export interface Optimum {
   readonly value: number;
   readonly time: number;
   readonly energy: number;
-  /** True when the search finished: the best of the whole space. False when it hit `maxNodes`. */
+  /** True when the search finished: the best of the whole space (within the tolerance). False when it hit `maxNodes`. */
   readonly exact: boolean;
   /** Partial mappings visited. */
   readonly nodes: number;
@@ -28,6 +28,14 @@ export interface Optimum {
 export interface SearchLimits {
   /** Partial mappings visited at most. @default 2e7 */
   readonly maxNodes?: number;
+  /** Mappings to evaluate first (single-device mappings, a sampled front): a good first incumbent cuts early. */
+  readonly seeds?: readonly Int32Array[];
+  /**
+   * Relative tolerance: a partial mapping is cut once its bound is within this share of the best
+   * found, so the result is within it of the true best. Near-ties (splits between two devices of
+   * nearly equal energy) would otherwise keep millions of partial mappings alive. @default 1e-4
+   */
+  readonly tolerance?: number;
 }
 
 export const valueOf = (o: ScalarObjective, time: number, energy: number): number => (o === 'min-time' ? time : o === 'min-energy' ? energy : time * energy);
@@ -44,6 +52,7 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
   const schedule = evaluator.schedule;
   const n = table.choiceCount.length;
   const maxNodes = limits.maxNodes ?? 2e7;
+  const keep = 1 - (limits.tolerance ?? 1e-4);
   const stream = evaluator.bound.workload.stream;
   const deadline = evaluator.constraints.deadline;
   const budget = evaluator.constraints.energyBudget;
@@ -72,6 +81,30 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
   // The least active energy the operators from i on can add.
   const restJoules = new Float64Array(n + 1);
   for (let i = n - 1; i >= 0; i--) restJoules[i] = restJoules[i + 1]! + Math.min(...joules[i]!);
+  // The most busy time the operators from i on can add to each device: a device already used
+  // idles at least over the makespan so far less its busy time and that (idle energy is billed
+  // to the devices a mapping uses).
+  const D = schedule.D;
+  const restBusy = new Float64Array((n + 1) * D);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let d = 0; d < D; d++) {
+      let most = 0;
+      for (let c = 0; c < table.choiceCount[i]!; c++) {
+        const g = table.choiceBase[i]! + c;
+        for (let p = table.partBegin[g]!; p < table.partBegin[g]! + table.partCount[g]!; p++) if (table.partDevice[p] === d && table.partSeconds[p]! > most) most = table.partSeconds[p]!;
+      }
+      restBusy[i * D + d] = restBusy[(i + 1) * D + d]! + most;
+    }
+  }
+  const idleWatts = Float64Array.from(evaluator.system.devices, (x) => x.power.idleWatts);
+  /** A lower bound of the idle energy once operators [0, i) are placed. */
+  const idleBound = (i: number): number => {
+    if (stream) return 0;
+    const t = schedule.makespan;
+    let idle = 0;
+    for (let d = 0; d < D; d++) if (schedule.used[d] === 1) idle += idleWatts[d]! * Math.max(0, t - schedule.busy[d]! - restBusy[i * D + d]!);
+    return idle;
+  };
   // The shortest the chain from each operator to the end can take, and what each operator reads.
   const bound = evaluator.bound;
   const S = schedule.S;
@@ -155,20 +188,35 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
         }
         tQuick += after;
       }
-      if (valueOf(objective, tQuick, eQuick) > bestValue || (deadline !== undefined && tQuick > deadline) || (budget !== undefined && eQuick > budget)) continue;
+      if (valueOf(objective, tQuick, eQuick) > bestValue * keep || (deadline !== undefined && tQuick > deadline) || (budget !== undefined && eQuick > budget)) continue;
       schedule.place(i, c, null);
       genome[i] = c;
       if (evaluator.fits()) {
         const t = stream || (objective === 'min-energy' && deadline === undefined) ? 0 : timeBound(i + 1);
-        const e = schedule.active + restJoules[i + 1]!;
+        const e = schedule.active + restJoules[i + 1]! + (objective === 'min-time' ? 0 : idleBound(i + 1));
         const lower = valueOf(objective, t, e);
-        const cut = lower > bestValue || (deadline !== undefined && !stream && t > deadline) || (budget !== undefined && e > budget);
+        const cut = lower > bestValue * keep || (deadline !== undefined && !stream && t > deadline) || (budget !== undefined && e > budget);
         if (!cut) visit(i + 1);
       }
       schedule.state.set(saved.subarray(i * stateLen, (i + 1) * stateLen));
       if (!exact) return;
     }
   };
+  // The seeds first: the best of them is the incumbent the search must beat.
+  for (const seed of limits.seeds ?? []) {
+    if (seed.length !== n) continue;
+    const makespan = schedule.run(seed, null);
+    if (!evaluator.finish(makespan, out)) continue;
+    const v = valueOf(objective, out[0]!, out[1]!);
+    const tie = tieOf(objective, out[0]!, out[1]!);
+    if (v < bestValue || (v === bestValue && tie < bestTie)) {
+      bestValue = v;
+      bestTie = tie;
+      bestTime = out[0]!;
+      bestEnergy = out[1]!;
+      best = Int32Array.from(seed);
+    }
+  }
   schedule.reset();
   visit(0);
   return { genome: best, value: bestValue, time: bestTime, energy: bestEnergy, exact, nodes };

@@ -14,15 +14,20 @@ export interface OperatorEstimate {
   readonly device: string;
   readonly seconds: number;
   readonly joules: number;
-  /** `cost model` (calibrated or not) or `roofline` (modelled from the spec). */
-  readonly basis: 'cost model' | 'roofline';
+  /** `cost model` (calibrated or not), `roofline` (modelled from the spec), or `probed` (the model at the level a probe of this input saw). */
+  readonly basis: 'cost model' | 'roofline' | 'probed';
   /** Relative uncertainty (0.15 is +-15%), 1 when uncalibrated. */
   readonly uncertainty: number;
   readonly state: Prediction['state'] | 'modelled';
 }
 
+/** What planning prices mappings with: per piece, and per whole operator with its basis (for explanations and margins). */
+export interface PlanningCosts extends CostSource {
+  whole(op: BoundOp, device: number): OperatorEstimate;
+}
+
 /** Costs from the cost model and the devices' rooflines. */
-export class ModelCostSource implements CostSource {
+export class ModelCostSource implements PlanningCosts {
   private readonly rates: DenseRates[];
   private readonly memo: PieceMap<{ seconds: number; joules: number }>;
 

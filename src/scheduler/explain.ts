@@ -5,9 +5,10 @@
 import type { CostModel } from '../cost/model.js';
 import type { System } from '../devices/system.js';
 import type { BoundWorkload } from '../workloads/bind.js';
-import type { ModelCostSource, OperatorEstimate } from './costs.js';
+import type { OperatorEstimate, PlanningCosts } from './costs.js';
 import type { Metrics } from './evaluate.js';
 import type { PickResult } from './pick.js';
+import type { Refinement } from './refine.js';
 import { type Policy, policyName } from './policy.js';
 import type { Exploration, MappingPoint } from './schedule.js';
 import type { CostTable } from './space.js';
@@ -44,7 +45,7 @@ export interface ExplainInput {
   readonly bound: BoundWorkload;
   readonly system: System;
   readonly model: CostModel;
-  readonly costs: ModelCostSource;
+  readonly costs: PlanningCosts;
   readonly table: CostTable;
   readonly exploration: Exploration;
   readonly chosen: MappingPoint;
@@ -52,12 +53,16 @@ export interface ExplainInput {
   readonly policy: Policy;
   /** How a scalar policy's pick was made, when it was. */
   readonly picked?: PickResult;
+  /** Whether planning probed this input on the devices (the figures are the model's scaled to what the probes saw). */
+  readonly probed?: boolean;
+  /** Splits whose parts were probed and re-balanced before the final pick. */
+  readonly refined?: readonly Refinement[];
 }
 
 const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
 
 export function explain(x: ExplainInput): Explanation {
-  const { bound, system, model, costs, table, exploration, chosen, predicted, policy, picked } = x;
+  const { bound, system, model, costs, table, exploration, chosen, predicted, policy, picked, refined } = x;
   const summary: string[] = [];
   const features: FeatureNote[] = [];
 
@@ -122,6 +127,9 @@ export function explain(x: ExplainInput): Explanation {
   summary.push(
     `Chosen by ${policyName(policy)}: ${formatSeconds(chosen.time)}${timeWord ? ` ${timeWord}` : ''} and ${formatJoules(chosen.energy)} predicted (modelled), out of ${exploration.front.length} Pareto-optimal mappings among ${exploration.search.evaluated} evaluated (${exploration.search.exhaustive ? 'exhaustively' : exploration.search.strategy}).`,
   );
+  for (const r of refined ?? []) {
+    summary.push(`The split of ${r.op} (${r.from}) was probed where it runs and re-balanced from what its parts took (${r.to}) before the final pick.`);
+  }
   if (picked?.simplified) {
     const over = picked.simplified.over;
     const label = bound.ops.map((op, i) => `${op.id}:${table.choices[i]![over[i]!]!.label}`).join(', ');
@@ -149,5 +157,6 @@ export function explain(x: ExplainInput): Explanation {
   const uncal = exploration.devices.filter((d) => d.model.startsWith('uncalibrated'));
   if (uncal.length) summary.push(`Predictions for ${uncal.map((d) => d.name).join(', ')} are uncalibrated (spec-derived, +-100%): run \`dype calibrate\` for calibrated ones.`);
   if (bound.ops.some((o) => costs.whole(o, 0).basis === 'roofline')) summary.push('Dense operators (GEMM, element-wise, reductions, SDDMM) are priced by each device\'s roofline: modelled, not calibrated.');
+  if (x.probed) summary.push('The cost model\'s figures are scaled to what a probe of this input took on each device (on a sample of the rows where the input is large), and a chosen split\'s parts were probed where they run.');
   return { summary, features, operators };
 }

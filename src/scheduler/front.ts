@@ -105,6 +105,14 @@ export function mappingLabel(bound: BoundWorkload, choices: readonly (readonly C
   return bound.ops.flatMap((op, i) => (skip?.[i] ? [] : [`${op.id}:${choices[i]![genome[i]!]!.label}`])).join(', ');
 }
 
+/** A mapping's four objectives under the problem's constraints (one evaluation; for a search, use FrontSearch.pointOf). */
+export function mappingPoint(problem: FrontProblem, genome: Int32Array): MappingPoint {
+  const { bound, system, choices, table, constraints } = problem;
+  const out = new Float64Array(4);
+  new Evaluator(bound, system, table, ['time', 'energy', 'memory', 'latency'], constraints).evaluate(genome, out);
+  return { genome, label: mappingLabel(bound, choices, genome), time: out[0]!, energy: out[1]!, memory: out[2]!, latency: out[3]! };
+}
+
 /** Resolve `auto` for a space of these cardinalities. */
 function strategyFor(settings: FrontSearchSettings, cardinality: Int32Array): SearchStrategy {
   return settings.strategy === 'auto' ? chooseStrategy(cardinality, settings.exhaustiveLimit) : STRATEGIES.get(settings.strategy)!;

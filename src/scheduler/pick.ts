@@ -7,7 +7,7 @@
 // on a third device does not win, and a re-plan does not flip between near-equal mappings.
 
 import { type Optimum, branchAndBound, type ScalarObjective, valueOf } from './branch-and-bound.js';
-import type { ModelCostSource } from './costs.js';
+import type { PlanningCosts } from './costs.js';
 import { Evaluator } from './evaluate.js';
 import type { FrontProblem } from './front.js';
 import type { Policy } from './policy.js';
@@ -47,8 +47,8 @@ export interface PickResult {
 export interface PickOptions {
   /** Costs to pick by (the model's; re-planning passes them scaled by the run's observations). */
   readonly costs: CostSource;
-  /** The model source, for the uncertainty of its predictions. */
-  readonly model: ModelCostSource;
+  /** The planning costs, for the uncertainty of each whole-operator figure. */
+  readonly model: PlanningCosts;
   /** Per operator, the choices it may take (every choice by default); a single one holds it. */
   readonly genes?: readonly (readonly number[])[];
   /** Partial mappings the search may visit. @default 2e6 */
@@ -56,25 +56,35 @@ export interface PickOptions {
 }
 
 /** The best of a restricted space: each operator limited to some of its choices. */
-function bestOf(problem: FrontProblem, objective: ScalarObjective, costs: CostSource, genes: readonly (readonly number[])[], maxNodes: number): Optimum {
+function bestOf(problem: FrontProblem, objective: ScalarObjective, costs: CostSource, genes: readonly (readonly number[])[], maxNodes: number, seeds: readonly Int32Array[] = []): Optimum {
   const { bound, system, choices, constraints } = problem;
   const restricted: Choice[][] = genes.map((g, i) => g.map((c) => choices[i]![c]!));
   const evaluator = new Evaluator(bound, system, new CostTable(restricted, bound.ops, costs), ['time', 'energy'], constraints);
-  const found = branchAndBound(evaluator, objective, { maxNodes });
+  // Seeds given in the whole space's indices, kept where every gene can express them.
+  const local = seeds.flatMap((s) => {
+    const g = Int32Array.from(s, (c, i) => genes[i]!.indexOf(c));
+    return g.every((x) => x >= 0) ? [g] : [];
+  });
+  const found = branchAndBound(evaluator, objective, { maxNodes, seeds: local });
   const genome = found.genome.length ? Int32Array.from(found.genome, (c, i) => genes[i]![c]!) : found.genome;
   return { ...found, genome };
 }
 
-/** The resolution of the model for a mapping: a share of the largest uncertainty among its predicted parts. */
-function marginOf(problem: FrontProblem, model: ModelCostSource, genome: Int32Array): number {
-  let u = 0;
+/**
+ * The resolution of the figures a mapping is priced with: a share of the model's uncertainty
+ * (its stated 90th-percentile error across inputs, mostly a bias the mappings share), or the
+ * spread a probe of this input observed, whichever is larger among the mapping's parts.
+ */
+function marginOf(problem: FrontProblem, model: PlanningCosts, genome: Int32Array): number {
+  let m = 0;
   problem.bound.ops.forEach((op, i) => {
     for (const p of problem.choices[i]![genome[i]!]!.parts) {
       const e = model.whole(op, p.device);
-      if (e.basis === 'cost model') u = Math.max(u, e.uncertainty);
+      if (e.basis === 'cost model') m = Math.max(m, MARGIN_SHARE * e.uncertainty);
+      else if (e.basis === 'probed') m = Math.max(m, e.uncertainty);
     }
   });
-  return Math.min(MAX_MARGIN, Math.max(MIN_MARGIN, MARGIN_SHARE * u));
+  return Math.min(MAX_MARGIN, Math.max(MIN_MARGIN, m));
 }
 
 /**
@@ -85,26 +95,30 @@ export function pickMapping(problem: FrontProblem, objective: ScalarObjective, o
   const { choices } = problem;
   const maxNodes = options.maxNodes ?? 2e6;
   const genes = options.genes ?? choices.map((cs) => cs.map((_, c) => c));
-  const best = bestOf(problem, objective, options.costs, genes, maxNodes);
-  if (best.genome.length === 0) return null;
-  const margin = marginOf(problem, options.model, best.genome);
-  const within = (o: Optimum): boolean => o.genome.length > 0 && o.value <= best.value * (1 + margin);
-  const gain = (o: Optimum): number => o.value / best.value - 1;
-  // The simplest first: every operator on one device, then no operator split.
+  // The simplest first: every operator on one device (these seed the searches below), then no
+  // operator split, then anything.
   const devices = new Set(choices.flatMap((cs) => cs.flatMap((c) => c.parts.map((p) => p.device))));
   let oneDevice: Optimum | undefined;
+  const seeds: Int32Array[] = [];
   for (const d of devices) {
     const g = genes.map((gs, i) => gs.filter((c) => choices[i]![c]!.parts.length === 1 && choices[i]![c]!.parts[0]!.device === d));
     if (g.some((x) => x.length === 0)) continue;
     const o = bestOf(problem, objective, options.costs, g, maxNodes);
+    if (o.genome.length) seeds.push(o.genome);
     if (o.genome.length && (!oneDevice || o.value < oneDevice.value)) oneDevice = o;
   }
+  const whole = genes.map((gs, i) => gs.filter((c) => choices[i]![c]!.parts.length === 1));
+  const noSplit = whole.every((x) => x.length > 0) ? bestOf(problem, objective, options.costs, whole, maxNodes, seeds) : undefined;
+  if (noSplit?.genome.length) seeds.push(noSplit.genome);
+  const best = bestOf(problem, objective, options.costs, genes, maxNodes, seeds);
+  if (best.genome.length === 0) return null;
+  const margin = marginOf(problem, options.model, best.genome);
+  const within = (o: Optimum): boolean => o.genome.length > 0 && o.value <= best.value * (1 + margin);
+  const gain = (o: Optimum): number => o.value / best.value - 1;
   if (oneDevice && within(oneDevice) && gain(oneDevice) > 0) return { genome: oneDevice.genome, exact: best.exact, margin, simplified: { over: best.genome, gain: gain(oneDevice), kind: 'one device' } };
   if (oneDevice && within(oneDevice)) return { genome: oneDevice.genome, exact: best.exact, margin };
-  const whole = genes.map((gs, i) => gs.filter((c) => choices[i]![c]!.parts.length === 1));
-  if (whole.every((x) => x.length > 0)) {
-    const o = bestOf(problem, objective, options.costs, whole, maxNodes);
-    if (within(o)) return gain(o) > 0 ? { genome: o.genome, exact: best.exact, margin, simplified: { over: best.genome, gain: gain(o), kind: 'no split' } } : { genome: o.genome, exact: best.exact, margin };
+  if (noSplit && within(noSplit)) {
+    return gain(noSplit) > 0 ? { genome: noSplit.genome, exact: best.exact, margin, simplified: { over: best.genome, gain: gain(noSplit), kind: 'no split' } } : { genome: noSplit.genome, exact: best.exact, margin };
   }
   return { genome: best.genome, exact: best.exact, margin };
 }

@@ -12,10 +12,12 @@ import { checkInt, checkNumber, checkOptions, suggest } from '../validate.js';
 import { bindWorkload, type BoundWorkload, type WorkloadData } from '../workloads/bind.js';
 import { defineWorkload, type Workload } from '../workloads/definition.js';
 import { workload as shippedWorkload } from '../workloads/library.js';
-import { ModelCostSource } from './costs.js';
+import { ModelCostSource, type PlanningCosts } from './costs.js';
 import { Evaluator, type Constraints, type Objective, OBJECTIVES } from './evaluate.js';
 import { type FrontSearchSettings, checkSearchSettings } from './front.js';
+import { DEFAULT_PROBE, ProbedCostSource, Prober, type ProbeSettings } from './probe.js';
 import { buildChoices } from './candidates.js';
+import { canRun } from './space.js';
 import { type Choice, CostTable, type SpaceOptions } from './space.js';
 
 export interface PrepareOptions extends SpaceOptions {
@@ -43,6 +45,13 @@ export interface PrepareOptions extends SpaceOptions {
   readonly params?: Readonly<Record<string, number>>;
   readonly precision?: Precision;
   readonly signal?: AbortSignal;
+  /**
+   * Probe this input on each device before trusting the model: each operator the devices run is
+   * executed (sampled when large) and the model's figures scaled to what the device did, and a
+   * chosen split's parts are probed and its shares re-balanced. `false` plans from the model alone.
+   * @default true
+   */
+  readonly probe?: boolean | Partial<ProbeSettings>;
 }
 
 /**
@@ -63,8 +72,10 @@ export interface PlanningProblem {
   readonly search: FrontSearchSettings;
   /** Whether and how far operators may be split (the oracle respects it too). */
   readonly space: SpaceOptions;
-  /** The model's (and the rooflines') predictions, memoised per piece. */
-  readonly costs: ModelCostSource;
+  /** What planning prices pieces with: the model's (and the rooflines') predictions, scaled by the probes when there were any. */
+  readonly costs: PlanningCosts;
+  /** The probes of this input, when planning probed (a chosen split's parts are probed through it). */
+  readonly prober?: Prober;
   /** Every way each operator may run. */
   readonly choices: readonly (readonly Choice[])[];
   readonly table: CostTable;
@@ -80,10 +91,21 @@ export function resolveWorkload(fn: string, w: unknown): Workload {
   throw new InvalidArgumentError(`${fn}: workload must be a shipped name, a Workload or a definition object, got ${describe(w)}`);
 }
 
+function checkProbe(fn: string, probe: unknown): ProbeSettings | undefined {
+  if (probe === undefined || probe === true) return DEFAULT_PROBE;
+  if (probe === false) return undefined;
+  if (probe === null || typeof probe !== 'object' || Array.isArray(probe)) throw new InvalidArgumentError(`${fn}: probe must be true, false or { maxEntries, repeats }, got ${describe(probe)}`);
+  const o = checkOptions(`${fn}: probe`, probe as Partial<ProbeSettings>, ['maxEntries', 'repeats']);
+  return {
+    maxEntries: o.maxEntries === undefined ? DEFAULT_PROBE.maxEntries : checkInt(fn, 'probe.maxEntries', o.maxEntries, 1, 2 ** 40),
+    repeats: o.repeats === undefined ? DEFAULT_PROBE.repeats : checkInt(fn, 'probe.repeats', o.repeats, 1, 100),
+  };
+}
+
 /** Option names `prepare` reads; callers with more options add theirs. */
 export const PREPARE_KEYS = [
   'system', 'model', 'objectives', 'deadline', 'energyBudget', 'exclude', 'search', 'exhaustiveLimit', 'budget', 'seed', 'params',
-  'precision', 'signal', 'splits', 'maxSplit', 'splitRatios',
+  'precision', 'signal', 'splits', 'maxSplit', 'splitRatios', 'probe',
 ] as const;
 
 function checkObjectives(fn: string, objectives: unknown): readonly Objective[] {
@@ -156,7 +178,16 @@ export async function prepare(
   const allowed = system.devices.flatMap((d, i) => (exclude.includes(d.name) ? [] : [i]));
   if (allowed.length === 0) throw new InfeasibleError(`${fn}: every device is excluded (${exclude.join(', ')})`);
 
-  const costs = new ModelCostSource(bound, system, model);
+  const predictions = new ModelCostSource(bound, system, model);
+  const probe = checkProbe(fn, options.probe);
+  let costs: PlanningCosts = predictions;
+  let prober: Prober | undefined;
+  if (probe) {
+    const probed = new ProbedCostSource(predictions);
+    prober = new Prober(bound, system, probed, probe, options.signal);
+    await prober.probeAll(allowed, (op, d) => canRun(system.devices[d]!, op, bound));
+    costs = probed;
+  }
   const choices = buildChoices(bound, system, allowed, options, (op, d) => costs.cost(op, d, 0, Math.max(op.units, 1)).seconds, (op, d, b, e) => costs.cost(op, d, b, e).seconds);
   choices.forEach((c, i) => {
     if (c.length === 0) {
@@ -170,5 +201,5 @@ export async function prepare(
     ...(options.splits !== undefined ? { splits: options.splits } : {}),
     ...(options.maxSplit !== undefined ? { maxSplit: options.maxSplit } : {}),
   };
-  return { workload, bound, system, model, allowed, objectives, constraints, search, space, costs, choices, table, evaluator };
+  return { workload, bound, system, model, allowed, objectives, constraints, search, space, costs, ...(prober ? { prober } : {}), choices, table, evaluator };
 }

@@ -10,8 +10,9 @@ import { heftGenome, type PortableMapping, portableMapping, singleDeviceGenome, 
 import { branchAndBound, SCALAR_OBJECTIVES } from './branch-and-bound.js';
 import { type Constraints, Evaluator, type Metrics, type Objective } from './evaluate.js';
 import { explain, type Explanation } from './explain.js';
-import { type FrontSearch, type MappingPoint, mappingLabel, searchFront } from './front.js';
+import { type FrontSearch, type MappingPoint, mappingLabel, mappingPoint, searchFront } from './front.js';
 import { type PickResult, pickMapping, scalarObjective } from './pick.js';
+import { type Refinement, refineSplits } from './refine.js';
 import { checkPolicy, pick, type Policy, policyName } from './policy.js';
 import { type PlanningProblem, prepare, PREPARE_KEYS, type PrepareOptions } from './problem.js';
 import type { CostTable } from './space.js';
@@ -131,6 +132,8 @@ export async function schedule(workload: Workload | string | object, data: Workl
   const { problem, exploration: ex, pointOf } = await exploreProblem(fn, workload, data, fixed ? { ...options, staticMapping: fixed } : options, SCHEDULE_KEYS);
   let chosen: MappingPoint;
   let picked: PickResult | undefined;
+  let planned = problem;
+  let refined: Refinement[] = [];
   const objective = scalarObjective(policy);
   if (fixed) {
     const kept = ex.baselines.find((b) => b.name === 'static');
@@ -139,21 +142,24 @@ export async function schedule(workload: Workload | string | object, data: Workl
   } else if (objective) {
     picked = pickMapping(problem, objective, { costs: problem.costs, model: problem.costs }) ?? undefined;
     if (!picked) throw new InfeasibleError(`${fn}: ${ex.empty?.reason ?? 'no mapping fits'}`);
-    chosen = pointOf(picked.genome);
+    // A split's parts are probed where they are and re-balanced (when planning probes).
+    ({ problem: planned, picked, refined } = await refineSplits(problem, picked, objective));
+    chosen = planned === problem ? pointOf(picked.genome) : mappingPoint(planned, picked.genome);
   } else {
     if (ex.front.length === 0) throw new InfeasibleError(`${fn}: ${ex.empty?.reason ?? 'no mapping fits'}`);
     chosen = ex.front[pick(policy, ex.front)]!;
   }
-  const predicted = problem.evaluator.metrics(chosen.genome);
-  const { bound, system, model, costs, table } = problem;
+  const predicted = planned.evaluator.metrics(chosen.genome);
+  const { bound, system, model, costs, table } = planned;
   return {
     ...ex,
+    problem: planned,
     policy: policyName(policy),
     policyRule: policy,
     chosen,
     mapping: portableMapping(bound, system, table.choices, chosen.genome),
     predicted,
-    explanation: explain({ bound, system, model, costs, table, exploration: ex, chosen, predicted, policy, ...(picked ? { picked } : {}) }),
+    explanation: explain({ bound, system, model, costs, table, exploration: ex, chosen, predicted, policy, refined, probed: planned.prober !== undefined, ...(picked ? { picked } : {}) }),
   };
 }
 
@@ -185,8 +191,9 @@ async function exploreProblem(
   })));
   // The exact best of each scalar objective (on predicted costs) joins the seeds, so the front
   // holds the mappings the policies pick, whatever the sampled search finds.
+  const singles = [...seeds];
   for (const o of SCALAR_OBJECTIVES) {
-    const best = branchAndBound(new Evaluator(bound, system, table, ['time', 'energy'], constraints), o, { maxNodes: 2e6 });
+    const best = branchAndBound(new Evaluator(bound, system, table, ['time', 'energy'], constraints), o, { maxNodes: 2e6, seeds: singles });
     if (best.genome.length) seeds.push(best.genome);
   }
   const found = searchFront(problem, problem.search, { seeds, maxPoints, ...(options.signal ? { signal: options.signal } : {}) });

@@ -36,7 +36,8 @@ describe('dype explore', () => {
     expect(r.out).toMatch(/^gcn on kronecker:scale=10,seed=3: 1,024 x 1,024/);
     expect(r.out).toMatch(/^System detected: cpu \(measured\), .*\(.*simulated\)/m);
     expect(r.out).toMatch(/time \(predicted\)\s+energy \(predicted\)\s+mapping/);
-    expect(r.out).toMatch(/^#\d+\s+[\d.]+ (us|ms)\s+[\d.]+ (uJ|mJ|J)\s+\S.*<- chosen \(min-time\)/m);
+    // The chosen plan is a row of the front, or its own row when probing its split moved it off the sampled front.
+    expect(r.out).toMatch(/^(#\d+|chosen)\s+[\d.]+ (us|ms)\s+[\d.]+ (uJ|mJ|J)\s+\S.*<- chosen \(min-time\)/m);
     for (const b of ['cpu alone', 'heft']) expect(r.out).toMatch(new RegExp(`^${b}\\s+[\\d.]+ (us|ms|s)\\s+[\\d.]+ (uJ|mJ|J)\\s+.*baseline`, 'm'));
     expect(r.out).toMatch(/Every time and energy above is predicted by the cost model \(modelled\)/);
     expect(r.out).toMatch(/^Why this plan:/m);
@@ -49,7 +50,7 @@ describe('dype explore', () => {
     expect(r.code).toBe(0);
     const o = JSON.parse(r.out) as {
       command: string; workload: string; modelled: boolean; plot: null; units: { time: string; energy: string };
-      front: (PointJson & { rank: number; chosen: boolean })[]; chosen: PointJson & { rank: number; explanation: string[] };
+      front: (PointJson & { rank: number; chosen: boolean })[]; chosen: PointJson & { rank: number | null; explanation: string[] };
       baselines: (Partial<PointJson> & { name: string; feasible: boolean; sameAsFront: number | null })[];
       search: { evaluated: number }; input: { rows: number }; system: { devices: { name: string; simulated: boolean }[] };
     };
@@ -57,8 +58,8 @@ describe('dype explore', () => {
     expect(o.input.rows).toBe(1024);
     expect(o.front.length).toBeGreaterThan(0);
     expect(o.front.every((p) => p.time > 0 && p.energy > 0 && typeof p.mapping === 'string' && typeof p.short === 'string')).toBe(true);
-    expect(o.front.filter((p) => p.chosen)).toHaveLength(1);
-    expect(o.front[o.chosen.rank - 1]!.mapping).toBe(o.chosen.mapping);
+    expect(o.front.filter((p) => p.chosen).length).toBeLessThanOrEqual(1);
+    if (o.chosen.rank !== null) expect(o.front[o.chosen.rank - 1]!.mapping).toBe(o.chosen.mapping);
     expect(o.chosen.explanation.length).toBeGreaterThan(0);
     expect(o.baselines.map((b) => b.name)).toEqual(expect.arrayContaining(['cpu alone', 'heft']));
     expect(o.baselines.every((b) => !b.feasible || (b.time! > 0 && b.energy! > 0))).toBe(true);

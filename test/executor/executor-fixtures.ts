@@ -48,8 +48,9 @@ export class Planner {
     this.graph = graph;
   }
 
+  /** Plans from the model alone (no probes): the executor's tests must not depend on this machine's CPU timings. */
   plan(workload: string, policy: Policy = 'min-time', precision?: Precision): Promise<Plan> {
-    return schedule(workload, this.graph, { system: this.system, model: this.model, policy, ...(precision ? { precision } : {}) });
+    return schedule(workload, this.graph, { system: this.system, model: this.model, policy, probe: false, ...(precision ? { precision } : {}) });
   }
 }
 

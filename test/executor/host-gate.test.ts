@@ -4,7 +4,7 @@
 // CPU's SpMM with the simulators on the same two cores (714-751 us where it takes 242 us alone).
 
 import { describe, expect, it } from 'vitest';
-import { hostGate, hostUse } from '../../src/executor/host-gate.js';
+import { hostGate, hostUse } from '../../src/devices/host-gate.js';
 import { runPlan } from '../../src/executor/run.js';
 import { Planner, widestSplit, withGenome } from './executor-fixtures.js';
 

@@ -29,8 +29,9 @@ describe.each(['spmm', 'bfs', 'msbfs', 'gcn', 'sage', 'pagerank'])('schedule(%s)
     // the model's resolution of it (and the explanation says so).
     expect(plan.policy).toBe('min-time');
     const summary0 = plan.explanation.summary.join('\n');
-    if (plan.chosen.time !== plan.front[0]!.time) {
-      expect(summary0).toMatch(/the simpler mapping is kept/);
+    // (The same mapping may read a little differently once its split's parts were probed.)
+    if (plan.chosen.label !== plan.front[0]!.label) {
+      expect(summary0).toMatch(/the simpler mapping is kept|probed where it runs and re-balanced/);
       expect(plan.chosen.time).toBeLessThanOrEqual(plan.front[0]!.time * 1.05);
     } else {
       expect(plan.front.some((p) => p.label === plan.chosen.label)).toBe(true);

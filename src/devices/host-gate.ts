@@ -6,7 +6,7 @@
 // rooflined dense operators) shares them among itself; a real accelerator's pieces pass freely.
 // The gate is process-wide: concurrent runs compete for the same cores.
 
-import type { Device } from '../devices/device.js';
+import type { Device } from './device.js';
 
 /** How a device's piece uses the host's cores. */
 export type HostUse = 'exclusive' | 'shared' | 'none';
