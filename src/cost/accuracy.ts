@@ -6,6 +6,7 @@ import type { CsrMatrix } from '../data/csr.js';
 import type { Device, DeviceResult, OperatorKind } from '../devices/device.js';
 import { denseFeatures } from '../generators/index.js';
 import { describe, InvalidArgumentError } from '../errors.js';
+import { median } from '../stats.js';
 import { CostModel, type Prediction } from './model.js';
 
 export interface AccuracyCase {
@@ -64,8 +65,7 @@ async function observe(device: Device, repeats: number, run: () => Promise<Devic
     s.push(r.seconds);
     j.push(r.joules);
   }
-  const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  return { seconds: med(s), joules: med(j), source: 'measured' };
+  return { seconds: median(s), joules: median(j), source: 'measured' };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { System } from '../devices/system.js';
 import { denseFeatures, generate, type GeneratorSpec } from '../generators/index.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { checkSystem } from '../devices/system.js';
+import { median } from '../stats.js';
 import { checkOptions } from '../validate.js';
 import { type CalibrationPayload, deviceKey, type DeviceCalibration, MODEL_VERSION, type OperatorFit } from './calibration.js';
 import { cachesOf, type Coefficients, defaultCoefficients } from './defaults.js';
@@ -96,12 +97,6 @@ async function observe<K extends OperatorKind>(device: Device, repeats: number, 
     joules.push(r.joules);
   }
   return { seconds: median(seconds), joules: median(joules) };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /** Label of a generated input, as used in samples and reports. */
