@@ -13,6 +13,7 @@ import { inlineWork } from '../../kernels/inline.js';
 import { INLINE_WORK } from '../../native/addon.js';
 import { checkRun } from '../run-checks.js';
 import { type ParamRules, specValues } from '../spec.js';
+import type { DeviceTraits } from '../traits.js';
 import { cgraAddon, type CgraCounters, type CgraParams } from './cgra-native.js';
 
 /** Every parameter a cgra-sim spec gives (devices/cgra-sim/*.json). */
@@ -46,6 +47,38 @@ function countersOf(c: CgraCounters): Record<string, number> {
   return out;
 }
 
+/**
+ * Rates and caches of a CGRA from its spec. Gathered rows of X get an eighth of the scratchpad
+ * before they start to miss and half of it at most: the rest holds tiles of A and Y.
+ */
+function cgraTraits(spec: DeviceSpec, at: (key: string) => number, activeWatts: number): DeviceTraits {
+  const clock = at('clockHz');
+  const pes = at('peRows') * at('peCols');
+  const spm = at('spmBytes');
+  return {
+    caches: { near: spm / 8, far: spm / 2, source: `an eighth and a half of the ${spec.name} scratchpad (the rest holds tiles of A and Y)` },
+    dense: {
+      // One multiply-add (2 flops) per PE per cycle when the loop is fully pipelined.
+      flopsPerSecond: { f32: 2 * pes * clock, f64: 2 * at('fp64OpSlots') * clock },
+      bytesPerSecond: at('dmaBytesPerCycle') * clock,
+      launchSeconds: at('passOverheadCycles') / clock,
+      busyWatts: at('staticWatts'),
+      joulesPerFlop: (at('opEnergyPj') * 1e-12) / 2,
+      joulesPerByte: at('dramByteEnergyPj') * 1e-12,
+      source: `roofline from the ${spec.name} spec (one multiply-add per PE per cycle, DMA bandwidth)`,
+    },
+    sparse: {
+      machine: 'spatial',
+      clockHz: clock,
+      memoryPorts: at('memPorts'),
+      dmaBytesPerCycle: at('dmaBytesPerCycle'),
+      dmaLatencyCycles: at('dmaLatencyCycles') / Math.max(1, at('dmaOutstanding')),
+      passOverheadCycles: at('passOverheadCycles'),
+      busyWatts: activeWatts,
+    },
+  };
+}
+
 class CgraSimDevice implements Device {
   readonly backend = 'cgra-sim';
   readonly kind = 'cgra' as const;
@@ -53,6 +86,7 @@ class CgraSimDevice implements Device {
   readonly memorySpace = 'host';
   readonly capabilities: DeviceCapabilities;
   readonly power: DevicePower;
+  readonly traits: DeviceTraits;
   private readonly params: CgraParams;
 
   constructor(readonly name: string, readonly spec: DeviceSpec) {
@@ -79,6 +113,7 @@ class CgraSimDevice implements Device {
     // Fully busy: every PE issues an operation and every memory port a scratchpad access each cycle.
     const dynamic = (pes * at('opEnergyPj') + at('memPorts') * at('spmAccessEnergyPj')) * 1e-12 * at('clockHz');
     this.power = { idleWatts: at('staticWatts'), activeWatts: at('staticWatts') + dynamic, source: 'simulated' };
+    this.traits = cgraTraits(spec, at, this.power.activeWatts);
   }
 
   async run<K extends OperatorKind>(op: OperatorOf<K>, inputs: InputsOf<K>, range?: RowRange, options?: RunOptions): Promise<DeviceResult<K>> {

@@ -22,6 +22,7 @@ import type {
 } from '../device.js';
 import { checkRun } from '../run-checks.js';
 import { specValues, type ParamRules } from '../spec.js';
+import { GPU_TRAIT_PARAMS, gpuTraits, type DeviceTraits } from '../traits.js';
 
 /** What every gpu-sim call resolves with: host wall time, modelled time and energy, totals. */
 interface GpuSimRun {
@@ -88,6 +89,7 @@ class GpuSimDevice implements Device {
   readonly memorySpace: string;
   readonly capabilities: DeviceCapabilities;
   readonly power: DevicePower;
+  readonly traits: DeviceTraits;
   private readonly values: Readonly<Record<string, number>>;
 
   constructor(
@@ -104,6 +106,7 @@ class GpuSimDevice implements Device {
       bfsResume: true,
     };
     this.power = { idleWatts: this.values['idleWatts']!, activeWatts: this.values['tdpWatts']!, source: 'simulated' };
+    this.traits = gpuTraits('gpuSimBackend.create', spec, this.power);
   }
 
   async run<K extends OperatorKind>(
@@ -195,20 +198,12 @@ class GpuSimDevice implements Device {
 
 /** Parameters of a gpu-sim profile; docs/gpu-sim.md says how the model uses each. */
 export const GPU_SIM_PARAMS: ParamRules = {
-  sms: { min: 1, max: 1024, integer: true, unit: 'SMs', description: 'streaming multiprocessors' },
-  clockMhz: { min: 100, max: 5000, unit: 'MHz', description: 'SM clock under load (boost)' },
+  ...GPU_TRAIT_PARAMS,
   maxWarpsPerSm: { min: 1, max: 128, integer: true, unit: 'warps', description: 'resident warps per SM' },
   schedulersPerSm: { min: 1, max: 16, integer: true, unit: 'warps/cycle', description: 'warp instructions issued per SM per cycle' },
-  l1KbPerSm: { min: 1, max: 4096, unit: 'KiB', description: 'L1 data cache per SM (lookups of small tables stay here)' },
-  l2Mb: { min: 0.1, max: 1024, unit: 'MB', description: 'L2 cache' },
-  dramGbs: { min: 1, max: 100000, unit: 'GB/s', description: 'peak device-memory bandwidth' },
-  l2Gbs: { min: 1, max: 100000, unit: 'GB/s', description: 'L2 bandwidth' },
   memoryLatencyNs: { min: 1, max: 10000, unit: 'ns', description: 'average global-load latency (Little\'s law)' },
   sectorsInFlightPerWarp: { min: 1, max: 1024, unit: 'sectors', description: '32-byte requests one warp keeps outstanding' },
-  launchUs: { min: 0.01, max: 1000, unit: 'us', description: 'kernel launch overhead' },
   levelSyncUs: { min: 0.01, max: 1000, unit: 'us', description: 'host round trip per BFS level beyond the launch (frontier size read back, synchronise)' },
-  fp32Tflops: { min: 0.01, max: 10000, unit: 'TFLOP/s', description: 'peak FP32 (non-tensor)' },
-  fp64Tflops: { min: 0.01, max: 10000, unit: 'TFLOP/s', description: 'peak FP64 (non-tensor)' },
   idleWatts: { min: 0.1, max: 5000, unit: 'W', description: 'board power when idle' },
   tdpWatts: { min: 1, max: 5000, unit: 'W', description: 'board power limit' },
   dramPjPerBit: { min: 0.01, max: 100, unit: 'pJ/bit', description: 'device-memory access energy' },

@@ -26,6 +26,7 @@ import type {
 } from '../device.js';
 import { checkRun } from '../run-checks.js';
 import { specValues, type ParamRules } from '../spec.js';
+import { GPU_TRAIT_PARAMS, gpuTraits, type DeviceTraits } from '../traits.js';
 
 /** What the addon reports about CUDA on this machine (native/src/cuda/gpu.h, `Probe`). */
 export interface CudaProbe {
@@ -126,8 +127,9 @@ export function cudaProbe(): CudaProbe {
 const GIB = 1024 ** 3;
 
 /**
- * The device's own figures, read at run time, in gpu-sim's parameter names so the cost model's
- * spec-derived starting point reads them as it reads a simulated card's.
+ * The device's own figures, read at run time, in the parameter names every GPU backend shares
+ * (GPU_TRAIT_PARAMS), replacing the profile's: the device's traits read them as a simulated
+ * card's are read.
  */
 function probedParams(p: CudaProbe): Record<string, { value: number; unit: string; source: string }> {
   if (!p.available) return {};
@@ -168,6 +170,7 @@ class CudaDevice implements Device {
   readonly capabilities: DeviceCapabilities;
   readonly power: DevicePower;
   readonly spec: DeviceSpec;
+  readonly traits: DeviceTraits;
   private readonly probe: CudaProbe;
 
   constructor(
@@ -191,6 +194,7 @@ class CudaDevice implements Device {
       activeWatts: this.probe.powerLimitWatts > 0 ? this.probe.powerLimitWatts : values['activeWatts']!,
       source: this.probe.nvml ? 'measured' : 'modelled',
     };
+    this.traits = gpuTraits('gpuBackend.create', this.spec, this.power);
   }
 
   async run<K extends OperatorKind>(
@@ -331,8 +335,12 @@ export function cudaResident(): { readonly buffers: number; readonly bytes: numb
   return cudaProbe().built ? cudaAddon().gpuResident() : { buffers: 0, bytes: 0 };
 }
 
-/** Parameters of a `gpu` profile (devices/gpu/). The device's own figures are read at run time. */
+/**
+ * Parameters of a `gpu` profile (devices/gpu/). The device's own figures (SMs, clock, L2,
+ * bandwidth) replace the profile's at run time where the CUDA runtime reports them.
+ */
 export const CUDA_PARAMS: ParamRules = {
+  ...GPU_TRAIT_PARAMS,
   idleWatts: { min: 0, max: 5000, unit: 'W', description: 'board power when idle (the idle share of a plan\'s energy)' },
   activeWatts: { min: 1, max: 5000, unit: 'W', description: 'board power when busy, used only where NVML cannot be read' },
   streams: { min: 1, max: 1024, integer: true, unit: 'streams', description: 'operators run at once' },
