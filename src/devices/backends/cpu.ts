@@ -9,126 +9,63 @@ import { spmmTimed } from '../../kernels/spmm.js';
 import { spmvTimed } from '../../kernels/spmv.js';
 import { nativeAddon } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
-import type {
-  Device,
-  DeviceCapabilities,
-  DevicePower,
-  DeviceResult,
-  DeviceSpec,
-  InputsOf,
-  OperatorKind,
-  OperatorOf,
-  OutputOf,
-  RowRange,
-  RunOptions,
-} from '../device.js';
+import { BackendDevice, entriesIn, everyOperator, type Execution } from '../backend-device.js';
+import type { DeviceCapabilities, DevicePower, DeviceSpec } from '../device.js';
 import { RaplReader } from '../rapl.js';
+import type { CheckedBfs, CheckedMsbfs, CheckedSpmm } from '../run-checks.js';
 import { specNumber, type DeviceTraits } from '../traits.js';
 import { detectedCacheParams } from './cpu-caches.js';
-import { checkRun } from '../run-checks.js';
 
-class CpuDevice implements Device {
-  readonly backend = 'cpu';
-  readonly kind = 'cpu' as const;
-  readonly simulated = false;
-  readonly memorySpace = 'host';
+class CpuDevice extends BackendDevice {
   readonly capabilities: DeviceCapabilities;
   readonly power: DevicePower;
-  readonly spec: DeviceSpec;
   readonly traits: DeviceTraits;
   private readonly threads: number;
-  private readonly rapl: RaplReader | undefined;
 
-  constructor(
-    readonly name: string,
-    spec: DeviceSpec,
-  ) {
-    this.spec = { ...spec, params: { ...spec.params, ...detectedCacheParams() } };
+  constructor(name: string, spec: DeviceSpec) {
+    super(cpuBackend, name, { ...spec, params: { ...spec.params, ...detectedCacheParams() } });
     this.threads = nativeAddon().threads();
     const opened = RaplReader.open();
-    this.rapl = opened instanceof RaplReader ? opened : undefined;
-    this.capabilities = {
-      operators: ['spmm', 'spmv', 'bfs', 'msbfs'],
-      precisions: ['f32', 'f64'],
-      memoryBytes: totalmem(),
-      concurrency: 1,
-      bfsResume: true,
+    this.meter = opened instanceof RaplReader ? opened : undefined;
+    this.capabilities = everyOperator({ memoryBytes: totalmem(), concurrency: 1, bfsResume: true });
+    const at = (key: string): number => specNumber('cpuBackend.create', this.spec, key);
+    this.power = {
+      idleWatts: at('idleWattsPerCore') * this.threads,
+      activeWatts: at('activeWattsPerCore') * this.threads,
+      source: this.meter ? 'measured' : 'modelled',
     };
-    const active = spec.params['activeWattsPerCore']!.value;
-    const idle = spec.params['idleWattsPerCore']!.value;
-    this.power = { idleWatts: idle * this.threads, activeWatts: active * this.threads, source: this.rapl ? 'measured' : 'modelled' };
     this.traits = cpuTraits(this.spec, this.threads, this.power);
   }
 
-  async run<K extends OperatorKind>(
-    op: OperatorOf<K>,
-    inputs: InputsOf<K>,
-    range?: RowRange,
-    options?: RunOptions,
-  ): Promise<DeviceResult<K>> {
-    const req = checkRun(this, op, inputs, range, options);
-    const fn = `${this.name}.run`;
-    const before = this.rapl?.sample();
-    let output: OutputOf<OperatorKind>;
-    let seconds: number;
-    const counters: Record<string, number> = { threads: this.threads };
-    switch (req.kind) {
-      case 'spmm': {
-        const r = await spmmTimed(fn, req.a, req.x, { rows: req.range });
-        ({ seconds } = r);
-        output = r.y;
-        counters['flops'] = 2 * rangeNnz(req.a.rowPtr, req.range) * req.x.cols;
-        break;
-      }
-      case 'spmv': {
-        const r = await spmvTimed(fn, req.a, req.x.data, { rows: req.range });
-        ({ seconds } = r);
-        output = new DenseMatrix(req.range[1] - req.range[0], 1, r.y);
-        counters['flops'] = 2 * rangeNnz(req.a.rowPtr, req.range);
-        break;
-      }
-      case 'bfs': {
-        const r = await bfs(req.graph, req.source, {
-          inEdges: req.inEdges,
-          out: { depth: req.depth },
-          ...(req.startLevel >= 0 ? { resume: { depth: req.depth, level: req.startLevel } } : {}),
-          ...(req.maxLevels > 0 ? { maxLevels: req.maxLevels } : {}),
-        });
-        ({ seconds } = r);
-        output = { depth: r.depth, frontier: r.frontier, complete: r.complete };
-        counters['edgesExamined'] = r.edgesExamined;
-        counters['levels'] = r.frontier.length;
-        counters['bottomUpLevels'] = r.bottomUp.reduce((s, b) => s + b, 0);
-        break;
-      }
-      case 'msbfs': {
-        const r = await msbfs(req.graph, req.sources.subarray(req.range[0], req.range[1]), { inEdges: req.inEdges });
-        ({ seconds } = r);
-        output = { depths: r.depths };
-        counters['edgesExamined'] = r.edgesExamined;
-        break;
-      }
+  protected async spmm(req: CheckedSpmm, fn: string): Promise<Execution> {
+    const counters = { threads: this.threads, flops: 2 * entriesIn(req.a, req.range) * req.x.cols };
+    if (req.kind === 'spmm') {
+      const r = await spmmTimed(fn, req.a, req.x, { rows: req.range });
+      return { output: r.y, seconds: r.seconds, counters };
     }
-    let joules: number;
-    if (this.rapl && before) {
-      joules = this.rapl.joulesBetween(before, this.rapl.sample());
-    } else {
-      // Every participating thread busy for the kernel's duration.
-      joules = this.power.activeWatts * seconds;
-    }
+    const r = await spmvTimed(fn, req.a, req.x.data, { rows: req.range });
+    return { output: new DenseMatrix(req.range[1] - req.range[0], 1, r.y), seconds: r.seconds, counters };
+  }
+
+  protected async bfs(req: CheckedBfs): Promise<Execution> {
+    const r = await bfs(req.graph, req.source, {
+      inEdges: req.inEdges,
+      out: { depth: req.depth },
+      ...(req.startLevel >= 0 ? { resume: { depth: req.depth, level: req.startLevel } } : {}),
+      ...(req.maxLevels > 0 ? { maxLevels: req.maxLevels } : {}),
+    });
+    const bottomUpLevels = r.bottomUp.reduce((s, b) => s + b, 0);
     return {
-      device: this.name,
-      operator: op.kind as K,
-      output: output as OutputOf<K>,
-      seconds,
-      joules,
-      source: 'measured',
-      energySource: this.power.source,
-      counters,
+      output: { depth: r.depth, frontier: r.frontier, complete: r.complete },
+      seconds: r.seconds,
+      counters: { threads: this.threads, edgesExamined: r.edgesExamined, levels: r.frontier.length, bottomUpLevels },
     };
   }
 
-  async dispose(): Promise<void> {}
+  protected async msbfs(req: CheckedMsbfs): Promise<Execution> {
+    const r = await msbfs(req.graph, req.sources.subarray(req.range[0], req.range[1]), { inEdges: req.inEdges });
+    return { output: { depths: r.depths }, seconds: r.seconds, counters: { threads: this.threads, edgesExamined: r.edgesExamined } };
+  }
 }
 
 /**
@@ -165,10 +102,6 @@ function cpuTraits(spec: DeviceSpec, threads: number, power: DevicePower): Devic
       busyWatts: power.activeWatts,
     },
   };
-}
-
-function rangeNnz(rowPtr: Int32Array | BigInt64Array, [b, e]: RowRange): number {
-  return Number(rowPtr[e]!) - Number(rowPtr[b]!);
 }
 
 export const cpuBackend: BackendDefinition = {
