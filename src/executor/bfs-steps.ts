@@ -19,8 +19,7 @@ import type { BfsLevelShape, CostModel } from '../cost/model.js';
 import { InvalidArgumentError } from '../errors.js';
 
 /** Beamer's switching thresholds, as the devices use them (GAP's defaults). */
-const ALPHA = 15;
-const BETA = 18;
+import { BEAMER_ALPHA as ALPHA, BEAMER_BETA as BETA } from '../beamer.js';
 /** The predicted gain over the planned device below which a search runs in one call. */
 export const MIN_GAIN = 0.1;
 /** A group stops for a fresh look once its predicted work reaches this many calls' cost. */
