@@ -92,7 +92,8 @@ async function main(): Promise<void> {
     notes: [
       'Fitted on generated inputs only (Kronecker, Erdős–Rényi, grid, banded); evaluated on the shared real datasets and on generated inputs with unseen seeds and sizes.',
       'cpu observations are measured on this machine (median of repeats); cgra-sim and gpu-sim observations are simulated.',
-      'BFS: mean over the sources the graph features sample; SpMM k = 16 FP32; SpMV FP32.',
+      'BFS: mean over the sources the graph features sample; multi-source BFS: 32 sources spread over the ids; SpMM k = 16 FP32; SpMV FP32.',
+      'Real hardware is observed as calibration observes it (src/cost/measure.ts): the median of repeats, each after a pause longer than the thread pool spins, as a plan\'s pieces find it.',
       'Goals (issue 4): time MAPE <= 15%, energy MAPE <= 20%, right fastest device in >= 90% of cases.',
     ],
     tables: [

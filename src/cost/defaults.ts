@@ -6,7 +6,7 @@
 import type { Device } from '../devices/device.js';
 import type { SparseTraits } from '../devices/traits.js';
 import { describe, InvalidArgumentError } from '../errors.js';
-import { type Caches, TERMS, type ModelOperator } from './packed.js';
+import { TERMS, type ModelOperator, type TermDevice } from './packed.js';
 
 export interface Coefficients {
   readonly time: readonly number[];
@@ -14,12 +14,13 @@ export interface Coefficients {
 }
 
 /**
- * The two cache capacities the model's "beyond near/far cache" terms refer to, as the device
- * states them (its `traits.caches`).
+ * What the terms read of a device, as it states it (its traits): the two cache capacities of
+ * the "beyond near/far cache" terms and the sources its multi-source BFS carries per word.
  * @throws {InvalidArgumentError} for something that is not a device with traits.
  */
-export function cachesOf(device: Device): Caches {
-  return traitsOf('cachesOf', device).caches;
+export function termDevice(device: Device): TermDevice {
+  const t = traitsOf('termDevice', device);
+  return { near: t.caches.near, far: t.caches.far, lanes: t.searchLanes };
 }
 
 /**
@@ -54,7 +55,7 @@ function timeRows(t: SparseTraits): Record<ModelOperator, number[]> {
         spmm,
         spmv: spmm,
         bfs: [10e-6, 2e-6, 8 / bw, 0, 0.3 * line, line, 4 / bw, 12 / bw, 8 / bw],
-        msbfs: [10e-6, 2e-6, 4 / bw, 16 / bw, 16 / bw, 0.3 * line, line, 0.3 * line],
+        msbfs: [10e-6, 2e-6, 4 / bw, 16 / bw, 16 / bw, 0.3 * line, line, 16 / bw, 0.3 * line],
       };
     }
     case 'simt': {
@@ -66,7 +67,7 @@ function timeRows(t: SparseTraits): Record<ModelOperator, number[]> {
         spmm,
         spmv: spmm,
         bfs: [launch, 2 * launch, 4 / dram, 0, 32 / l2, 32 / dram, 4 / dram, 8 / dram, 8 / dram],
-        msbfs: [launch, 2 * launch, 4 / dram, 16 / dram, 16 / dram, 32 / l2, 32 / dram, 32 / l2],
+        msbfs: [launch, 2 * launch, 4 / dram, 16 / dram, 16 / dram, 32 / l2, 32 / dram, 16 / dram, 32 / l2],
       };
     }
     case 'spatial': {
@@ -79,8 +80,10 @@ function timeRows(t: SparseTraits): Record<ModelOperator, number[]> {
       return {
         spmm,
         spmv: spmm,
-        bfs: [2000 * cycle, pass * cycle, 2 * cycle, 1 * cycle, 0.5 * latency * cycle, latency * cycle, 2 * cycle, 0, 0],
-        msbfs: [2000 * cycle, 2 * pass * cycle, cycle / 8, 2 * cycle, 2 * cycle, 0.5 * latency * cycle, latency * cycle, 0.5 * latency * cycle],
+        // Every depth starts at -1 by a DMA fill (4 bytes a vertex) unless it fits the scratchpad.
+        bfs: [2000 * cycle, pass * cycle, (4 / dma) * cycle, 1 * cycle, 0.5 * latency * cycle, latency * cycle, 2 * cycle, 0, 0],
+        // A repeat activation re-runs the push loop over the vertex's edges (II = 2).
+        msbfs: [2000 * cycle, 2 * pass * cycle, cycle / 8, 2 * cycle, 2 * cycle, 0.5 * latency * cycle, latency * cycle, 2 * cycle, 0.5 * latency * cycle],
       };
     }
   }

@@ -9,11 +9,11 @@ import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import { checkSystem } from '../devices/system.js';
 import { checkRowRange } from '../kernels/row-range.js';
 import { type CalibrationPayload, deviceKey, MODEL_VERSION, type OperatorFit } from './calibration.js';
-import { cachesOf, type Coefficients, defaultCoefficients } from './defaults.js';
+import { type Coefficients, defaultCoefficients, termDevice } from './defaults.js';
 import type { GraphFeatures, MatrixFeatures } from './feature-types.js';
 import { graphFeatures, matrixFeatures } from './features.js';
 import { OnlineCorrection } from './online-correction.js';
-import { type BfsLevel, type Caches, packGraph, packMatrix, ResidentCoefficients, ResidentFeatures, type ModelOperator } from './packed.js';
+import { type BfsLevel, packGraph, packMatrix, ResidentCoefficients, ResidentFeatures, type ModelOperator, type TermDevice } from './packed.js';
 
 /** Whether a device's coefficients come from calibration on this machine. */
 export type ModelState =
@@ -48,7 +48,7 @@ export type BfsLevelShape = BfsLevel;
 
 interface DeviceEntry {
   readonly device: Device;
-  readonly cache: Caches;
+  readonly terms: TermDevice;
   readonly coefficients: Record<ModelOperator, ResidentCoefficients>;
   readonly fits: Partial<Record<ModelOperator, OperatorFit>>;
   readonly state: ModelState;
@@ -103,7 +103,7 @@ export class CostModel {
         found && calibration
           ? { state: 'calibrated', createdAt: calibration.createdAt, quick: calibration.quick }
           : { state: 'uncalibrated', reason: calibration ? `the calibration has no entry for ${deviceKey(device)}` : uncalibratedReason };
-      this.devices.set(device.name, { device, cache: cachesOf(device), coefficients, fits: found?.operators ?? {}, state });
+      this.devices.set(device.name, { device, terms: termDevice(device), coefficients, fits: found?.operators ?? {}, state });
     }
   }
 
@@ -173,13 +173,12 @@ export class CostModel {
       const a = shape.a;
       const [b, e] = checkRowRange(fn, shape.range, a.rows);
       const nnzR = Number(a.rowPtr[e]!) - Number(a.rowPtr[b]!);
-      raw = coef.predictSpmm(this.residentMatrix(a), shape.k, shape.precision === 'f32' ? 4 : 8, e - b, nnzR, entry.cache);
+      raw = coef.predictSpmm(this.residentMatrix(a), shape.k, shape.precision === 'f32' ? 4 : 8, e - b, nnzR, entry.terms);
     } else {
       const g = shape.graph;
       if (!(g instanceof CsrMatrix) || g.rows !== g.cols) throw new InvalidArgumentError(`${fn}: graph must be a square CsrMatrix, got ${describe(g)}`);
       const resident = this.residentGraph(g);
-      const matrix = this.residentMatrix(g);
-      raw = 'sources' in shape ? coef.predictMsbfs(resident, matrix, shape.sources, entry.cache) : coef.predictBfs(resident, matrix, entry.cache);
+      raw = 'sources' in shape ? coef.predictMsbfs(resident, shape.sources, entry.terms) : coef.predictBfs(resident, entry.terms);
     }
     const calibrated = entry.state.state === 'calibrated';
     const fit = entry.fits[shape.kind];
@@ -208,7 +207,7 @@ export class CostModel {
     const entry = this.entry(fn, device);
     if (!entry.device.capabilities.operators.includes('bfs')) throw new UnsupportedError(`${fn}: device ${entry.device.name} cannot run bfs`);
     if (!(graph instanceof CsrMatrix) || graph.rows !== graph.cols) throw new InvalidArgumentError(`${fn}: graph must be a square CsrMatrix, got ${describe(graph)}`);
-    const [seconds, joules] = entry.coefficients.bfs.predictBfsLevel(this.residentGraph(graph), this.residentMatrix(graph), entry.cache, level, call);
+    const [seconds, joules] = entry.coefficients.bfs.predictBfsLevel(this.residentGraph(graph), entry.terms, level, call);
     const [timeFactor, energyFactor] = this.correctionFactors(entry.device, 'bfs');
     return { seconds: seconds * timeFactor, joules: joules * energyFactor };
   }

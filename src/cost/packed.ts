@@ -11,10 +11,14 @@ import type { GraphFeatures, MatrixFeatures } from './feature-types.js';
 
 export const { MF_FIELDS, MF_GAP_BUCKETS, GF_FIELDS } = C;
 
-/** Two cache capacities of a device, in bytes: the model's "beyond near/far cache" terms. */
-export interface Caches {
+/**
+ * What the terms need of a device: two cache capacities in bytes (the "beyond near/far cache"
+ * terms) and the sources its multi-source BFS carries per word.
+ */
+export interface TermDevice {
   readonly near: number;
   readonly far: number;
+  readonly lanes: number;
 }
 
 /** Number of basis terms per operator (src/cost/core/cost-terms.ts). */
@@ -26,7 +30,7 @@ export const TERM_NAMES: Readonly<Record<ModelOperator, readonly string[]>> = {
   spmm: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines missing near cache', 'lines missing far cache', 'output lines', 'longest row'],
   spmv: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines missing near cache', 'lines missing far cache', 'output lines', 'longest row'],
   bfs: ['call', 'levels', 'vertices', 'edges', 'gathers missing near cache', 'gathers missing far cache', 'reached vertices', 'top-down edges', 'bottom-up vertex scans'],
-  msbfs: ['call', 'levels x words', 'depth writes', 'edges x words', 'reached x words', 'gathers missing near cache', 'gathers missing far cache', 'repeat activations missing near cache'],
+  msbfs: ['call', 'levels x words', 'depth writes', 'edges x words', 'reached x words', 'gathers missing near cache', 'gathers missing far cache', 'repeat activations', 'repeat activations missing far cache'],
 };
 
 let checked: WasmExports | undefined;
@@ -115,6 +119,19 @@ export function beamerWork(gf: GraphFeatures, alpha = BEAMER_ALPHA, beta = BEAME
   return { topDownEdges, bottomUpVertices };
 }
 
+/**
+ * Expected number of distinct depths among `sources` independent waves at a vertex, when each
+ * wave's depth there follows the sampled searches' depth distribution: sum over levels l of
+ * 1 - (1 - p_l)^sources.
+ */
+export function distinctDepths(gf: GraphFeatures, sources: number): number {
+  let total = 0;
+  for (const f of gf.frontier) total += f;
+  let distinct = 0;
+  if (total > 0) for (const f of gf.frontier) distinct += 1 - (1 - f / total) ** sources;
+  return distinct;
+}
+
 /** Graph features packed for the model (GF_* layout). */
 export function packGraph(gf: GraphFeatures, mf: MatrixFeatures): Float64Array {
   const w = beamerWork(gf);
@@ -124,9 +141,11 @@ export function packGraph(gf: GraphFeatures, mf: MatrixFeatures): Float64Array {
   // Mean, not maximum, levels: the model prices a typical search from the sampled sources.
   v[C.GF_LEVELS] = gf.meanLevels;
   v[C.GF_REACHED] = gf.reached;
-  v[C.GF_SAME_LINE] = mf.sameLine;
   v[C.GF_TOP_DOWN_EDGES] = w.topDownEdges;
   v[C.GF_BOTTOM_UP_VERTICES] = w.bottomUpVertices;
+  for (let j = 0; j < C.GF_DISTINCT_POINTS; j++) v[C.GF_DISTINCT + j] = distinctDepths(gf, 2 ** j);
+  cumulativeHits(gf.searchReuse.vertices, v, C.GF_REUSE_VERTEX);
+  cumulativeHits(gf.searchReuse.blocks16, v, C.GF_REUSE_BLOCK);
   return v;
 }
 
@@ -170,27 +189,27 @@ export class ResidentCoefficients {
     this.energy.write(energyCoef);
   }
 
-  predictSpmm(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, cache: Caches): [number, number] {
-    cost().predictSpmm(mf.ptr, k, elemBytes, rowsR, nnzR, cache.near, cache.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
+  predictSpmm(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, device: TermDevice): [number, number] {
+    cost().predictSpmm(mf.ptr, k, elemBytes, rowsR, nnzR, device.near, device.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
     return this.result();
   }
 
-  predictBfs(gf: ResidentFeatures, mf: ResidentFeatures, cache: Caches): [number, number] {
-    cost().predictBfs(gf.ptr, mf.ptr, cache.near, cache.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
+  predictBfs(gf: ResidentFeatures, device: TermDevice): [number, number] {
+    cost().predictBfs(gf.ptr, device.near, device.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
     return this.result();
   }
 
   /** One level of a single-source BFS from its actual frontier (see CostModel.predictBfsLevel). */
-  predictBfsLevel(gf: ResidentFeatures, mf: ResidentFeatures, cache: Caches, level: BfsLevel, call: boolean): [number, number] {
+  predictBfsLevel(gf: ResidentFeatures, device: TermDevice, level: BfsLevel, call: boolean): [number, number] {
     cost().predictBfsLevel(
-      gf.ptr, mf.ptr, cache.near, cache.far, level.frontier, level.frontierEdges, level.unvisited, level.bottomUp ? 1 : 0, call ? 1 : 0,
+      gf.ptr, device.near, device.far, level.frontier, level.frontierEdges, level.unvisited, level.bottomUp ? 1 : 0, call ? 1 : 0,
       this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr,
     );
     return this.result();
   }
 
-  predictMsbfs(gf: ResidentFeatures, mf: ResidentFeatures, sources: number, cache: Caches): [number, number] {
-    cost().predictMsbfs(gf.ptr, mf.ptr, sources, cache.near, cache.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
+  predictMsbfs(gf: ResidentFeatures, sources: number, device: TermDevice): [number, number] {
+    cost().predictMsbfs(gf.ptr, sources, device.lanes, device.near, device.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
     return this.result();
   }
 
@@ -209,20 +228,20 @@ export class ResidentCoefficients {
 }
 
 /** Basis terms (for fitting): the same arithmetic the predictions use. */
-export function spmmTerms(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, cache: Caches): Float64Array {
+export function spmmTerms(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, device: TermDevice): Float64Array {
   const out = new Block(TERMS.spmm);
-  cost().spmmTerms(mf.ptr, k, elemBytes, rowsR, nnzR, cache.near, cache.far, out.ptr);
+  cost().spmmTerms(mf.ptr, k, elemBytes, rowsR, nnzR, device.near, device.far, out.ptr);
   return out.view().slice();
 }
 
-export function bfsTerms(gf: ResidentFeatures, mf: ResidentFeatures, cache: Caches): Float64Array {
+export function bfsTerms(gf: ResidentFeatures, device: TermDevice): Float64Array {
   const out = new Block(TERMS.bfs);
-  cost().bfsTerms(gf.ptr, mf.ptr, cache.near, cache.far, out.ptr);
+  cost().bfsTerms(gf.ptr, device.near, device.far, out.ptr);
   return out.view().slice();
 }
 
-export function msbfsTerms(gf: ResidentFeatures, mf: ResidentFeatures, sources: number, cache: Caches): Float64Array {
+export function msbfsTerms(gf: ResidentFeatures, sources: number, device: TermDevice): Float64Array {
   const out = new Block(TERMS.msbfs);
-  cost().msbfsTerms(gf.ptr, mf.ptr, sources, cache.near, cache.far, out.ptr);
+  cost().msbfsTerms(gf.ptr, sources, device.lanes, device.near, device.far, out.ptr);
   return out.view().slice();
 }

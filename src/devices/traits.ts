@@ -78,6 +78,8 @@ export type SparseTraits =
 /** Everything a device states for the planner and the cost model. */
 export interface DeviceTraits {
   readonly caches: CacheTraits;
+  /** Sources its multi-source BFS carries in one bit-parallel word (its kernel's word width). */
+  readonly searchLanes: number;
   readonly dense: DenseTraits;
   readonly sparse: SparseTraits;
 }
@@ -125,6 +127,8 @@ export function gpuTraits(fn: string, spec: DeviceSpec, power: { readonly idleWa
       far: at('l2Mb') * 1e6,
       source: `L1 over all SMs and L2 of the ${spec.name} spec`,
     },
+    // Both GPU backends' multi-source searches take 64 sources a batch (docs/gpu-sim.md).
+    searchLanes: 64,
     dense: {
       flopsPerSecond: { f32: at('fp32Tflops') * 1e12 * GPU_FLOP_EFFICIENCY, f64: at('fp64Tflops') * 1e12 * GPU_FLOP_EFFICIENCY },
       bytesPerSecond: at('dramGbs') * 1e9 * GPU_BANDWIDTH_EFFICIENCY,

@@ -27,16 +27,16 @@ export interface WasmExports {
   readonly BFS_TERMS: WebAssembly.Global;
   readonly MSBFS_TERMS: WebAssembly.Global;
   spmmTerms(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, near: number, far: number, out: number): void;
-  bfsTerms(gf: number, mf: number, near: number, far: number, out: number): void;
-  bfsLevelTerms(gf: number, mf: number, near: number, far: number, frontier: number, frontierEdges: number, unvisited: number, bottomUp: number, call: number, out: number): void;
-  msbfsTerms(gf: number, mf: number, sources: number, near: number, far: number, out: number): void;
+  bfsTerms(gf: number, near: number, far: number, out: number): void;
+  bfsLevelTerms(gf: number, near: number, far: number, frontier: number, frontierEdges: number, unvisited: number, bottomUp: number, call: number, out: number): void;
+  msbfsTerms(gf: number, sources: number, lanes: number, near: number, far: number, out: number): void;
   predictSpmm(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
-  predictBfs(gf: number, mf: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
+  predictBfs(gf: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
   predictBfsLevel(
-    gf: number, mf: number, near: number, far: number, frontier: number, frontierEdges: number, unvisited: number, bottomUp: number, call: number,
+    gf: number, near: number, far: number, frontier: number, frontierEdges: number, unvisited: number, bottomUp: number, call: number,
     tc: number, ec: number, terms: number, out: number,
   ): void;
-  predictMsbfs(gf: number, mf: number, sources: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
+  predictMsbfs(gf: number, sources: number, lanes: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
   _initialize(): void;
 }
 

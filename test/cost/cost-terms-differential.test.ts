@@ -47,16 +47,18 @@ function allTerms(engine: FeatureEngine, mf: Float64Array, gf: Float64Array | un
       }
     }
     if (!gf) continue;
-    engine.bfsTerms(gfPtr, mfPtr, near, far, out);
+    engine.bfsTerms(gfPtr, near, far, out);
     read(BFS_TERMS);
-    for (const sources of [0, 1, 7, 63, 64, 65, 200]) {
-      engine.msbfsTerms(gfPtr, mfPtr, sources, near, far, out);
-      read(MSBFS_TERMS);
+    for (const sources of [0, 1, 7, 31, 32, 33, 63, 64, 65, 200]) {
+      for (const lanes of [32, 64]) {
+        engine.msbfsTerms(gfPtr, sources, lanes, near, far, out);
+        read(MSBFS_TERMS);
+      }
     }
     for (const [frontier, edges, unvisited] of [[1, 3, rows - 1], [rows / 4, nnz / 2, rows / 2], [0, -1, 0]] as const) {
       for (const bottomUp of [0, 1]) {
         for (const call of [0, 1]) {
-          engine.bfsLevelTerms(gfPtr, mfPtr, near, far, frontier, edges, unvisited, bottomUp, call, out);
+          engine.bfsLevelTerms(gfPtr, near, far, frontier, edges, unvisited, bottomUp, call, out);
           read(BFS_TERMS);
         }
       }

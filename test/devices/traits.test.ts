@@ -3,7 +3,7 @@
 // that lacks one is refused by name when the device is built, never priced with a stand-in.
 
 import { describe, expect, it } from 'vitest';
-import { cachesOf, defaultCoefficients } from '../../src/cost/defaults.js';
+import { defaultCoefficients, termDevice } from '../../src/cost/defaults.js';
 import { denseRates } from '../../src/cost/dense-cost.js';
 import { BACKENDS } from '../../src/devices/backends/index.js';
 import type { DeviceSpec } from '../../src/devices/device.js';
@@ -24,7 +24,7 @@ describe('device traits', () => {
         expect(t.sparse.busyWatts).toBeGreaterThan(0);
         for (const v of Object.values(t.sparse)) if (typeof v === 'number') expect(Number.isFinite(v) && v >= 0).toBe(true);
         // The cost model's readings are the traits themselves.
-        expect(cachesOf(device)).toBe(t.caches);
+        expect(termDevice(device)).toEqual({ near: t.caches.near, far: t.caches.far, lanes: t.searchLanes });
         expect(denseRates(device)).toBe(t.dense);
         for (const c of Object.values(defaultCoefficients(device))) expect(c.time.every((x) => Number.isFinite(x) && x >= 0)).toBe(true);
         await device.dispose();

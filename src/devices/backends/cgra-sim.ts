@@ -48,6 +48,8 @@ function cgraTraits(spec: DeviceSpec, at: (key: string) => number, activeWatts: 
   const spm = at('spmBytes');
   return {
     caches: { near: spm / 8, far: spm / 2, source: `an eighth and a half of the ${spec.name} scratchpad (the rest holds tiles of A and Y)` },
+    // A bit per source in a 32-bit PE word: batches of 32 (docs/cgra-sim.md).
+    searchLanes: 32,
     dense: {
       // One multiply-add (2 flops) per PE per cycle when the loop is fully pipelined.
       flopsPerSecond: { f32: 2 * pes * clock, f64: 2 * at('fp64OpSlots') * clock },

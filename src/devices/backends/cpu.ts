@@ -85,6 +85,8 @@ function cpuTraits(spec: DeviceSpec, threads: number, power: DevicePower): Devic
       far: at('llcKb') * 1024,
       source: `L2 per core (from ${source('l2KbPerCore')}) over ${threads} threads, and the last-level cache (from ${source('llcKb')})`,
     },
+    // 64 sources per machine word (src/kernels/msbfs.ts).
+    searchLanes: 64,
     dense: {
       flopsPerSecond: { f32: HOST_TS_FLOPS, f64: HOST_TS_FLOPS * 0.9 },
       bytesPerSecond: HOST_TS_BYTES,
