@@ -6,6 +6,6 @@ export { alloc, free } from './memory';
 export { rowLengthStats, ROW_STATS_FIELDS } from './row-stats';
 export {
   MF_FIELDS, MF_GAP_BUCKETS, GF_FIELDS, SPMM_TERMS, BFS_TERMS, MSBFS_TERMS,
-  spmmTerms, bfsTerms, msbfsTerms, dot, predictSpmm, predictBfs, predictMsbfs,
+  spmmTerms, bfsTerms, bfsLevelTerms, msbfsTerms, dot, predictSpmm, predictBfs, predictBfsLevel, predictMsbfs,
 } from './cost-model';
 export { rowLengthFeatures, scanRows, scanDraws, bandwidthOf, graphFeatures, reuseWindow } from './features';

@@ -3,9 +3,11 @@
 // predicted fastest device is the true fastest.
 
 import type { CsrMatrix } from '../data/csr.js';
-import type { Device, DeviceResult, OperatorKind } from '../devices/device.js';
+import type { OperatorKind } from '../devices/device.js';
 import { denseFeatures } from '../generators/index.js';
 import { describe, InvalidArgumentError } from '../errors.js';
+import { spreadSources } from './calibrate.js';
+import { observeDevice } from './measure.js';
 import { CostModel, type Prediction } from './model.js';
 
 export interface AccuracyCase {
@@ -51,26 +53,14 @@ export interface AccuracyOptions {
   readonly onProgress?: (done: number, total: number, label: string) => void;
 }
 
-async function observe(device: Device, repeats: number, run: () => Promise<DeviceResult>): Promise<{ seconds: number; joules: number; source: 'measured' | 'simulated' }> {
-  if (device.simulated) {
-    const r = await run();
-    return { seconds: r.seconds, joules: r.joules, source: r.source };
-  }
-  await run();
-  const s: number[] = [];
-  const j: number[] = [];
-  for (let i = 0; i < repeats; i++) {
-    const r = await run();
-    s.push(r.seconds);
-    j.push(r.joules);
-  }
-  const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  return { seconds: med(s), joules: med(j), source: 'measured' };
-}
+/** Sources of the multi-source BFS the check runs (the decision suite's msbfs workload uses as many). */
+export const ACCURACY_MSBFS_SOURCES = 32;
 
 /**
- * Run every device on every case (SpMM, SpMV, and BFS on square inputs from the sources the
- * graph features sample) and compare with the model's predictions.
+ * Run every device on every case (SpMM, SpMV; on square inputs BFS from the sources the graph
+ * features sample and a multi-source BFS of ACCURACY_MSBFS_SOURCES spread sources) and compare
+ * with the model's predictions. Real hardware is observed as calibration observes it
+ * (observeDevice).
  */
 export async function measureAccuracy(model: CostModel, cases: readonly AccuracyCase[], options?: AccuracyOptions): Promise<AccuracyReport> {
   if (!(model instanceof CostModel)) throw new InvalidArgumentError(`measureAccuracy: model must be a CostModel, got ${describe(model)}`);
@@ -82,7 +72,7 @@ export async function measureAccuracy(model: CostModel, cases: readonly Accuracy
   const repeats = options?.repeats ?? 5;
   const rows: AccuracyRow[] = [];
   const devices = model.system.devices;
-  const total = cases.length * devices.length * 3;
+  const total = cases.length * devices.length * 4;
   let done = 0;
   for (const { name, matrix: a } of cases) {
     const x = denseFeatures({ rows: a.cols, cols: k, precision: 'f32', seed: 7 });
@@ -93,22 +83,25 @@ export async function measureAccuracy(model: CostModel, cases: readonly Accuracy
         rows.push({ input: name, operator, device: device.name, predictedSeconds: p.seconds, observedSeconds: o.seconds, predictedJoules: p.joules, observedJoules: o.joules, source: o.source });
         options?.onProgress?.(++done, total, `${device.name} ${operator} on ${name}`);
       };
-      push('spmm', model.predict(device, { kind: 'spmm' }, { a, x }), await observe(device, repeats, () => device.run({ kind: 'spmm' }, { a, x })));
-      push('spmv', model.predict(device, { kind: 'spmv' }, { a, x: v }), await observe(device, repeats, () => device.run({ kind: 'spmv' }, { a, x: v })));
+      push('spmm', model.predict(device, { kind: 'spmm' }, { a, x }), await observeDevice(device, repeats, () => device.run({ kind: 'spmm' }, { a, x })));
+      push('spmv', model.predict(device, { kind: 'spmv' }, { a, x: v }), await observeDevice(device, repeats, () => device.run({ kind: 'spmv' }, { a, x: v })));
       if (sources && sources.length > 0) {
         const p = model.predict(device, { kind: 'bfs', source: sources[0]! }, { graph: a });
         let seconds = 0;
         let joules = 0;
         let source: 'measured' | 'simulated' = 'simulated';
         for (const s of sources) {
-          const o = await observe(device, repeats, () => device.run({ kind: 'bfs', source: s }, { graph: a }));
+          const o = await observeDevice(device, repeats, () => device.run({ kind: 'bfs', source: s }, { graph: a }));
           seconds += o.seconds / sources.length;
           joules += o.joules / sources.length;
           source = o.source;
         }
         push('bfs', p, { seconds, joules, source });
+        const many = spreadSources(a, ACCURACY_MSBFS_SOURCES);
+        const pm = model.predict(device, { kind: 'msbfs', sources: many }, { graph: a });
+        push('msbfs', pm, await observeDevice(device, repeats, () => device.run({ kind: 'msbfs', sources: many }, { graph: a })));
       } else {
-        done++;
+        done += 2;
       }
     }
   }

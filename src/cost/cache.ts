@@ -1,12 +1,13 @@
 // The on-disk calibration cache: one msgpack file per machine fingerprint and model version,
 // written atomically, checksummed, and read back as valid / missing / stale / corrupted.
 
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, open, readdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { Packr } from 'msgpackr';
 import { describe, InvalidArgumentError, IoError, LimitError } from '../errors.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { checkInt } from '../validate.js';
 
 export { machineFingerprint, type MachineFingerprint } from './machine-fingerprint.js';
@@ -126,22 +127,12 @@ export async function writeCalibration(payload: unknown, meta: CalibrationMeta):
   const file = codec().pack(envelope);
   const dir = calibrationDir();
   const path = join(dir, fileName(m));
-  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const handle = await open(tmp, 'wx', 0o600);
-    try {
-      await handle.writeFile(file);
-      // Without the flush, a crash right after the rename can leave an empty file under the final name.
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, path);
   } catch (cause) {
-    await rm(tmp, { force: true }).catch(() => undefined);
     throw new IoError(fn, path, cause);
   }
+  await writeFileAtomic(fn, path, file, { mode: 0o600 });
   return path;
 }
 

@@ -7,7 +7,7 @@ import type { Device } from '../devices/device.js';
 import type { ModelOperator } from './packed.js';
 
 /** Bumped whenever the basis terms or the payload change: older caches become stale. */
-export const MODEL_VERSION = 2;
+export const MODEL_VERSION = 3;
 
 /** The fit of one operator on one device. */
 export interface OperatorFit {

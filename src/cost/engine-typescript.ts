@@ -1,12 +1,15 @@
-// The plain TypeScript build of the feature cores: the same files as the WebAssembly build, run
-// by tsx/node, with AssemblyScript's memory accessors defined over one growable ArrayBuffer.
-// The reference the differential test holds the WebAssembly engine to; not meant to be fast.
+// The plain TypeScript build of the portable cores (features and cost terms): the same files as
+// the WebAssembly build, run by tsx/node, with AssemblyScript's memory accessors defined over one
+// growable ArrayBuffer. The reference the differential tests hold the WebAssembly engine to; not
+// meant to be fast.
 
 import type { CsrMatrix } from '../data/csr.js';
 import { bandwidthOf, scanDraws, scanRows } from './core/entry-scan.js';
 import { graphFeatures } from './core/bfs-levels.js';
 import { rowLengthFeatures } from './core/row-lengths.js';
 import { reuseWindow } from './core/reuse.js';
+import { bfsLevelTerms, bfsTerms, msbfsTerms, spmmTerms } from './core/cost-terms.js';
+import { expPortable, lnPortable, log2Portable, powPortable } from './core/portable-math.js';
 import { checkResidentCopy, type FeatureEngine, writeRowPtr } from './engine.js';
 
 let heap = new ArrayBuffer(1 << 16);
@@ -29,6 +32,10 @@ Object.assign(globalThis, {
   // |x| < 2^31 here, where `| 0` is truncation toward zero, like i32.trunc_f64_s.
   trunc32: (x: number): number => x | 0,
   mul32: Math.imul,
+  lnPortable,
+  expPortable,
+  log2Portable,
+  powPortable,
 });
 
 /** A bump allocator: memory is only given back by `reset`, between computations. */
@@ -71,11 +78,16 @@ export function typescriptEngine(): FeatureEngine {
     readF64: (ptr, count) => new Float64Array(heap, ptr, count).slice(),
     readI32: (ptr, count) => new Int32Array(heap, ptr, count).slice(),
     zeroF64: (ptr, count) => new Float64Array(heap, ptr, count).fill(0),
+    writeF64: (ptr, values) => new Float64Array(heap, ptr, values.length).set(values),
     rowLengthFeatures,
     scanRows,
     scanDraws,
     bandwidthOf,
     graphFeatures,
     reuseWindow,
+    spmmTerms,
+    bfsTerms,
+    bfsLevelTerms,
+    msbfsTerms,
   };
 }

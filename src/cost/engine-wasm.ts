@@ -1,4 +1,4 @@
-// The WebAssembly build of the feature cores. Each matrix is copied into linear memory once, on
+// The WebAssembly build of the portable cores (features and cost terms). Each matrix is copied into linear memory once, on
 // first use, and stays there while the CsrMatrix object lives: a WeakMap finds the copy, a
 // FinalizationRegistry frees it after the object is collected (or releaseResident, sooner).
 
@@ -77,11 +77,16 @@ export function wasmEngine(): FeatureEngine {
     readF64: (ptr, count) => new Float64Array(wasm.memory.buffer, ptr, count).slice(),
     readI32: (ptr, count) => new Int32Array(wasm.memory.buffer, ptr, count).slice(),
     zeroF64: (ptr, count) => new Float64Array(wasm.memory.buffer, ptr, count).fill(0),
+    writeF64: (ptr, values) => new Float64Array(wasm.memory.buffer, ptr, values.length).set(values),
     rowLengthFeatures: wasm.rowLengthFeatures,
     scanRows: wasm.scanRows,
     scanDraws: wasm.scanDraws,
     bandwidthOf: wasm.bandwidthOf,
     graphFeatures: wasm.graphFeatures,
     reuseWindow: wasm.reuseWindow,
+    spmmTerms: wasm.spmmTerms,
+    bfsTerms: wasm.bfsTerms,
+    bfsLevelTerms: wasm.bfsLevelTerms,
+    msbfsTerms: wasm.msbfsTerms,
   };
 }

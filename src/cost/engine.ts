@@ -1,6 +1,7 @@
-// What feature extraction needs from a build of the portable cores: memory to put the CSR and
-// scratch in, and the cores themselves. Two implementations: WebAssembly (the default, CSR kept
-// resident per matrix) and plain TypeScript over an ArrayBuffer (the reference it is tested against).
+// What feature extraction and the cost terms need from a build of the portable cores: memory to
+// put the CSR and scratch in, and the cores themselves. Two implementations: WebAssembly (the
+// default, CSR kept resident per matrix) and plain TypeScript over an ArrayBuffer (the reference
+// it is tested against).
 
 import type { CsrMatrix } from '../data/csr.js';
 import { InvalidArgumentError } from '../errors.js';
@@ -8,6 +9,7 @@ import type { bandwidthOf, scanDraws, scanRows } from './core/entry-scan.js';
 import type { graphFeatures } from './core/bfs-levels.js';
 import type { rowLengthFeatures } from './core/row-lengths.js';
 import type { reuseWindow } from './core/reuse.js';
+import type { bfsLevelTerms, bfsTerms, msbfsTerms, spmmTerms } from './core/cost-terms.js';
 
 /** Which build of the cores runs: 'wasm' (default) or 'typescript' (the same source under tsc). */
 export type FeatureEngineName = 'wasm' | 'typescript';
@@ -33,12 +35,18 @@ export interface FeatureEngine {
   readF64(ptr: number, count: number): Float64Array;
   readI32(ptr: number, count: number): Int32Array;
   zeroF64(ptr: number, count: number): void;
+  /** Copies `values` into engine memory at `ptr`. */
+  writeF64(ptr: number, values: ArrayLike<number>): void;
   readonly rowLengthFeatures: typeof rowLengthFeatures;
   readonly scanRows: typeof scanRows;
   readonly scanDraws: typeof scanDraws;
   readonly bandwidthOf: typeof bandwidthOf;
   readonly graphFeatures: typeof graphFeatures;
   readonly reuseWindow: typeof reuseWindow;
+  readonly spmmTerms: typeof spmmTerms;
+  readonly bfsTerms: typeof bfsTerms;
+  readonly bfsLevelTerms: typeof bfsLevelTerms;
+  readonly msbfsTerms: typeof msbfsTerms;
 }
 
 /** Row pointers narrowed to int32 into `dst` (64-bit ones fit: engine memory cannot hold 2^31 columns anyway). */

@@ -87,4 +87,11 @@ export interface GraphFeatures {
   readonly frontierEdges: Float64Array;
   /** Mean fraction of vertices reached from a sampled source. */
   readonly reached: number;
+  /**
+   * Locality of a search's gathers in the order it makes them: over the sampled searches, how
+   * many edge visits found their target vertex (and its 16-vertex block) visited 2^(b-1) to 2^b
+   * visits before (bucket b >= 1), or not yet in that search (bucket 0). A cache holding R
+   * vertices' state serves about the visits below R.
+   */
+  readonly searchReuse: { readonly vertices: Float64Array; readonly blocks16: Float64Array };
 }

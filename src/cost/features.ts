@@ -252,7 +252,8 @@ export function graphFeatures(g: CsrMatrix, options?: GraphFeaturesOptions): Gra
   try {
     const levels = engine.graphFeatures(csr.rowPtr, csr.colIdx, n, wanted, sources, work, out);
     const header = engine.readF64(out, G.GF_HEADER);
-    const frontierAt = out + 8 * G.GF_HEADER;
+    const reuseAt = out + 8 * G.GF_HEADER;
+    const frontierAt = out + 8 * G.GF_PROFILE;
     return {
       sources: engine.readI32(sources, header[G.GF_SOURCES]!),
       levels,
@@ -261,6 +262,10 @@ export function graphFeatures(g: CsrMatrix, options?: GraphFeaturesOptions): Gra
       frontier: engine.readF64(frontierAt, levels),
       frontierEdges: engine.readF64(frontierAt + 8 * (n + 1), levels),
       reached: header[G.GF_REACHED]!,
+      searchReuse: {
+        vertices: engine.readF64(reuseAt, G.SEARCH_REUSE_BUCKETS),
+        blocks16: engine.readF64(reuseAt + 8 * G.SEARCH_REUSE_BUCKETS, G.SEARCH_REUSE_BUCKETS),
+      },
     };
   } finally {
     engine.free(out);

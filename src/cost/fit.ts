@@ -2,6 +2,7 @@
 // terms, and the robust summaries of repeated timings that feed it.
 
 import { describe, InvalidArgumentError } from '../errors.js';
+import { quantileSorted } from '../stats.js';
 import { checkBoolean, checkInt, checkOptions } from '../validate.js';
 import { checkSystem, leastSquares, MAX_FIT_COLUMNS, MAX_FIT_ROWS, nnls } from './nnls.js';
 
@@ -189,12 +190,4 @@ function sortedFinite(fn: string, samples: unknown): Float64Array {
     out[i] = v;
   }
   return out.sort();
-}
-
-/** Quantile q of non-empty ascending data, interpolating linearly between order statistics. */
-export function quantileSorted(sorted: Float64Array, q: number): number {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }

@@ -9,11 +9,11 @@ import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import { checkSystem } from '../devices/system.js';
 import { checkRowRange } from '../kernels/row-range.js';
 import { type CalibrationPayload, deviceKey, MODEL_VERSION, type OperatorFit } from './calibration.js';
-import { cachesOf, type Coefficients, defaultCoefficients } from './defaults.js';
+import { type Coefficients, defaultCoefficients, termDevice } from './defaults.js';
 import type { GraphFeatures, MatrixFeatures } from './feature-types.js';
 import { graphFeatures, matrixFeatures } from './features.js';
 import { OnlineCorrection } from './online-correction.js';
-import { bfsTerms, type Caches, packGraph, packMatrix, ResidentCoefficients, ResidentFeatures, type ModelOperator, TERMS } from './packed.js';
+import { type BfsLevel, packGraph, packMatrix, ResidentCoefficients, ResidentFeatures, type ModelOperator, type TermDevice } from './packed.js';
 
 /** Whether a device's coefficients come from calibration on this machine. */
 export type ModelState =
@@ -44,19 +44,12 @@ export type OperatorShape =
  * One BFS level as the executor sees it before running it: the frontier about to be expanded,
  * its out-edges, the vertices not yet found, and the direction the device's rule would take.
  */
-export interface BfsLevelShape {
-  readonly frontier: number;
-  readonly frontierEdges: number;
-  readonly unvisited: number;
-  readonly bottomUp: boolean;
-}
+export type BfsLevelShape = BfsLevel;
 
 interface DeviceEntry {
   readonly device: Device;
-  readonly cache: Caches;
+  readonly terms: TermDevice;
   readonly coefficients: Record<ModelOperator, ResidentCoefficients>;
-  /** The BFS coefficients again, on the JavaScript side, for per-level predictions. */
-  readonly bfs: Coefficients;
   readonly fits: Partial<Record<ModelOperator, OperatorFit>>;
   readonly state: ModelState;
 }
@@ -66,11 +59,11 @@ interface InputEntry {
   mfResident?: ResidentFeatures;
   gf?: GraphFeatures;
   gfResident?: ResidentFeatures;
-  /** Whole-search BFS terms per device name (for the per-level split of the gather terms). */
-  bfsTerms?: Map<string, Float64Array>;
 }
 
 const UNCALIBRATED_UNCERTAINTY = 1;
+/** The factors before any observation (one array, not one per prediction). */
+const NO_CORRECTION = [1, 1] as const;
 
 /**
  * Predicts what each operator costs on each device of a system, for a particular input.
@@ -110,7 +103,7 @@ export class CostModel {
         found && calibration
           ? { state: 'calibrated', createdAt: calibration.createdAt, quick: calibration.quick }
           : { state: 'uncalibrated', reason: calibration ? `the calibration has no entry for ${deviceKey(device)}` : uncalibratedReason };
-      this.devices.set(device.name, { device, cache: cachesOf(device), coefficients, bfs: found?.operators.bfs ?? defaults.bfs, fits: found?.operators ?? {}, state });
+      this.devices.set(device.name, { device, terms: termDevice(device), coefficients, fits: found?.operators ?? {}, state });
     }
   }
 
@@ -180,23 +173,16 @@ export class CostModel {
       const a = shape.a;
       const [b, e] = checkRowRange(fn, shape.range, a.rows);
       const nnzR = Number(a.rowPtr[e]!) - Number(a.rowPtr[b]!);
-      raw = coef.predictSpmm(this.residentMatrix(a), shape.k, shape.precision === 'f32' ? 4 : 8, e - b, nnzR, entry.cache);
+      raw = coef.predictSpmm(this.residentMatrix(a), shape.k, shape.precision === 'f32' ? 4 : 8, e - b, nnzR, entry.terms);
     } else {
       const g = shape.graph;
       if (!(g instanceof CsrMatrix) || g.rows !== g.cols) throw new InvalidArgumentError(`${fn}: graph must be a square CsrMatrix, got ${describe(g)}`);
       const resident = this.residentGraph(g);
-      const matrix = this.residentMatrix(g);
-      raw = 'sources' in shape ? coef.predictMsbfs(resident, matrix, shape.sources, entry.cache) : coef.predictBfs(resident, matrix, entry.cache);
+      raw = 'sources' in shape ? coef.predictMsbfs(resident, shape.sources, entry.terms) : coef.predictBfs(resident, entry.terms);
     }
     const calibrated = entry.state.state === 'calibrated';
     const fit = entry.fits[shape.kind];
-    let timeFactor = 1;
-    let energyFactor = 1;
-    if (this.observed) {
-      const [timeKey, energyKey] = correctionKeys(entry.device, shape.kind);
-      timeFactor = this.corrections.factor(timeKey);
-      energyFactor = this.corrections.factor(energyKey);
-    }
+    const [timeFactor, energyFactor] = this.correctionFactors(entry.device, shape.kind);
     return {
       device: entry.device.name,
       operator: shape.kind,
@@ -221,41 +207,9 @@ export class CostModel {
     const entry = this.entry(fn, device);
     if (!entry.device.capabilities.operators.includes('bfs')) throw new UnsupportedError(`${fn}: device ${entry.device.name} cannot run bfs`);
     if (!(graph instanceof CsrMatrix) || graph.rows !== graph.cols) throw new InvalidArgumentError(`${fn}: graph must be a square CsrMatrix, got ${describe(graph)}`);
-    const input = this.input(graph);
-    input.bfsTerms ??= new Map();
-    let whole = input.bfsTerms.get(entry.device.name);
-    if (!whole) {
-      whole = bfsTerms(this.residentGraph(graph), this.residentMatrix(graph), entry.cache);
-      input.bfsTerms.set(entry.device.name, whole);
-    }
-    const edges = Math.max(0, level.frontierEdges);
-    const near = whole[3]! > 0 ? whole[4]! / whole[3]! : 0;
-    const far = whole[3]! > 0 ? whole[5]! / whole[3]! : 0;
-    const terms = [
-      call ? 1 : 0,
-      1,
-      call ? graph.rows : 0,
-      edges,
-      edges * near,
-      edges * far,
-      Math.max(0, level.frontier),
-      level.bottomUp ? 0 : edges,
-      level.bottomUp ? Math.max(0, level.unvisited) : 0,
-    ];
-    let seconds = 0;
-    let joules = 0;
-    for (let i = 0; i < TERMS.bfs; i++) {
-      seconds += terms[i]! * entry.bfs.time[i]!;
-      joules += terms[i]! * entry.bfs.energy[i]!;
-    }
-    let timeFactor = 1;
-    let energyFactor = 1;
-    if (this.observed) {
-      const [timeKey, energyKey] = correctionKeys(entry.device, 'bfs');
-      timeFactor = this.corrections.factor(timeKey);
-      energyFactor = this.corrections.factor(energyKey);
-    }
-    return { seconds: Math.max(0, seconds) * timeFactor, joules: Math.max(0, joules) * energyFactor };
+    const [seconds, joules] = entry.coefficients.bfs.predictBfsLevel(this.residentGraph(graph), entry.terms, level, call);
+    const [timeFactor, energyFactor] = this.correctionFactors(entry.device, 'bfs');
+    return { seconds: seconds * timeFactor, joules: joules * energyFactor };
   }
 
   /** Predictions for every device of the system that can run `op`. */
@@ -281,7 +235,7 @@ export class CostModel {
    */
   correctionFactors(device: string | Device, operator: OperatorKind): readonly [number, number] {
     const entry = this.entry('CostModel.correctionFactors', device);
-    if (!this.observed) return [1, 1];
+    if (!this.observed) return NO_CORRECTION;
     const [timeKey, energyKey] = correctionKeys(entry.device, operator);
     return [this.corrections.factor(timeKey), this.corrections.factor(energyKey)];
   }

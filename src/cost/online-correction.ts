@@ -2,6 +2,7 @@
 // (predicted, observed) pairs at run time, bounded so that one freak timing cannot derail it.
 
 import { describe, InvalidArgumentError } from '../errors.js';
+import { median } from '../stats.js';
 import { checkInt, checkNumber, checkOptions } from '../validate.js';
 
 export interface OnlineCorrectionOptions {
@@ -223,30 +224,4 @@ function record(fn: string, what: string, v: unknown): Record<string, unknown> {
 
 function clamp(v: number, lo: number, hi: number): number {
   return v < lo ? lo : v > hi ? hi : v;
-}
-
-// The executor calls observe() after every operator: small windows (7 by default) are sorted by
-// insertion in a reused buffer, without allocating.
-const SMALL = 32;
-const scratch = new Float64Array(SMALL);
-
-function median(values: readonly number[]): number {
-  const n = values.length;
-  let s: Float64Array;
-  if (n <= SMALL) {
-    s = scratch;
-    for (let i = 0; i < n; i++) {
-      const v = values[i]!;
-      let j = i;
-      while (j > 0 && s[j - 1]! > v) {
-        s[j] = s[j - 1]!;
-        j--;
-      }
-      s[j] = v;
-    }
-  } else {
-    s = Float64Array.from(values).sort();
-  }
-  const mid = n >> 1;
-  return n % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }

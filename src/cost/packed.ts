@@ -1,31 +1,28 @@
-// The bridge to the WebAssembly cost arithmetic (assembly/cost-model.ts): feature vectors packed
-// once per input into linear memory, coefficient blocks once per device model, and predictions
-// that cross the boundary as one call with scalar arguments, reading two f64 results back.
+// The bridge to the cost arithmetic (src/cost/core/cost-terms.ts, run as WebAssembly): feature
+// vectors packed once per input into linear memory, coefficient blocks once per device model,
+// and predictions that cross the boundary as one call with scalar arguments, reading two f64
+// results back.
 
+import { BEAMER_ALPHA, BEAMER_BETA } from '../beamer.js';
+import { NativeError } from '../errors.js';
 import { wasmModule, type WasmExports } from '../webassembly/module.js';
+import * as C from './core/cost-terms.js';
 import type { GraphFeatures, MatrixFeatures } from './feature-types.js';
 
-// Mirrors of the layout constants in assembly/cost-model.ts (checked against the module on load).
-const MF_ROWS = 0;
-const MF_COLS = 1;
-const MF_NNZ = 2;
-const MF_MAX_ROW = 3;
-const MF_PAIRED = 4;
-const MF_GAP_CUM = 5;
-export const MF_GAP_BUCKETS = 33;
-const MF_REUSE_COL = MF_GAP_CUM + MF_GAP_BUCKETS;
-const MF_REUSE_BLK = MF_REUSE_COL + MF_GAP_BUCKETS;
-export const MF_FIELDS = MF_REUSE_BLK + MF_GAP_BUCKETS;
-export const GF_FIELDS = 7;
+export const { MF_FIELDS, MF_GAP_BUCKETS, GF_FIELDS } = C;
 
-/** Two cache capacities of a device, in bytes: the model's "beyond near/far cache" terms. */
-export interface Caches {
+/**
+ * What the terms need of a device: two cache capacities in bytes (the "beyond near/far cache"
+ * terms) and the sources its multi-source BFS carries per word.
+ */
+export interface TermDevice {
   readonly near: number;
   readonly far: number;
+  readonly lanes: number;
 }
 
-/** Number of basis terms per operator. */
-export const TERMS = { spmm: 9, spmv: 9, bfs: 9, msbfs: 8 } as const;
+/** Number of basis terms per operator (src/cost/core/cost-terms.ts). */
+export const TERMS: Readonly<Record<'spmm' | 'spmv' | 'bfs' | 'msbfs', number>> = { spmm: C.SPMM_TERMS, spmv: C.SPMM_TERMS, bfs: C.BFS_TERMS, msbfs: C.MSBFS_TERMS };
 export type ModelOperator = keyof typeof TERMS;
 
 /** Human names of the terms, for reports and `dype calibrate --verbose`. */
@@ -33,28 +30,18 @@ export const TERM_NAMES: Readonly<Record<ModelOperator, readonly string[]>> = {
   spmm: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines missing near cache', 'lines missing far cache', 'output lines', 'longest row'],
   spmv: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines missing near cache', 'lines missing far cache', 'output lines', 'longest row'],
   bfs: ['call', 'levels', 'vertices', 'edges', 'gathers missing near cache', 'gathers missing far cache', 'reached vertices', 'top-down edges', 'bottom-up vertex scans'],
-  msbfs: ['call', 'levels x words', 'depth writes', 'edges x words', 'reached x words', 'gathers missing near cache', 'gathers missing far cache', 'repeat activations missing near cache'],
+  msbfs: ['call', 'levels x words', 'depth writes', 'edges x words', 'reached x words', 'gathers missing near cache', 'gathers missing far cache', 'repeat activations', 'repeat activations missing far cache'],
 };
 
-interface CostExports extends WasmExports {
-  readonly MF_FIELDS: WebAssembly.Global;
-  readonly GF_FIELDS: WebAssembly.Global;
-  readonly SPMM_TERMS: WebAssembly.Global;
-  spmmTerms(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, near: number, far: number, out: number): void;
-  bfsTerms(gf: number, mf: number, near: number, far: number, out: number): void;
-  msbfsTerms(gf: number, mf: number, sources: number, near: number, far: number, out: number): void;
-  predictSpmm(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
-  predictBfs(gf: number, mf: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
-  predictMsbfs(gf: number, mf: number, sources: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
-}
+let checked: WasmExports | undefined;
 
-let checked: CostExports | undefined;
-
-function cost(): CostExports {
+/** The module, once its layout is known to be this source's (a stale build would misread the vectors). */
+function cost(): WasmExports {
   if (checked) return checked;
-  const w = wasmModule() as CostExports;
-  if (w.MF_FIELDS.value !== MF_FIELDS || w.GF_FIELDS.value !== GF_FIELDS || w.SPMM_TERMS.value !== TERMS.spmm) {
-    throw new Error('cost model: the WebAssembly layout does not match src/cost/packed.ts; rebuild with `npm run build:wasm`');
+  const w = wasmModule();
+  const layout = [w.MF_FIELDS, w.GF_FIELDS, w.SPMM_TERMS, w.BFS_TERMS, w.MSBFS_TERMS].map((g) => g?.value as unknown);
+  if (String(layout) !== String([MF_FIELDS, GF_FIELDS, C.SPMM_TERMS, C.BFS_TERMS, C.MSBFS_TERMS])) {
+    throw new NativeError('cost model: wasm/dype.wasm was built from another src/cost/core/cost-terms.ts; rebuild it with `npm run build:wasm`');
   }
   checked = w;
   return w;
@@ -80,21 +67,21 @@ const blocks = new FinalizationRegistry<number>((ptr) => cost().free(ptr));
 /** Matrix features packed for the model (the layout of MF_* in assembly/cost-model.ts). */
 export function packMatrix(mf: MatrixFeatures): Float64Array {
   const v = new Float64Array(MF_FIELDS);
-  v[MF_ROWS] = mf.rows;
-  v[MF_COLS] = mf.cols;
-  v[MF_NNZ] = mf.nnz;
-  v[MF_MAX_ROW] = mf.rowLength.max;
+  v[C.MF_ROWS] = mf.rows;
+  v[C.MF_COLS] = mf.cols;
+  v[C.MF_NNZ] = mf.nnz;
+  v[C.MF_MAX_ROW] = mf.rowLength.max;
   const nonEmpty = mf.rows - mf.rowLength.empty;
-  v[MF_PAIRED] = mf.nnz > 0 ? Math.max(0, mf.nnz - nonEmpty) / mf.nnz : 0;
+  v[C.MF_PAIRED] = mf.nnz > 0 ? Math.max(0, mf.nnz - nonEmpty) / mf.nnz : 0;
   let pairs = 0;
   for (const c of mf.columnGaps) pairs += c;
   let cum = 0;
   for (let b = 0; b < MF_GAP_BUCKETS; b++) {
     cum += mf.columnGaps[b] ?? 0;
-    v[MF_GAP_CUM + b] = pairs > 0 ? cum / pairs : 0;
+    v[C.MF_GAP_CUM + b] = pairs > 0 ? cum / pairs : 0;
   }
-  cumulativeHits(mf.reuse.columns, v, MF_REUSE_COL);
-  cumulativeHits(mf.reuse.blocks16, v, MF_REUSE_BLK);
+  cumulativeHits(mf.reuse.columns, v, C.MF_REUSE_COL);
+  cumulativeHits(mf.reuse.blocks16, v, C.MF_REUSE_BLK);
   return v;
 }
 
@@ -110,11 +97,11 @@ function cumulativeHits(histogram: Float64Array, v: Float64Array, at: number): v
 }
 
 /**
- * What a direction-optimising BFS would examine, replaying Beamer's rule (GAP's alpha = 15,
- * beta = 18) on the mean frontier profile: the fraction of entries examined top-down, and the
- * unvisited vertices (fraction of n, summed over steps) a bottom-up step scans.
+ * What a direction-optimising BFS would examine, replaying Beamer's rule (src/beamer.ts) on the
+ * mean frontier profile: the fraction of entries examined top-down, and the unvisited vertices
+ * (fraction of n, summed over steps) a bottom-up step scans.
  */
-export function beamerWork(gf: GraphFeatures, alpha = 15, beta = 18): { topDownEdges: number; bottomUpVertices: number } {
+export function beamerWork(gf: GraphFeatures, alpha = BEAMER_ALPHA, beta = BEAMER_BETA): { topDownEdges: number; bottomUpVertices: number } {
   let topDownEdges = 0;
   let bottomUpVertices = 0;
   let explored = 0;
@@ -132,11 +119,34 @@ export function beamerWork(gf: GraphFeatures, alpha = 15, beta = 18): { topDownE
   return { topDownEdges, bottomUpVertices };
 }
 
+/**
+ * Expected number of distinct depths among `sources` independent waves at a vertex, when each
+ * wave's depth there follows the sampled searches' depth distribution: sum over levels l of
+ * 1 - (1 - p_l)^sources.
+ */
+export function distinctDepths(gf: GraphFeatures, sources: number): number {
+  let total = 0;
+  for (const f of gf.frontier) total += f;
+  let distinct = 0;
+  if (total > 0) for (const f of gf.frontier) distinct += 1 - (1 - f / total) ** sources;
+  return distinct;
+}
+
 /** Graph features packed for the model (GF_* layout). */
 export function packGraph(gf: GraphFeatures, mf: MatrixFeatures): Float64Array {
   const w = beamerWork(gf);
+  const v = new Float64Array(GF_FIELDS);
+  v[C.GF_N] = mf.rows;
+  v[C.GF_NNZ] = mf.nnz;
   // Mean, not maximum, levels: the model prices a typical search from the sampled sources.
-  return Float64Array.of(mf.rows, mf.nnz, gf.meanLevels, gf.reached, mf.sameLine, w.topDownEdges, w.bottomUpVertices);
+  v[C.GF_LEVELS] = gf.meanLevels;
+  v[C.GF_REACHED] = gf.reached;
+  v[C.GF_TOP_DOWN_EDGES] = w.topDownEdges;
+  v[C.GF_BOTTOM_UP_VERTICES] = w.bottomUpVertices;
+  for (let j = 0; j < C.GF_DISTINCT_POINTS; j++) v[C.GF_DISTINCT + j] = distinctDepths(gf, 2 ** j);
+  cumulativeHits(gf.searchReuse.vertices, v, C.GF_REUSE_VERTEX);
+  cumulativeHits(gf.searchReuse.blocks16, v, C.GF_REUSE_BLOCK);
+  return v;
 }
 
 /** Packed features resident in linear memory. */
@@ -149,6 +159,14 @@ export class ResidentFeatures {
   get ptr(): number {
     return this.block.ptr;
   }
+}
+
+/** One level of a BFS before it runs: its frontier and out-edges, the vertices not yet found, its direction. */
+export interface BfsLevel {
+  readonly frontier: number;
+  readonly frontierEdges: number;
+  readonly unvisited: number;
+  readonly bottomUp: boolean;
 }
 
 /** Time and energy coefficients of one (device, operator), resident in linear memory. */
@@ -171,18 +189,27 @@ export class ResidentCoefficients {
     this.energy.write(energyCoef);
   }
 
-  predictSpmm(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, cache: Caches): [number, number] {
-    cost().predictSpmm(mf.ptr, k, elemBytes, rowsR, nnzR, cache.near, cache.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
+  predictSpmm(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, device: TermDevice): [number, number] {
+    cost().predictSpmm(mf.ptr, k, elemBytes, rowsR, nnzR, device.near, device.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
     return this.result();
   }
 
-  predictBfs(gf: ResidentFeatures, mf: ResidentFeatures, cache: Caches): [number, number] {
-    cost().predictBfs(gf.ptr, mf.ptr, cache.near, cache.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
+  predictBfs(gf: ResidentFeatures, device: TermDevice): [number, number] {
+    cost().predictBfs(gf.ptr, device.near, device.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
     return this.result();
   }
 
-  predictMsbfs(gf: ResidentFeatures, mf: ResidentFeatures, sources: number, cache: Caches): [number, number] {
-    cost().predictMsbfs(gf.ptr, mf.ptr, sources, cache.near, cache.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
+  /** One level of a single-source BFS from its actual frontier (see CostModel.predictBfsLevel). */
+  predictBfsLevel(gf: ResidentFeatures, device: TermDevice, level: BfsLevel, call: boolean): [number, number] {
+    cost().predictBfsLevel(
+      gf.ptr, device.near, device.far, level.frontier, level.frontierEdges, level.unvisited, level.bottomUp ? 1 : 0, call ? 1 : 0,
+      this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr,
+    );
+    return this.result();
+  }
+
+  predictMsbfs(gf: ResidentFeatures, sources: number, device: TermDevice): [number, number] {
+    cost().predictMsbfs(gf.ptr, sources, device.lanes, device.near, device.far, this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr);
     return this.result();
   }
 
@@ -201,20 +228,20 @@ export class ResidentCoefficients {
 }
 
 /** Basis terms (for fitting): the same arithmetic the predictions use. */
-export function spmmTerms(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, cache: Caches): Float64Array {
+export function spmmTerms(mf: ResidentFeatures, k: number, elemBytes: number, rowsR: number, nnzR: number, device: TermDevice): Float64Array {
   const out = new Block(TERMS.spmm);
-  cost().spmmTerms(mf.ptr, k, elemBytes, rowsR, nnzR, cache.near, cache.far, out.ptr);
+  cost().spmmTerms(mf.ptr, k, elemBytes, rowsR, nnzR, device.near, device.far, out.ptr);
   return out.view().slice();
 }
 
-export function bfsTerms(gf: ResidentFeatures, mf: ResidentFeatures, cache: Caches): Float64Array {
+export function bfsTerms(gf: ResidentFeatures, device: TermDevice): Float64Array {
   const out = new Block(TERMS.bfs);
-  cost().bfsTerms(gf.ptr, mf.ptr, cache.near, cache.far, out.ptr);
+  cost().bfsTerms(gf.ptr, device.near, device.far, out.ptr);
   return out.view().slice();
 }
 
-export function msbfsTerms(gf: ResidentFeatures, mf: ResidentFeatures, sources: number, cache: Caches): Float64Array {
+export function msbfsTerms(gf: ResidentFeatures, sources: number, device: TermDevice): Float64Array {
   const out = new Block(TERMS.msbfs);
-  cost().msbfsTerms(gf.ptr, mf.ptr, sources, cache.near, cache.far, out.ptr);
+  cost().msbfsTerms(gf.ptr, sources, device.lanes, device.near, device.far, out.ptr);
   return out.view().slice();
 }

@@ -3,6 +3,7 @@
 
 import type { CsrMatrix } from '../data/csr.js';
 import type { DenseMatrix, Precision } from '../data/dense.js';
+import type { DeviceTraits } from './traits.js';
 
 /** The operators a device may run. */
 export type OperatorKind = 'spmm' | 'spmv' | 'bfs' | 'msbfs';
@@ -165,6 +166,8 @@ export interface Device {
   readonly power: DevicePower;
   /** The parameters it was built from, each with its value and source. */
   readonly spec: DeviceSpec;
+  /** Its rates and caches, from its backend and spec: what the cost model and planner price work by. */
+  readonly traits: DeviceTraits;
   /**
    * Run one operator, optionally over a range (split operators), and return its true result with
    * time and energy.

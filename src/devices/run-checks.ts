@@ -34,6 +34,11 @@ export type CheckedRun =
       readonly range: RowRange;
     };
 
+/** The checked request of each operator family, as a backend's execution receives it. */
+export type CheckedSpmm = Extract<CheckedRun, { readonly kind: 'spmm' | 'spmv' }>;
+export type CheckedBfs = Extract<CheckedRun, { readonly kind: 'bfs' }>;
+export type CheckedMsbfs = Extract<CheckedRun, { readonly kind: 'msbfs' }>;
+
 /**
  * Validate a `Device.run` call against the device's capabilities.
  * @throws {InvalidArgumentError} on malformed operators, inputs, ranges or options.

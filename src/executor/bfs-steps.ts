@@ -19,7 +19,7 @@ import type { BfsLevelShape, CostModel } from '../cost/model.js';
 import { InvalidArgumentError } from '../errors.js';
 import { onHost } from '../devices/host-gate.js';
 
-import { BEAMER_ALPHA as ALPHA, BEAMER_BETA as BETA } from '../kernels/bfs.js';
+import { BEAMER_ALPHA as ALPHA, BEAMER_BETA as BETA } from '../beamer.js';
 /** The least predicted gain over the planned device for which a search runs in steps. */
 export const MIN_GAIN = 0.1;
 /** The most gain ever asked for: an uncalibrated model's predictions still rank a 10x gain. */

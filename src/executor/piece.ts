@@ -12,7 +12,7 @@ import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dense-kernels.js';
 import type { Value } from '../workloads/reference.js';
 import { rangeFraction } from '../scheduler/costs.js';
-import { denseCost, denseRates } from '../scheduler/dense-cost.js';
+import { denseCost, denseRates } from '../cost/dense-cost.js';
 import { onHost } from '../devices/host-gate.js';
 
 /** How a piece's time was obtained. */

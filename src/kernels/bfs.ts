@@ -10,15 +10,11 @@ import { describe, InvalidArgumentError } from '../errors.js';
 export type BfsDirection = 'auto' | 'top-down' | 'bottom-up';
 const DIRECTIONS: readonly BfsDirection[] = ['auto', 'top-down', 'bottom-up'];
 
-/**
- * Beamer's direction-switching thresholds as the GAP benchmark suite sets them (Beamer, Asanovic
- * and Patterson, SC 2012): go bottom-up when the frontier's edges exceed the unexplored edges /
- * alpha, back top-down when the frontier falls below n / beta vertices. The one TypeScript
- * definition (the native side's is `kBeamerAlpha` / `kBeamerBeta` in native/src/kernels/bfs.h).
- */
-export const BEAMER_ALPHA = 15;
-/** See {@link BEAMER_ALPHA}. */
-export const BEAMER_BETA = 18;
+// Beamer's thresholds: the one TypeScript definition is src/beamer.ts (the native side's is
+// kBeamerAlpha / kBeamerBeta in native/src/kernels/bfs.h).
+import { BEAMER_ALPHA, BEAMER_BETA } from '../beamer.js';
+
+export { BEAMER_ALPHA, BEAMER_BETA };
 
 export interface BfsOptions {
   /**

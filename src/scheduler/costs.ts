@@ -5,7 +5,7 @@
 import type { CostModel, Prediction } from '../cost/model.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
-import { denseCost, type DenseRates, denseRates } from './dense-cost.js';
+import { denseCost, type DenseRates, denseRates } from '../cost/dense-cost.js';
 import { PieceMap } from './piece-map.js';
 import type { CostSource } from './space.js';
 

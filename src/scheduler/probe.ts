@@ -16,7 +16,7 @@ import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dense-kernels.js';
 import type { ModelCostSource, OperatorEstimate, PlanningCosts } from './costs.js';
-import { denseRates } from './dense-cost.js';
+import { denseRates } from '../cost/dense-cost.js';
 
 export interface ProbeSettings {
   /** Stored entries (or dense elements) one probe call may touch; larger operators are sampled. @default 200000 */

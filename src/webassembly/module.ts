@@ -20,6 +20,23 @@ export interface WasmExports {
   bandwidthOf(rowPtr: number, colIdx: number, rows: number, sorted: boolean): number;
   graphFeatures(rowPtr: number, colIdx: number, n: number, wanted: number, sources: number, work: number, out: number): number;
   reuseWindow(colIdx: number, begin: number, end: number, lastCol: number, lastBlock: number, work: number, out: number): void;
+  // The cost terms (src/cost/core/cost-terms.ts, through assembly/cost-model.ts), booleans as 0/1.
+  readonly MF_FIELDS: WebAssembly.Global;
+  readonly GF_FIELDS: WebAssembly.Global;
+  readonly SPMM_TERMS: WebAssembly.Global;
+  readonly BFS_TERMS: WebAssembly.Global;
+  readonly MSBFS_TERMS: WebAssembly.Global;
+  spmmTerms(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, near: number, far: number, out: number): void;
+  bfsTerms(gf: number, near: number, far: number, out: number): void;
+  bfsLevelTerms(gf: number, near: number, far: number, frontier: number, frontierEdges: number, unvisited: number, bottomUp: number, call: number, out: number): void;
+  msbfsTerms(gf: number, sources: number, lanes: number, near: number, far: number, out: number): void;
+  predictSpmm(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
+  predictBfs(gf: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
+  predictBfsLevel(
+    gf: number, near: number, far: number, frontier: number, frontierEdges: number, unvisited: number, bottomUp: number, call: number,
+    tc: number, ec: number, terms: number, out: number,
+  ): void;
+  predictMsbfs(gf: number, sources: number, lanes: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
   _initialize(): void;
 }
 

@@ -5,9 +5,9 @@
 //
 // Rules the cores follow so both builds compute the same bits: integers stay below 2^31 (no
 // reliance on i32 wrap-around), f64 -> i32 goes through trunc32, 32-bit products through mul32,
-// only + - * / sqrt floor on f64 (IEEE-exact in both), no Math.log/exp/pow (their last bits
-// differ between engines; the cores carry their own), and no imports (asc wants no `.js` suffix,
-// NodeNext wants one).
+// only + - * / sqrt floor ceil min max on f64 (IEEE-exact in both), no Math.log/exp/pow (their
+// last bits differ between engines; portable-math.ts has the cores' own, installed as the
+// globals below), and no imports (asc wants no `.js` suffix, NodeNext wants one).
 
 type i32 = number;
 type f64 = number;
@@ -25,3 +25,11 @@ declare function clz32(x: i32): i32;
 declare function trunc32(x: f64): i32;
 /** Low 32 bits of a product, as a signed integer (Math.imul). */
 declare function mul32(a: i32, b: i32): i32;
+/** Natural logarithm of x > 0, to the bit the same in both builds (portable-math.ts). */
+declare function lnPortable(x: f64): f64;
+/** e^x, to the bit the same in both builds (portable-math.ts). */
+declare function expPortable(x: f64): f64;
+/** Base-2 logarithm of x > 0, exact for powers of two (portable-math.ts). */
+declare function log2Portable(x: f64): f64;
+/** base^n for a whole n >= 0 (portable-math.ts). */
+declare function powPortable(base: f64, n: i32): f64;

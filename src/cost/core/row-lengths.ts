@@ -42,58 +42,6 @@ export const MIN_TAIL_SPAN: f64 = 8;
 /** Best KS distance above which the lengths are declared not power-law distributed. */
 export const MAX_KS: f64 = 0.1;
 
-const LN2: f64 = 0.6931471805599453;
-const SQRT2: f64 = 1.4142135623730951;
-
-/** Natural logarithm of x > 0 from + - * / only, so both builds agree to the bit. */
-export function lnPortable(x: f64): f64 {
-  let m: f64 = x;
-  let k: f64 = 0;
-  while (m >= 2) {
-    m *= 0.5; // exact
-    k += 1;
-  }
-  while (m < 1) {
-    m *= 2;
-    k -= 1;
-  }
-  if (m > SQRT2) {
-    m *= 0.5;
-    k += 1;
-  }
-  // ln m = 2 atanh(s), |s| <= 0.172: 15 odd terms reach below 2^-53 relative.
-  const s: f64 = (m - 1) / (m + 1);
-  const s2: f64 = s * s;
-  let term: f64 = s;
-  let sum: f64 = s;
-  for (let i: i32 = 3; i <= 31; i += 2) {
-    term *= s2;
-    sum += term / <f64>i;
-  }
-  return 2 * sum + k * LN2;
-}
-
-/** e^x from + - * / floor only; 0 below -700 (far under anything a CDF comparison can see). */
-export function expPortable(x: f64): f64 {
-  if (x < -700) return 0;
-  const k: f64 = Math.floor(x / LN2 + 0.5);
-  const r: f64 = x - k * LN2; // |r| <= 0.35
-  let term: f64 = 1;
-  let sum: f64 = 1;
-  for (let i: i32 = 1; i <= 18; i++) {
-    term *= r / <f64>i;
-    sum += term;
-  }
-  let scale: f64 = 1;
-  const up: boolean = k > 0;
-  let n: i32 = trunc32(up ? k : -k);
-  while (n > 0) {
-    scale *= up ? 2 : 0.5;
-    n--;
-  }
-  return sum * scale;
-}
-
 /** Bytes of scratch rowLengthFeatures needs (the host sizes and passes it). */
 export function rowLengthWorkBytes(table: i32, heavy: i32, distinct: i32): f64 {
   return 4 * (<f64>table + <f64>heavy + <f64>distinct) + 24 * <f64>distinct + 32;

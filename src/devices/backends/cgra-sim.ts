@@ -2,17 +2,17 @@
 // operands from host memory. It computes the true result on the real data and reports simulated
 // cycles, time and energy (docs/cgra-sim.md describes the model and its sources).
 
-import type { Availability, BackendDefinition } from '../backend.js';
-import { DenseMatrix } from '../../data/dense.js';
-import type {
-  Device, DeviceCapabilities, DevicePower, DeviceResult, DeviceSpec, InputsOf, OperatorKind, OperatorOf, RowRange, RunOptions,
-} from '../device.js';
+import { denseElements } from '../../data/dense.js';
 import { InvalidArgumentError } from '../../errors.js';
 import { callNative } from '../../kernels/native-call.js';
 import { inlineWork } from '../../kernels/inline.js';
 import { INLINE_WORK } from '../../native/addon.js';
-import { checkRun } from '../run-checks.js';
+import type { Availability, BackendDefinition } from '../backend.js';
+import { BackendDevice, everyOperator, type Execution, outputRows, searchComplete, spmmArgs } from '../backend-device.js';
+import type { Device, DeviceCapabilities, DevicePower, DeviceSpec } from '../device.js';
+import type { CheckedBfs, CheckedMsbfs, CheckedSpmm } from '../run-checks.js';
 import { type ParamRules, specValues } from '../spec.js';
+import { type DeviceTraits, specNumber } from '../traits.js';
 import { cgraAddon, type CgraCounters, type CgraParams } from './cgra-native.js';
 
 /** Every parameter a cgra-sim spec gives (devices/cgra-sim/*.json). */
@@ -38,99 +38,97 @@ export const CGRA_PARAMS: ParamRules = {
   hostMemoryBytes: { min: 0, max: 2 ** 53, integer: true, unit: 'B', description: 'host memory the DMA engine can address' },
 };
 
-/** Counters reported by `run`: every simulator counter but its own wall time. */
-function countersOf(c: CgraCounters): Record<string, number> {
-  const { seconds, ...rest } = c;
-  const out: Record<string, number> = { simulationWallSeconds: seconds };
-  for (const [k, v] of Object.entries(rest)) if (typeof v === 'number') out[k] = v;
-  return out;
+/**
+ * Rates and caches of a CGRA from its spec. Gathered rows of X get an eighth of the scratchpad
+ * before they start to miss and half of it at most: the rest holds tiles of A and Y.
+ */
+function cgraTraits(spec: DeviceSpec, at: (key: string) => number, activeWatts: number): DeviceTraits {
+  const clock = at('clockHz');
+  const pes = at('peRows') * at('peCols');
+  const spm = at('spmBytes');
+  return {
+    caches: { near: spm / 8, far: spm / 2, source: `an eighth and a half of the ${spec.name} scratchpad (the rest holds tiles of A and Y)` },
+    // A bit per source in a 32-bit PE word: batches of 32 (docs/cgra-sim.md).
+    searchLanes: 32,
+    dense: {
+      // One multiply-add (2 flops) per PE per cycle when the loop is fully pipelined.
+      flopsPerSecond: { f32: 2 * pes * clock, f64: 2 * at('fp64OpSlots') * clock },
+      bytesPerSecond: at('dmaBytesPerCycle') * clock,
+      launchSeconds: at('passOverheadCycles') / clock,
+      busyWatts: at('staticWatts'),
+      joulesPerFlop: (at('opEnergyPj') * 1e-12) / 2,
+      joulesPerByte: at('dramByteEnergyPj') * 1e-12,
+      source: `roofline from the ${spec.name} spec (one multiply-add per PE per cycle, DMA bandwidth)`,
+    },
+    sparse: {
+      machine: 'spatial',
+      clockHz: clock,
+      memoryPorts: at('memPorts'),
+      dmaBytesPerCycle: at('dmaBytesPerCycle'),
+      dmaLatencyCycles: at('dmaLatencyCycles') / Math.max(1, at('dmaOutstanding')),
+      passOverheadCycles: at('passOverheadCycles'),
+      busyWatts: activeWatts,
+    },
+  };
 }
 
-class CgraSimDevice implements Device {
-  readonly backend = 'cgra-sim';
-  readonly kind = 'cgra' as const;
-  readonly simulated = true;
-  readonly memorySpace = 'host';
+class CgraSimDevice extends BackendDevice {
   readonly capabilities: DeviceCapabilities;
   readonly power: DevicePower;
+  readonly traits: DeviceTraits;
   private readonly params: CgraParams;
 
-  constructor(readonly name: string, readonly spec: DeviceSpec) {
-    const v = specValues(spec);
+  constructor(name: string, spec: DeviceSpec) {
+    super(cgraSimBackend, name, spec);
     const fn = 'cgraSimBackend.create';
-    const at = (key: string): number => {
-      const value = v[key];
-      if (value === undefined) throw new InvalidArgumentError(`${fn}: spec ${spec.name} lacks ${key}`);
-      return value;
-    };
+    const at = (key: string): number => specNumber(fn, spec, key);
     const pes = at('peRows') * at('peCols');
     if (at('memPorts') > pes) throw new InvalidArgumentError(`${fn}: memPorts = ${at('memPorts')} exceeds the ${pes} PEs of spec ${spec.name}`);
     if (at('lineBytes') % 4 !== 0 || at('lineBytes') > at('spmBytes') / 2) {
       throw new InvalidArgumentError(`${fn}: lineBytes = ${at('lineBytes')} must be a multiple of 4 and at most half of spmBytes`);
     }
-    this.params = v;
-    this.capabilities = {
-      operators: ['spmm', 'spmv', 'bfs', 'msbfs'],
-      precisions: ['f32', 'f64'],
-      memoryBytes: at('hostMemoryBytes'),
-      concurrency: 1,
-      bfsResume: true,
-    };
+    this.params = specValues(spec);
+    this.capabilities = everyOperator({ memoryBytes: at('hostMemoryBytes'), concurrency: 1, bfsResume: true });
     // Fully busy: every PE issues an operation and every memory port a scratchpad access each cycle.
     const dynamic = (pes * at('opEnergyPj') + at('memPorts') * at('spmAccessEnergyPj')) * 1e-12 * at('clockHz');
     this.power = { idleWatts: at('staticWatts'), activeWatts: at('staticWatts') + dynamic, source: 'simulated' };
+    this.traits = cgraTraits(spec, at, this.power.activeWatts);
   }
 
-  async run<K extends OperatorKind>(op: OperatorOf<K>, inputs: InputsOf<K>, range?: RowRange, options?: RunOptions): Promise<DeviceResult<K>> {
-    const checked = checkRun(this, op, inputs, range, options);
-    const fn = `${this.name}.run`;
-    const addon = cgraAddon();
-    const result = (output: unknown, c: CgraCounters): DeviceResult<K> => ({
-      device: this.name,
-      operator: op.kind as K,
-      output: output as DeviceResult<K>['output'],
-      seconds: c.simulatedSeconds,
-      joules: c.joules,
-      source: 'simulated',
-      energySource: 'simulated',
-      counters: countersOf(c),
-    });
-    switch (checked.kind) {
-      case 'spmm':
-      case 'spmv': {
-        const { a, x, range: [begin, end] } = checked;
-        const k = x.cols;
-        const n = (end - begin) * k;
-        const y = new DenseMatrix(end - begin, k, x.precision === 'f32' ? new Float32Array(n) : new Float64Array(n));
-        const call = checked.kind === 'spmm' ? addon.cgraSpmm : addon.cgraSpmv;
-        const c = await callNative(fn, () =>
-          call(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x.data, k, y.data, begin, end, this.params, inlineWork(a, begin, end, k)),
-        );
-        return result(y, c);
-      }
-      case 'bfs': {
-        const { graph: g, source, depth, startLevel, maxLevels } = checked;
-        const c = await callNative(fn, () =>
-          addon.cgraBfs(g.rows, g.rowPtr, g.colIdx, source, depth, this.params, g.rows + g.nnz < INLINE_WORK, startLevel, maxLevels),
-        );
-        return result({ depth, frontier: c.frontier, complete: maxLevels === 0 || c.frontier.length - 1 < maxLevels }, c);
-      }
-      case 'msbfs': {
-        const { graph: g, sources, range: [begin, end] } = checked;
-        const depths = new Int32Array((end - begin) * g.rows);
-        // A copy, so the sources cannot change under the simulation.
-        const chosen = sources.slice(begin, end);
-        const c = await callNative(fn, () =>
-          addon.cgraMsbfs(g.rows, g.rowPtr, g.colIdx, chosen, depths, this.params, (g.rows + g.nnz) * chosen.length < INLINE_WORK),
-        );
-        return result({ depths }, c);
-      }
-    }
+  protected async spmm(req: CheckedSpmm, fn: string): Promise<Execution> {
+    const { a, x, range } = req;
+    const y = outputRows(fn, x, range);
+    const call = req.kind === 'spmm' ? cgraAddon().cgraSpmm : cgraAddon().cgraSpmv;
+    const c = await callNative(fn, () => call(...spmmArgs(a, x, y, range), this.params, inlineWork(a, range[0], range[1], x.cols)));
+    return simulated(y, c);
   }
 
-  async dispose(): Promise<void> {
-    // Nothing held: the simulator allocates per run.
+  protected async bfs(req: CheckedBfs, fn: string): Promise<Execution> {
+    const { graph: g, source, depth, startLevel, maxLevels } = req;
+    const c = await callNative(fn, () =>
+      cgraAddon().cgraBfs(g.rows, g.rowPtr, g.colIdx, source, depth, this.params, g.rows + g.nnz < INLINE_WORK, startLevel, maxLevels),
+    );
+    return simulated({ depth, frontier: c.frontier, complete: searchComplete(maxLevels, c.frontier) }, c);
   }
+
+  protected async msbfs(req: CheckedMsbfs, fn: string): Promise<Execution> {
+    const { graph: g, sources, range: [begin, end] } = req;
+    const depths = new Int32Array(denseElements(fn, end - begin, g.rows));
+    // A copy, so the sources cannot change under the simulation.
+    const chosen = sources.slice(begin, end);
+    const c = await callNative(fn, () =>
+      cgraAddon().cgraMsbfs(g.rows, g.rowPtr, g.colIdx, chosen, depths, this.params, (g.rows + g.nnz) * chosen.length < INLINE_WORK),
+    );
+    return simulated({ depths }, c);
+  }
+}
+
+/** A simulation's result: simulated time and energy, and every simulator counter but its own wall time. */
+function simulated(output: Execution['output'], c: CgraCounters): Execution {
+  const { seconds, ...rest } = c;
+  const counters: Record<string, number> = { simulationWallSeconds: seconds };
+  for (const [k, v] of Object.entries(rest)) if (typeof v === 'number') counters[k] = v;
+  return { output, seconds: c.simulatedSeconds, energy: { joules: c.joules, source: 'simulated' }, counters };
 }
 
 /**

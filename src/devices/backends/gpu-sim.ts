@@ -3,25 +3,15 @@
 // indices, BFS frontiers) by the native simulator in native/src/sim/gpu_*.cc.
 
 import type { RowPtrArray, ValueArray } from '../../data/csr.js';
-import { DenseMatrix, denseElements, type DenseArray } from '../../data/dense.js';
+import { denseElements, type DenseArray } from '../../data/dense.js';
 import { callNative } from '../../kernels/native-call.js';
 import { INLINE_WORK, nativeAddon } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
-import type {
-  Device,
-  DeviceCapabilities,
-  DevicePower,
-  DeviceResult,
-  DeviceSpec,
-  InputsOf,
-  OperatorKind,
-  OperatorOf,
-  OutputOf,
-  RowRange,
-  RunOptions,
-} from '../device.js';
-import { checkRun } from '../run-checks.js';
+import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, searchComplete, spmmArgs } from '../backend-device.js';
+import type { Device, DeviceCapabilities, DevicePower, DeviceSpec } from '../device.js';
+import type { CheckedBfs, CheckedMsbfs, CheckedSpmm } from '../run-checks.js';
 import { specValues, type ParamRules } from '../spec.js';
+import { GPU_TRAIT_PARAMS, gpuTraits, specNumber, type DeviceTraits } from '../traits.js';
 
 /** What every gpu-sim call resolves with: host wall time, modelled time and energy, totals. */
 interface GpuSimRun {
@@ -81,94 +71,61 @@ export function gpuSimAddon(): GpuSimAddon {
 
 const GB = 1e9;
 
-class GpuSimDevice implements Device {
-  readonly backend = 'gpu-sim';
-  readonly kind = 'gpu' as const;
-  readonly simulated = true;
-  readonly memorySpace: string;
+class GpuSimDevice extends BackendDevice {
   readonly capabilities: DeviceCapabilities;
   readonly power: DevicePower;
+  readonly traits: DeviceTraits;
   private readonly values: Readonly<Record<string, number>>;
 
-  constructor(
-    readonly name: string,
-    readonly spec: DeviceSpec,
-  ) {
+  constructor(name: string, spec: DeviceSpec) {
+    super(gpuSimBackend, name, spec);
+    const fn = 'gpuSimBackend.create';
     this.values = specValues(spec);
-    this.memorySpace = name;
-    this.capabilities = {
-      operators: ['spmm', 'spmv', 'bfs', 'msbfs'],
-      precisions: ['f32', 'f64'],
-      memoryBytes: this.values['memoryGb']! * GB,
-      concurrency: this.values['streams']!,
-      bfsResume: true,
-    };
-    this.power = { idleWatts: this.values['idleWatts']!, activeWatts: this.values['tdpWatts']!, source: 'simulated' };
+    this.capabilities = everyOperator({ memoryBytes: specNumber(fn, spec, 'memoryGb') * GB, concurrency: specNumber(fn, spec, 'streams'), bfsResume: true });
+    this.power = { idleWatts: specNumber(fn, spec, 'idleWatts'), activeWatts: specNumber(fn, spec, 'tdpWatts'), source: 'simulated' };
+    this.traits = gpuTraits(fn, spec, this.power);
   }
 
-  async run<K extends OperatorKind>(
-    op: OperatorOf<K>,
-    inputs: InputsOf<K>,
-    range?: RowRange,
-    options?: RunOptions,
-  ): Promise<DeviceResult<K>> {
-    const req = checkRun(this, op, inputs, range, options);
-    const fn = `${this.name}.run`;
-    const addon = gpuSimAddon();
-    const params = this.values;
-    let output: OutputOf<OperatorKind>;
-    let r: GpuSimRun;
-    const counters: Record<string, number> = {};
-    switch (req.kind) {
-      case 'spmm':
-      case 'spmv': {
-        const { a, x } = req;
-        const [begin, end] = req.range;
-        const k = x.cols;
-        const size = denseElements(fn, end - begin, k);
-        const y = new DenseMatrix(end - begin, k, x.precision === 'f32' ? new Float32Array(size) : new Float64Array(size));
-        const call = req.kind === 'spmm' ? addon.gpuSimSpmm : addon.gpuSimSpmv;
-        const small = (a.rowStart(end) - a.rowStart(begin)) * Math.max(k, 1) + (end - begin) < INLINE_WORK;
-        const s = await callNative(fn, () =>
-          call(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x.data, k, y.data, begin, end, params, small),
-        );
-        output = y;
-        r = s;
-        Object.assign(counters, {
-          variant: s.variant,
-          rowSplitSeconds: s.rowSplitSeconds,
-          nnzSplitSeconds: s.nnzSplitSeconds,
-          longestWarpSeconds: s.longestWarpSeconds,
-          traceSeconds: s.traceSeconds,
-        });
-        break;
-      }
-      case 'bfs': {
-        const { graph: g, depth, startLevel, maxLevels } = req;
-        const s = await callNative(fn, () =>
-          addon.gpuSimBfs(g.rows, g.rowPtr, g.colIdx, req.inEdges.rowPtr, req.inEdges.colIdx, req.source, depth, params,
-            g.rows + g.nnz < INLINE_WORK, startLevel, maxLevels),
-        );
-        output = { depth, frontier: s.frontier, complete: maxLevels === 0 || s.frontier.length - 1 < maxLevels };
-        r = s;
-        Object.assign(counters, { levels: s.levels, bottomUpLevels: s.bottomUpLevels, edgesExamined: s.edgesExamined });
-        break;
-      }
-      case 'msbfs': {
-        const g = req.graph;
-        const sources = req.sources.slice(req.range[0], req.range[1]);
-        const depths = new Int32Array(denseElements(fn, sources.length, g.rows));
-        const s = await callNative(fn, () =>
-          addon.gpuSimMsbfs(g.rows, g.rowPtr, g.colIdx, req.inEdges.rowPtr, req.inEdges.colIdx, sources, depths, params,
-            (g.rows + g.nnz) * Math.ceil(sources.length / 64) < INLINE_WORK),
-        );
-        output = { depths };
-        r = s;
-        Object.assign(counters, { levels: s.levels, edgesExamined: s.edgesExamined });
-        break;
-      }
-    }
-    Object.assign(counters, {
+  protected async spmm(req: CheckedSpmm, fn: string): Promise<Execution> {
+    const { a, x, range } = req;
+    const y = outputRows(fn, x, range);
+    const call = req.kind === 'spmm' ? gpuSimAddon().gpuSimSpmm : gpuSimAddon().gpuSimSpmv;
+    const small = entriesIn(a, range) * Math.max(x.cols, 1) + (range[1] - range[0]) < INLINE_WORK;
+    const s = await callNative(fn, () => call(...spmmArgs(a, x, y, range), this.values, small));
+    const { variant, rowSplitSeconds, nnzSplitSeconds, longestWarpSeconds, traceSeconds } = s;
+    return simulated(y, s, { variant, rowSplitSeconds, nnzSplitSeconds, longestWarpSeconds, traceSeconds });
+  }
+
+  protected async bfs(req: CheckedBfs, fn: string): Promise<Execution> {
+    const { graph: g, inEdges, depth, startLevel, maxLevels } = req;
+    const s = await callNative(fn, () =>
+      gpuSimAddon().gpuSimBfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, req.source, depth, this.values,
+        g.rows + g.nnz < INLINE_WORK, startLevel, maxLevels),
+    );
+    const output = { depth, frontier: s.frontier, complete: searchComplete(maxLevels, s.frontier) };
+    return simulated(output, s, { levels: s.levels, bottomUpLevels: s.bottomUpLevels, edgesExamined: s.edgesExamined });
+  }
+
+  protected async msbfs(req: CheckedMsbfs, fn: string): Promise<Execution> {
+    const { graph: g, inEdges } = req;
+    const sources = req.sources.slice(req.range[0], req.range[1]);
+    const depths = new Int32Array(denseElements(fn, sources.length, g.rows));
+    const s = await callNative(fn, () =>
+      gpuSimAddon().gpuSimMsbfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, sources, depths, this.values,
+        (g.rows + g.nnz) * Math.ceil(sources.length / 64) < INLINE_WORK),
+    );
+    return simulated({ depths }, s, { levels: s.levels, edgesExamined: s.edgesExamined });
+  }
+}
+
+/** A simulated run's result: the operator's counters, then the totals every gpu-sim call reports. */
+function simulated(output: Execution['output'], r: GpuSimRun, counters: Record<string, number>): Execution {
+  return {
+    output,
+    seconds: r.modelSeconds,
+    energy: { joules: r.joules, source: 'simulated' },
+    counters: {
+      ...counters,
       kernels: r.kernels,
       dramBytes: r.dramBytes,
       l2Sectors: r.l2Sectors,
@@ -177,38 +134,18 @@ class GpuSimDevice implements Device {
       achievedBandwidth: r.achievedBandwidth,
       powerCapped: r.powerCapped,
       simulatorSeconds: r.seconds,
-    });
-    return {
-      device: this.name,
-      operator: op.kind as K,
-      output: output as OutputOf<K>,
-      seconds: r.modelSeconds,
-      joules: r.joules,
-      source: 'simulated',
-      energySource: 'simulated',
-      counters,
-    };
-  }
-
-  async dispose(): Promise<void> {}
+    },
+  };
 }
 
 /** Parameters of a gpu-sim profile; docs/gpu-sim.md says how the model uses each. */
 export const GPU_SIM_PARAMS: ParamRules = {
-  sms: { min: 1, max: 1024, integer: true, unit: 'SMs', description: 'streaming multiprocessors' },
-  clockMhz: { min: 100, max: 5000, unit: 'MHz', description: 'SM clock under load (boost)' },
+  ...GPU_TRAIT_PARAMS,
   maxWarpsPerSm: { min: 1, max: 128, integer: true, unit: 'warps', description: 'resident warps per SM' },
   schedulersPerSm: { min: 1, max: 16, integer: true, unit: 'warps/cycle', description: 'warp instructions issued per SM per cycle' },
-  l1KbPerSm: { min: 1, max: 4096, unit: 'KiB', description: 'L1 data cache per SM (lookups of small tables stay here)' },
-  l2Mb: { min: 0.1, max: 1024, unit: 'MB', description: 'L2 cache' },
-  dramGbs: { min: 1, max: 100000, unit: 'GB/s', description: 'peak device-memory bandwidth' },
-  l2Gbs: { min: 1, max: 100000, unit: 'GB/s', description: 'L2 bandwidth' },
   memoryLatencyNs: { min: 1, max: 10000, unit: 'ns', description: 'average global-load latency (Little\'s law)' },
   sectorsInFlightPerWarp: { min: 1, max: 1024, unit: 'sectors', description: '32-byte requests one warp keeps outstanding' },
-  launchUs: { min: 0.01, max: 1000, unit: 'us', description: 'kernel launch overhead' },
   levelSyncUs: { min: 0.01, max: 1000, unit: 'us', description: 'host round trip per BFS level beyond the launch (frontier size read back, synchronise)' },
-  fp32Tflops: { min: 0.01, max: 10000, unit: 'TFLOP/s', description: 'peak FP32 (non-tensor)' },
-  fp64Tflops: { min: 0.01, max: 10000, unit: 'TFLOP/s', description: 'peak FP64 (non-tensor)' },
   idleWatts: { min: 0.1, max: 5000, unit: 'W', description: 'board power when idle' },
   tdpWatts: { min: 1, max: 5000, unit: 'W', description: 'board power limit' },
   dramPjPerBit: { min: 0.01, max: 100, unit: 'pJ/bit', description: 'device-memory access energy' },

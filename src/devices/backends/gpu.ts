@@ -5,27 +5,18 @@
 // built without CUDA, or there is no driver or device, the probe says why and the default
 // system uses `gpu-sim` instead.
 
+import { BEAMER_ALPHA, BEAMER_BETA } from '../../beamer.js';
 import type { RowPtrArray, ValueArray } from '../../data/csr.js';
-import { DenseMatrix, denseElements, type DenseArray } from '../../data/dense.js';
+import { denseElements, type DenseArray } from '../../data/dense.js';
 import { InvalidArgumentError, UnsupportedError } from '../../errors.js';
 import { callNative } from '../../kernels/native-call.js';
 import { nativeAddon } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
-import type {
-  Device,
-  DeviceCapabilities,
-  DevicePower,
-  DeviceResult,
-  DeviceSpec,
-  InputsOf,
-  OperatorKind,
-  OperatorOf,
-  OutputOf,
-  RowRange,
-  RunOptions,
-} from '../device.js';
-import { checkRun } from '../run-checks.js';
-import { specValues, type ParamRules } from '../spec.js';
+import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, spmmArgs } from '../backend-device.js';
+import type { Device, DeviceCapabilities, DevicePower, DeviceSpec, RunOptions } from '../device.js';
+import type { CheckedBfs, CheckedMsbfs, CheckedSpmm } from '../run-checks.js';
+import { type ParamRules } from '../spec.js';
+import { GPU_TRAIT_PARAMS, gpuTraits, specNumber, type DeviceTraits } from '../traits.js';
 
 /** What the addon reports about CUDA on this machine (native/src/cuda/gpu.h, `Probe`). */
 export interface CudaProbe {
@@ -126,8 +117,9 @@ export function cudaProbe(): CudaProbe {
 const GIB = 1024 ** 3;
 
 /**
- * The device's own figures, read at run time, in gpu-sim's parameter names so the cost model's
- * spec-derived starting point reads them as it reads a simulated card's.
+ * The device's own figures, read at run time, in the parameter names every GPU backend shares
+ * (GPU_TRAIT_PARAMS), replacing the profile's: the device's traits read them as a simulated
+ * card's are read.
  */
 function probedParams(p: CudaProbe): Record<string, { value: number; unit: string; source: string }> {
   if (!p.available) return {};
@@ -156,101 +148,18 @@ function residentCandidates(buffers: readonly ArrayBufferView[]): ArrayBufferVie
   return out;
 }
 
-/** Beamer's switching thresholds, as the CPU search uses them. */
-const BFS_ALPHA = 15;
-const BFS_BETA = 18;
-
-class CudaDevice implements Device {
-  readonly backend = 'gpu';
-  readonly kind = 'gpu' as const;
-  readonly simulated = false;
-  readonly memorySpace: string;
-  readonly capabilities: DeviceCapabilities;
-  readonly power: DevicePower;
-  readonly spec: DeviceSpec;
-  private readonly probe: CudaProbe;
-
-  constructor(
-    readonly name: string,
-    spec: DeviceSpec,
-  ) {
-    const values = specValues(spec);
-    this.probe = cudaProbe();
-    this.spec = { ...spec, params: { ...spec.params, ...probedParams(this.probe) } };
-    this.memorySpace = name;
-    this.capabilities = {
-      operators: ['spmm', 'spmv', 'bfs', 'msbfs'],
-      precisions: ['f32', 'f64'],
-      memoryBytes: this.probe.totalBytes,
-      concurrency: values['streams']!,
-      // Not yet: the CUDA search starts from its source (a resumable one needs a card to test).
-      bfsResume: false,
-    };
-    this.power = {
-      idleWatts: values['idleWatts']!,
-      activeWatts: this.probe.powerLimitWatts > 0 ? this.probe.powerLimitWatts : values['activeWatts']!,
-      source: this.probe.nvml ? 'measured' : 'modelled',
-    };
-  }
-
-  async run<K extends OperatorKind>(
-    op: OperatorOf<K>,
-    inputs: InputsOf<K>,
-    range?: RowRange,
-    options?: RunOptions,
-  ): Promise<DeviceResult<K>> {
-    const req = checkRun(this, op, inputs, range, options);
-    const fn = `${this.name}.run`;
-    if (!this.probe.available) throw new UnsupportedError(`${fn}: no CUDA device (${this.probe.reason})`);
-    const addon = cudaAddon();
-    let output: OutputOf<OperatorKind>;
-    let r: CudaRun;
-    const counters: Record<string, number> = {};
-    switch (req.kind) {
-      case 'spmm':
-      case 'spmv': {
-        const { a, x } = req;
-        const [begin, end] = req.range;
-        const k = x.cols;
-        const size = denseElements(fn, end - begin, k);
-        const y = new DenseMatrix(end - begin, k, x.precision === 'f32' ? new Float32Array(size) : new Float64Array(size));
-        const call = req.kind === 'spmm' ? addon.gpuSpmm : addon.gpuSpmv;
-        const s = await callNative(fn, () => call(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x.data, k, y.data, begin, end, 0));
-        output = y;
-        r = s;
-        counters['strategy'] = s.strategy;
-        counters['group'] = s.group;
-        counters['flops'] = 2 * (a.rowStart(end) - a.rowStart(begin)) * k;
-        break;
-      }
-      case 'bfs': {
-        const g = req.graph;
-        const depth = new Int32Array(g.rows);
-        const s = await callNative(fn, () =>
-          addon.gpuBfs(g.rows, g.rowPtr, g.colIdx, req.inEdges.rowPtr, req.inEdges.colIdx, req.source, depth, 0, BFS_ALPHA, BFS_BETA),
-        );
-        output = { depth, frontier: s.frontier, complete: true };
-        r = s;
-        counters['levels'] = s.frontier.length;
-        counters['bottomUpLevels'] = s.bottomUp.reduce((t, b) => t + b, 0);
-        counters['edgesExamined'] = s.edgesExamined;
-        break;
-      }
-      case 'msbfs': {
-        const g = req.graph;
-        const sources = req.sources.slice(req.range[0], req.range[1]);
-        const depths = new Int32Array(denseElements(fn, sources.length, g.rows));
-        const s = await callNative(fn, () =>
-          addon.gpuMsbfs(g.rows, g.rowPtr, g.colIdx, req.inEdges.rowPtr, req.inEdges.colIdx, sources, depths),
-        );
-        output = { depths };
-        r = s;
-        counters['levels'] = s.levels;
-        counters['edgesExamined'] = s.edgesExamined;
-        break;
-      }
-    }
-    Object.assign(counters, {
+/**
+ * A run's result: the kernels' own time from CUDA events (copies are reported beside it), the
+ * operator's counters, then the copies and power every CUDA call reports. Energy is NVML's board
+ * power over that time where NVML was read; else the envelope models it from the active power.
+ */
+function measured(output: Execution['output'], r: CudaRun, counters: Record<string, number>): Execution {
+  return {
+    output,
+    seconds: r.kernelSeconds,
+    ...(r.energyMeasured ? { energy: { joules: r.watts * r.kernelSeconds, source: 'measured' as const } } : {}),
+    counters: {
+      ...counters,
       h2dSeconds: r.h2dSeconds,
       d2hSeconds: r.d2hSeconds,
       h2dBytes: r.h2dBytes,
@@ -258,19 +167,64 @@ class CudaDevice implements Device {
       wallSeconds: r.seconds,
       watts: r.watts,
       residentBytes: r.residentBytes,
-    });
-    const seconds = r.kernelSeconds;
-    const measured = r.energyMeasured;
-    return {
-      device: this.name,
-      operator: op.kind as K,
-      output: output as OutputOf<K>,
-      seconds,
-      joules: (measured ? r.watts : this.power.activeWatts) * seconds,
-      source: 'measured',
-      energySource: measured ? 'measured' : 'modelled',
-      counters,
+    },
+  };
+}
+
+class CudaDevice extends BackendDevice {
+  readonly capabilities: DeviceCapabilities;
+  readonly power: DevicePower;
+  readonly traits: DeviceTraits;
+  private readonly probe: CudaProbe;
+
+  constructor(name: string, spec: DeviceSpec) {
+    const probe = cudaProbe();
+    super(gpuBackend, name, { ...spec, params: { ...spec.params, ...probedParams(probe) } });
+    const fn = 'gpuBackend.create';
+    this.probe = probe;
+    // Not resumable yet: the CUDA search starts from its source (a resumable one needs a card to test).
+    this.capabilities = everyOperator({ memoryBytes: probe.totalBytes, concurrency: specNumber(fn, spec, 'streams'), bfsResume: false });
+    this.power = {
+      idleWatts: specNumber(fn, spec, 'idleWatts'),
+      activeWatts: probe.powerLimitWatts > 0 ? probe.powerLimitWatts : specNumber(fn, spec, 'activeWatts'),
+      source: probe.nvml ? 'measured' : 'modelled',
     };
+    this.traits = gpuTraits(fn, this.spec, this.power);
+  }
+
+  protected async spmm(req: CheckedSpmm, fn: string): Promise<Execution> {
+    const addon = this.addon(fn);
+    const { a, x, range } = req;
+    const y = outputRows(fn, x, range);
+    const call = req.kind === 'spmm' ? addon.gpuSpmm : addon.gpuSpmv;
+    const s = await callNative(fn, () => call(...spmmArgs(a, x, y, range), SPMM_STRATEGIES.auto));
+    return measured(y, s, { strategy: s.strategy, group: s.group, flops: 2 * entriesIn(a, range) * x.cols });
+  }
+
+  protected async bfs(req: CheckedBfs, fn: string): Promise<Execution> {
+    const addon = this.addon(fn);
+    const { graph: g, inEdges } = req;
+    const depth = new Int32Array(g.rows);
+    const s = await callNative(fn, () =>
+      addon.gpuBfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, req.source, depth, 0, BEAMER_ALPHA, BEAMER_BETA),
+    );
+    const bottomUpLevels = s.bottomUp.reduce((t, b) => t + b, 0);
+    return measured({ depth, frontier: s.frontier, complete: true }, s, { levels: s.frontier.length, bottomUpLevels, edgesExamined: s.edgesExamined });
+  }
+
+  protected async msbfs(req: CheckedMsbfs, fn: string): Promise<Execution> {
+    const addon = this.addon(fn);
+    const { graph: g, inEdges } = req;
+    const sources = req.sources.slice(req.range[0], req.range[1]);
+    const depths = new Int32Array(denseElements(fn, sources.length, g.rows));
+    const s = await callNative(fn, () => addon.gpuMsbfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, sources, depths));
+    return measured({ depths }, s, { levels: s.levels, edgesExamined: s.edgesExamined });
+  }
+
+  /** The CUDA exports, once a device has answered; else the reason, as a typed error. */
+  private addon(fn: string): CudaAddon {
+    if (!this.probe.available) throw new UnsupportedError(`${fn}: no CUDA device (${this.probe.reason})`);
+    return cudaAddon();
   }
 
   /**
@@ -301,7 +255,7 @@ class CudaDevice implements Device {
   }
 
   /** Releases every buffer this device still holds on the GPU. */
-  async dispose(): Promise<void> {
+  override async dispose(): Promise<void> {
     this.drop([...this.holds]);
   }
 
@@ -331,8 +285,12 @@ export function cudaResident(): { readonly buffers: number; readonly bytes: numb
   return cudaProbe().built ? cudaAddon().gpuResident() : { buffers: 0, bytes: 0 };
 }
 
-/** Parameters of a `gpu` profile (devices/gpu/). The device's own figures are read at run time. */
+/**
+ * Parameters of a `gpu` profile (devices/gpu/). The device's own figures (SMs, clock, L2,
+ * bandwidth) replace the profile's at run time where the CUDA runtime reports them.
+ */
 export const CUDA_PARAMS: ParamRules = {
+  ...GPU_TRAIT_PARAMS,
   idleWatts: { min: 0, max: 5000, unit: 'W', description: 'board power when idle (the idle share of a plan\'s energy)' },
   activeWatts: { min: 1, max: 5000, unit: 'W', description: 'board power when busy, used only where NVML cannot be read' },
   streams: { min: 1, max: 1024, integer: true, unit: 'streams', description: 'operators run at once' },
