@@ -20,7 +20,7 @@ for (const p of result.pieces) {
   );
 }
 const out = result.outputs['h'] as { data: Float32Array };
-const ref = referenceValues(plan.bound)[plan.bound.outputs[0]!] as { data: Float32Array };
+const ref = referenceValues(plan.problem.bound)[plan.problem.bound.outputs[0]!] as { data: Float32Array };
 let worst = 0;
 for (let i = 0; i < ref.data.length; i++) worst = Math.max(worst, Math.abs(out.data[i]! - ref.data[i]!));
 console.log(`makespan ${(result.makespan * 1e6).toFixed(0)} us (predicted ${(plan.chosen.latency * 1e6).toFixed(0)} us), ${(result.measuredShare * 100).toFixed(0)}% of piece time measured; largest difference from the reference ${worst.toExponential(1)}`);
