@@ -7,7 +7,7 @@ import type { CostModel } from '../cost/model.js';
 import type { OperatorKind } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import { ModelCostSource, type PlanningCosts } from '../scheduler/costs.js';
-import { ProbedCostSource } from '../scheduler/probe.js';
+import { ProbedCostSource } from '../scheduler/probed-costs.js';
 import { PieceMap } from '../scheduler/piece-map.js';
 import type { Choice } from '../scheduler/space.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';

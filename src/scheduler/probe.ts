@@ -15,7 +15,7 @@ import { onHost } from '../devices/host-gate.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dense-kernels.js';
-import type { ModelCostSource, OperatorEstimate, PlanningCosts } from './costs.js';
+import { aboveCall, type CallCost, type Cost, type ProbedCostSource, type Ratio, workOf } from './probed-costs.js';
 import { denseRates } from '../cost/dense-cost.js';
 
 export interface ProbeSettings {
@@ -27,113 +27,15 @@ export interface ProbeSettings {
 
 export const DEFAULT_PROBE: ProbeSettings = { maxEntries: 200_000, repeats: 3 };
 
-type Cost = { readonly seconds: number; readonly joules: number };
-/** Observed over predicted, for time and energy, and the relative spread of the observations. */
-interface Ratio {
-  readonly time: number;
-  readonly energy: number;
-  readonly spread: number;
-}
-/**
- * How an operator's cost on one device departs from the model along its rows: a ratio per chunk
- * of rows, each chunk standing for the cell of rows nearest to it, so a part's ratio is the
- * chunks' ratios weighted by how much of the part's work falls in each cell.
- */
-interface RowProfile {
-  /** Cell boundaries in units: cell k is [cells[k], cells[k + 1]). */
-  readonly cells: readonly number[];
-  readonly ratios: readonly Ratio[];
-}
-
-const pairKey = (op: number, d: number): number => op * 64 + d;
-const partKey = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
-
-/** The model's costs scaled by what probes on this input observed. */
-export class ProbedCostSource implements PlanningCosts {
-  /** Device seconds and calls the probes took. */
-  probeSeconds = 0;
-  probeCalls = 0;
-
-  constructor(
-    readonly model: ModelCostSource,
-    private readonly wholeRatios = new Map<number, Ratio>(),
-    private readonly parts = new Map<string, Ratio>(),
-    private readonly profiles = new Map<number, RowProfile>(),
-  ) {}
-
-  /** The same probes over another source of the model's predictions (the model as a run starts). */
-  over(model: ModelCostSource): ProbedCostSource {
-    return new ProbedCostSource(model, this.wholeRatios, this.parts, this.profiles);
-  }
-
-  cost(op: BoundOp, device: number, begin: number, end: number): Cost {
-    const c = this.model.cost(op, device, begin, end);
-    const r = this.parts.get(partKey(op.index, device, begin, end)) ?? this.profileRatio(op, device, begin, end) ?? this.wholeRatios.get(pairKey(op.index, device));
-    return r ? { seconds: c.seconds * r.time, joules: c.joules * r.energy } : c;
-  }
-
-  /** A part's ratio from its operator's row profile on the device: the cells' ratios weighted by the part's work in each. */
-  private profileRatio(op: BoundOp, device: number, begin: number, end: number): Ratio | undefined {
-    const prof = this.profiles.get(pairKey(op.index, device));
-    if (!prof) return undefined;
-    const work = workOf(op, this.model.bound);
-    let w = 0;
-    let t = 0;
-    let e = 0;
-    for (let k = 0; k < prof.ratios.length; k++) {
-      const lo = Math.max(begin, prof.cells[k]!);
-      const hi = Math.min(end, prof.cells[k + 1]!);
-      if (hi <= lo) continue;
-      const x = work(lo, hi);
-      w += x;
-      t += x * prof.ratios[k]!.time;
-      e += x * prof.ratios[k]!.energy;
-    }
-    return w > 0 ? { time: t / w, energy: e / w, spread: 0 } : undefined;
-  }
-
-  setProfile(op: number, device: number, profile: RowProfile): void {
-    this.profiles.set(pairKey(op, device), profile);
-  }
-
-  /** Whether this piece (or its operator on this device) was probed, and the spread of what was seen. */
-  probed(op: number, device: number): Ratio | undefined {
-    return this.wholeRatios.get(pairKey(op, device));
-  }
-
-  /** The whole operator on one device: the model's estimate at the level the probe saw, its uncertainty the probe's spread. */
-  whole(op: BoundOp, device: number): OperatorEstimate {
-    const e = this.model.whole(op, device);
-    const r = this.wholeRatios.get(pairKey(op.index, device));
-    if (!r) return e;
-    return { ...e, seconds: e.seconds * r.time, joules: e.joules * r.energy, basis: 'probed', uncertainty: r.spread };
-  }
-
-  setWhole(op: number, device: number, r: Ratio): void {
-    this.wholeRatios.set(pairKey(op, device), r);
-  }
-
-  setPart(op: number, device: number, begin: number, end: number, r: Ratio): void {
-    this.parts.set(partKey(op, device, begin, end), r);
-  }
-
-  hasPart(op: number, device: number, begin: number, end: number): boolean {
-    return this.parts.has(partKey(op, device, begin, end));
-  }
+/** Whether the device runs the operator as one of its own kernels (else it is host work). */
+function runsKernel(op: BoundOp, device: Device): boolean {
+  return (device.capabilities.operators as readonly string[]).includes(op.kind) && op.kind !== 'sddmm';
 }
 
 /** Whether a probe of `op` on `device` can tell the model anything: a kernel the device runs, or host work timed on the host. */
 export function probeable(op: BoundOp, device: Device): boolean {
-  if ((device.capabilities.operators as readonly string[]).includes(op.kind) && op.kind !== 'sddmm') return true;
+  if (runsKernel(op, device)) return true;
   return !device.simulated && device.memorySpace === 'host';
-}
-
-/** The work in units `[b, e)` of an operator: stored entries plus rows for a sparse operand split by rows, else elements. */
-function workOf(op: BoundOp, bound: BoundWorkload): (b: number, e: number) => number {
-  const lead = bound.values[op.operands[0]!]!;
-  const rp = op.split === 'rows' && lead.kind === 'sparse' && lead.pattern ? lead.pattern.rowPtr : undefined;
-  const entriesPerUnit = rp ? 0 : Math.max(1, bound.values[op.output]!.entries / Math.max(1, op.units));
-  return (b, e) => (rp ? Number(rp[e]!) - Number(rp[b]!) + (e - b) : (e - b) * entriesPerUnit);
 }
 
 /** Whether an operator's cost varies along its rows in ways worth a profile: a sparse operand split by rows. */
@@ -190,7 +92,7 @@ function operandsOf(bound: BoundWorkload, op: BoundOp): unknown[] {
 
 /** Run units `[b, e)` of `op` on `device` once: the device's own time and energy. */
 async function runOnce(device: Device, op: BoundOp, x: readonly unknown[], b: number, e: number, full: boolean): Promise<Cost> {
-  if ((device.capabilities.operators as readonly string[]).includes(op.kind) && op.kind !== 'sddmm') {
+  if (runsKernel(op, device)) {
     const range = full ? undefined : ([b, e] as const);
     let r;
     if (op.kind === 'spmm' || op.kind === 'spmv') r = await device.run({ kind: op.kind } as Operator & { kind: 'spmm' }, { a: x[0] as CsrMatrix, x: x[1] as DenseMatrix }, range);
@@ -232,66 +134,95 @@ export class Prober {
     return this.measureRanges(i, d, probeRanges(this.bound.ops[i]!, this.bound, begin, end, this.settings.maxEntries));
   }
 
-  /** Observed / predicted over `ranges` of operator i on device d, all together. */
-  async measureRanges(i: number, d: number, ranges: readonly (readonly [number, number])[]): Promise<Ratio> {
+  /** Units `[b, e)` of operator i on device d as the device ran them (the median of repeats on a real device), and the spread seen. */
+  private async observe(i: number, d: number, b: number, e: number): Promise<{ cost: Cost; spread: number }> {
     const op = this.bound.ops[i]!;
     const device = this.system.devices[d]!;
     let x = this.operands.get(i);
     if (!x) this.operands.set(i, (x = operandsOf(this.bound, op)));
+    this.signal?.throwIfAborted();
+    const full = b === 0 && e >= op.units;
+    const once = (): Promise<Cost> => onHost(device, () => runOnce(device, op, x!, b, e, full));
+    let cost: Cost;
+    let spread = 0;
+    if (device.simulated) {
+      cost = await once();
+    } else {
+      await once();
+      const runs: Cost[] = [];
+      for (let k = 0; k < this.settings.repeats; k++) runs.push(await once());
+      runs.sort((p, q) => p.seconds - q.seconds);
+      cost = runs[runs.length >> 1]!;
+      if (cost.seconds > 0) spread = (runs[runs.length - 1]!.seconds - runs[0]!.seconds) / cost.seconds / 2;
+    }
+    this.costs.probeCalls++;
+    this.costs.probeSeconds += cost.seconds;
+    return { cost, spread };
+  }
+
+  /** Observed / predicted for the work above one call, over `ranges` of operator i on device d, all together. */
+  async measureRanges(i: number, d: number, ranges: readonly (readonly [number, number])[]): Promise<Ratio> {
+    const op = this.bound.ops[i]!;
+    const call = this.costs.call(i, d);
     let observed = 0;
     let joules = 0;
     let predicted = 0;
     let predictedJ = 0;
     let spread = 0;
     for (const [b, e] of ranges) {
-      this.signal?.throwIfAborted();
-      const full = b === 0 && e >= op.units;
-      const once = (): Promise<Cost> => onHost(device, () => runOnce(device, op, x!, b, e, full));
-      let c: Cost;
-      if (device.simulated) {
-        c = await once();
-      } else {
-        await once();
-        const runs: Cost[] = [];
-        for (let k = 0; k < this.settings.repeats; k++) runs.push(await once());
-        runs.sort((p, q) => p.seconds - q.seconds);
-        c = runs[runs.length >> 1]!;
-        const lo = runs[0]!.seconds;
-        const hi = runs[runs.length - 1]!.seconds;
-        if (c.seconds > 0) spread = Math.max(spread, (hi - lo) / c.seconds / 2);
-      }
-      this.costs.probeCalls++;
-      this.costs.probeSeconds += c.seconds;
-      observed += c.seconds;
-      joules += c.joules;
+      const o = await this.observe(i, d, b, e);
+      spread = Math.max(spread, o.spread);
+      observed += o.cost.seconds;
+      joules += o.cost.joules;
       const m = this.costs.model.cost(op, d, b, e);
       predicted += m.seconds;
       predictedJ += m.joules;
     }
-    return {
-      time: predicted > 0 && observed > 0 ? observed / predicted : 1,
-      energy: predictedJ > 0 && joules > 0 ? joules / predictedJ : 1,
-      spread,
-    };
+    const n = ranges.length;
+    const t = aboveCall(observed, n, call?.observed.seconds);
+    const tm = aboveCall(predicted, n, call?.model.seconds);
+    const j = aboveCall(joules, n, call?.observed.joules);
+    const jm = aboveCall(predictedJ, n, call?.model.joules);
+    return { time: tm > 0 && t > 0 ? t / tm : 1, energy: jm > 0 && j > 0 ? j / jm : 1, spread };
+  }
+
+  /**
+   * One call's cost on the device, observed and as modelled: the lightest row of the operator
+   * run alone (its work is negligible beside the call's), for operators whose parts are calls
+   * over rows of a sparse operand.
+   */
+  private async probeCall(i: number, d: number): Promise<void> {
+    const op = this.bound.ops[i]!;
+    const rp = this.bound.values[op.operands[0]!]!.pattern?.rowPtr;
+    if (!rp || op.units < 2) return;
+    let u = 0;
+    const scan = Math.min(op.units, 4096);
+    for (let r = 1; r < scan; r++) if (Number(rp[r + 1]!) - Number(rp[r]!) < Number(rp[u + 1]!) - Number(rp[u]!)) u = r;
+    const o = await this.observe(i, d, u, u + 1);
+    const m = this.costs.model.cost(op, d, u, u + 1);
+    this.costs.setCall(i, d, { observed: o.cost, model: { seconds: m.seconds, joules: m.joules } } satisfies CallCost);
   }
 
   /**
    * Probe every operator on every allowed device that can tell the model something: a sparse
    * operator split by rows chunk by chunk (a row profile: its parts are priced by where their
-   * rows are), the others whole (or sampled when large).
+   * rows are) after one call of it alone, the others whole (or sampled when large).
    */
   async probeAll(allowed: readonly number[], runs: (op: BoundOp, device: number) => boolean): Promise<void> {
     for (const op of this.bound.ops) {
       for (const d of allowed) {
         const device = this.system.devices[d]!;
         if (!runs(op, d) || !probeable(op, device)) continue;
-        // As many chunks as keep each one's predicted work well above a call's fixed cost (else the
+        const units = Math.max(op.units, 1);
+        const isProfiled = profiled(op, this.bound) && runsKernel(op, device);
+        if (isProfiled) await this.probeCall(op.index, d);
+        // As many chunks as keep each one's predicted work well above a call's cost (else the
         // chunks would measure calls, not rows), at most eight.
-        const whole = this.costs.model.cost(op, d, 0, Math.max(op.units, 1)).seconds;
-        const call = this.costs.model.cost(op, d, 0, 1).seconds;
-        const k = profiled(op, this.bound) ? Math.max(1, Math.min(8, Math.floor(whole / Math.max(8 * call, 1e-15)))) : 1;
+        const whole = this.costs.model.cost(op, d, 0, units).seconds;
+        const call = Math.max(this.costs.call(op.index, d)?.observed.seconds ?? 0, this.costs.model.cost(op, d, 0, 1).seconds);
+        const k = isProfiled ? Math.max(1, Math.min(8, Math.floor(whole / Math.max(8 * call, 1e-15)))) : 1;
         if (k < 2) {
-          this.costs.setWhole(op.index, d, await this.measure(op.index, d, 0, Math.max(op.units, 1)));
+          this.costs.setWhole(op.index, d, await this.measure(op.index, d, 0, units));
           continue;
         }
         const chunks = profileChunks(op, this.bound, this.settings.maxEntries, k);
@@ -299,14 +230,21 @@ export class Prober {
         for (const c of chunks) ratios.push(await this.measureRanges(op.index, d, [c]));
         // Cells: each chunk stands for the rows nearer to it than to its neighbours.
         const cells = [0];
-        for (let k = 1; k < chunks.length; k++) cells.push(Math.round((chunks[k - 1]![1] + chunks[k]![0]) / 2));
+        for (let j = 1; j < chunks.length; j++) cells.push(Math.round((chunks[j - 1]![1] + chunks[j]![0]) / 2));
         cells.push(op.units);
         this.costs.setProfile(op.index, d, { cells, ratios });
-        // The whole operator's ratio, for explanations and margins: the profile over all rows.
-        const probed = this.costs.cost(op, d, 0, op.units);
-        const model = this.costs.model.cost(op, d, 0, op.units);
-        const spread = Math.max(...ratios.map((r) => r.spread));
-        this.costs.setWhole(op.index, d, { time: model.seconds > 0 ? probed.seconds / model.seconds : 1, energy: model.joules > 0 ? probed.joules / model.joules : 1, spread });
+        // The whole operator's ratio, for explanations and margins: the profile's, weighted by work.
+        const work = workOf(op, this.bound);
+        let w = 0;
+        let t = 0;
+        let en = 0;
+        for (let j = 0; j < ratios.length; j++) {
+          const x = work(cells[j]!, cells[j + 1]!);
+          w += x;
+          t += x * ratios[j]!.time;
+          en += x * ratios[j]!.energy;
+        }
+        this.costs.setWhole(op.index, d, { time: w > 0 ? t / w : 1, energy: w > 0 ? en / w : 1, spread: Math.max(...ratios.map((r) => r.spread)) });
       }
     }
   }
