@@ -9,6 +9,7 @@ import { CsrMatrix } from '../data/csr.js';
 import type { Device } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import { type PieceResult, type PieceSource, runPiece } from '../executor/piece.js';
+import { repeatRuns } from '../executor/repeats.js';
 import type { CostSource } from '../scheduler/space.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
@@ -114,7 +115,7 @@ function quartiles(sorted: readonly number[]): [number, number, number] {
 }
 
 export interface MeasureOptions {
-  /** Timed repetitions of each piece on a real device, after one warm-up run. @default 5 */
+  /** Timed repetitions of each piece on a real device, after one warm-up run (more for short pieces: executor/repeats.ts). @default 5 */
   readonly repeats?: number;
   readonly signal?: AbortSignal;
   /** Called after each distinct piece is executed, with how many of how many are done. */
@@ -163,15 +164,14 @@ export async function measurePieces(
       }
     } else {
       await run(); // warm-up: first touch of the output, the thread pool's wake-up
-      const results: PieceResult[] = [];
-      for (let r = 0; r < repeats; r++) results.push(await run());
+      const results = await repeatRuns(run, repeats);
       const bySeconds = [...results].sort((a, b) => a.seconds - b.seconds);
       const [lo, mid, hi] = quartiles(bySeconds.map((r) => r.seconds));
       const joulesAt = (s: number): number => bySeconds.find((r) => r.seconds === s)!.joules;
       cost = {
         seconds: mid, joules: joulesAt(mid),
         lo: { seconds: lo, joules: joulesAt(lo) }, hi: { seconds: hi, joules: joulesAt(hi) },
-        basis: bySeconds[0]!.source, repeats,
+        basis: bySeconds[0]!.source, repeats: results.length,
       };
     }
     source.set(p, cost);

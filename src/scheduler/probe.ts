@@ -17,11 +17,12 @@ import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dense-kernels.js';
 import { aboveCall, type CallCost, type Cost, type ProbedCostSource, type Ratio, workOf } from './probed-costs.js';
 import { denseRates } from '../cost/dense-cost.js';
+import { repeatRuns } from '../executor/repeats.js';
 
 export interface ProbeSettings {
   /** Stored entries (or dense elements) one probe call may touch; larger operators are sampled. @default 200000 */
   readonly maxEntries: number;
-  /** Timed repeats on a real device (after a warm-up); the median counts. @default 3 */
+  /** Timed repeats on a real device (after a warm-up; more for short runs: executor/repeats.ts); the median counts. @default 3 */
   readonly repeats: number;
 }
 
@@ -149,8 +150,7 @@ export class Prober {
       cost = await once();
     } else {
       await once();
-      const runs: Cost[] = [];
-      for (let k = 0; k < this.settings.repeats; k++) runs.push(await once());
+      const runs = await repeatRuns(once, this.settings.repeats);
       runs.sort((p, q) => p.seconds - q.seconds);
       cost = runs[runs.length >> 1]!;
       if (cost.seconds > 0) spread = (runs[runs.length - 1]!.seconds - runs[0]!.seconds) / cost.seconds / 2;

@@ -40,16 +40,17 @@ describe('Oracle.build measures', () => {
     });
   });
 
-  it('times a CPU piece after a warm-up, repeats it, and keeps its spread', async () => {
+  it('times a CPU piece after a warm-up, repeats it (more when it is short), and keeps its spread', async () => {
     const system = mixedSystem();
     const ex = await explore('spmm', graph, { system, model: specModel(system), splits: false });
     const cpu = system.devices[0]!;
     const run = vi.spyOn(cpu, 'run');
     const oracle = await Oracle.build(ex.problem, { repeats: 5 });
-    expect(run.mock.calls.length).toBe(6);
     const c = oracle.source.get(0, 0, 0, graph.rows);
+    expect(run.mock.calls.length).toBe(1 + c.repeats);
     expect(c.basis).toBe('measured');
-    expect(c.repeats).toBe(5);
+    // At least five; a short piece more (test/executor/repeats.test.ts).
+    expect(c.repeats).toBeGreaterThanOrEqual(5);
     expect(c.lo.seconds).toBeLessThanOrEqual(c.seconds);
     expect(c.hi.seconds).toBeGreaterThanOrEqual(c.seconds);
     vi.restoreAllMocks();
