@@ -11,11 +11,19 @@ function report(suite: SuiteReport['suite'], data: unknown): SuiteReport {
 }
 
 describe('metricsOf', () => {
-  it('takes decision quality as deterministic metrics', () => {
-    const m = metricsOf(report('decisions', { summary: { cases: 144, optimal: 130, meanLoss: 0.03, speedupOverStatic: 1.5, speedupOverGpu: 1.4, energyEfficiencyOverGpu: 1.6 } }));
-    expect(m.map((x) => x.name)).toContain('decisions.optimal');
-    expect(m.every((x) => x.kind === 'deterministic')).toBe(true);
-    expect(m.find((x) => x.name === 'decisions.meanLoss')).toMatchObject({ value: 0.03, higherIsBetter: false });
+  it('takes decision quality per system: counts on all-simulated systems as deterministic, the optimal rate where the CPU is timed as a ratio', () => {
+    const rates = (cases: number, optimal: number) => ({ cases, optimal, optimalRate: optimal / cases, meanLoss: 0.03, worstLoss: 0.2 });
+    const m = metricsOf(report('decisions', {
+      summary: { cases: 144, optimal: 130, meanLoss: 0.03, speedupOverStatic: 1.5, speedupOverGpu: 1.4, energyEfficiencyOverGpu: 1.6, bySystem: { h100: rates(72, 70), 'cpu-cgra': rates(72, 60) } },
+      results: [{ system: 'h100', measured: false }, { system: 'cpu-cgra', measured: true }],
+    }));
+    const kind = (name: string) => m.find((x) => x.name === name)?.kind;
+    expect(kind('decisions.h100.optimal')).toBe('deterministic');
+    expect(m.find((x) => x.name === 'decisions.h100.meanLoss')).toMatchObject({ value: 0.03, higherIsBetter: false, kind: 'deterministic' });
+    expect(m.find((x) => x.name === 'decisions.cpu-cgra.optimalRate')).toMatchObject({ kind: 'ratio', value: 60 / 72, higherIsBetter: true });
+    expect(m.some((x) => x.name === 'decisions.cpu-cgra.optimal')).toBe(false);
+    expect(kind('decisions.cpu-cgra.worstLoss')).toBe('info');
+    expect(kind('decisions.speedupOverGpu')).toBe('info');
   });
 
   it('takes the SpMM medians over inputs as ratio metrics and the per-configuration ones as information', () => {
