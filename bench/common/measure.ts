@@ -3,6 +3,7 @@
 // runs first (on a warm cache, after the other's page faults, ...).
 
 import { Bench, type Task } from 'tinybench';
+import { quantileSorted } from '../../src/stats.js';
 
 export interface BenchSettings {
   /** Time budget per task and round (ms); iterations still reach the minimum below. */
@@ -36,13 +37,9 @@ export function collectGarbage(): void {
   gc?.();
 }
 
+/** Quantile q of ascending data (src/stats.ts's definition), NaN when there is none. */
 export function quantile(sorted: ArrayLike<number>, q: number): number {
-  if (sorted.length === 0) return NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  const a = sorted[lo]!;
-  return a + (sorted[hi]! - a) * (pos - lo);
+  return sorted.length === 0 ? NaN : quantileSorted(sorted, q);
 }
 
 export function median(xs: readonly number[]): number {

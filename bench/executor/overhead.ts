@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import type { Value } from '../../src/workloads/reference.js';
 import { emitReport, fixed, machineInfo, progress, type SuiteReport } from '../common/report.js';
+import { median as medianOf } from '../../src/stats.js';
 
 const { values: args } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, json: { type: 'string' }, quiet: { type: 'boolean', default: false }, dist: { type: 'boolean', default: false } },
@@ -85,10 +86,7 @@ for (let round = 0; round < ROUNDS; round++) {
     medians.set(name, [...(medians.get(name) ?? []), r.latency.p50]);
   }
 }
-const median = (name: string, ops: number): number => {
-  const m = [...medians.get(`${name} [${ops}]`)!].sort((p, q) => p - q);
-  return m[m.length >> 1]!;
-};
+const median = (name: string, ops: number): number => medianOf(medians.get(`${name} [${ops}]`)!);
 const [small, large] = sizes as [Size, Size];
 const rows = large.cases.map(([name]) => {
   const over = (z: Size): number => median(name, z.ops) - median(large.cases[0]![0], z.ops);

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from '../../src/stats.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const FILE = resolve(SELF, '../../../../shared/datasets/soc-Slashdot0902.mtx');
@@ -32,12 +33,6 @@ if (gc === undefined) {
   console.error('run with --expose-gc: node --expose-gc --import tsx bench/load/slashdot.ts');
   process.exit(2);
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 async function load(): Promise<number> {
   const { loadMatrixMarket } = await import('../../src/io/index.js');

@@ -1,13 +1,12 @@
 // Matrix Market writer: CsrMatrix as `coordinate`, DenseMatrix as `array`, streamed in chunks
 // (gzipped for `.gz` paths) with values printed so that they read back bit for bit.
 
-import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { describe, DypeError, InvalidArgumentError, IoError } from '../errors.js';
+import { describe, InvalidArgumentError } from '../errors.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { CsrMatrix, type RowPtrArray, type ValueArray } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
 import { checkOptions, firstNonFinite } from '../validate.js';
@@ -41,7 +40,7 @@ const CHUNK_CHARS = 1 << 20;
  * it has no values), `array` (column-major) for a DenseMatrix. Values are printed in the
  * shortest form that reads back as the same double, so float32 values read back exactly too
  * (they are printed as the doubles they are). The file is written under a temporary name and
- * renamed into place, so a failed write leaves no partial file; `.gz` paths are gzipped.
+ * renamed into place (io/atomic-write.ts), so a failed write leaves no partial file; `.gz` paths are gzipped.
  *
  * @throws {InvalidArgumentError} for a bad path, matrix or option, or `symmetric: true` on a
  *   matrix that is not symmetric (the message names the first mismatching entry).
@@ -59,17 +58,11 @@ export async function writeMatrixMarket(
   const opts = checkOptions(fn, options, WRITE_OPTION_KEYS);
   const gzip = opts.gzip === undefined ? path.endsWith('.gz') : optBoolean(fn, 'gzip', opts.gzip);
   const chunks = prepare(fn, matrix, opts);
-  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
+  await writeFileAtomic(fn, path, async (tmp) => {
     const source = Readable.from(chunks, { objectMode: false });
     if (gzip) await pipeline(source, createGzip(), createWriteStream(tmp));
     else await pipeline(source, createWriteStream(tmp));
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true }).catch(() => undefined);
-    if (e instanceof DypeError) throw e;
-    throw new IoError(fn, path, e);
-  }
+  });
 }
 
 /**

@@ -12,6 +12,7 @@ import { nativeAddon } from '../../native/addon.js';
 import { INPUT_FLAGS, inputFlagsHelp, inputRequest, loadInput } from '../input.js';
 import { choiceFlag, intFlag, parseFlags } from '../parse.js';
 import { formatCount, formatMs, formatRate, formatTable } from '../table.js';
+import { median } from '../../stats.js';
 
 export const KERNELS_HELP = `Usage: dype kernels [--data FILE | --generate SPEC] [options]
 
@@ -45,12 +46,6 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
   verbose: { type: 'boolean' },
 } as const;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 async function timeIt(repeat: number, f: () => Promise<unknown>): Promise<number> {
   await f(); // warm-up: first touch of outputs, thread pool start
