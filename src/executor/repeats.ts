@@ -8,11 +8,16 @@ export const MIN_TOTAL_SECONDS = 0.005;
 /** Never more repeats than this. */
 export const MAX_REPEATS = 40;
 
+/** Whether runs so far (`count` of them, `seconds` in total) call for another: fewer than `min`, or short ones under the total. */
+export function wantsMore(count: number, seconds: number, min: number): boolean {
+  return count < min || (seconds < MIN_TOTAL_SECONDS && count < MAX_REPEATS);
+}
+
 /** Run `run` at least `min` times, and more while the runs' own seconds total under `MIN_TOTAL_SECONDS` (up to `MAX_REPEATS`). */
 export async function repeatRuns<T extends { readonly seconds: number }>(run: () => Promise<T>, min: number): Promise<T[]> {
   const out: T[] = [];
   let total = 0;
-  while (out.length < min || (total < MIN_TOTAL_SECONDS && out.length < MAX_REPEATS)) {
+  while (wantsMore(out.length, total, min)) {
     const r = await run();
     out.push(r);
     total += r.seconds;

@@ -1,7 +1,10 @@
 // Costs read off executions, one per distinct piece of work (operator x device x unit range),
 // each run through the executor's own piece runner with real data. A piece on a real device is
-// run once to warm up and then `repeats` times; its median is its cost and its quartiles its
-// spread. A simulator is deterministic, so its pieces run once, and the figure is kept across
+// run once to warm up and then `repeats` times (more when short: executor/repeats.ts); its median
+// is its cost and its quartiles its spread. Real pieces are timed in rounds, each round running
+// every piece once, so that a busy spell on the machine falls on all of them alike: timed one
+// after another, the pieces caught in it were priced up to 3x their neighbours, and a split 4
+// points from the best looked 10x worse. A simulator is deterministic, so its pieces run once, and the figure is kept across
 // oracles (the same device profile on the same sparse input gives the same simulated cost in
 // every system of a suite). No cost-model prediction enters anything here.
 
@@ -9,7 +12,7 @@ import { CsrMatrix } from '../data/csr.js';
 import type { Device } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import { type PieceResult, type PieceSource, runPiece } from '../executor/piece.js';
-import { repeatRuns } from '../executor/repeats.js';
+import { wantsMore } from '../executor/repeats.js';
 import type { CostSource } from '../scheduler/space.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
@@ -143,38 +146,71 @@ export async function measurePieces(
     return true;
   });
   let done = 0;
+  const runOf = (p: PieceOfWork): (() => Promise<PieceResult>) => {
+    const op = bound.ops[p.op]!;
+    const x = op.operands.map((v) => values[v]!);
+    return () => runPiece(bound, op, system.devices[p.device]!, x, p.begin, p.end, options.signal);
+  };
+  const finish = (p: PieceOfWork, cost: MeasuredCost): void => {
+    source.set(p, cost);
+    options.onProgress?.(++done, todo.length, `${bound.ops[p.op]!.id} on ${system.devices[p.device]!.name} [${p.begin}, ${p.end})`);
+  };
+  const real: PieceOfWork[] = [];
   for (const p of todo) {
     options.signal?.throwIfAborted();
     const op = bound.ops[p.op]!;
     const device = system.devices[p.device]!;
-    const x = op.operands.map((v) => values[v]!);
-    const run = (): Promise<PieceResult> => runPiece(bound, op, device, x, p.begin, p.end, options.signal);
-    let cost: MeasuredCost | undefined;
-    if (device.simulated) {
-      const scope = sparseOperand(bound, op);
-      let byShape = simulated.get(scope);
-      if (!byShape) simulated.set(scope, (byShape = new Map()));
-      const key = shapeKey(bound, op, device, p.begin, p.end);
-      cost = byShape.get(key);
-      if (!cost) {
-        const r = await run();
-        const c = { seconds: r.seconds, joules: r.joules };
-        cost = { ...c, lo: c, hi: c, basis: r.source, repeats: 1 };
-        byShape.set(key, cost);
-      }
-    } else {
-      await run(); // warm-up: first touch of the output, the thread pool's wake-up
-      const results = await repeatRuns(run, repeats);
-      const bySeconds = [...results].sort((a, b) => a.seconds - b.seconds);
-      const [lo, mid, hi] = quartiles(bySeconds.map((r) => r.seconds));
-      const joulesAt = (s: number): number => bySeconds.find((r) => r.seconds === s)!.joules;
-      cost = {
-        seconds: mid, joules: joulesAt(mid),
-        lo: { seconds: lo, joules: joulesAt(lo) }, hi: { seconds: hi, joules: joulesAt(hi) },
-        basis: bySeconds[0]!.source, repeats: results.length,
-      };
+    if (!device.simulated) {
+      real.push(p);
+      continue;
     }
-    source.set(p, cost);
-    options.onProgress?.(++done, todo.length, `${op.id} on ${device.name} [${p.begin}, ${p.end})`);
+    const scope = sparseOperand(bound, op);
+    let byShape = simulated.get(scope);
+    if (!byShape) simulated.set(scope, (byShape = new Map()));
+    const key = shapeKey(bound, op, device, p.begin, p.end);
+    let cost = byShape.get(key);
+    if (!cost) {
+      const r = await runOf(p)();
+      const c = { seconds: r.seconds, joules: r.joules };
+      cost = { ...c, lo: c, hi: c, basis: r.source, repeats: 1 };
+      byShape.set(key, cost);
+    }
+    finish(p, cost);
   }
+  // Real pieces in rounds: a warm-up round (first touch of the outputs, the pool's wake-up), then
+  // rounds over the pieces that still want runs.
+  const runs = real.map(runOf);
+  for (const run of runs) {
+    options.signal?.throwIfAborted();
+    await run();
+  }
+  const samples: PieceResult[][] = real.map(() => []);
+  const totals = real.map(() => 0);
+  let pending = real.map((_, k) => k);
+  while (pending.length > 0) {
+    for (const k of pending) {
+      options.signal?.throwIfAborted();
+      const r = await runs[k]!();
+      samples[k]!.push(r);
+      totals[k]! += r.seconds;
+    }
+    const next: number[] = [];
+    for (const k of pending) {
+      if (wantsMore(samples[k]!.length, totals[k]!, repeats)) next.push(k);
+      else finish(real[k]!, summarise(samples[k]!));
+    }
+    pending = next;
+  }
+}
+
+/** A real piece's cost from its timed runs: the median, and the first and third quartiles, each with its run's energy. */
+function summarise(results: readonly PieceResult[]): MeasuredCost {
+  const bySeconds = [...results].sort((a, b) => a.seconds - b.seconds);
+  const [lo, mid, hi] = quartiles(bySeconds.map((r) => r.seconds));
+  const joulesAt = (s: number): number => bySeconds.find((r) => r.seconds === s)!.joules;
+  return {
+    seconds: mid, joules: joulesAt(mid),
+    lo: { seconds: lo, joules: joulesAt(lo) }, hi: { seconds: hi, joules: joulesAt(hi) },
+    basis: bySeconds[0]!.source, repeats: results.length,
+  };
 }

@@ -56,6 +56,23 @@ describe('Oracle.build measures', () => {
     vi.restoreAllMocks();
   });
 
+  it('times real pieces in rounds, every piece once per round, so a busy spell falls on all of them alike', async () => {
+    const system = mixedSystem();
+    const ex = await explore('spmm', graph, { system, model: specModel(system) });
+    const cpu = system.devices[0]!;
+    const run = vi.spyOn(cpu, 'run');
+    await Oracle.build(ex.problem, { repeats: 3 });
+    const ranges = run.mock.calls.map((c) => (c[2] === undefined ? 'all' : `${c[2][0]}/${c[2][1]}`));
+    const distinct = [...new Set(ranges)];
+    expect(distinct.length).toBeGreaterThan(2);
+    // Timed one after another, a piece's runs would follow each other (every call but each
+    // piece's first would repeat the one before); in rounds, few do (a batch of one piece).
+    let repeatsOfPrevious = 0;
+    for (let k = 1; k < ranges.length; k++) if (ranges[k] === ranges[k - 1]) repeatsOfPrevious++;
+    expect(repeatsOfPrevious).toBeLessThan((ranges.length - distinct.length) / 4);
+    vi.restoreAllMocks();
+  });
+
   it('refuses to price a piece it did not run', async () => {
     const system = twoDeviceSystem();
     const ex = await explore('spmm', graph, { system, model: specModel(system), splits: false });
