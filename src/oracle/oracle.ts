@@ -164,13 +164,34 @@ export class Oracle {
    * baseline) and compose its figures by the same list schedule; pieces already executed are reused.
    */
   async score(mapping: readonly Choice[]): Promise<ScoredMapping> {
-    const { bound, system, constraints } = this.problem;
+    const { bound, system } = this.problem;
     if (!Array.isArray(mapping) || mapping.length !== bound.ops.length) throw new InvalidArgumentError(`Oracle.score: mapping must hold one choice per operator (${bound.ops.length}), got ${describe(mapping)}`);
     await measurePieces(bound, system, this.values, mapping.flatMap((ch, i) => piecesOf(i, [ch])), this.source, this.options);
+    return this.compose(mapping, this.source);
+  }
+
+  /**
+   * A mapping against the oracle's best for `objective`, both executed afresh in the same rounds
+   * (simulated pieces reuse their deterministic figures). Comparing a pick with the best as first
+   * measured would charge the pick with the machine's load at two different moments, and with
+   * the luck of the best: the minimum of many noisy candidates is biased low.
+   */
+  async compare(mapping: readonly Choice[], objective: ScalarObjective): Promise<{ readonly pick: ScoredMapping; readonly best: ScoredMapping }> {
+    const { bound } = this.problem;
+    if (!Array.isArray(mapping) || mapping.length !== bound.ops.length) throw new InvalidArgumentError(`Oracle.compare: mapping must hold one choice per operator (${bound.ops.length}), got ${describe(mapping)}`);
+    const best = Array.from(this.optimum(objective).genome, (c, i) => this.choices[i]![c]!);
+    const fresh = new MeasuredCostSource();
+    await measurePieces(bound, this.problem.system, this.values, [...mapping, ...best].flatMap((ch, k) => piecesOf(k % bound.ops.length, [ch])), fresh, this.options);
+    return { pick: this.compose(mapping, fresh), best: this.compose(best, fresh) };
+  }
+
+  /** A mapping's figures composed by the list schedule from the pieces' costs in `source`. */
+  private compose(mapping: readonly Choice[], source: MeasuredCostSource): ScoredMapping {
+    const { bound, system, constraints } = this.problem;
     const one = mapping.map((ch) => [ch]);
     const zero = new Int32Array(bound.ops.length);
     const at = (costs: CostSource): Metrics => new Evaluator(bound, system, new CostTable(one, bound.ops, costs), ['time', 'energy'], constraints).metrics(zero);
-    return { median: at(this.source), lo: at(this.source.quantile('lo')), hi: at(this.source.quantile('hi')) };
+    return { median: at(source), lo: at(source.quantile('lo')), hi: at(source.quantile('hi')) };
   }
 
   /**
