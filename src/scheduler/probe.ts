@@ -206,7 +206,7 @@ export class Prober {
   /**
    * Probe every operator on every allowed device that can tell the model something: a sparse
    * operator split by rows chunk by chunk (a row profile: its parts are priced by where their
-   * rows are) after one call of it alone, the others whole (or sampled when large).
+   * rows are), the others whole (or sampled when large).
    */
   async probeAll(allowed: readonly number[], runs: (op: BoundOp, device: number) => boolean): Promise<void> {
     for (const op of this.bound.ops) {
@@ -214,45 +214,80 @@ export class Prober {
         const device = this.system.devices[d]!;
         if (!runs(op, d) || !probeable(op, device)) continue;
         const units = Math.max(op.units, 1);
-        const isProfiled = profiled(op, this.bound) && runsKernel(op, device);
-        if (isProfiled) await this.probeCall(op.index, d);
-        // As many chunks as keep each one's predicted work well above a call's cost (else the
-        // chunks would measure calls, not rows), at most eight.
-        const whole = this.costs.model.cost(op, d, 0, units).seconds;
-        const call = Math.max(this.costs.call(op.index, d)?.observed.seconds ?? 0, this.costs.model.cost(op, d, 0, 1).seconds);
-        const k = isProfiled ? Math.max(1, Math.min(8, Math.floor(whole / Math.max(8 * call, 1e-15)))) : 1;
-        if (k < 2) {
+        if (!(profiled(op, this.bound) && runsKernel(op, device))) {
           this.costs.setWhole(op.index, d, await this.measure(op.index, d, 0, units));
           continue;
         }
-        const chunks = profileChunks(op, this.bound, this.settings.maxEntries, k);
-        const ratios: Ratio[] = [];
-        for (const c of chunks) ratios.push(await this.measureRanges(op.index, d, [c]));
-        // Cells: each chunk stands for the rows nearer to it than to its neighbours.
-        const cells = [0];
-        for (let j = 1; j < chunks.length; j++) cells.push(Math.round((chunks[j - 1]![1] + chunks[j]![0]) / 2));
-        cells.push(op.units);
-        this.costs.setProfile(op.index, d, { cells, ratios });
-        // The whole operator's ratio, for explanations and margins: the profile's, weighted by work.
-        const work = workOf(op, this.bound);
-        let w = 0;
-        let t = 0;
-        let en = 0;
-        for (let j = 0; j < ratios.length; j++) {
-          const x = work(cells[j]!, cells[j + 1]!);
-          w += x;
-          t += x * ratios[j]!.time;
-          en += x * ratios[j]!.energy;
-        }
-        this.costs.setWhole(op.index, d, { time: w > 0 ? t / w : 1, energy: w > 0 ? en / w : 1, spread: Math.max(...ratios.map((r) => r.spread)) });
+        // Four chunks, up to eight while each one's predicted work stays well above a call's cost
+        // (the profile's fixed cost is read off the chunks and the whole, so even chunks that are
+        // mostly call price their parts right; more of them add detail, not accuracy).
+        const whole = this.costs.model.cost(op, d, 0, units).seconds;
+        const call = this.costs.model.cost(op, d, 0, 1).seconds;
+        await this.profile(op, d, Math.max(4, Math.min(8, Math.floor(whole / Math.max(8 * call, 1e-15)))));
       }
     }
   }
 
-  /** Probe one part exactly where it is (sampled when large) and keep its own ratio. */
+  /**
+   * An operator's row profile on device d from `k` chunks of rows. Its fixed cost per call comes
+   * from the chunks and the whole operator run once (k calls cost k - 1 fixed costs more than one
+   * call over the same rows) where the operator is small enough to run whole, else from one call
+   * of its lightest row; each cell's rate is its chunk's cost above the fixed cost, per unit of work.
+   */
+  private async profile(op: BoundOp, d: number, k: number): Promise<void> {
+    const i = op.index;
+    const work = workOf(op, this.bound);
+    const chunks = profileChunks(op, this.bound, this.settings.maxEntries, k);
+    const seen: Cost[] = [];
+    let spread = 0;
+    for (const [b, e] of chunks) {
+      const o = await this.observe(i, d, b, e);
+      seen.push(o.cost);
+      spread = Math.max(spread, o.spread);
+    }
+    const covering = chunks[0]![0] === 0 && chunks[chunks.length - 1]![1] === op.units && chunks.length > 1;
+    let fixed: Cost;
+    if (covering) {
+      const all = (await this.observe(i, d, 0, op.units)).cost;
+      const sum = (f: (c: Cost) => number): number => seen.reduce((a, c) => a + f(c), 0);
+      fixed = { seconds: (sum((c) => c.seconds) - all.seconds) / (chunks.length - 1), joules: (sum((c) => c.joules) - all.joules) / (chunks.length - 1) };
+    } else {
+      await this.probeCall(i, d);
+      fixed = this.costs.call(i, d)!.observed;
+    }
+    // Never negative (noise), never most of the smallest chunk.
+    const least = (f: (c: Cost) => number): number => Math.min(...seen.map(f));
+    fixed = { seconds: Math.min(Math.max(0, fixed.seconds), 0.9 * least((c) => c.seconds)), joules: Math.min(Math.max(0, fixed.joules), 0.9 * least((c) => c.joules)) };
+    const rates = chunks.map(([b, e], j) => {
+      const w = Math.max(1, work(b, e));
+      return { seconds: (seen[j]!.seconds - fixed.seconds) / w, joules: (seen[j]!.joules - fixed.joules) / w };
+    });
+    // Cells: each chunk stands for the rows nearer to it than to its neighbours.
+    const cells = [0];
+    for (let j = 1; j < chunks.length; j++) cells.push(Math.round((chunks[j - 1]![1] + chunks[j]![0]) / 2));
+    cells.push(op.units);
+    const mc = this.costs.model.cost(op, d, 0, 1);
+    this.costs.setCall(i, d, { observed: fixed, model: { seconds: mc.seconds, joules: mc.joules } } satisfies CallCost);
+    this.costs.setProfile(i, d, { cells, rates, fixed });
+    // The whole operator's ratio, for explanations and margins: its profile's price over the model's.
+    const priced = this.costs.cost(op, d, 0, op.units);
+    const model = this.costs.model.cost(op, d, 0, op.units);
+    this.costs.setWhole(i, d, {
+      time: aboveCall(priced.seconds, 1, fixed.seconds) / aboveCall(model.seconds, 1, mc.seconds),
+      energy: aboveCall(priced.joules, 1, fixed.joules) / aboveCall(model.joules, 1, mc.joules),
+      spread,
+    });
+  }
+
+  /** Probe one part where it is: run exactly, its cost is its price; sampled when large, its own ratio to the model. */
   async probePart(i: number, d: number, begin: number, end: number): Promise<void> {
     const op = this.bound.ops[i]!;
     if (this.costs.hasPart(i, d, begin, end) || !probeable(op, this.system.devices[d]!)) return;
-    this.costs.setPart(i, d, begin, end, await this.measure(i, d, begin, end));
+    const ranges = probeRanges(op, this.bound, begin, end, this.settings.maxEntries);
+    if (ranges.length === 1 && ranges[0]![0] === begin && ranges[0]![1] === end) {
+      this.costs.setObservedPart(i, d, begin, end, (await this.observe(i, d, begin, end)).cost);
+    } else {
+      this.costs.setPart(i, d, begin, end, await this.measureRanges(i, d, ranges));
+    }
   }
 }

@@ -1,10 +1,11 @@
-// The model's costs corrected by what probes of this input observed. A correction has two parts:
-// what one call costs on the device (observed beside the model's figure, for operators whose
-// parts are separate calls: a simulated CGRA that loads its dense operand into the array pays it
-// once per call, microseconds the model may price at a tenth of that), and a ratio for the work
-// above it. A part is then priced as the observed call plus the model's work above its own call
-// figure, scaled by the ratio. Without the call term, small probe chunks, which are mostly call,
-// would scale every part by the call's error and mis-price whole operators by 30% or more.
+// The model's costs corrected by what probes of this input observed, in order of trust: a part
+// run exactly as it will run costs what it cost; a sparse operator split by rows is priced from
+// its row profile (a fixed cost per call and a cost per unit of work in each cell of rows, all
+// observed); other operators scale the model's figure by what a probe of them saw, above the
+// cost of one call where that was observed. The fixed cost matters: a simulated CGRA that loads
+// a dense operand fitting its scratchpad pays it on every call, microseconds the model prices at
+// a fraction of that, and scaling parts by chunks that were mostly call priced whole operators
+// 1.5x and put a GCN on the smaller CGRA at 28% more energy.
 
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import type { ModelCostSource, OperatorEstimate, PlanningCosts } from './costs.js';
@@ -25,14 +26,18 @@ export interface CallCost {
 }
 
 /**
- * How an operator's cost on one device departs from the model along its rows: a ratio per chunk
- * of rows, each chunk standing for the cell of rows nearest to it, so a part's ratio is the
- * chunks' ratios weighted by how much of the part's work falls in each cell.
+ * An operator's cost on one device along its rows, as observed: a fixed cost per call, and a
+ * cost per unit of work (stored entries plus rows) in each cell of rows, read off a probe chunk
+ * in that cell. A part costs the fixed cost plus the work it holds in each cell at that cell's
+ * rate: no model enters, so a model whose shape is wrong at this size (a CGRA SpMV it priced
+ * as all call) cannot bend the price of a part.
  */
 export interface RowProfile {
   /** Cell boundaries in units: cell k is [cells[k], cells[k + 1]). */
   readonly cells: readonly number[];
-  readonly ratios: readonly Ratio[];
+  /** Seconds and joules per unit of work in each cell, above the fixed cost. */
+  readonly rates: readonly Cost[];
+  readonly fixed: Cost;
 }
 
 const pairKey = (op: number, d: number): number => op * 64 + d;
@@ -76,37 +81,43 @@ export class ProbedCostSource implements PlanningCosts {
     private readonly parts = new Map<string, Ratio>(),
     private readonly profiles = new Map<number, RowProfile>(),
     private readonly calls = new Map<number, CallCost>(),
+    private readonly observedParts = new Map<string, Cost>(),
   ) {}
 
   /** The same probes over another source of the model's predictions (the model as a run starts). */
   over(model: ModelCostSource): ProbedCostSource {
-    return new ProbedCostSource(model, this.wholeRatios, this.parts, this.profiles, this.calls);
+    return new ProbedCostSource(model, this.wholeRatios, this.parts, this.profiles, this.calls, this.observedParts);
   }
 
   cost(op: BoundOp, device: number, begin: number, end: number): Cost {
+    const key = partKey(op.index, device, begin, end);
+    const seen = this.observedParts.get(key);
+    if (seen) return seen;
     const c = this.model.cost(op, device, begin, end);
-    const r = this.parts.get(partKey(op.index, device, begin, end)) ?? this.profileRatio(op, device, begin, end) ?? this.wholeRatios.get(pairKey(op.index, device));
+    const part = this.parts.get(key);
+    if (part) return corrected(c, part, this.call(op.index, device));
+    const profiled = this.profileCost(op, device, begin, end);
+    if (profiled) return profiled;
+    const r = this.wholeRatios.get(pairKey(op.index, device));
     return r ? corrected(c, r, this.call(op.index, device)) : c;
   }
 
-  /** A part's ratio from its operator's row profile on the device: the cells' ratios weighted by the part's work in each. */
-  private profileRatio(op: BoundOp, device: number, begin: number, end: number): Ratio | undefined {
+  /** A part's cost from its operator's row profile on the device: the fixed cost plus its work in each cell at the cell's rate. */
+  private profileCost(op: BoundOp, device: number, begin: number, end: number): Cost | undefined {
     const prof = this.profiles.get(pairKey(op.index, device));
-    if (!prof) return undefined;
+    if (!prof || end <= begin) return undefined;
     const work = workOf(op, this.model.bound);
-    let w = 0;
-    let t = 0;
-    let e = 0;
-    for (let k = 0; k < prof.ratios.length; k++) {
+    let seconds = prof.fixed.seconds;
+    let joules = prof.fixed.joules;
+    for (let k = 0; k < prof.rates.length; k++) {
       const lo = Math.max(begin, prof.cells[k]!);
       const hi = Math.min(end, prof.cells[k + 1]!);
       if (hi <= lo) continue;
       const x = work(lo, hi);
-      w += x;
-      t += x * prof.ratios[k]!.time;
-      e += x * prof.ratios[k]!.energy;
+      seconds += x * prof.rates[k]!.seconds;
+      joules += x * prof.rates[k]!.joules;
     }
-    return w > 0 ? { time: t / w, energy: e / w, spread: 0 } : undefined;
+    return { seconds, joules };
   }
 
   setProfile(op: number, device: number, profile: RowProfile): void {
@@ -148,7 +159,13 @@ export class ProbedCostSource implements PlanningCosts {
     this.parts.set(partKey(op, device, begin, end), r);
   }
 
+  /** A part run exactly as it will run: its observed cost is its price. */
+  setObservedPart(op: number, device: number, begin: number, end: number, c: Cost): void {
+    this.observedParts.set(partKey(op, device, begin, end), c);
+  }
+
   hasPart(op: number, device: number, begin: number, end: number): boolean {
-    return this.parts.has(partKey(op, device, begin, end));
+    const k = partKey(op, device, begin, end);
+    return this.parts.has(k) || this.observedParts.has(k);
   }
 }
