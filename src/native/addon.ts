@@ -74,7 +74,7 @@ export interface NativeAddon {
   liveWorkers(): number;
 }
 
-const EXPECTED_ABI = 5;
+const EXPECTED_ABI = 6;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */
