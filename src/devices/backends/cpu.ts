@@ -7,7 +7,8 @@ import { bfs } from '../../kernels/bfs.js';
 import { msbfs } from '../../kernels/msbfs.js';
 import { spmmTimed } from '../../kernels/spmm.js';
 import { spmvTimed } from '../../kernels/spmv.js';
-import { nativeAddon } from '../../native/addon.js';
+import { gemmLibrary } from '../../kernels/dense.js';
+import { nativeAddon, type NativeGemmInfo } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
 import { BackendDevice, entriesIn, everyOperator, type Execution } from '../backend-device.js';
 import type { DeviceCapabilities, DevicePower, DeviceSpec } from '../device.js';
@@ -106,6 +107,12 @@ function cpuTraits(spec: DeviceSpec, threads: number, power: DevicePower): Devic
   };
 }
 
+/** The GEMM the dense kernels call, as `dype system` shows it. */
+export function describeGemm(g: NativeGemmInfo): string {
+  if (g.library === 'openblas') return `OpenBLAS ${g.version}, ${g.threads} threads (${g.threading})`;
+  return `dype's built-in blocked kernel, ${g.threads} threads (${g.reason})`;
+}
+
 export const cpuBackend: BackendDefinition = {
   name: 'cpu',
   description: 'the native C++ kernels on every core of this machine (measured time; RAPL or modelled energy)',
@@ -125,7 +132,7 @@ export const cpuBackend: BackendDefinition = {
     const rapl = RaplReader.open();
     const cpuModel = cpus()[0]?.model.trim() ?? 'unknown CPU';
     const energy = rapl instanceof RaplReader ? 'energy from RAPL' : `energy modelled (${rapl.reason})`;
-    return { available: true, detail: `${cpuModel}, ${nativeAddon().threads()} threads, ${energy}` };
+    return { available: true, detail: `${cpuModel}, ${nativeAddon().threads()} threads, ${energy}, GEMM: ${describeGemm(gemmLibrary())}` };
   },
   create(name, spec) {
     return new CpuDevice(name, spec);
