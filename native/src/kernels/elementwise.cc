@@ -138,7 +138,7 @@ Status check_range(const char* fn, int64_t begin, int64_t end, int64_t rows) {
 Status map(const char* fn, const MapArgs& a) {
   Status st = check_range(fn, a.row_begin, a.row_end, a.x.rows);
   if (!st.ok) return st;
-  if (a.op == MapOp::kAdd && a.z == nullptr) return Status::invalid(std::string(fn) + ": y is missing");
+  if (a.op == MapOp::kAdd && a.z == nullptr && a.row_end > a.row_begin && a.x.cols > 0) return Status::invalid(std::string(fn) + ": y is missing");
   if (a.op == MapOp::kAffine && !(std::isfinite(a.scale) && std::isfinite(a.shift))) {
     return Status::invalid(std::string(fn) + ": scale and shift must be finite");
   }
