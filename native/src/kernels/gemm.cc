@@ -47,7 +47,7 @@ std::string lower(std::string s) {
 // Whether OpenBLAS's kernels use this CPU's vector units. A DYNAMIC_ARCH OpenBLAS that does not
 // know the CPU model falls back to its oldest x86-64 kernels: Debian's 0.3.21 calls the Xeon
 // (family 6, model 207, AVX-512) this was developed on "Prescott" and runs SSE3 code, 3-4x slower
-// than the built-in kernel there (docs/performance.md). OPENBLAS_CORETYPE=SkylakeX corrects it.
+// than the built-in kernel there (docs/dense.md). OPENBLAS_CORETYPE=SkylakeX corrects it.
 bool blas_core_fits() {
 #if defined(__x86_64__) || defined(__i386__)
   if (!__builtin_cpu_supports("avx2")) return true;
@@ -120,7 +120,7 @@ Status gemm_typed(const GemmArgs& a) {
   if (use_blas()) {
     if (blas_threads_itself()) {
       // One call, OpenBLAS's own threads (as many as the pool has): the alternative measured
-      // against the default (docs/performance.md, "GEMM threading").
+      // against the default (docs/dense.md, "GEMM threading").
       if (openblas_get_num_threads() != pool.participants()) openblas_set_num_threads(pool.participants());
       blas_rows(x, rows, k, w, n, y);
       return Status{};
