@@ -32,9 +32,10 @@ namespace {
 // product is half a million flops, tens of microseconds.
 constexpr int64_t kMinBlockRows = 64;
 
-// Blocks of [0, rows): a few per participant so uneven progress balances, none under kMinBlockRows.
+// Blocks of [0, rows): a few per participant so uneven progress balances, none under kMinBlockRows;
+// one alone on one thread (each block is a BLAS call that packs W again).
 int64_t blocks_for(int64_t rows, int64_t flops, int participants) {
-  if (flops < (int64_t{1} << 20)) return 1;
+  if (flops < (int64_t{1} << 20) || participants == 1) return 1;
   return std::max<int64_t>(1, std::min<int64_t>(participants * 4, rows / kMinBlockRows));
 }
 
