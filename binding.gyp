@@ -5,7 +5,10 @@
     "dype_cuda": "<!(node scripts/cuda-config.cjs enabled)",
     "dype_cuda_off": "<!(node scripts/cuda-config.cjs off)",
     "dype_nvcc": "<!(node scripts/cuda-config.cjs nvcc)",
-    "dype_cuda_lib": "<!(node scripts/cuda-config.cjs lib)"
+    "dype_cuda_lib": "<!(node scripts/cuda-config.cjs lib)",
+    "dype_blas": "<!(node scripts/blas-config.cjs enabled)",
+    "dype_blas_off": "<!(node scripts/blas-config.cjs off)",
+    "dype_blas_include": "<!(node scripts/blas-config.cjs include)"
   },
   "targets": [
     {
@@ -16,6 +19,11 @@
         "native/src/kernels/spmm.cc",
         "native/src/kernels/bfs.cc",
         "native/src/kernels/msbfs.cc",
+        "native/src/kernels/gemm.cc",
+        "native/src/kernels/gemm_builtin.cc",
+        "native/src/kernels/elementwise.cc",
+        "native/src/kernels/sddmm.cc",
+        "native/src/kernels/dense_binding.cc",
         "native/src/cuda/gpu_binding.cc",
         "<!@(node -p \"require('fs').readdirSync('native/src/sim').filter(f => f.endsWith('.cc')).sort().map(f => 'native/src/sim/' + f).join(' ')\")"
       ],
@@ -31,6 +39,13 @@
           "ldflags": ["-fsanitize=address,undefined"]
         }, {
           "cflags_cc": ["-O3"]
+        }],
+        ["dype_blas==1", {
+          "include_dirs": ["<(dype_blas_include)"],
+          "defines": ["DYPE_HAVE_OPENBLAS=1"],
+          "libraries": ["-lopenblas"]
+        }, {
+          "defines": ["DYPE_BLAS_OFF=<(dype_blas_off)"]
         }],
         ["dype_cuda==1", {
           "sources": ["native/src/cuda/kernels.cu", "native/src/cuda/runtime.cu", "native/src/cuda/staging.cu",

@@ -1,8 +1,8 @@
 // Runs the benchmark suites, each in a fresh child process (no JIT state, heap or page cache
 // of one suite leaks into the next), and merges their reports into bench/results/latest.{json,md}.
 // Each suite's metrics for the regression gate (bench/gate) go into latest.json beside its report.
-// Run: node --expose-gc --import tsx bench/run.ts [--quick | --ci] [--suite spmm|bfs|boundary|devices|features|predict|accuracy|search|decisions|plan|demos|overhead[,...]] [-- flags for that one suite]
-// --ci runs the gate's profile (bench/gate/profile.ts): spmm, bfs, devices and decisions at CI size.
+// Run: node --expose-gc --import tsx bench/run.ts [--quick | --ci] [--suite spmm|bfs|dense|boundary|devices|features|predict|accuracy|search|decisions|plan|demos|overhead[,...]] [-- flags for that one suite]
+// --ci runs the gate's profile (bench/gate/profile.ts): spmm, bfs, dense, devices and decisions at CI size.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { CI_SUITES, type ProfileName, suiteRun } from './gate/profile.js';
 const SCRIPTS: Readonly<Record<SuiteName, string>> = {
   spmm: 'bench/kernels/spmm.ts',
   bfs: 'bench/kernels/bfs.ts',
+  dense: 'bench/dense/dense.ts',
   boundary: 'bench/boundary.ts',
   devices: 'bench/devices/simulators.ts',
   features: 'bench/cost/features.ts',

@@ -108,6 +108,26 @@ const bfs = perThreadCount('bfs', (data, p) => {
   return out;
 });
 
+interface DenseGemm { m: number; k: number; n: number; precision: string; blasRatio: number | null; numpyRatio: number | null }
+interface DenseForward { workload: string; ratio: number }
+
+// GEMM against OpenBLAS and numpy timed in the same run; element-wise passes against the triad of
+// the same run; the executor's forward against its kernels. All ratios, the latter two with room
+// for a shared machine's bandwidth swings. Lower is better for run/kernels.
+const dense = perThreadCount('dense', (data, p) => {
+  const out: Metric[] = [
+    ...gated(`${p}.openblas/dype`, optional(data, 'summary.medianBlasRatio'), true, 0.15),
+    ...gated(`${p}.numpy/dype`, optional(data, 'summary.medianNumpyRatio'), true, 0.25),
+    ...gated(`${p}.elementwise/triad`, optional(data, 'summary.medianBoundShare'), true, 0.25),
+    ...gated(`${p}.forward/kernels`, optional(data, 'summary.worstForwardRatio'), false, 0.15),
+  ];
+  for (const g of field<DenseGemm[]>(data, 'gemm')) {
+    if (g.blasRatio !== null) out.push(info(`${p}.${g.precision}.${g.m}x${g.k}x${g.n}.openblas/dype`, g.blasRatio, true));
+  }
+  for (const f of field<DenseForward[]>(data, 'forward')) out.push(info(`${p}.${f.workload}.run/kernels`, f.ratio, false));
+  return out;
+});
+
 interface SystemRates { cases: number; optimal: number; optimalRate: number; meanLoss: number; worstLoss: number }
 
 /**
@@ -157,7 +177,7 @@ const devices: Extractor = (data) => {
 };
 
 /** Suites whose reports the gate understands; the others contribute no metrics. */
-const EXTRACTORS: Partial<Record<SuiteName, Extractor>> = { spmm, bfs, decisions, devices };
+const EXTRACTORS: Partial<Record<SuiteName, Extractor>> = { spmm, bfs, dense, decisions, devices };
 
 export function metricsOf(report: SuiteReport): Metric[] {
   const extract = EXTRACTORS[report.suite];

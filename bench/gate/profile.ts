@@ -23,6 +23,7 @@ export interface SuiteRun {
 export const CI_SUITES: Readonly<Partial<Record<SuiteName, SuiteRun>>> = {
   spmm: { args: ['--ci', '--threads', '1,2'] },
   bfs: { args: ['--ci', '--threads', '1,2'] },
+  dense: { args: ['--ci', '--threads', '1,2'] },
   devices: { args: ['--quick'] },
   decisions: { args: ['--quick'] },
 };

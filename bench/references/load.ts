@@ -34,6 +34,11 @@ export interface ReferenceAddon {
   readonly GraphblasBfs?: new (rowPtr: Int32Array, colIdx: Int32Array) => GraphblasBfs;
   readonly graphblasThreads?: (threads: number) => void;
   readonly graphblasVersion?: string;
+  /** OpenBLAS called directly (blas.cc): y = x * w with OpenBLAS's own `threads`. Present only when built against OpenBLAS. */
+  readonly blasGemm?: (m: number, k: number, n: number, x: Float32Array | Float64Array, w: Float32Array | Float64Array, y: Float32Array | Float64Array, threads: number) => void;
+  /** The kernels OpenBLAS chose for this CPU (openblas_get_corename). */
+  readonly blasCore?: string;
+  readonly blasConfig?: string;
 }
 
 /** C = A * X with GrB_mxm; A and X converted once at construction, outside any timing. */
@@ -85,7 +90,7 @@ function nodeDirArgs(): string[] {
 function stale(): boolean {
   if (!existsSync(addonPath)) return true;
   const built = statSync(addonPath).mtimeMs;
-  return ['references.cc', 'graphblas.cc', 'graphblas.h', 'gap_bfs.h', 'binding.gyp'].some((f) => statSync(join(here, f)).mtimeMs > built);
+  return ['references.cc', 'graphblas.cc', 'graphblas.h', 'gap_bfs.h', 'blas.cc', 'binding.gyp'].some((f) => statSync(join(here, f)).mtimeMs > built);
 }
 
 /** Load the reference addon, building it first when needed. Returns undefined (with a reason) when Eigen is missing. */

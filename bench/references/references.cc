@@ -16,6 +16,10 @@
 #endif
 #include "gap_bfs.h"
 
+#ifdef DYPE_HAVE_OPENBLAS
+void InitBlas(Napi::Env env, Napi::Object exports);  // blas.cc
+#endif
+
 namespace {
 
 template <typename T>
@@ -162,6 +166,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
                                                          std::to_string(EIGEN_MINOR_VERSION)));
 #ifdef DYPE_HAVE_GRAPHBLAS
   InitGraphBLAS(env, exports);
+#endif
+#ifdef DYPE_HAVE_OPENBLAS
+  InitBlas(env, exports);
 #endif
   return exports;
 }

@@ -95,7 +95,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
                                    {"noopAsync", NoopAsync}, {"threads", Threads}, {"liveWorkers", LiveWorkers},
                                    {"cacheShareBytes", CacheShareBytes}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
-  exports.Set("abiVersion", Napi::Number::New(env, 5));
+  exports.Set("abiVersion", Napi::Number::New(env, 6));
   return exports;
 }
 

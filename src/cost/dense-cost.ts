@@ -1,8 +1,8 @@
 // Roofline costs of the operators the devices do not run as native sparse kernels (GEMM,
 // element-wise, reductions, SDDMM): time = launch + max(flops / peak, bytes / bandwidth), energy
 // from the device's power or per-operation energies. The rates are the device's own (its
-// traits); modelled, and labelled so wherever shown. The true results of these operators are
-// computed on the host.
+// traits): the CPU's are its native dense kernels' measured per-core rates (devices/cpu/*.json),
+// the simulators' their profiles'. Modelled, and labelled so wherever shown.
 
 import type { Precision } from '../data/dense.js';
 import type { Device } from '../devices/device.js';

@@ -1,7 +1,8 @@
 // One piece of work: an operator's units [begin, end) on one device, computed for real, with its
 // cost and how the cost was obtained. Native kernels run on the device (measured on real
-// hardware, simulated on a simulator); the other operators are computed on the host, timed
-// there when the device is the host's own CPU and priced by the device's roofline otherwise.
+// hardware, simulated on a simulator); the dense operators are computed on the host: on its
+// native dense kernels, timed, when the device is the host's own CPU, and with the reference
+// loops, priced by the device's roofline, when it is a simulator.
 // Shared by the oracle (which keeps the costs) and the executor (which keeps the results)./
 
 import type { CsrMatrix } from '../data/csr.js';
@@ -9,7 +10,7 @@ import type { DenseMatrix } from '../data/dense.js';
 import type { Device, EnergySource, Operator } from '../devices/device.js';
 import { UnsupportedError } from '../errors.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
-import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dense-kernels.js';
+import { computeHostDense } from '../workloads/host-dense.js';
 import type { Value } from '../workloads/reference.js';
 import { rangeFraction } from '../scheduler/costs.js';
 import { denseCost, denseRates } from '../cost/dense-cost.js';
@@ -82,31 +83,9 @@ async function computePiece(
     throw new UnsupportedError(`runPiece: ${op.kind} has no kernel on ${device.name} (${device.backend}); it cannot run there`);
   }
   signal?.throwIfAborted();
-  const t0 = performance.now();
-  let output: Value;
-  switch (op.kind) {
-    case 'gemm':
-      output = gemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range);
-      break;
-    case 'relu':
-      output = relu(x[0] as DenseMatrix, range);
-      break;
-    case 'affine':
-      output = affine(x[0] as DenseMatrix, op.scale ?? 1, op.shift ?? 0, range);
-      break;
-    case 'add':
-      output = add(x[0] as DenseMatrix, x[1] as DenseMatrix, range);
-      break;
-    case 'reduce':
-      output = reducePartial(x[0] as DenseMatrix, op.reduceOp ?? 'sum', range);
-      break;
-    case 'sddmm':
-      output = sddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range);
-      break;
-    default:
-      throw new Error(`runPiece: ${op.kind} has no host implementation`);
-  }
-  const wall = (performance.now() - t0) / 1000;
+  // The host's own CPU runs its native kernels and is timed by them; a simulator's true result
+  // comes from the reference loops and its time from its roofline below.
+  const { output, seconds: wall } = await computeHostDense(op, x, range, device.simulated ? 'reference' : 'native');
   const rates = denseRates(device);
   if (!device.simulated) {
     const seconds = wall + rates.launchSeconds;

@@ -19,6 +19,18 @@ export interface NativeBfsStats extends NativeTimed {
   readonly edgesExamined: number;
 }
 
+/** The GEMM in use: OpenBLAS, or dype's built-in kernel (then `reason` says why). */
+export interface NativeGemmInfo {
+  readonly library: 'openblas' | 'builtin';
+  /** OpenBLAS's version; empty for the built-in kernel. */
+  readonly version: string;
+  readonly threading: string;
+  /** openblas_get_config() where OpenBLAS was found (its detected core among it), else empty. */
+  readonly config: string;
+  readonly threads: number;
+  readonly reason: string;
+}
+
 /** The addon's exports, positional for cheap marshalling (see native/src/addon.cc). */
 export interface NativeAddon {
   readonly abiVersion: number;
@@ -65,6 +77,21 @@ export interface NativeAddon {
     depths: Int32Array,
     inline?: boolean,
   ): Promise<NativeTimed & { readonly edgesExamined: number }>;
+  /** y = x[rowBegin:rowEnd, :] * w, x m x k, w k x n (native/src/kernels/dense_binding.cc). */
+  gemm(m: number, k: number, n: number, x: DenseArray, w: DenseArray, y: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
+  relu(rows: number, cols: number, x: DenseArray, out: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
+  affine(
+    rows: number, cols: number, x: DenseArray, scale: number, shift: number, out: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean,
+  ): Promise<NativeTimed>;
+  add(rows: number, cols: number, x: DenseArray, y: DenseArray, out: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
+  /** op: 0 sum, 1 max, 2 norm2; acc: cols doubles. */
+  reducePartial(rows: number, cols: number, x: DenseArray, op: 0 | 1 | 2, acc: Float64Array, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
+  sddmm(
+    rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array, values: ValueArray | null, u: DenseArray, v: DenseArray, k: number,
+    out: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean,
+  ): Promise<NativeTimed>;
+  /** Which GEMM this build runs (see native/src/kernels/gemm.cc). */
+  gemmInfo(): NativeGemmInfo;
   noopSync(): void;
   noopAsync(): Promise<void>;
   threads(): number;
@@ -74,7 +101,7 @@ export interface NativeAddon {
   liveWorkers(): number;
 }
 
-const EXPECTED_ABI = 5;
+const EXPECTED_ABI = 6;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */

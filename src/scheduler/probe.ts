@@ -14,7 +14,7 @@ import type { Device, Operator } from '../devices/device.js';
 import { onHost } from '../devices/host-gate.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
-import { add, affine, gemm, reducePartial, relu, sddmm } from '../workloads/dense-kernels.js';
+import { computeHostDense } from '../workloads/host-dense.js';
 import { aboveCall, type CallCost, type Cost, type ProbedCostSource, type Ratio, workOf } from './probed-costs.js';
 import { denseRates } from '../cost/dense-cost.js';
 import { repeatRuns } from '../executor/repeats.js';
@@ -101,20 +101,9 @@ async function runOnce(device: Device, op: BoundOp, x: readonly unknown[], b: nu
     else r = await device.run({ kind: 'msbfs', sources: op.sources! }, { graph: x[0] as CsrMatrix }, range);
     return { seconds: r.seconds, joules: r.joules };
   }
-  // Host work timed on the host CPU (the same loops the executor runs).
-  const range = [b, e] as const;
-  const t0 = performance.now();
-  switch (op.kind) {
-    case 'gemm': gemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range); break;
-    case 'relu': relu(x[0] as DenseMatrix, range); break;
-    case 'affine': affine(x[0] as DenseMatrix, op.scale ?? 1, op.shift ?? 0, range); break;
-    case 'add': add(x[0] as DenseMatrix, x[1] as DenseMatrix, range); break;
-    case 'reduce': reducePartial(x[0] as DenseMatrix, op.reduceOp ?? 'sum', range); break;
-    case 'sddmm': sddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range); break;
-    default: throw new Error(`probe: no host implementation of ${op.kind}`);
-  }
-  const seconds = (performance.now() - t0) / 1000;
-  // Energy as the executor reports host work: one busy core's power.
+  // Host work timed on the host CPU (the same kernels the executor runs).
+  const { seconds } = await computeHostDense(op, x, [b, e], 'native');
+  // Energy as the executor reports host work: the dense rates' busy power.
   return { seconds, joules: seconds * denseRates(device).busyWatts };
 }
 

@@ -2,7 +2,7 @@
 // NativeError that says what to rebuild when the file is missing, and the addon loader refuses
 // a module of another ABI (a stale build) instead of calling into it.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
@@ -26,7 +26,11 @@ it('an addon of another ABI is refused before anything calls into it', async () 
   writeFileSync(stale, 'module.exports = { abiVersion: 4, threads() { throw new Error("called a stale addon"); } };\n');
   vi.stubEnv('DYPE_NATIVE_ADDON', stale);
   const { nativeAddon } = await import('../../src/native/addon.js');
-  expect(() => nativeAddon()).toThrow(/^nativeAddon: addon ABI 4 does not match 5; rebuild with `npm run build:native`/);
+  try {
+    expect(() => nativeAddon()).toThrow(/^nativeAddon: addon ABI 4 does not match 6; rebuild with `npm run build:native`/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it('a missing WebAssembly module is a NativeError naming the build command', async () => {

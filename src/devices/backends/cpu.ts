@@ -7,7 +7,8 @@ import { bfs } from '../../kernels/bfs.js';
 import { msbfs } from '../../kernels/msbfs.js';
 import { spmmTimed } from '../../kernels/spmm.js';
 import { spmvTimed } from '../../kernels/spmv.js';
-import { nativeAddon } from '../../native/addon.js';
+import { gemmLibrary } from '../../kernels/dense.js';
+import { nativeAddon, type NativeGemmInfo } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
 import { BackendDevice, entriesIn, everyOperator, type Execution } from '../backend-device.js';
 import type { DeviceCapabilities, DevicePower, DeviceSpec } from '../device.js';
@@ -69,12 +70,11 @@ class CpuDevice extends BackendDevice {
 }
 
 /**
- * Host dense operators are the TypeScript loops in src/workloads/dense-kernels.ts, one thread.
- * Measured here (2 vCPU EPYC, Node 20): GEMM 65536x64 by 64x16 about 1.2 GFLOP/s f32; streaming
- * element-wise loops about 4 GB/s. Rounded down; calibration does not cover them.
+ * Fixed cost of one native dense call: a few microseconds inline (products under 2^24 flops,
+ * passes under 2^21 elements run on the calling thread); larger calls add the async round trip
+ * (about 35 us, bench/boundary.ts), small beside their kernels.
  */
-const HOST_TS_FLOPS = 1.0e9;
-const HOST_TS_BYTES = 4.0e9;
+const DENSE_LAUNCH_SECONDS = 5e-6;
 
 function cpuTraits(spec: DeviceSpec, threads: number, power: DevicePower): DeviceTraits {
   const at = (key: string): number => specNumber('cpuBackend.create', spec, key);
@@ -87,14 +87,17 @@ function cpuTraits(spec: DeviceSpec, threads: number, power: DevicePower): Devic
     },
     // 64 sources per machine word (src/kernels/msbfs.ts).
     searchLanes: 64,
+    // The native dense kernels (src/kernels/dense.ts) on every thread of the pool: GEMM at the
+    // profile's per-core rate (FP64 at half: half the lanes of a vector), element-wise passes at
+    // the streaming bandwidth the sparse loops are priced at (the same memory, the same pool).
     dense: {
-      flopsPerSecond: { f32: HOST_TS_FLOPS, f64: HOST_TS_FLOPS * 0.9 },
-      bytesPerSecond: HOST_TS_BYTES,
-      launchSeconds: 2e-6,
-      busyWatts: power.activeWatts / threads,
+      flopsPerSecond: { f32: at('denseGflopsPerCore') * 1e9 * threads, f64: at('denseGflopsPerCore') * 0.5e9 * threads },
+      bytesPerSecond: at('streamGbsPerCore') * 1e9 * threads,
+      launchSeconds: DENSE_LAUNCH_SECONDS,
+      busyWatts: power.activeWatts,
       joulesPerFlop: 0,
       joulesPerByte: 0,
-      source: 'host TypeScript loops, one core (measured throughput, rounded down)',
+      source: `native dense kernels on ${threads} threads: GEMM at denseGflopsPerCore, passes at streamGbsPerCore (the ${spec.name} profile; measured, docs/dense.md)`,
     },
     sparse: {
       machine: 'multicore',
@@ -104,6 +107,12 @@ function cpuTraits(spec: DeviceSpec, threads: number, power: DevicePower): Devic
       busyWatts: power.activeWatts,
     },
   };
+}
+
+/** The GEMM the dense kernels call, as `dype system` shows it. */
+export function describeGemm(g: NativeGemmInfo): string {
+  if (g.library === 'openblas') return `OpenBLAS ${g.version}, ${g.threads} threads (${g.threading})`;
+  return `dype's built-in blocked kernel, ${g.threads} threads (${g.reason})`;
 }
 
 export const cpuBackend: BackendDefinition = {
@@ -120,12 +129,13 @@ export const cpuBackend: BackendDefinition = {
     llcKb: { min: 1, max: 2 ** 24, unit: 'KiB', description: 'last-level cache (read from sysfs where Linux reports it)' },
     streamGbsPerCore: { min: 0.01, max: 1000, unit: 'GB/s', description: 'streaming bandwidth of one core on sparse loops' },
     sparseGflopsPerCore: { min: 0.01, max: 10000, unit: 'GFLOP/s', description: 'throughput of one core on sparse loops' },
+    denseGflopsPerCore: { min: 0.01, max: 100000, unit: 'GFLOP/s', description: 'FP32 GEMM throughput of one core on the native dense kernels (FP64 at half)' },
   },
   async probe() {
     const rapl = RaplReader.open();
     const cpuModel = cpus()[0]?.model.trim() ?? 'unknown CPU';
     const energy = rapl instanceof RaplReader ? 'energy from RAPL' : `energy modelled (${rapl.reason})`;
-    return { available: true, detail: `${cpuModel}, ${nativeAddon().threads()} threads, ${energy}` };
+    return { available: true, detail: `${cpuModel}, ${nativeAddon().threads()} threads, ${energy}, GEMM: ${describeGemm(gemmLibrary())}` };
   },
   create(name, spec) {
     return new CpuDevice(name, spec);
