@@ -85,15 +85,25 @@ async function computePiece(
   signal?.throwIfAborted();
   // The host's own CPU runs its native kernels and is timed by them; a simulator's true result
   // comes from the reference loops and its time from its roofline below.
-  const { output, seconds: wall } = await computeHostDense(op, x, range, device.simulated ? 'reference' : 'native');
+  if (!device.simulated) return { ...(await hostDense(op, device, x, range)), source: 'measured', energySource: 'modelled' };
+  const { output } = await computeHostDense(op, x, range, 'reference');
   const rates = denseRates(device);
-  if (!device.simulated) {
-    const seconds = wall + rates.launchSeconds;
-    return { output, seconds, joules: seconds * rates.busyWatts, source: 'measured', energySource: 'modelled' };
-  }
   const frac = full ? 1 : rangeFraction(op, bound, begin, end);
   const out = bound.values[op.output]!;
   const c = denseCost(rates, op.flops * frac, op.bytes * frac, out.kind === 'depths' ? 'f32' : out.precision);
   return { output, seconds: c.seconds, joules: c.joules, source: 'roofline', energySource: 'modelled' };
 }
 
+
+/**
+ * Host dense work on the host CPU as the executor times it: the native kernel's wall time plus
+ * the call's launch, energy at the CPU's busy power. The planner's probes time host work by this
+ * same function, so a probe and a run agree on what a small pass costs (without the launch, a
+ * 2,708-element pass was probed at a third of what it took and put on the CPU).
+ */
+export async function hostDense(op: BoundOp, device: Device, x: readonly unknown[], range: readonly [number, number]): Promise<{ output: Value; seconds: number; joules: number }> {
+  const { output, seconds: wall } = await computeHostDense(op, x as readonly Value[], range, 'native');
+  const rates = denseRates(device);
+  const seconds = wall + rates.launchSeconds;
+  return { output, seconds, joules: seconds * rates.busyWatts };
+}

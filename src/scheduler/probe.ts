@@ -14,9 +14,8 @@ import type { Device, Operator } from '../devices/device.js';
 import { onHost } from '../devices/host-gate.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
-import { computeHostDense } from '../workloads/host-dense.js';
 import { aboveCall, type CallCost, type Cost, type ProbedCostSource, type Ratio, workOf } from './probed-costs.js';
-import { denseRates } from '../cost/dense-cost.js';
+import { hostDense } from '../executor/piece.js';
 import { repeatRuns } from '../executor/repeats.js';
 
 export interface ProbeSettings {
@@ -101,10 +100,9 @@ async function runOnce(device: Device, op: BoundOp, x: readonly unknown[], b: nu
     else r = await device.run({ kind: 'msbfs', sources: op.sources! }, { graph: x[0] as CsrMatrix }, range);
     return { seconds: r.seconds, joules: r.joules };
   }
-  // Host work timed on the host CPU (the same kernels the executor runs).
-  const { seconds } = await computeHostDense(op, x, [b, e], 'native');
-  // Energy as the executor reports host work: the dense rates' busy power.
-  return { seconds, joules: seconds * denseRates(device).busyWatts };
+  // Host work timed on the host CPU exactly as the executor times it.
+  const { seconds, joules } = await hostDense(op, device, x, [b, e]);
+  return { seconds, joules };
 }
 
 /** The prober of one planning problem: runs probes and writes what they saw into its cost source. */
