@@ -1,7 +1,7 @@
-// The two ways into a line parser, shared by the text loaders (Matrix Market, edge lists): a file
-// read in chunks, or text or bytes held in memory. Both check their arguments in the same order,
-// with the same messages, before a byte is read; and both turn the 'error' duplicate policy's
-// complaint into a FormatError that names the input.
+// The two ways into a line parser, shared by the text loaders (Matrix Market, edge lists, METIS):
+// a file read in chunks, or text or bytes held in memory. Both check their arguments in the same
+// order, with the same messages, before a byte is read. Also the one place where the 'error'
+// duplicate policy's complaint becomes a FormatError that names the input.
 
 import { FormatError, InvalidArgumentError } from '../errors.js';
 import type { DuplicatePolicy } from '../data/coo.js';
