@@ -222,6 +222,18 @@ inline void set_numbers(Napi::Object& o, std::initializer_list<std::pair<const c
   for (const auto& f : fields) o.Set(f.first, Napi::Number::New(env, f.second));
 }
 
+// Text fields of a result object (probe and library descriptions), from a table as set_numbers.
+inline void set_strings(Napi::Object& o, std::initializer_list<std::pair<const char*, std::string>> fields) {
+  Napi::Env env = o.Env();
+  for (const auto& f : fields) o.Set(f.first, Napi::String::New(env, f.second));
+}
+
+// Yes/no fields of a result object, from a table as set_numbers.
+inline void set_booleans(Napi::Object& o, std::initializer_list<std::pair<const char*, bool>> fields) {
+  Napi::Env env = o.Env();
+  for (const auto& f : fields) o.Set(f.first, Napi::Boolean::New(env, f.second));
+}
+
 // A depth profile (vertices per level) as a Float64Array field.
 inline void set_counts(Napi::Object& o, const char* key, const std::vector<int64_t>& counts) {
   auto arr = Napi::Float64Array::New(o.Env(), counts.size());

@@ -6,10 +6,11 @@ import { checkMemory } from '../limits.js';
 import { CsrMatrix, type ValueArray } from '../data/csr.js';
 import type { Precision } from '../data/dense.js';
 import { checkOptions, MAX_INDEX } from '../validate.js';
-import { readBufferLines, readFileLines, type LineSink } from './byte-lines.js';
+import type { LineSink } from './byte-lines.js';
 import { findAsymmetry, findDuplicate, sortRows } from './csr-rows.js';
 import { LineCursor } from './line-cursor.js';
-import { allocate, capacityFor, checkInput, checkLabel, checkPath, fitsF32, optMaxEntries, optPrecision } from './options.js';
+import { allocate, capacityFor, fitsF32, optMaxEntries, optPrecision } from './options.js';
+import { loadLines, parseLines, type LineParser } from './text-loader.js';
 
 export interface MetisOptions {
   /** Element type of the edge weights (when the file has them). @default 'f64' */
@@ -46,13 +47,9 @@ const PARSE_OPTION_KEYS = [...OPTION_KEYS, 'label'] as const;
  * const g = await loadMetis('4elt.graph');
  * console.log(g.rows, g.nnz / 2, 'edges');
  */
-export async function loadMetis(path: string, options?: MetisOptions): Promise<CsrMatrix> {
+export function loadMetis(path: string, options?: MetisOptions): Promise<CsrMatrix> {
   const fn = 'loadMetis';
-  checkPath(fn, path);
-  const opts = checkOptions(fn, options, OPTION_KEYS);
-  const parser = new MetisParser(fn, path, optPrecision(fn, opts.precision), optMaxEntries(fn, opts.maxEntries));
-  await readFileLines(fn, path, parser);
-  return parser.finish();
+  return loadLines(fn, path, (file) => metisSink(fn, file, options));
 }
 
 /**
@@ -67,16 +64,13 @@ export async function loadMetis(path: string, options?: MetisOptions): Promise<C
  */
 export function parseMetis(input: string | Uint8Array, options?: ParseMetisOptions): CsrMatrix {
   const fn = 'parseMetis';
-  checkInput(fn, input);
-  const opts = checkOptions(fn, options, PARSE_OPTION_KEYS);
-  const label = checkLabel(fn, opts.label);
-  const parser = new MetisParser(fn, label, optPrecision(fn, opts.precision), optMaxEntries(fn, opts.maxEntries));
-  readBufferLines(fn, label, input, parser);
-  return parser.finish();
+  return parseLines(fn, input, options, PARSE_OPTION_KEYS, (label, opts) =>
+    new MetisParser(fn, label, optPrecision(fn, opts.precision), optMaxEntries(fn, opts.maxEntries)),
+  );
 }
 
 /** The parser behind both entry points, as a LineSink; internal, for chunk-boundary tests. */
-export function metisSink(fn: string, file: string, options?: MetisOptions): LineSink & { finish(): CsrMatrix } {
+export function metisSink(fn: string, file: string, options?: MetisOptions): LineParser<CsrMatrix> {
   const opts = checkOptions(fn, options, OPTION_KEYS);
   return new MetisParser(fn, file, optPrecision(fn, opts.precision), optMaxEntries(fn, opts.maxEntries));
 }

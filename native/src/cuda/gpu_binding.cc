@@ -51,23 +51,16 @@ Napi::Value GpuProbe(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const Probe& p = probe();
   Napi::Object o = Napi::Object::New(env);
-  o.Set("built", Napi::Boolean::New(env, p.built));
-  o.Set("available", Napi::Boolean::New(env, p.available));
-  o.Set("reason", Napi::String::New(env, p.reason));
-  o.Set("name", Napi::String::New(env, p.name));
-  o.Set("devices", Napi::Number::New(env, p.devices));
-  o.Set("computeCapability", Napi::String::New(env, std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor)));
-  o.Set("sms", Napi::Number::New(env, p.sms));
-  o.Set("totalBytes", Napi::Number::New(env, p.total_bytes));
-  o.Set("freeBytes", Napi::Number::New(env, p.free_bytes));
-  o.Set("l2Bytes", Napi::Number::New(env, p.l2_bytes));
-  o.Set("clockMhz", Napi::Number::New(env, p.clock_mhz));
-  o.Set("memoryClockMhz", Napi::Number::New(env, p.memory_clock_mhz));
-  o.Set("busWidthBits", Napi::Number::New(env, p.bus_width_bits));
-  o.Set("runtimeVersion", Napi::Number::New(env, p.runtime_version));
-  o.Set("driverVersion", Napi::Number::New(env, p.driver_version));
-  o.Set("nvml", Napi::Boolean::New(env, p.nvml));
-  o.Set("powerLimitWatts", Napi::Number::New(env, p.power_limit_watts));
+  // Field by field in the order JavaScript has always seen them.
+  set_booleans(o, {{"built", p.built}, {"available", p.available}});
+  set_strings(o, {{"reason", p.reason}, {"name", p.name}});
+  set_numbers(o, {{"devices", p.devices}});
+  set_strings(o, {{"computeCapability", std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor)}});
+  set_numbers(o, {{"sms", p.sms}, {"totalBytes", p.total_bytes}, {"freeBytes", p.free_bytes}, {"l2Bytes", p.l2_bytes},
+                  {"clockMhz", p.clock_mhz}, {"memoryClockMhz", p.memory_clock_mhz}, {"busWidthBits", p.bus_width_bits},
+                  {"runtimeVersion", p.runtime_version}, {"driverVersion", p.driver_version}});
+  set_booleans(o, {{"nvml", p.nvml}});
+  set_numbers(o, {{"powerLimitWatts", p.power_limit_watts}});
   return o;
 }
 

@@ -163,12 +163,9 @@ Napi::Value GemmInfoBinding(const Napi::CallbackInfo& info) {
   const GemmInfo g = gemm_info();
   Napi::Env env = info.Env();
   Napi::Object o = Napi::Object::New(env);
-  o.Set("library", Napi::String::New(env, g.library));
-  o.Set("version", Napi::String::New(env, g.version));
-  o.Set("threading", Napi::String::New(env, g.threading));
-  o.Set("config", Napi::String::New(env, g.config));
-  o.Set("threads", Napi::Number::New(env, g.threads));
-  o.Set("reason", Napi::String::New(env, g.reason));
+  set_strings(o, {{"library", g.library}, {"version", g.version}, {"threading", g.threading}, {"config", g.config}});
+  set_numbers(o, {{"threads", g.threads}});
+  set_strings(o, {{"reason", g.reason}});
   return o;
 }
 

@@ -36,20 +36,8 @@ Status bfs_impl(const char* fn, const Params& p, const BfsArgs& a, std::vector<i
   gp.resident = graph_bytes + 2 * n * 4 <= p.spm_bytes;
   const bool depth_resident = gp.resident || n * 4 <= p.spm_bytes / 2;
   // Resident: [rowPtr | colIdx | depth | queue]. Streamed: [depth or its lines | edge buffers | queue buffers].
-  int64_t depth_base, queue_base, queue_words;
-  if (gp.resident) {
-    gp.col_base = region_base(p, (n + 1) * gp.ptr_bytes, 1);
-    depth_base = region_base(p, graph_bytes, 2);
-    queue_base = region_base(p, graph_bytes + n * 4, 3);
-    queue_words = floor_pow2(std::max<int64_t>(1, n));
-  } else {
-    const int64_t half = p.spm_bytes / 2;
-    depth_base = region_base(p, 0, 2);
-    gp.col_base = region_base(p, half, 1);
-    gp.edge_buffer_words = floor_pow2(std::max<int64_t>(1, half / 4 / 2));
-    queue_base = region_base(p, half + half / 2, 3);
-    queue_words = floor_pow2(std::max<int64_t>(1, half / 2 / 4));
-  }
+  const SearchRegions regions = place_search(p, gp, n, graph_bytes, n * 4, n);
+  const int64_t depth_base = regions.state_base, queue_base = regions.list_base, queue_words = regions.list_words;
   VertexState depth_state(p, depth_resident, depth_base);
   const LoopDfg dfg = bfs_edge_dfg();
   const int64_t ii = dfg.ii(p);

@@ -2,6 +2,8 @@
 // per-vertex state sit in the scratchpad, and checked reads of the graph's row pointers.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "cgra.h"
@@ -57,6 +59,35 @@ struct GraphPlacement {
   int64_t col_base = 0;   // word address of colIdx (resident) or of the edge stream buffer
   int64_t edge_buffer_words = 1;
 };
+
+// Where a search keeps its per-vertex state and its work list in the scratchpad, beside the graph
+// `gp` places (gp.resident and gp.ptr_bytes decided by the caller). Resident:
+// [rowPtr | colIdx | state | list], the list `resident_list_words` long. Streamed: [state or its
+// lines | edge buffers | list buffers], half the scratchpad for the state.
+struct SearchRegions {
+  int64_t state_base = 0;
+  int64_t list_base = 0;
+  int64_t list_words = 1;
+};
+
+inline SearchRegions place_search(const Params& p, GraphPlacement& gp, int64_t n, int64_t graph_bytes, int64_t state_bytes,
+                                  int64_t resident_list_words) {
+  SearchRegions r;
+  if (gp.resident) {
+    gp.col_base = region_base(p, (n + 1) * gp.ptr_bytes, 1);
+    r.state_base = region_base(p, graph_bytes, 2);
+    r.list_base = region_base(p, graph_bytes + state_bytes, 3);
+    r.list_words = floor_pow2(std::max<int64_t>(1, resident_list_words));
+  } else {
+    const int64_t half = p.spm_bytes / 2;
+    r.state_base = region_base(p, 0, 2);
+    gp.col_base = region_base(p, half, 1);
+    gp.edge_buffer_words = floor_pow2(std::max<int64_t>(1, half / 4 / 2));
+    r.list_base = region_base(p, half + half / 2, 3);
+    r.list_words = floor_pow2(std::max<int64_t>(1, half / 2 / 4));
+  }
+  return r;
+}
 
 }  // namespace cgra
 }  // namespace dype

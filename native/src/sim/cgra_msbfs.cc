@@ -50,20 +50,8 @@ Status msbfs_impl(const char* fn, const Params& p, const MsBfsArgs& a, Counters*
   const int64_t state_bytes = kRecord * n * 4;
   gp.resident = graph_bytes + state_bytes + 2 * n * 4 <= p.spm_bytes;
   const bool state_resident = gp.resident || state_bytes <= p.spm_bytes / 2;
-  int64_t state_base, list_base, list_words;
-  if (gp.resident) {
-    gp.col_base = region_base(p, (n + 1) * gp.ptr_bytes, 1);
-    state_base = region_base(p, graph_bytes, 2);
-    list_base = region_base(p, graph_bytes + state_bytes, 3);
-    list_words = floor_pow2(std::max<int64_t>(1, 2 * n));
-  } else {
-    const int64_t half = p.spm_bytes / 2;
-    state_base = region_base(p, 0, 2);
-    gp.col_base = region_base(p, half, 1);
-    gp.edge_buffer_words = floor_pow2(std::max<int64_t>(1, half / 4 / 2));
-    list_base = region_base(p, half + half / 2, 3);
-    list_words = floor_pow2(std::max<int64_t>(1, half / 2 / 4));
-  }
+  const SearchRegions regions = place_search(p, gp, n, graph_bytes, state_bytes, 2 * n);
+  const int64_t state_base = regions.state_base, list_base = regions.list_base, list_words = regions.list_words;
   const LoopDfg push = push_dfg(), update = update_dfg();
   const int64_t ii_push = push.ii(p), ii_update = update.ii(p);
   BankCounter banks(p.spm_banks);
