@@ -41,6 +41,15 @@ interface Message {
   error?: { message: string };
 }
 
+/** Kill the browser's whole process group (it leads one: spawned detached). */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL'); // the group has gone already, or this platform has none
+  }
+}
+
 /**
  * Open `url`, wait (at most `timeoutMs`) until `readyWhen` (a JavaScript expression) is true, then
  * wait `settleMs` more for late messages, and capture the element `selector`.
@@ -51,7 +60,9 @@ export async function visit(binary: string, url: string, options: { readyWhen: s
     binary,
     ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check', '--disable-dev-shm-usage', `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank'],
     // Its own temporary files go into the profile folder too, removed with it.
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: profile } },
+    // Its own process group, so that its helpers (renderer, crash handler), which write to the
+    // profile too, are killed with it.
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: profile }, detached: true },
   );
   const gone = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const toBrowser = child.stdio[3] as Writable;
@@ -136,9 +147,19 @@ export async function visit(binary: string, url: string, options: { readyWhen: s
     await send('Browser.close').catch(() => undefined);
     return { problems, messages, screenshot: Buffer.from(shot.data, 'base64'), ready };
   } finally {
-    child.kill('SIGKILL');
-    // The profile is written until the browser has gone.
+    killGroup(child);
+    // The profile is written until the browser and its helpers have gone: retry its removal for
+    // a while (a helper still writing made a single removal fail with ENOTEMPTY).
     await Promise.race([gone, new Promise((res) => setTimeout(res, 5000))]);
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+        break;
+      } catch (e) {
+        if (attempt >= 10) throw e;
+        killGroup(child);
+        await new Promise((res) => setTimeout(res, 500));
+      }
+    }
   }
 }
