@@ -47,10 +47,14 @@ export async function runPiece(
   end: number,
   signal?: AbortSignal,
 ): Promise<PieceResult> {
-  return onHost(device, () => computePiece(bound, op, device, x, begin, end, signal));
+  return onHost(device, () => executePiece(bound, op, device, x, begin, end, signal));
 }
 
-async function computePiece(
+/**
+ * {@link runPiece} without taking the host gate, for a caller that holds it already (the
+ * planner's probes run pieces exactly as the executor does, through this).
+ */
+export async function executePiece(
   bound: BoundWorkload,
   op: BoundOp,
   device: Device,
@@ -98,10 +102,10 @@ async function computePiece(
 /**
  * Host dense work on the host CPU as the executor times it: the native kernel's wall time plus
  * the call's launch, energy at the CPU's busy power. The planner's probes time host work by this
- * same function, so a probe and a run agree on what a small pass costs (without the launch, a
+ * same path (executePiece), so a probe and a run agree on what a small pass costs (without the launch, a
  * 2,708-element pass was probed at a third of what it took and put on the CPU).
  */
-export async function hostDense(op: BoundOp, device: Device, x: readonly unknown[], range: readonly [number, number]): Promise<{ output: Value; seconds: number; joules: number }> {
+async function hostDense(op: BoundOp, device: Device, x: readonly unknown[], range: readonly [number, number]): Promise<{ output: Value; seconds: number; joules: number }> {
   const { output, seconds: wall } = await computeHostDense(op, x as readonly Value[], range, 'native');
   const rates = denseRates(device);
   const seconds = wall + rates.launchSeconds;

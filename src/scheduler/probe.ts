@@ -8,14 +8,14 @@
 // inputs can. Dense operators on simulated devices are rooflines (nothing to probe); on the host
 // CPU they are timed like any kernel.
 
-import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
-import type { Device, Operator } from '../devices/device.js';
+import type { Device } from '../devices/device.js';
 import { onHost } from '../devices/host-gate.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { aboveCall, type CallCost, type Cost, type ProbedCostSource, type Ratio, workOf } from './probed-costs.js';
-import { hostDense } from '../executor/piece.js';
+import { executePiece } from '../executor/piece.js';
+import type { Value } from '../workloads/reference.js';
 import { repeatRuns } from '../executor/repeats.js';
 
 export interface ProbeSettings {
@@ -90,19 +90,10 @@ function operandsOf(bound: BoundWorkload, op: BoundOp): unknown[] {
   });
 }
 
-/** Run units `[b, e)` of `op` on `device` once: the device's own time and energy. */
-async function runOnce(device: Device, op: BoundOp, x: readonly unknown[], b: number, e: number, full: boolean): Promise<Cost> {
-  if (runsKernel(op, device)) {
-    const range = full ? undefined : ([b, e] as const);
-    let r;
-    if (op.kind === 'spmm' || op.kind === 'spmv') r = await device.run({ kind: op.kind } as Operator & { kind: 'spmm' }, { a: x[0] as CsrMatrix, x: x[1] as DenseMatrix }, range);
-    else if (op.kind === 'bfs') r = await device.run({ kind: 'bfs', source: op.source! }, { graph: x[0] as CsrMatrix });
-    else r = await device.run({ kind: 'msbfs', sources: op.sources! }, { graph: x[0] as CsrMatrix }, range);
-    return { seconds: r.seconds, joules: r.joules };
-  }
-  // Host work timed on the host CPU exactly as the executor times it.
-  const { seconds, joules } = await hostDense(op, device, x, [b, e]);
-  return { seconds, joules };
+/** Run units `[b, e)` of `op` on `device` once, as the executor runs a piece: the device's own time and energy. */
+async function runOnce(bound: BoundWorkload, device: Device, op: BoundOp, x: readonly unknown[], b: number, e: number): Promise<Cost> {
+  const r = await executePiece(bound, op, device, x as readonly Value[], b, e);
+  return { seconds: r.seconds, joules: r.joules };
 }
 
 /** The prober of one planning problem: runs probes and writes what they saw into its cost source. */
@@ -129,8 +120,7 @@ export class Prober {
     let x = this.operands.get(i);
     if (!x) this.operands.set(i, (x = operandsOf(this.bound, op)));
     this.signal?.throwIfAborted();
-    const full = b === 0 && e >= op.units;
-    const once = (): Promise<Cost> => onHost(device, () => runOnce(device, op, x!, b, e, full));
+    const once = (): Promise<Cost> => onHost(device, () => runOnce(this.bound, device, op, x!, b, e));
     let cost: Cost;
     let spread = 0;
     if (device.simulated) {
