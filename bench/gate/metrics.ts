@@ -117,7 +117,9 @@ interface DenseForward { workload: string; ratio: number }
 const dense = perThreadCount('dense', (data, p) => {
   const out: Metric[] = [
     ...gated(`${p}.openblas/dype`, optional(data, 'summary.medianBlasRatio'), true, 0.15),
-    ...gated(`${p}.numpy/dype`, optional(data, 'summary.medianNumpyRatio'), true, 0.25),
+    // numpy runs in a child process on its own clock, not paired with dype round by round in one
+    // process like the other references: its ratio swung 0.59-0.83 between two CI runs here.
+    ...gated(`${p}.numpy/dype`, optional(data, 'summary.medianNumpyRatio'), true, 0.45),
     ...gated(`${p}.elementwise/triad`, optional(data, 'summary.medianBoundShare'), true, 0.25),
     ...gated(`${p}.forward/kernels`, optional(data, 'summary.worstForwardRatio'), false, 0.15),
   ];
