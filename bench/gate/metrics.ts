@@ -116,7 +116,8 @@ interface DenseForward { workload: string; ratio: number }
 // for a shared machine's bandwidth swings. Lower is better for run/kernels.
 const dense = perThreadCount('dense', (data, p) => {
   const out: Metric[] = [
-    ...gated(`${p}.openblas/dype`, optional(data, 'summary.medianBlasRatio'), true, 0.15),
+    // At 2 threads on a 2-core shared machine the ratio moved 17% between two clean runs.
+    ...gated(`${p}.openblas/dype`, optional(data, 'summary.medianBlasRatio'), true, 0.25),
     // numpy runs in a child process on its own clock, not paired with dype round by round in one
     // process like the other references: its ratio swung 0.59-0.83 between two CI runs here.
     ...gated(`${p}.numpy/dype`, optional(data, 'summary.medianNumpyRatio'), true, 0.45),
