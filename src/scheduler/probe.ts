@@ -43,6 +43,22 @@ function profiled(op: BoundOp, bound: BoundWorkload): boolean {
   return op.split === 'rows' && bound.values[op.operands[0]!]!.kind === 'sparse' && op.units >= 8;
 }
 
+/** Parts of these sizes make a count profile (as fractions of the units; one unit too). */
+const COUNT_FRACTIONS = [1 / 8, 1 / 4, 1 / 2, 1];
+/** A count profile may run this many times the probe budget in all; larger operators are sampled. */
+const COUNT_BUDGET = 8;
+
+/**
+ * The part sizes of an operator's count profile, or undefined where it is split by rows (a row
+ * profile prices it), unsplit, or too large to run whole at every size within the budget.
+ */
+export function profileCounts(op: BoundOp, bound: BoundWorkload, maxEntries: number): number[] | undefined {
+  if (op.split !== 'sources' || op.units < 2) return undefined;
+  const counts = [...new Set([1, ...COUNT_FRACTIONS.map((f) => Math.max(1, Math.round(f * op.units)))])].sort((a, b) => a - b);
+  const work = workOf(op, bound);
+  return counts.reduce((a, c) => a + work(0, c), 0) <= COUNT_BUDGET * maxEntries ? counts : undefined;
+}
+
 /** Chunks of rows for an operator's profile: `k` covering it when it is small, else `k` samples spread over it. */
 export function profileChunks(op: BoundOp, bound: BoundWorkload, maxEntries: number, k = 8): [number, number][] {
   const work = workOf(op, bound);
@@ -191,6 +207,11 @@ export class Prober {
         const device = this.system.devices[d]!;
         if (!runs(op, d) || !probeable(op, device)) continue;
         const units = Math.max(op.units, 1);
+        const counts = runsKernel(op, device) ? profileCounts(op, this.bound, this.settings.maxEntries) : undefined;
+        if (counts) {
+          await this.countProfile(op, d, counts);
+          continue;
+        }
         if (!(profiled(op, this.bound) && runsKernel(op, device))) {
           this.costs.setWhole(op.index, d, await this.measure(op.index, d, 0, units));
           continue;
@@ -203,6 +224,23 @@ export class Prober {
         await this.profile(op, d, Math.max(4, Math.min(8, Math.floor(whole / Math.max(8 * call, 1e-15)))));
       }
     }
+  }
+
+  /** An operator's count profile on device d: parts of each size in `counts` run whole from its first unit. */
+  private async countProfile(op: BoundOp, d: number, counts: readonly number[]): Promise<void> {
+    const i = op.index;
+    const costs: Cost[] = [];
+    let spread = 0;
+    for (const c of counts) {
+      const o = await this.observe(i, d, 0, c);
+      this.costs.setObservedPart(i, d, 0, c, o.cost);
+      costs.push(o.cost);
+      spread = Math.max(spread, o.spread);
+    }
+    this.costs.setCountProfile(i, d, { counts, costs });
+    const whole = costs[costs.length - 1]!;
+    const model = this.costs.model.cost(op, d, 0, op.units);
+    this.costs.setWhole(i, d, { time: model.seconds > 0 ? whole.seconds / model.seconds : 1, energy: model.joules > 0 ? whole.joules / model.joules : 1, spread });
   }
 
   /**

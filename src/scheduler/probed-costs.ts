@@ -40,6 +40,34 @@ export interface RowProfile {
   readonly fixed: Cost;
 }
 
+/**
+ * An operator's cost on one device against how many of its units a part holds, as observed on
+ * parts of several sizes: for operators split along something other than rows (multi-source BFS
+ * splits its sources), where a part's cost is far from proportional to its size (a bit-parallel
+ * search costs nearly as much for 16 sources as for 32) and the model's shape can be wrong in
+ * either direction. A part costs what the profile says at its size, linearly between the sizes seen.
+ */
+export interface CountProfile {
+  /** Part sizes observed, ascending. */
+  readonly counts: readonly number[];
+  readonly costs: readonly Cost[];
+}
+
+/** The cost at `count` units, linearly between the profile's nearest sizes (flat beyond its ends). */
+export function countCost(p: CountProfile, count: number): Cost {
+  const { counts, costs } = p;
+  if (count <= counts[0]!) return costs[0]!;
+  for (let j = 1; j < counts.length; j++) {
+    if (count <= counts[j]!) {
+      const t = (count - counts[j - 1]!) / (counts[j]! - counts[j - 1]!);
+      const a = costs[j - 1]!;
+      const b = costs[j]!;
+      return { seconds: a.seconds + t * (b.seconds - a.seconds), joules: a.joules + t * (b.joules - a.joules) };
+    }
+  }
+  return costs[costs.length - 1]!;
+}
+
 const pairKey = (op: number, d: number): number => op * 64 + d;
 const partKey = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
 
@@ -82,11 +110,12 @@ export class ProbedCostSource implements PlanningCosts {
     private readonly profiles = new Map<number, RowProfile>(),
     private readonly calls = new Map<number, CallCost>(),
     private readonly observedParts = new Map<string, Cost>(),
+    private readonly countProfiles = new Map<number, CountProfile>(),
   ) {}
 
   /** The same probes over another source of the model's predictions (the model as a run starts). */
   over(model: ModelCostSource): ProbedCostSource {
-    return new ProbedCostSource(model, this.wholeRatios, this.parts, this.profiles, this.calls, this.observedParts);
+    return new ProbedCostSource(model, this.wholeRatios, this.parts, this.profiles, this.calls, this.observedParts, this.countProfiles);
   }
 
   cost(op: BoundOp, device: number, begin: number, end: number): Cost {
@@ -98,6 +127,8 @@ export class ProbedCostSource implements PlanningCosts {
     if (part) return corrected(c, part, this.call(op.index, device));
     const profiled = this.profileCost(op, device, begin, end);
     if (profiled) return profiled;
+    const counted = this.countProfiles.get(pairKey(op.index, device));
+    if (counted && end > begin) return countCost(counted, end - begin);
     const r = this.wholeRatios.get(pairKey(op.index, device));
     return r ? corrected(c, r, this.call(op.index, device)) : c;
   }
@@ -118,6 +149,10 @@ export class ProbedCostSource implements PlanningCosts {
       joules += x * prof.rates[k]!.joules;
     }
     return { seconds, joules };
+  }
+
+  setCountProfile(op: number, device: number, profile: CountProfile): void {
+    this.countProfiles.set(pairKey(op, device), profile);
   }
 
   setProfile(op: number, device: number, profile: RowProfile): void {
