@@ -24,3 +24,38 @@ export async function repeatRuns<T extends { readonly seconds: number }>(run: ()
   }
   return out;
 }
+
+/**
+ * Time several runs together, as the oracle and the probes both do: each run once to warm up
+ * (first touch of its output, the pool's wake-up), then rounds in which every run that still
+ * wants more (`wantsMore`) runs once, so that a busy spell on the machine falls on all of them
+ * alike and each is timed amid the others, as it will run, not hot from its own last run.
+ * `onDone(k, runs)` is called as run k's timing completes. Returns every run's timed results.
+ */
+export async function repeatInRounds<T extends { readonly seconds: number }>(
+  runs: readonly (() => Promise<T>)[],
+  min: number,
+  options: { readonly signal?: AbortSignal; readonly onDone?: (k: number, results: readonly T[]) => void } = {},
+): Promise<T[][]> {
+  for (const run of runs) {
+    options.signal?.throwIfAborted();
+    await run();
+  }
+  const samples: T[][] = runs.map(() => []);
+  const totals = runs.map(() => 0);
+  let pending = runs.map((_, k) => k);
+  while (pending.length > 0) {
+    for (const k of pending) {
+      options.signal?.throwIfAborted();
+      const r = await runs[k]!();
+      samples[k]!.push(r);
+      totals[k]! += r.seconds;
+    }
+    pending = pending.filter((k) => {
+      if (wantsMore(samples[k]!.length, totals[k]!, min)) return true;
+      options.onDone?.(k, samples[k]!);
+      return false;
+    });
+  }
+  return samples;
+}

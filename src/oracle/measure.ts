@@ -12,7 +12,7 @@ import { CsrMatrix } from '../data/csr.js';
 import type { Device } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import { type PieceResult, type PieceSource, runPiece } from '../executor/piece.js';
-import { wantsMore } from '../executor/repeats.js';
+import { repeatInRounds } from '../executor/repeats.js';
 import type { CostSource } from '../scheduler/space.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
@@ -177,30 +177,8 @@ export async function measurePieces(
     }
     finish(p, cost);
   }
-  // Real pieces in rounds: a warm-up round (first touch of the outputs, the pool's wake-up), then
-  // rounds over the pieces that still want runs.
-  const runs = real.map(runOf);
-  for (const run of runs) {
-    options.signal?.throwIfAborted();
-    await run();
-  }
-  const samples: PieceResult[][] = real.map(() => []);
-  const totals = real.map(() => 0);
-  let pending = real.map((_, k) => k);
-  while (pending.length > 0) {
-    for (const k of pending) {
-      options.signal?.throwIfAborted();
-      const r = await runs[k]!();
-      samples[k]!.push(r);
-      totals[k]! += r.seconds;
-    }
-    const next: number[] = [];
-    for (const k of pending) {
-      if (wantsMore(samples[k]!.length, totals[k]!, repeats)) next.push(k);
-      else finish(real[k]!, summarise(samples[k]!));
-    }
-    pending = next;
-  }
+  // Real pieces timed together in rounds (executor/repeats.ts).
+  await repeatInRounds(real.map(runOf), repeats, { ...(options.signal ? { signal: options.signal } : {}), onDone: (k, results) => finish(real[k]!, summarise(results)) });
 }
 
 /** A real piece's cost from its timed runs: the median, and the first and third quartiles, each with its run's energy. */

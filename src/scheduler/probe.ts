@@ -16,7 +16,7 @@ import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { aboveCall, type CallCost, type Cost, type ProbedCostSource, type Ratio, workOf } from './probed-costs.js';
 import { executePiece } from '../executor/piece.js';
 import type { Value } from '../workloads/reference.js';
-import { repeatRuns } from '../executor/repeats.js';
+import { repeatInRounds } from '../executor/repeats.js';
 
 export interface ProbeSettings {
   /** Stored entries (or dense elements) one probe call may touch; larger operators are sampled. @default 200000 */
@@ -131,26 +131,40 @@ export class Prober {
 
   /** Units `[b, e)` of operator i on device d as the device ran them (the median of repeats on a real device), and the spread seen. */
   private async observe(i: number, d: number, b: number, e: number): Promise<{ cost: Cost; spread: number }> {
+    return (await this.observeAll(i, d, [[b, e]]))[0]!;
+  }
+
+  /**
+   * Ranges of operator i on device d as the device ran them: once each on a simulator (it is
+   * deterministic); on a real device timed together in rounds, as the oracle times pieces, so
+   * that each is timed amid the others and not hot from its own last run (back to back, a CPU
+   * part's repeats ran up to 2x faster than the same part does in a run), with the median of its
+   * runs and their spread.
+   */
+  private async observeAll(i: number, d: number, ranges: readonly (readonly [number, number])[]): Promise<{ cost: Cost; spread: number }[]> {
     const op = this.bound.ops[i]!;
     const device = this.system.devices[d]!;
     let x = this.operands.get(i);
     if (!x) this.operands.set(i, (x = operandsOf(this.bound, op)));
     this.signal?.throwIfAborted();
-    const once = (): Promise<Cost> => onHost(device, () => runOnce(this.bound, device, op, x!, b, e));
-    let cost: Cost;
-    let spread = 0;
+    const runs = ranges.map(([b, e]) => (): Promise<Cost> => onHost(device, () => runOnce(this.bound, device, op, x!, b, e)));
+    let out: { cost: Cost; spread: number }[];
     if (device.simulated) {
-      cost = await once();
+      out = [];
+      for (const run of runs) out.push({ cost: await run(), spread: 0 });
     } else {
-      await once();
-      const runs = await repeatRuns(once, this.settings.repeats);
-      runs.sort((p, q) => p.seconds - q.seconds);
-      cost = runs[runs.length >> 1]!;
-      if (cost.seconds > 0) spread = (runs[runs.length - 1]!.seconds - runs[0]!.seconds) / cost.seconds / 2;
+      const timed = await repeatInRounds(runs, this.settings.repeats, this.signal ? { signal: this.signal } : {});
+      out = timed.map((rs) => {
+        const sorted = [...rs].sort((p, q) => p.seconds - q.seconds);
+        const cost = sorted[sorted.length >> 1]!;
+        return { cost, spread: cost.seconds > 0 ? (sorted[sorted.length - 1]!.seconds - sorted[0]!.seconds) / cost.seconds / 2 : 0 };
+      });
     }
-    this.costs.probeCalls++;
-    this.costs.probeSeconds += cost.seconds;
-    return { cost, spread };
+    for (const o of out) {
+      this.costs.probeCalls++;
+      this.costs.probeSeconds += o.cost.seconds;
+    }
+    return out;
   }
 
   /** Observed / predicted for the work above one call, over `ranges` of operator i on device d, all together. */
@@ -162,8 +176,9 @@ export class Prober {
     let predicted = 0;
     let predictedJ = 0;
     let spread = 0;
-    for (const [b, e] of ranges) {
-      const o = await this.observe(i, d, b, e);
+    const seen = await this.observeAll(i, d, ranges);
+    for (const [k, [b, e]] of ranges.entries()) {
+      const o = seen[k]!;
       spread = Math.max(spread, o.spread);
       observed += o.cost.seconds;
       joules += o.cost.joules;
@@ -229,14 +244,12 @@ export class Prober {
   /** An operator's count profile on device d: parts of each size in `counts` run whole from its first unit. */
   private async countProfile(op: BoundOp, d: number, counts: readonly number[]): Promise<void> {
     const i = op.index;
-    const costs: Cost[] = [];
-    let spread = 0;
-    for (const c of counts) {
-      const o = await this.observe(i, d, 0, c);
-      this.costs.setObservedPart(i, d, 0, c, o.cost);
-      costs.push(o.cost);
-      spread = Math.max(spread, o.spread);
-    }
+    const observed = await this.observeAll(i, d, counts.map((c) => [0, c] as const));
+    const costs = observed.map((o, k) => {
+      this.costs.setObservedPart(i, d, 0, counts[k]!, o.cost);
+      return o.cost;
+    });
+    const spread = Math.max(...observed.map((o) => o.spread));
     this.costs.setCountProfile(i, d, { counts, costs });
     const whole = costs[costs.length - 1]!;
     const model = this.costs.model.cost(op, d, 0, op.units);
@@ -253,17 +266,14 @@ export class Prober {
     const i = op.index;
     const work = workOf(op, this.bound);
     const chunks = profileChunks(op, this.bound, this.settings.maxEntries, k);
-    const seen: Cost[] = [];
-    let spread = 0;
-    for (const [b, e] of chunks) {
-      const o = await this.observe(i, d, b, e);
-      seen.push(o.cost);
-      spread = Math.max(spread, o.spread);
-    }
     const covering = chunks[0]![0] === 0 && chunks[chunks.length - 1]![1] === op.units && chunks.length > 1;
+    // The whole operator is timed in the same rounds as its chunks.
+    const observed = await this.observeAll(i, d, covering ? [...chunks, [0, op.units]] : chunks);
+    const seen = observed.slice(0, chunks.length).map((o) => o.cost);
+    const spread = Math.max(...observed.map((o) => o.spread));
     let fixed: Cost;
     if (covering) {
-      const all = (await this.observe(i, d, 0, op.units)).cost;
+      const all = observed[chunks.length]!.cost;
       const sum = (f: (c: Cost) => number): number => seen.reduce((a, c) => a + f(c), 0);
       fixed = { seconds: (sum((c) => c.seconds) - all.seconds) / (chunks.length - 1), joules: (sum((c) => c.joules) - all.joules) / (chunks.length - 1) };
     } else {
