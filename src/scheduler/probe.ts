@@ -283,10 +283,28 @@ export class Prober {
     // Never negative (noise), never most of the smallest chunk.
     const least = (f: (c: Cost) => number): number => Math.min(...seen.map(f));
     fixed = { seconds: Math.min(Math.max(0, fixed.seconds), 0.9 * least((c) => c.seconds)), joules: Math.min(Math.max(0, fixed.joules), 0.9 * least((c) => c.joules)) };
-    const rates = chunks.map(([b, e], j) => {
+    let rates = chunks.map(([b, e], j) => {
       const w = Math.max(1, work(b, e));
       return { seconds: (seen[j]!.seconds - fixed.seconds) / w, joules: (seen[j]!.joules - fixed.joules) / w };
     });
+    if (covering) {
+      // The profile must price the whole operator at what it took. It does by construction unless
+      // the fixed cost was clamped: on a device whose time barely grows with rows (a simulated GPU
+      // bound by launches and latency: 15.8 us for 60% of the rows and for all of them) the
+      // chunks' sum minus the whole says the fixed cost is nearly all of a chunk, the clamp
+      // leaves each chunk a share of work, and the whole was priced 1.3x. Scale the rates to fit.
+      const all = observed[chunks.length]!.cost;
+      const fit = (f: (c: Cost) => number): number => {
+        const above = seen.reduce((a, c) => a + f(c) - f(fixed), 0);
+        return above > 0 ? Math.max(0, f(all) - f(fixed)) / above : 1;
+      };
+      const ts = fit((c) => c.seconds);
+      const js = fit((c) => c.joules);
+      rates = rates.map((r) => ({ seconds: r.seconds * ts, joules: r.joules * js }));
+      // What ran exactly is priced as it ran.
+      for (const [j, [b, e]] of chunks.entries()) this.costs.setObservedPart(i, d, b, e, seen[j]!);
+      this.costs.setObservedPart(i, d, 0, op.units, all);
+    }
     // Cells: each chunk stands for the rows nearer to it than to its neighbours.
     const cells = [0];
     for (let j = 1; j < chunks.length; j++) cells.push(Math.round((chunks[j - 1]![1] + chunks[j]![0]) / 2));
