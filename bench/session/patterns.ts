@@ -36,11 +36,12 @@ const X = denseFeatures({ rows: A.cols, cols: WIDTH, seed: 1 });
 const Xs = [2, 3, 4].map((seed) => denseFeatures({ rows: A.cols, cols: WIDTH, seed }));
 const Ws = [5, 6, 7, 8].map((seed) => denseFeatures({ rows: WIDTH, cols: WIDTH, seed }));
 // Same planning and run settings for every mode: plans from the model (no probes), runs as
-// planned and not teaching the model, so every round plans the same. Operators are not split
+// planned and not teaching the model, so every round plans the same; no dominated mappings kept
+// for plots (the session's default, given to the declared path too). Operators are not split
 // across devices unless --splits: with splits, planning one 8-operator DAG on three devices
 // takes about 9 s here (the exact pick's branch and bound over the split choices) against
 // 50 ms without, and planning would be all the bench measured.
-const PLANNING = { probe: false, splits: args.splits } as const;
+const PLANNING = { probe: false, splits: args.splits, maxPoints: 0 } as const;
 const RUN = { replan: false, learn: false } as const;
 
 /** The operators a pattern uses; T is a handle, a computed matrix, or a declared value's name. */

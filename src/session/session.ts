@@ -29,6 +29,12 @@ export type DenseOperand = DenseMatrix | Handle<DenseMatrix>;
 /** Options of `runPlan` a session passes to every batch's run. */
 export type SessionRunOptions = Omit<RunPlanOptions, 'signal' | 'keepValues'>;
 
+/**
+ * A session's options: `schedule`'s (each batch is planned with them), and its own. One default
+ * differs from `schedule`'s: `maxPoints` (dominated mappings kept for plots) is 0, since a
+ * session plots nothing and keeping them was most of the planning time of small batches; the
+ * chosen mapping and the front do not depend on it.
+ */
 export interface SessionOptions extends Omit<ScheduleOptions, 'params' | 'staticMapping' | 'fixedMapping' | 'signal' | 'policy'> {
   /** How each batch's mapping is picked from its front (as `schedule`'s). @default 'min-time' */
   readonly policy?: Policy;
@@ -107,7 +113,7 @@ export class Session implements HandleOwner {
     this.#signal = signal;
     signal?.addEventListener('abort', this.#onAbort, { once: true });
     this.#context = {
-      schedule: { ...planning, policy, ...(signal ? { signal } : {}) },
+      schedule: { maxPoints: 0, ...planning, policy, ...(signal ? { signal } : {}) },
       run: { ...run, ...(signal ? { signal } : {}) },
       signal,
       onBatch,
