@@ -7,7 +7,7 @@
 // Each figure includes planning (schedule) and running (runPlan), as a user waits for both.
 // Reported: host wall time, and the run's makespan (composed from the pieces: measured on the
 // CPU, simulated on gpu-sim and cgra-sim; a sum over batches for sync), as ratios, medians over rounds.
-// Run: node --expose-gc --import tsx bench/session/patterns.ts [--quick]
+// Run: node --import tsx bench/session/patterns.ts [--quick] [--splits]
 
 import { parseArgs } from 'node:util';
 import { CostModel } from '../../src/cost/model.js';
@@ -22,7 +22,7 @@ import { median } from '../../src/stats.js';
 import { WorkloadBuilder } from '../../src/workloads/builder.js';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, splits: { type: 'boolean', default: false } }, strict: true });
-const ROUNDS = args.quick ? 9 : 21;
+const ROUNDS = args.quick ? 21 : 41;
 const SCALE = args.quick ? 11 : 13;
 const WIDTH = 16;
 
@@ -155,8 +155,9 @@ for (const [name, p] of Object.entries(PATTERNS)) {
   await declared(p);
   const rows: { inf: Measured; syn: Measured; dec: Measured }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    globalThis.gc?.();
-    // Alternate the order, so a slow stretch of the shared machine does not land on one mode.
+    // Alternate the order, so a slow stretch of the shared machine does not land on one mode. No
+    // forced gc() between rounds: here it made the next few plans several times slower (the
+    // first mode after it paid for it), which swamped the differences between the modes.
     if (round % 2 === 0) rows.push({ inf: await inferred(p, false), syn: await inferred(p, true), dec: await declared(p) });
     else {
       const dec = await declared(p);

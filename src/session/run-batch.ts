@@ -22,6 +22,8 @@ export interface BatchRecord {
   /** The handle ids it planned (operator ids in its plan). */
   readonly operators: readonly string[];
   readonly plan?: Plan;
+  /** Host seconds `schedule` took (building the workload included). */
+  readonly planSeconds?: number;
   readonly result?: RunResult;
   readonly error?: unknown;
 }
@@ -61,14 +63,17 @@ export async function runBatch(ctx: BatchContext, launched: readonly Call[], rea
         return first;
       }
       const { system, model } = await ctx.resources();
+      const t0 = performance.now();
       const batch = batchWorkload(calls, ctx.precision(), index);
       let plan: Plan | undefined;
+      let planSeconds = 0;
       let result: RunResult;
       try {
         plan = await schedule(batch.workload, batch.data, { ...ctx.schedule, system, model });
+        planSeconds = (performance.now() - t0) / 1000;
         result = await runPlan(plan, { ...ctx.run, keepValues: true });
       } catch (e) {
-        ctx.onBatch?.({ index, reason, operators: calls.map((c) => c.handle.id), ...(plan ? { plan } : {}), error: e });
+        ctx.onBatch?.({ index, reason, operators: calls.map((c) => c.handle.id), ...(plan ? { plan, planSeconds } : {}), error: e });
         if (ctx.signal?.aborted) {
           abort();
           return first;
@@ -85,7 +90,7 @@ export async function runBatch(ctx: BatchContext, launched: readonly Call[], rea
       }
       const values = result.values!;
       for (const c of calls) handleInternals.settle(c.handle, values[c.handle.id]!);
-      ctx.onBatch?.({ index, reason, operators: calls.map((c) => c.handle.id), plan, result });
+      ctx.onBatch?.({ index, reason, operators: calls.map((c) => c.handle.id), plan, planSeconds, result });
       return first;
     }
   } catch (e) {
