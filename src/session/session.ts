@@ -228,11 +228,6 @@ export class Session implements HandleOwner {
     return this.#closing;
   }
 
-  /** `await using s = session(...)` closes it at the end of the scope. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
-  }
-
   /** @internal a handle's value was awaited: launch what is pending. */
   demand(handle: Handle): void {
     if (handle.state === 'pending') this.#launch('value');
@@ -288,4 +283,18 @@ export class Session implements HandleOwner {
     })();
     return this.#resources;
   }
+}
+
+// `await using s = session(...)` closes it at the end of the scope. Set on the prototype, not
+// declared in the class: a `[Symbol.asyncDispose]` member in the shipped declarations fails to
+// type-check in a consumer compiling for ES2022 without the esnext.disposable library.
+const asyncDispose = (Symbol as { asyncDispose?: symbol }).asyncDispose;
+if (asyncDispose) {
+  Object.defineProperty(Session.prototype, asyncDispose, {
+    configurable: true,
+    writable: true,
+    value(this: Session): Promise<void> {
+      return this.close();
+    },
+  });
 }

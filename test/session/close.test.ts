@@ -25,7 +25,7 @@ it('closes through Symbol.asyncDispose', async () => {
   const x = denseFeatures({ rows: 16, cols: 4, seed: 1 });
   const s = quietSession(system, model);
   const h = s.affine(x, { scale: -1 });
-  await s[Symbol.asyncDispose]();
+  await (s as unknown as AsyncDisposable)[Symbol.asyncDispose]();
   expect(s.closed).toBe(true);
   expect(h.state).toBe('done');
   const v = await h.value();
