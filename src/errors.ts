@@ -10,7 +10,9 @@ export type DypeErrorCode =
   | 'ERR_NATIVE'
   | 'ERR_IO'
   | 'ERR_INFEASIBLE'
-  | 'ERR_EXECUTION';
+  | 'ERR_EXECUTION'
+  | 'ERR_ABORTED'
+  | 'ERR_CLOSED';
 
 /**
  * Base class of every error dype throws on purpose. Check `code` rather than the message.
@@ -119,5 +121,19 @@ export class ExecutionError extends DypeError {
     options?: { cause?: unknown },
   ) {
     super('ERR_EXECUTION', message, options);
+  }
+}
+
+/** Work was cancelled through an `AbortSignal` before it produced its result; `cause` is the signal's reason. */
+export class AbortedError extends DypeError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ERR_ABORTED', message, options);
+  }
+}
+
+/** A call on something already closed (an imperative session after `close()`). */
+export class SessionClosedError extends DypeError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ERR_CLOSED', message, options);
   }
 }

@@ -7,6 +7,8 @@ export {
   FormatError,
   InvalidArgumentError,
   ExecutionError,
+  AbortedError,
+  SessionClosedError,
   InfeasibleError,
   IoError,
   LimitError,
@@ -152,3 +154,13 @@ export { chromeTrace, TraceRecorder, type TraceEvent } from './executor/trace.js
 export type { PieceSource } from './executor/piece.js';
 export { DriftMonitor, type DriftOptions, type DriftState } from './executor/drift.js';
 export { pipelinedMakespan, runStream, type RunStreamOptions, type StreamReplan, type StreamResult } from './executor/stream.js';
+export {
+  session,
+  Session,
+  type BatchRecord,
+  type DenseOperand,
+  type SessionOptions,
+  type SessionRunOptions,
+  type SparseOperand,
+} from './session/session.js';
+export { Handle, type HandleKind, type HandleShape, type HandleState, type SessionValue } from './session/handle.js';

@@ -45,6 +45,12 @@ export interface RunPlanOptions {
    * in one call. @default true
    */
   readonly bfsLevels?: boolean;
+  /**
+   * Return every operator's output in `result.values`, not only the workload's outputs (the
+   * imperative session reads intermediate values without making them outputs, which would
+   * change the plan: outputs are copied home). @default false
+   */
+  readonly keepValues?: boolean;
 }
 
 /**
@@ -75,9 +81,10 @@ export interface RunSettings {
   readonly deviceLoss: DeviceLoss | undefined;
   readonly recoverable: boolean;
   readonly bfsLevels: boolean;
+  readonly keepValues: boolean;
 }
 
-const KEYS = ['signal', 'observers', 'replan', 'learn', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels'] as const;
+const KEYS = ['signal', 'observers', 'replan', 'learn', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels', 'keepValues'] as const;
 
 /**
  * Check `runPlan`'s arguments.
@@ -111,5 +118,7 @@ export function checkRunOptions(fn: string, plan: Plan, options: RunPlanOptions)
   if (typeof learn !== 'boolean') throw new InvalidArgumentError(`${fn}: learn must be true or false, got ${describe(learn)}`);
   const bfsLevels = options.bfsLevels ?? true;
   if (typeof bfsLevels !== 'boolean') throw new InvalidArgumentError(`${fn}: bfsLevels must be true or false, got ${describe(bfsLevels)}`);
-  return { signal, observers, replan: replan !== false, learn, threshold, deviceLoss: options.deviceLoss, recoverable, bfsLevels };
+  const keepValues = options.keepValues ?? false;
+  if (typeof keepValues !== 'boolean') throw new InvalidArgumentError(`${fn}: keepValues must be true or false, got ${describe(keepValues)}`);
+  return { signal, observers, replan: replan !== false, learn, threshold, deviceLoss: options.deviceLoss, recoverable, bfsLevels, keepValues };
 }

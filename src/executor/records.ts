@@ -60,6 +60,8 @@ export interface ReplanRecord {
 export interface RunResult {
   /** The workload's outputs by operator id. */
   readonly outputs: Readonly<Record<string, Value>>;
+  /** Every operator's output by operator id, when the run was asked to keep them (`keepValues`). */
+  readonly values?: Readonly<Record<string, Value>>;
   readonly pieces: readonly TimedPieceRecord[];
   /** The copies between memory spaces, as modelled on the composed timeline. */
   readonly transfers: readonly TransferEntry[];

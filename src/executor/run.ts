@@ -122,8 +122,14 @@ class Run {
     const composed = composeRun(plan, this.genome, this.runner.observed, this.runner.records);
     const outputs: Record<string, Value> = {};
     for (const v of bound.outputs) outputs[bound.values[v]!.name] = this.values[v]!;
+    let values: Record<string, Value> | undefined;
+    if (settings.keepValues) {
+      values = {};
+      for (const op of bound.ops) values[op.id] = this.values[op.output]!;
+    }
     const result: RunResult = {
       outputs,
+      ...(values ? { values } : {}),
       mapping: composed.mapping,
       replans: this.replans,
       pieces: composed.pieces,
