@@ -322,6 +322,32 @@ export class Prober {
     });
   }
 
+  /**
+   * Probe parts of operator i that are to be compared with one another: those on a real device
+   * run together in rounds (a paired comparison: a busy spell falls on all of them alike), each
+   * priced as it ran, replacing what an earlier probe saw of it alone; the others as `probePart`.
+   */
+  async probePartsTogether(i: number, parts: readonly { readonly device: number; readonly begin: number; readonly end: number }[]): Promise<void> {
+    const op = this.bound.ops[i]!;
+    const byDevice = new Map<number, [number, number][]>();
+    for (const p of parts) {
+      const device = this.system.devices[p.device]!;
+      if (!probeable(op, device) || p.end <= p.begin) continue;
+      const one = probeRanges(op, this.bound, p.begin, p.end, this.settings.maxEntries);
+      if (device.simulated || one.length !== 1) {
+        await this.probePart(i, p.device, p.begin, p.end);
+        continue;
+      }
+      let list = byDevice.get(p.device);
+      if (!list) byDevice.set(p.device, (list = []));
+      if (!list.some(([b, e]) => b === p.begin && e === p.end)) list.push([p.begin, p.end]);
+    }
+    for (const [d, ranges] of byDevice) {
+      const seen = await this.observeAll(i, d, ranges);
+      ranges.forEach(([b, e], k) => this.costs.setObservedPart(i, d, b, e, seen[k]!.cost));
+    }
+  }
+
   /** Probe one part where it is: run exactly, its cost is its price; sampled when large, its own ratio to the model. */
   async probePart(i: number, d: number, begin: number, end: number): Promise<void> {
     const op = this.bound.ops[i]!;

@@ -81,6 +81,15 @@ export async function refineSplits(problem: PlanningProblem, picked: PickResult,
           const b = same[hi]!.parts[0]!.fraction;
           const share = a + ((b - a) * -gLo) / (gHi - gLo);
           next = splitChoice(op, bound, names, devs, [share, 1 - share]);
+          // Where a real device takes part, the shares around the crossing and each device
+          // alone are timed again together, so the pick between them is a paired comparison
+          // and not one of figures taken at different moments of a shared machine.
+          if (devs.some((d) => !system.devices[d]!.simulated)) {
+            const near = same.slice(Math.max(0, lo - 1), Math.min(same.length, hi + 2));
+            const alone = choices[i]!.filter((c) => c.parts.length === 1 && devs.includes(c.parts[0]!.device));
+            const together = [...near, ...alone, ...(next ? [next] : [])];
+            await prober.probePartsTogether(i, together.flatMap((c) => c.parts));
+          }
         }
       } else {
         const rates = ch.parts.map((p, k) => partSeconds(ch, k) / Math.max(p.fraction, 1e-12));
