@@ -106,7 +106,6 @@ export class ProbedCostSource implements PlanningCosts {
   constructor(
     readonly model: ModelCostSource,
     private readonly wholeRatios = new Map<number, Ratio>(),
-    private readonly parts = new Map<string, Ratio>(),
     private readonly profiles = new Map<number, RowProfile>(),
     private readonly calls = new Map<number, CallCost>(),
     private readonly observedParts = new Map<string, Cost>(),
@@ -115,20 +114,18 @@ export class ProbedCostSource implements PlanningCosts {
 
   /** The same probes over another source of the model's predictions (the model as a run starts). */
   over(model: ModelCostSource): ProbedCostSource {
-    return new ProbedCostSource(model, this.wholeRatios, this.parts, this.profiles, this.calls, this.observedParts, this.countProfiles);
+    return new ProbedCostSource(model, this.wholeRatios, this.profiles, this.calls, this.observedParts, this.countProfiles);
   }
 
   cost(op: BoundOp, device: number, begin: number, end: number): Cost {
     const key = partKey(op.index, device, begin, end);
     const seen = this.observedParts.get(key);
     if (seen) return seen;
-    const c = this.model.cost(op, device, begin, end);
-    const part = this.parts.get(key);
-    if (part) return corrected(c, part, this.call(op.index, device));
     const profiled = this.profileCost(op, device, begin, end);
     if (profiled) return profiled;
     const counted = this.countProfiles.get(pairKey(op.index, device));
     if (counted && end > begin) return countCost(counted, end - begin);
+    const c = this.model.cost(op, device, begin, end);
     const r = this.wholeRatios.get(pairKey(op.index, device));
     return r ? corrected(c, r, this.call(op.index, device)) : c;
   }
@@ -190,10 +187,6 @@ export class ProbedCostSource implements PlanningCosts {
     this.wholeRatios.set(pairKey(op, device), r);
   }
 
-  setPart(op: number, device: number, begin: number, end: number, r: Ratio): void {
-    this.parts.set(partKey(op, device, begin, end), r);
-  }
-
   /** A part run exactly as it will run: its observed cost is its price. */
   setObservedPart(op: number, device: number, begin: number, end: number, c: Cost): void {
     this.observedParts.set(partKey(op, device, begin, end), c);
@@ -201,6 +194,6 @@ export class ProbedCostSource implements PlanningCosts {
 
   hasPart(op: number, device: number, begin: number, end: number): boolean {
     const k = partKey(op, device, begin, end);
-    return this.parts.has(k) || this.observedParts.has(k);
+    return this.observedParts.has(k);
   }
 }
