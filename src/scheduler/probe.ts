@@ -43,10 +43,10 @@ function profiled(op: BoundOp, bound: BoundWorkload): boolean {
   return op.split === 'rows' && bound.values[op.operands[0]!]!.kind === 'sparse' && op.units >= 8;
 }
 
-/** Parts of these sizes make a count profile (as fractions of the units; one unit too). */
+/** Parts of these sizes make a count profile (as fractions of the units), with every power of two below them: small parts' costs bend most (a CGRA's search of two sources cost what one did, of four 2.5x). */
 const COUNT_FRACTIONS = [1 / 8, 1 / 4, 1 / 2, 1];
 /** A count profile may run this many times the probe budget in all; larger operators are sampled. */
-const COUNT_BUDGET = 8;
+const COUNT_BUDGET = 24;
 
 /**
  * The part sizes of an operator's count profile, or undefined where it is split by rows (a row
@@ -54,9 +54,12 @@ const COUNT_BUDGET = 8;
  */
 export function profileCounts(op: BoundOp, bound: BoundWorkload, maxEntries: number): number[] | undefined {
   if (op.split !== 'sources' || op.units < 2) return undefined;
-  const counts = [...new Set([1, ...COUNT_FRACTIONS.map((f) => Math.max(1, Math.round(f * op.units)))])].sort((a, b) => a - b);
+  const powers: number[] = [];
+  for (let c = 1; c < op.units / 8; c *= 2) powers.push(c);
+  const counts = [...new Set([1, ...powers, ...COUNT_FRACTIONS.map((f) => Math.max(1, Math.round(f * op.units)))])].sort((a, b) => a - b);
   const work = workOf(op, bound);
-  return counts.reduce((a, c) => a + work(0, c), 0) <= COUNT_BUDGET * maxEntries ? counts : undefined;
+  // Each size but the whole runs twice (from the first unit and up to the last).
+  return counts.reduce((a, c) => a + (c < op.units ? 2 : 1) * work(0, c), 0) <= COUNT_BUDGET * maxEntries ? counts : undefined;
 }
 
 /** Chunks of rows for an operator's profile: `k` covering it when it is small, else `k` samples spread over it. */
@@ -241,18 +244,22 @@ export class Prober {
     }
   }
 
-  /** An operator's count profile on device d: parts of each size in `counts` run whole from its first unit. */
+  /** An operator's count profile on device d: parts of each size in `counts` run from its first unit and up to its last. */
   private async countProfile(op: BoundOp, d: number, counts: readonly number[]): Promise<void> {
     const i = op.index;
-    const observed = await this.observeAll(i, d, counts.map((c) => [0, c] as const));
+    const n = op.units;
+    const ranges: [number, number][] = [...counts.map((c) => [0, c] as [number, number]), ...counts.filter((c) => c < n).map((c) => [n - c, n] as [number, number])];
+    const observed = await this.observeAll(i, d, ranges);
     const costs = observed.map((o, k) => {
-      this.costs.setObservedPart(i, d, 0, counts[k]!, o.cost);
+      this.costs.setObservedPart(i, d, ranges[k]![0], ranges[k]![1], o.cost);
       return o.cost;
     });
+    const first = costs.slice(0, counts.length);
+    const last = [...costs.slice(counts.length), first[first.length - 1]!];
     const spread = Math.max(...observed.map((o) => o.spread));
-    this.costs.setCountProfile(i, d, { counts, costs });
-    const whole = costs[costs.length - 1]!;
-    const model = this.costs.model.cost(op, d, 0, op.units);
+    this.costs.setCountProfile(i, d, { counts, first, last });
+    const whole = first[first.length - 1]!;
+    const model = this.costs.model.cost(op, d, 0, n);
     this.costs.setWhole(i, d, { time: model.seconds > 0 ? whole.seconds / model.seconds : 1, energy: model.joules > 0 ? whole.joules / model.joules : 1, spread });
   }
 

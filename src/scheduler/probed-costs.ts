@@ -45,17 +45,22 @@ export interface RowProfile {
  * parts of several sizes: for operators split along something other than rows (multi-source BFS
  * splits its sources), where a part's cost is far from proportional to its size (a bit-parallel
  * search costs nearly as much for 16 sources as for 32) and the model's shape can be wrong in
- * either direction. A part costs what the profile says at its size, linearly between the sizes seen.
+ * either direction. Parts of each size are run from the first unit (a split's first part) and
+ * up to the last (its last part): which units a part holds matters too (the last two sources of
+ * a BFS on a FEM mesh cost a CGRA 523 us, the first two 795 us). A part costs what the profile
+ * says at its size, linearly between the sizes seen, from its own end of the units.
  */
 export interface CountProfile {
-  /** Part sizes observed, ascending. */
+  /** Part sizes observed, ascending; the last is every unit. */
   readonly counts: readonly number[];
-  readonly costs: readonly Cost[];
+  /** Parts `[0, count)`. */
+  readonly first: readonly Cost[];
+  /** Parts `[units - count, units)`. */
+  readonly last: readonly Cost[];
 }
 
-/** The cost at `count` units, linearly between the profile's nearest sizes (flat beyond its ends). */
-export function countCost(p: CountProfile, count: number): Cost {
-  const { counts, costs } = p;
+/** Linearly between `costs` at `counts` (flat beyond their ends). */
+function between(counts: readonly number[], costs: readonly Cost[], count: number): Cost {
   if (count <= counts[0]!) return costs[0]!;
   for (let j = 1; j < counts.length; j++) {
     if (count <= counts[j]!) {
@@ -66,6 +71,16 @@ export function countCost(p: CountProfile, count: number): Cost {
     }
   }
   return costs[costs.length - 1]!;
+}
+
+/** The cost of units `[begin, end)` of `units`: from the first units' profile, the last units', or between the two for a middle part. */
+export function countCost(p: CountProfile, begin: number, end: number, units: number): Cost {
+  const count = end - begin;
+  if (begin === 0) return between(p.counts, p.first, count);
+  if (end === units) return between(p.counts, p.last, count);
+  const a = between(p.counts, p.first, count);
+  const b = between(p.counts, p.last, count);
+  return { seconds: (a.seconds + b.seconds) / 2, joules: (a.joules + b.joules) / 2 };
 }
 
 const pairKey = (op: number, d: number): number => op * 64 + d;
@@ -124,7 +139,7 @@ export class ProbedCostSource implements PlanningCosts {
     const profiled = this.profileCost(op, device, begin, end);
     if (profiled) return profiled;
     const counted = this.countProfiles.get(pairKey(op.index, device));
-    if (counted && end > begin) return countCost(counted, end - begin);
+    if (counted && end > begin) return countCost(counted, begin, end, op.units);
     const c = this.model.cost(op, device, begin, end);
     const r = this.wholeRatios.get(pairKey(op.index, device));
     return r ? corrected(c, r, this.call(op.index, device)) : c;

@@ -13,6 +13,7 @@ import { explain, type Explanation } from './explain.js';
 import { type FrontSearch, type MappingPoint, mappingLabel, mappingPoint, searchFront } from './front.js';
 import { type PickResult, pickMapping, scalarObjective } from './pick.js';
 import { type Refinement, refineSplits } from './refine.js';
+import { verifyNear } from './verify.js';
 import { checkPolicy, pick, type Policy, policyName } from './policy.js';
 import { type PlanningProblem, prepare, PREPARE_KEYS, type PrepareOptions } from './problem.js';
 import type { CostTable } from './space.js';
@@ -144,6 +145,8 @@ export async function schedule(workload: Workload | string | object, data: Workl
     if (!picked) throw new InfeasibleError(`${fn}: ${ex.empty?.reason ?? 'no mapping fits'}`);
     // A split's parts are probed where they are and re-balanced (when planning probes).
     ({ problem: planned, picked, refined } = await refineSplits(problem, picked, objective));
+    // Alternatives within reach of the pick are run exactly before it is final.
+    ({ problem: planned, picked } = await verifyNear(planned, picked, objective));
     chosen = planned === problem ? pointOf(picked.genome) : mappingPoint(planned, picked.genome);
   } else {
     if (ex.front.length === 0) throw new InfeasibleError(`${fn}: ${ex.empty?.reason ?? 'no mapping fits'}`);

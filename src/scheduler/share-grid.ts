@@ -1,7 +1,8 @@
 // The share grid of split operators and its balance points, from the workload and the system
 // alone: every operator whole on each device that can run it, and for the operators a split may
 // divide, a fixed grid of shares (two-way splits every 4%, so the true balance point of any pair
-// lies within 2% of a grid point; three-way splits every 10%), plus the shares at which the
+// lies within 2% of a grid point, or at every unit where there are at most 50; three-way splits
+// every 10%), plus the shares at which the
 // parts' times are equal, computed from whatever costs the caller has: the planner's
 // predictions, or the oracle's executions. Nothing here reads a cost model itself.
 
@@ -62,7 +63,10 @@ export function gridChoices(bound: BoundWorkload, system: System, op: BoundOp, c
     for (let k = 1; k * step < 1 - 1e-9; k++) out.push(k * step);
     return out;
   };
-  for (const devs of pairs) for (const s of steps(grid.pairStep)) set.add(splitChoice(op, bound, names, devs, [s, 1 - s]));
+  // An operator of few units (a multi-source BFS's 32 sources) is split at every unit: its grid
+  // would skip counts (4% of 32 sources is 1.28), and the best two-way split was one of them.
+  const pairShares = op.units <= 2 / grid.pairStep ? Array.from({ length: op.units - 1 }, (_, k) => (k + 1) / op.units) : steps(grid.pairStep);
+  for (const devs of pairs) for (const s of pairShares) set.add(splitChoice(op, bound, names, devs, [s, 1 - s]));
   const t = steps(grid.tripleStep);
   for (const devs of triples) {
     for (const a of t) for (const b of t) if (a + b < 1 - 1e-9) set.add(splitChoice(op, bound, names, devs, [a, b, 1 - a - b]));

@@ -34,9 +34,10 @@ describe('probes of an operator split by sources', () => {
       const r = predicted.seconds / ran.seconds;
       if (Math.abs(Math.log(r)) > Math.abs(Math.log(worst.ratio))) Object.assign(worst, { ratio: r, part: `[${b}, ${op.units})` });
     }
-    // Sources differ, so a part of the same size costs a little differently; 25% is far inside
-    // the 1.5x this guards.
-    expect(worst.ratio, `worst part ${worst.part}`).toBeGreaterThan(0.75);
-    expect(worst.ratio, `worst part ${worst.part}`).toBeLessThan(1.25);
+    // Parts are priced from the end of the sources they hold (a split's last part from parts
+    // that end at the last source): within 15%, where the first sources' profile alone was 1.3x
+    // off and the model's shape 1.5x.
+    expect(worst.ratio, `worst part ${worst.part}`).toBeGreaterThan(0.85);
+    expect(worst.ratio, `worst part ${worst.part}`).toBeLessThan(1.15);
   });
 });

@@ -1,0 +1,66 @@
+// Verifying a pick against its near alternatives. However good the probes' profiles, a part not
+// run exactly is priced by interpolation, and where the pick and an alternative are within a few
+// percent of each other, an interpolation error decides between them: a multi-source BFS's two
+// sources at the end of the list cost a simulated CGRA 523 us, but the profile, read off the
+// first sources, said 795 us, and the GPU alone was kept where giving the CGRA those two was
+// faster. So before a pick is final, every operator's alternatives that come within `NEAR` of it
+// (the rest of the mapping held) have their parts run exactly where they would run, those on a
+// real device timed together with the pick's own in rounds (a paired comparison), and the
+// policy picks again. What was run exactly is priced as it ran, so a second round only runs
+// what the new pick brings into reach.
+
+import { type ScalarObjective, valueOf } from './branch-and-bound.js';
+import { Evaluator } from './evaluate.js';
+import { type PickResult, pickMapping } from './pick.js';
+import type { PlanningProblem } from './problem.js';
+import { CostTable } from './space.js';
+
+/** Alternatives predicted within this share of the pick are run exactly. */
+const NEAR = 0.15;
+/** At most this many alternatives per operator, the nearest first. */
+const PER_OPERATOR = 4;
+/** Rounds of running alternatives and picking again. */
+const ROUNDS = 2;
+
+export async function verifyNear(problem: PlanningProblem, picked: PickResult, objective: ScalarObjective): Promise<{ problem: PlanningProblem; picked: PickResult }> {
+  const prober = problem.prober;
+  if (!prober) return { problem, picked };
+  const { bound, system, costs, choices, constraints } = problem;
+  let current = problem;
+  let pick = picked;
+  const out = new Float64Array(2);
+  for (let round = 0; round < ROUNDS; round++) {
+    const evaluator = new Evaluator(bound, system, current.table, ['time', 'energy'], constraints);
+    if (!evaluator.evaluate(pick.genome, out)) break;
+    const base = valueOf(objective, out[0]!, out[1]!);
+    let ran = false;
+    for (let i = 0; i < bound.ops.length; i++) {
+      const near: { c: number; v: number }[] = [];
+      const g = Int32Array.from(pick.genome);
+      for (let c = 0; c < choices[i]!.length; c++) {
+        if (c === pick.genome[i]) continue;
+        g[i] = c;
+        if (!evaluator.evaluate(g, out)) continue;
+        const v = valueOf(objective, out[0]!, out[1]!);
+        if (v <= base * (1 + NEAR)) near.push({ c, v });
+      }
+      near.sort((a, b) => a.v - b.v);
+      const compared = [pick.genome[i]!, ...near.slice(0, PER_OPERATOR).map((n) => n.c)].map((c) => choices[i]![c]!);
+      const parts = compared.flatMap((ch) => ch.parts);
+      // Nothing new to run: every part was run exactly already (a real part is timed again only
+      // when something new is compared with it).
+      if (parts.every((p) => prober.costs.hasPart(i, p.device, p.begin, p.end))) continue;
+      await prober.probePartsTogether(i, parts);
+      ran = true;
+    }
+    if (!ran) break;
+    const table = new CostTable(choices, bound.ops, costs);
+    current = { ...current, table, evaluator: new Evaluator(bound, system, table, current.objectives, constraints) };
+    const again = pickMapping(current, objective, { costs, model: costs });
+    if (!again) break;
+    const unchanged = again.genome.every((c, i) => c === pick.genome[i]);
+    pick = again;
+    if (unchanged) break;
+  }
+  return { problem: current, picked: pick };
+}
