@@ -14,7 +14,7 @@ import type { RunPlanOptions } from '../executor/options.js';
 import { checkPolicy, type Policy } from '../scheduler/policy.js';
 import type { ScheduleOptions } from '../scheduler/schedule.js';
 import { checkEnum, checkInt, checkOptions } from '../validate.js';
-import type { WorkloadOpKind } from '../workloads/definition.js';
+import type { OperatorName } from '../workloads/definition.js';
 import { type BatchRecord, runBatch, type BatchContext } from './run-batch.js';
 import { type Call, checkPrecision, type Operand, operandKind, outputShape, shapeOf } from './calls.js';
 import { Handle, type HandleOwner, handleInternals } from './handle.js';
@@ -233,7 +233,7 @@ export class Session implements HandleOwner {
     if (handle.state === 'pending') this.#launch('value');
   }
 
-  #call(kind: WorkloadOpKind, names: readonly string[], operands: readonly unknown[], wants: readonly ('sparse' | 'dense')[], params: Record<string, number | string> | undefined): Handle {
+  #call(kind: OperatorName, names: readonly string[], operands: readonly unknown[], wants: readonly ('sparse' | 'dense')[], params: Record<string, number | string> | undefined): Handle {
     const fn = `session.${kind}`;
     if (this.#closed) throw new SessionClosedError(`${fn}: the session is closed`);
     if (this.#signal?.aborted) throw new AbortedError(`${fn}: the session was aborted`, { cause: this.#signal.reason });
@@ -244,10 +244,9 @@ export class Session implements HandleOwner {
       if (x instanceof Handle && handleInternals.owner(x) !== this) throw new InvalidArgumentError(`${fn}: ${names[i]!} is handle ${x.id} of another session`);
       precision = checkPrecision(fn, names[i]!, precision, x as Operand);
     }
-    const shape = outputShape(fn, kind, names, (operands as Operand[]).map(shapeOf));
+    const shape = outputShape(fn, kind, names, (operands as Operand[]).map(shapeOf), params);
     this.#precision = precision;
-    const rows = kind === 'msbfs' ? (params!['sources'] as number) : shape.rows;
-    const handle = new Handle(this, `v${this.#nextId++}`, kind, rows === shape.rows ? shape : { ...shape, rows });
+    const handle = new Handle(this, `v${this.#nextId++}`, kind, shape);
     this.#pending.push({ handle, kind, operands: operands as Operand[], params });
     if (this.#pending.length >= this.#window) this.#launch('window');
     return handle;
