@@ -77,7 +77,7 @@ export async function executePiece(
   // The host's own CPU runs its native kernels and is timed by them; a simulator's true result
   // comes from the reference loops and its time from its roofline below.
   if (!device.simulated) return { ...(await hostDense(op, device, x, range)), source: 'measured', energySource: 'modelled' };
-  const { output } = await computeHostDense(op, x, range, 'reference');
+  const { output } = await computeHostDense(op, x, range, 'reference', device);
   const rates = denseRates(device);
   const frac = full ? 1 : rangeFraction(op, bound, begin, end);
   const out = bound.values[op.output]!;
@@ -93,7 +93,7 @@ export async function executePiece(
  * 2,708-element pass was probed at a third of what it took and put on the CPU).
  */
 async function hostDense(op: BoundOp, device: Device, x: readonly unknown[], range: readonly [number, number]): Promise<{ output: Value; seconds: number; joules: number }> {
-  const { output, seconds: wall } = await computeHostDense(op, x as readonly Value[], range, 'native');
+  const { output, seconds: wall } = await computeHostDense(op, x as readonly Value[], range, 'native', device);
   const rates = denseRates(device);
   const seconds = wall + rates.launchSeconds;
   return { output, seconds, joules: seconds * rates.busyWatts };

@@ -30,6 +30,8 @@ export interface OpParams {
   readonly reduceOp?: 'sum' | 'max' | 'norm2';
   readonly source?: number;
   readonly sources?: Int32Array;
+  /** A user-defined operator's numeric params, evaluated. */
+  readonly userParams?: Readonly<Record<string, number>>;
 }
 
 /** What the binder gives a kind's shape rule. */
@@ -80,8 +82,8 @@ export interface HostExecution {
   readonly on: 'host';
   /** Native kernel over output rows `range`, with its own measured seconds. */
   native?(op: BoundOp, x: readonly Value[], range: RowRange): Promise<{ output: Value; seconds: number }>;
-  /** Plain code over output rows `range`: a simulator's true result (and the CPU's without `native`). */
-  compute(op: BoundOp, x: readonly Value[], range: RowRange): Value | Promise<Value>;
+  /** Plain code over output rows `range` (on `device` where the kind has code per device): a simulator's true result, and the CPU's without `native`. */
+  compute(op: BoundOp, x: readonly Value[], range: RowRange, device?: Device): Value | Promise<Value>;
 }
 
 /** One operator kind. */
@@ -112,6 +114,6 @@ export interface OperatorKind {
   readonly execution: DeviceExecution | HostExecution;
   /** Join pieces' outputs over `ranges` (in unit order); row concatenation when absent. */
   join?(op: BoundOp, outputs: readonly Value[], precision: Precision): Value;
-  /** Cost on a device where it is not measured, overriding the roofline over `flops` and `bytes`. */
-  cost?(op: BoundOp, device: Device, begin: number, end: number): { seconds: number; joules: number };
+  /** Whether `device` can run it at all, beyond precision (user kinds run only where they have code). @default every host or simulated device */
+  runsOn?(device: Device): boolean;
 }

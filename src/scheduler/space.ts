@@ -46,7 +46,9 @@ export function canRun(device: Device, op: BoundOp, bound: BoundWorkload): boole
   const p = out.kind === 'depths' ? undefined : out.precision;
   if (p && !device.capabilities.precisions.includes(p)) return false;
   if ((device.capabilities.operators as readonly string[]).includes(op.kind)) return true;
-  if (operatorKind(op.kind, 'canRun').execution.on === 'device') return false;
+  const kind = operatorKind(op.kind, 'canRun');
+  if (kind.execution.on === 'device') return false;
+  if (kind.runsOn && !kind.runsOn(device)) return false;
   return device.simulated || device.memorySpace === 'host';
 }
 

@@ -14,6 +14,7 @@ import type { RunPlanOptions } from '../executor/options.js';
 import { checkPolicy, type Policy } from '../scheduler/policy.js';
 import type { ScheduleOptions } from '../scheduler/schedule.js';
 import { checkEnum, checkInt, checkOptions } from '../validate.js';
+import { operatorKind } from '../operators/registry.js';
 import type { OperatorName } from '../workloads/definition.js';
 import { type BatchRecord, runBatch, type BatchContext } from './run-batch.js';
 import { type Call, checkPrecision, type Operand, operandKind, outputShape, shapeOf } from './calls.js';
@@ -200,6 +201,28 @@ export class Session implements HandleOwner {
     const sources = options.sources ?? 32;
     if (g instanceof CsrMatrix) checkInt(fn, 'sources', sources, 1, g.rows);
     return this.#call('msbfs', G, [g], S, { sources }) as Handle<Int32Array>;
+  }
+
+  /**
+   * A call of an operator kind by name: a user-defined one (defineOperator) or a built-in, with
+   * its operands in order and its numeric params.
+   * @throws {InvalidArgumentError} for an unknown kind, operands of the wrong number or kind, a
+   *   param the kind does not take, or shapes its rule refuses.
+   * @example
+   * const y = s.call('scale-rows', [x], { factor: 2 });
+   */
+  call(kind: string, operands: readonly (SparseOperand | DenseOperand)[], params: Readonly<Record<string, number>> = {}): Handle<DenseMatrix> {
+    const fn = 'session.call';
+    const k = operatorKind(kind, fn);
+    if (!Array.isArray(operands) || operands.length !== k.operands.length) {
+      throw new InvalidArgumentError(`${fn}: ${kind} takes ${k.operands.length} operand(s) (${k.operands.join(', ')}), got ${describe(operands)}`);
+    }
+    checkOptions(fn, params, k.params);
+    for (const [key, v] of Object.entries(params)) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidArgumentError(`${fn}: ${kind}: param ${key} must be a finite number, got ${describe(v)}`);
+    }
+    const names = operands.map((_, i) => `operands[${i}]`);
+    return this.#call(kind, names, operands, k.operands, Object.keys(params).length ? { ...params } : undefined) as Handle<DenseMatrix>;
   }
 
   /**

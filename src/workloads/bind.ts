@@ -65,6 +65,8 @@ export interface BoundOp {
   readonly reduceOp?: 'sum' | 'max' | 'norm2';
   readonly source?: number;
   readonly sources?: Int32Array;
+  /** A user-defined operator's numeric params, evaluated. */
+  readonly userParams?: Readonly<Record<string, number>>;
   /** Floating-point operations and bytes moved, for operators priced by a roofline. */
   readonly flops: number;
   readonly bytes: number;
