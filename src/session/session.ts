@@ -18,7 +18,7 @@ import { operatorKind } from '../operators/registry.js';
 import type { OperatorName } from '../workloads/definition.js';
 import { type BatchRecord, runBatch, type BatchContext } from './run-batch.js';
 import { type Call, checkPrecision, type Operand, operandKind, outputShape, shapeOf } from './calls.js';
-import { Handle, type HandleOwner, handleInternals } from './handle.js';
+import { Handle, type HandleOwner, handleInternals, type SessionValue } from './handle.js';
 
 export type { BatchRecord } from './run-batch.js';
 
@@ -205,13 +205,13 @@ export class Session implements HandleOwner {
 
   /**
    * A call of an operator kind by name: a user-defined one (defineOperator) or a built-in, with
-   * its operands in order and its numeric params.
+   * its operands in order and its numeric params. `T` is its value's type (a user kind's is dense).
    * @throws {InvalidArgumentError} for an unknown kind, operands of the wrong number or kind, a
    *   param the kind does not take, or shapes its rule refuses.
    * @example
    * const y = s.call('scale-rows', [x], { factor: 2 });
    */
-  call(kind: string, operands: readonly (SparseOperand | DenseOperand)[], params: Readonly<Record<string, number>> = {}): Handle<DenseMatrix> {
+  call<T extends SessionValue = DenseMatrix>(kind: string, operands: readonly (SparseOperand | DenseOperand)[], params: Readonly<Record<string, number>> = {}): Handle<T> {
     const fn = 'session.call';
     const k = operatorKind(kind, fn);
     if (!Array.isArray(operands) || operands.length !== k.operands.length) {
@@ -222,7 +222,7 @@ export class Session implements HandleOwner {
       if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidArgumentError(`${fn}: ${kind}: param ${key} must be a finite number, got ${describe(v)}`);
     }
     const names = operands.map((_, i) => `operands[${i}]`);
-    return this.#call(kind, names, operands, k.operands, Object.keys(params).length ? { ...params } : undefined) as Handle<DenseMatrix>;
+    return this.#call(kind, names, operands, k.operands, Object.keys(params).length ? { ...params } : undefined) as Handle<T>;
   }
 
   /**
