@@ -7,7 +7,7 @@ import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix, denseElements, type Precision } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { denseFeatures } from '../generators/dense.js';
-import { Rng, seedToU32 } from '../generators/rng.js';
+import { seedToU32 } from '../generators/rng.js';
 import { suggest } from '../validate.js';
 import { operatorKind } from '../operators/registry.js';
 import { bytesOfSparse } from '../operators/shared.js';
