@@ -140,6 +140,7 @@ export {
   type UserOperatorDevice,
   type UserOperatorSpec,
 } from './operators/define.js';
+export { nativeImplementation } from './operators/native-library.js';
 export { operatorKind, operatorKinds } from './operators/registry.js';
 export type { OperatorKind as OperatorKindRecord, ValueShape } from './operators/kind.js';
 export { pagerankDefinition, WorkloadBuilder } from './workloads/builder.js';

@@ -16,9 +16,15 @@ export type UserOperand = CsrMatrix | DenseMatrix;
 
 /**
  * Code for output rows `rows` (`[begin, end)`) of a user operator: returns a DenseMatrix of
- * `end - begin` rows, computed exactly as the whole call would compute those rows.
+ * `end - begin` rows, computed exactly as the whole call would compute those rows. `output` is
+ * the whole output's shape (its columns and precision), as the operator's rule gave it.
  */
-export type UserImplementation = (operands: readonly UserOperand[], rows: RowRange, params: Readonly<Record<string, number>>) => DenseMatrix | Promise<DenseMatrix>;
+export type UserImplementation = (
+  operands: readonly UserOperand[],
+  rows: RowRange,
+  params: Readonly<Record<string, number>>,
+  output: ValueShape,
+) => DenseMatrix | Promise<DenseMatrix>;
 
 /** Devices a user operator may bring code for: those whose work runs on the host (the CPU, the simulators). */
 export const USER_OPERATOR_DEVICES = ['cpu', 'gpu-sim', 'cgra-sim'] as const;

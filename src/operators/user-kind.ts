@@ -146,8 +146,8 @@ export function userKind(spec: UserOperatorSpec): OperatorKind {
         const impl = spec.devices[key as keyof typeof spec.devices];
         if (!impl) throw new UnsupportedError(`${spec.name}: has no implementation for ${key} (it has ${Object.keys(spec.devices).join(', ')})`);
         const where = `${spec.name}.devices.${key}`;
-        const r = await callUser(spec, where, () => impl(operandsOf(x), range, paramsOf(op)));
         const out = outShape(op, x);
+        const r = await callUser(spec, where, () => impl(operandsOf(x), range, paramsOf(op), out));
         return checkOutput(spec, where, r, range[1] - range[0], out.cols, out.precision, range);
       },
     },
