@@ -24,10 +24,12 @@
         "native/src/kernels/elementwise.cc",
         "native/src/kernels/sddmm.cc",
         "native/src/kernels/dense_binding.cc",
+        "native/src/user_ops.cc",
         "native/src/cuda/gpu_binding.cc",
         "<!@(node -p \"require('fs').readdirSync('native/src/sim').filter(f => f.endsWith('.cc')).sort().map(f => 'native/src/sim/' + f).join(' ')\")"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native/src"],
+      "libraries": ["-ldl"],
       "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],

@@ -12,7 +12,8 @@ export type DypeErrorCode =
   | 'ERR_INFEASIBLE'
   | 'ERR_EXECUTION'
   | 'ERR_ABORTED'
-  | 'ERR_CLOSED';
+  | 'ERR_CLOSED'
+  | 'ERR_OPERATOR';
 
 /**
  * Base class of every error dype throws on purpose. Check `code` rather than the message.
@@ -135,5 +136,20 @@ export class AbortedError extends DypeError {
 export class SessionClosedError extends DypeError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('ERR_CLOSED', message, options);
+  }
+}
+
+/**
+ * A user-defined operator's own code misbehaved: an implementation or reference threw or returned
+ * a value of the wrong shape, or its cost was not a finite non-negative number. Names the operator;
+ * `cause` holds what its code threw.
+ */
+export class OperatorError extends DypeError {
+  constructor(
+    readonly operator: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('ERR_OPERATOR', message, options);
   }
 }

@@ -9,6 +9,7 @@ export {
   ExecutionError,
   AbortedError,
   SessionClosedError,
+  OperatorError,
   InfeasibleError,
   IoError,
   LimitError,
@@ -127,8 +128,21 @@ export {
   type Workload,
   type WorkloadDefinition,
   type WorkloadOpKind,
+  type OperatorName,
 } from './workloads/definition.js';
 export { loadWorkload, shippedWorkloads, workload } from './workloads/library.js';
+export {
+  defineOperator,
+  undefineOperator,
+  USER_OPERATOR_DEVICES,
+  type UserImplementation,
+  type UserOperand,
+  type UserOperatorDevice,
+  type UserOperatorSpec,
+} from './operators/define.js';
+export { nativeImplementation } from './operators/native-library.js';
+export { operatorKind, operatorKinds } from './operators/registry.js';
+export type { OperatorKind as OperatorKindRecord, ValueShape } from './operators/kind.js';
 export { pagerankDefinition, WorkloadBuilder } from './workloads/builder.js';
 export { bindWorkload, type BindOptions, type BoundOp, type BoundValue, type BoundWorkload, type WorkloadData } from './workloads/bind.js';
 export { referenceValues, type Value } from './workloads/reference.js';

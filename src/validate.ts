@@ -6,18 +6,21 @@ import { describe, InvalidArgumentError } from './errors.js';
 /** Largest vertex/row count dype accepts: indices are stored as signed 32-bit integers. */
 export const MAX_INDEX = 2 ** 31 - 1;
 
-/** Damerau-free Levenshtein distance, for "did you mean" suggestions on misspelled names. */
+/** Edit distance (Levenshtein plus adjacent transpositions), for "did you mean" suggestions on misspelled names. */
 export function editDistance(a: string, b: string): number {
-  const prev = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  // Optimal string alignment: an adjacent transposition ("gnc" for "gcn") counts as one edit, as
+  // typing slips make them; otherwise a swap ties with unrelated names two edits away.
+  let before = new Array<number>(b.length + 1).fill(0);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
+    const row = new Array<number>(b.length + 1);
+    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, before[j - 2]! + 1);
     }
+    before = prev;
+    prev = row;
   }
   return prev[b.length]!;
 }

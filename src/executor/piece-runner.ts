@@ -3,7 +3,7 @@
 // and shown to the observers. A device that is lost, or fails with a recoverable error, becomes
 // a DeviceLostError the run re-plans around; anything else fails the run with an ExecutionError.
 
-import { ExecutionError, InvalidArgumentError } from '../errors.js';
+import { ExecutionError, InvalidArgumentError, OperatorError } from '../errors.js';
 import type { System } from '../devices/system.js';
 import { PieceMap } from '../scheduler/piece-map.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
@@ -78,7 +78,8 @@ export class PieceRunner {
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
       if (host.isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn', cause);
-      if (host.recoverable && !(cause instanceof InvalidArgumentError)) {
+      // Bad operands, and a user operator's own code failing, are not the device's fault: no device loss.
+      if (host.recoverable && !(cause instanceof InvalidArgumentError) && !(cause instanceof OperatorError)) {
         throw new DeviceLostError(part.device, device.name, `failed: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
       }
       throw new ExecutionError(op.id, device.name, `runPlan: operator ${op.id} (${op.kind}) on ${device.name}, units [${part.begin}, ${part.end}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });

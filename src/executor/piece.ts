@@ -5,9 +5,8 @@
 // loops, priced by the device's roofline, when it is a simulator.
 // Shared by the oracle (which keeps the costs) and the executor (which keeps the results)./
 
-import type { CsrMatrix } from '../data/csr.js';
-import type { DenseMatrix } from '../data/dense.js';
-import type { Device, EnergySource, Operator } from '../devices/device.js';
+import type { Device, EnergySource } from '../devices/device.js';
+import { operatorKind } from '../operators/registry.js';
 import { UnsupportedError } from '../errors.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { computeHostDense } from '../workloads/host-dense.js';
@@ -28,9 +27,9 @@ export interface PieceResult {
   readonly energySource: EnergySource;
 }
 
-/** Whether `op` runs as a native kernel on `device` (else it is computed on the host). */
+/** Whether `op` runs as a device kernel on `device` (else it is computed on the host). */
 export function isNative(op: BoundOp, device: Device): boolean {
-  return op.kind !== 'sddmm' && device.capabilities.operators.includes(op.kind as 'spmm');
+  return operatorKind(op.kind, 'isNative').execution.on === 'device' && (device.capabilities.operators as readonly string[]).includes(op.kind);
 }
 
 /**
@@ -65,21 +64,9 @@ export async function executePiece(
 ): Promise<PieceResult> {
   const full = begin === 0 && end >= op.units;
   const range = [begin, end] as const;
-  if (isNative(op, device)) {
-    const opts = signal ? { signal } : {};
-    let r;
-    switch (op.kind) {
-      case 'spmm':
-      case 'spmv':
-        r = await device.run({ kind: op.kind } as Operator & { kind: 'spmm' }, { a: x[0] as CsrMatrix, x: x[1] as DenseMatrix }, full ? undefined : range, opts);
-        break;
-      case 'bfs':
-        r = await device.run({ kind: 'bfs', source: op.source! }, { graph: x[0] as CsrMatrix }, undefined, opts);
-        break;
-      default:
-        r = await device.run({ kind: 'msbfs', sources: op.sources! }, { graph: x[0] as CsrMatrix }, full ? undefined : range, opts);
-    }
-    const output = op.kind === 'bfs' ? (r.output as { depth: Int32Array }).depth : op.kind === 'msbfs' ? (r.output as { depths: Int32Array }).depths : (r.output as DenseMatrix);
+  const exec = operatorKind(op.kind, 'runPiece').execution;
+  if (exec.on === 'device' && isNative(op, device)) {
+    const { output, result: r } = await exec.run(device, op, x, full ? undefined : range, signal ? { signal } : {});
     return { output, seconds: r.seconds, joules: r.joules, source: r.source, energySource: r.energySource };
   }
   if (!device.simulated && device.memorySpace !== 'host') {
@@ -90,7 +77,7 @@ export async function executePiece(
   // The host's own CPU runs its native kernels and is timed by them; a simulator's true result
   // comes from the reference loops and its time from its roofline below.
   if (!device.simulated) return { ...(await hostDense(op, device, x, range)), source: 'measured', energySource: 'modelled' };
-  const { output } = await computeHostDense(op, x, range, 'reference');
+  const { output } = await computeHostDense(op, x, range, 'reference', device);
   const rates = denseRates(device);
   const frac = full ? 1 : rangeFraction(op, bound, begin, end);
   const out = bound.values[op.output]!;
@@ -106,7 +93,7 @@ export async function executePiece(
  * 2,708-element pass was probed at a third of what it took and put on the CPU).
  */
 async function hostDense(op: BoundOp, device: Device, x: readonly unknown[], range: readonly [number, number]): Promise<{ output: Value; seconds: number; joules: number }> {
-  const { output, seconds: wall } = await computeHostDense(op, x as readonly Value[], range, 'native');
+  const { output, seconds: wall } = await computeHostDense(op, x as readonly Value[], range, 'native', device);
   const rates = denseRates(device);
   const seconds = wall + rates.launchSeconds;
   return { output, seconds, joules: seconds * rates.busyWatts };

@@ -3,6 +3,7 @@
 // prices every part of every choice through this, never by running anything.
 
 import type { CostModel, Prediction } from '../cost/model.js';
+import { operatorKind } from '../operators/registry.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { denseCost, type DenseRates, denseRates } from '../cost/dense-cost.js';
@@ -64,23 +65,9 @@ export class ModelCostSource implements PlanningCosts {
     const d = this.system.devices[device]!;
     const values = this.bound.values;
     const full = begin === 0 && end >= op.units;
-    let p: Prediction | undefined;
-    switch (op.kind) {
-      case 'spmm':
-      case 'spmv': {
-        const a = values[op.operands[0]!]!.pattern!;
-        const x = values[op.operands[1]!]!;
-        p = this.model.predictShape(d, { kind: op.kind, a, k: x.cols, precision: x.precision, ...(full ? {} : { range: [begin, end] as const }) });
-        break;
-      }
-      case 'bfs':
-        p = this.model.predictShape(d, { kind: 'bfs', graph: values[op.operands[0]!]!.pattern! });
-        break;
-      case 'msbfs':
-        p = this.model.predictShape(d, { kind: 'msbfs', graph: values[op.operands[0]!]!.pattern!, sources: end - begin });
-        break;
-      default:
-    }
+    // Device kernels are priced by the cost model from the shape their kind gives it.
+    const exec = operatorKind(op.kind, 'ModelCostSource').execution;
+    const p = exec.on === 'device' ? this.model.predictShape(d, exec.costShape(op, values, begin, end, full)) : undefined;
     if (p) return { device: d.name, seconds: p.seconds, joules: p.joules, basis: 'cost model', uncertainty: p.uncertainty, state: p.state };
     const frac = full ? 1 : rangeFraction(op, this.bound, begin, end);
     const out = values[op.output]!;

@@ -5,7 +5,7 @@
 
 import type { Device } from '../devices/device.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
-import { isSparseOp } from '../workloads/bind.js';
+import { operatorKind } from '../operators/registry.js';
 
 /** One piece of a choice: a device and the units (rows or sources) `[begin, end)` it computes. */
 export interface Part {
@@ -34,9 +34,6 @@ export interface SpaceOptions {
   readonly splitRatios?: readonly number[];
 }
 
-/** Operators a split pays for: the heavy ones. Element-wise steps and reductions stay whole. */
-const SPLITTABLE = new Set(['spmm', 'spmv', 'sddmm', 'gemm', 'msbfs']);
-
 /**
  * Can `device` run operator `op` at all (capabilities and precision)? Operators without a device
  * kernel (GEMM, element-wise, reductions, SDDMM) are computed on the host: timed there when the
@@ -49,7 +46,9 @@ export function canRun(device: Device, op: BoundOp, bound: BoundWorkload): boole
   const p = out.kind === 'depths' ? undefined : out.precision;
   if (p && !device.capabilities.precisions.includes(p)) return false;
   if ((device.capabilities.operators as readonly string[]).includes(op.kind)) return true;
-  if (op.kind !== 'sddmm' && isSparseOp(op.kind)) return false;
+  const kind = operatorKind(op.kind, 'canRun');
+  if (kind.execution.on === 'device') return false;
+  if (kind.runsOn && !kind.runsOn(device)) return false;
   return device.simulated || device.memorySpace === 'host';
 }
 
@@ -88,7 +87,7 @@ function fractionOf(op: BoundOp, bound: BoundWorkload, begin: number, end: numbe
 
 /** Whether an operator may be split across devices under these options. */
 export function splittable(op: BoundOp, options: SpaceOptions): boolean {
-  return (options.splits ?? true) && op.split !== 'none' && SPLITTABLE.has(op.kind) && (options.maxSplit ?? 3) >= 2;
+  return (options.splits ?? true) && op.split !== 'none' && operatorKind(op.kind, 'splittable').splittable && (options.maxSplit ?? 3) >= 2;
 }
 
 /**

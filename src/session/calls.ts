@@ -5,7 +5,8 @@
 import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix, type Precision } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
-import type { WorkloadOpKind } from '../workloads/definition.js';
+import { operatorKind } from '../operators/registry.js';
+import type { OperatorName } from '../workloads/definition.js';
 import { Handle, type HandleKind, type HandleShape } from './handle.js';
 
 /** An operand of a call: user data, or a handle of the same session. */
@@ -14,7 +15,7 @@ export type Operand = CsrMatrix | DenseMatrix | Handle;
 /** A recorded call: the operator, its operands and parameters, and the handle of its result. */
 export interface Call {
   readonly handle: Handle;
-  readonly kind: WorkloadOpKind;
+  readonly kind: OperatorName;
   readonly operands: readonly Operand[];
   readonly params: Readonly<Record<string, number | string>> | undefined;
 }
@@ -38,46 +39,16 @@ export function operandKind(fn: string, name: string, x: unknown, want: 'sparse'
   throw new InvalidArgumentError(`${fn}: ${name} must be ${what}, got ${got}`);
 }
 
-const dims = (name: string, s: HandleShape): string => `${name} is ${s.rows} x ${s.cols}`;
-
 /**
- * The output shape of `kind` on operands of shapes `s` (named `names` in messages).
+ * The output shape of `kind` on operands of shapes `s` (named `names` in messages): the kind's own
+ * shape rule (src/operators/).
  * @throws {InvalidArgumentError} naming the call and the shapes when they do not fit.
  */
-export function outputShape(fn: string, kind: WorkloadOpKind, names: readonly string[], s: readonly HandleShape[]): HandleShape {
+export function outputShape(fn: string, kind: OperatorName, names: readonly string[], s: readonly HandleShape[], params: Readonly<Record<string, number | string>> = {}): HandleShape {
   const bad = (detail: string): never => {
     throw new InvalidArgumentError(`${fn}: ${detail}`);
   };
-  const [a, b, c] = s as [HandleShape, HandleShape, HandleShape];
-  const [na, nb, nc] = names as [string, string, string];
-  switch (kind) {
-    case 'spmm':
-    case 'spmv':
-      if (a.cols !== b.rows) bad(`${nb} has ${b.rows} rows but ${na} has ${a.cols} columns (${dims(na, a)})`);
-      if (kind === 'spmv' && b.cols !== 1) bad(`${nb} must be a one-column vector, ${dims(nb, b)}`);
-      return { kind: 'dense', rows: a.rows, cols: b.cols, precision: b.precision };
-    case 'sddmm':
-      if (b.rows !== a.rows || c.rows !== a.cols || b.cols !== c.cols) {
-        bad(`needs ${nb} with ${a.rows} rows and ${nc} with ${a.cols} rows, of equal width; ${dims(nb, b)}, ${dims(nc, c)}`);
-      }
-      return { kind: 'sparse', rows: a.rows, cols: a.cols, precision: b.precision };
-    case 'gemm':
-      if (a.cols !== b.rows) bad(`${dims(na, a)} but ${dims(nb, b)}: inner dimensions differ`);
-      return { kind: 'dense', rows: a.rows, cols: b.cols, precision: a.precision };
-    case 'add':
-      if (a.rows !== b.rows || a.cols !== b.cols) bad(`operands differ in shape: ${dims(na, a)}, ${dims(nb, b)}`);
-      return { kind: 'dense', rows: a.rows, cols: a.cols, precision: a.precision };
-    case 'relu':
-    case 'affine':
-      return { kind: 'dense', rows: a.rows, cols: a.cols, precision: a.precision };
-    case 'reduce':
-      return { kind: 'dense', rows: 1, cols: a.cols, precision: a.precision };
-    case 'bfs':
-    case 'msbfs':
-      if (a.rows !== a.cols) bad(`${na} must be square (a graph), ${dims(na, a)}`);
-      if (a.rows === 0) bad(`${na} is empty (0 x 0)`);
-      return { kind: 'depths', rows: 1, cols: a.rows, precision: 'f32' };
-  }
+  return operatorKind(kind, fn).shape(names, s, params, bad);
 }
 
 /** Keep one precision per session: bindWorkload binds every dense input of a batch at one. */

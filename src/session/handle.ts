@@ -3,7 +3,7 @@
 
 import type { CsrMatrix } from '../data/csr.js';
 import type { DenseMatrix, Precision } from '../data/dense.js';
-import type { WorkloadOpKind } from '../workloads/definition.js';
+import type { OperatorName } from '../workloads/definition.js';
 
 /** What a handle's value is: a dense matrix, a sparse one (SDDMM), or BFS depths. */
 export type HandleKind = 'dense' | 'sparse' | 'depths';
@@ -56,7 +56,7 @@ export class Handle<T extends SessionValue = SessionValue> implements HandleShap
   /** Unique in its session (`v1`, `v2`, ...); the operator id in the batch's plan. */
   readonly id: string;
   /** The operator kind of the call that made it. */
-  readonly op: WorkloadOpKind;
+  readonly op: OperatorName;
   readonly kind: HandleKind;
   readonly rows: number;
   readonly cols: number;
@@ -70,7 +70,7 @@ export class Handle<T extends SessionValue = SessionValue> implements HandleShap
   #error: unknown;
 
   /** @internal made by a session's calls only */
-  constructor(owner: HandleOwner, id: string, op: WorkloadOpKind, shape: HandleShape) {
+  constructor(owner: HandleOwner, id: string, op: OperatorName, shape: HandleShape) {
     this.#owner = owner;
     this.id = id;
     this.op = op;

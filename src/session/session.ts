@@ -14,10 +14,11 @@ import type { RunPlanOptions } from '../executor/options.js';
 import { checkPolicy, type Policy } from '../scheduler/policy.js';
 import type { ScheduleOptions } from '../scheduler/schedule.js';
 import { checkEnum, checkInt, checkOptions } from '../validate.js';
-import type { WorkloadOpKind } from '../workloads/definition.js';
+import { operatorKind } from '../operators/registry.js';
+import type { OperatorName } from '../workloads/definition.js';
 import { type BatchRecord, runBatch, type BatchContext } from './run-batch.js';
 import { type Call, checkPrecision, type Operand, operandKind, outputShape, shapeOf } from './calls.js';
-import { Handle, type HandleOwner, handleInternals } from './handle.js';
+import { Handle, type HandleOwner, handleInternals, type SessionValue } from './handle.js';
 
 export type { BatchRecord } from './run-batch.js';
 
@@ -203,6 +204,28 @@ export class Session implements HandleOwner {
   }
 
   /**
+   * A call of an operator kind by name: a user-defined one (defineOperator) or a built-in, with
+   * its operands in order and its numeric params. `T` is its value's type (a user kind's is dense).
+   * @throws {InvalidArgumentError} for an unknown kind, operands of the wrong number or kind, a
+   *   param the kind does not take, or shapes its rule refuses.
+   * @example
+   * const y = s.call('scale-rows', [x], { factor: 2 });
+   */
+  call<T extends SessionValue = DenseMatrix>(kind: string, operands: readonly (SparseOperand | DenseOperand)[], params: Readonly<Record<string, number>> = {}): Handle<T> {
+    const fn = 'session.call';
+    const k = operatorKind(kind, fn);
+    if (!Array.isArray(operands) || operands.length !== k.operands.length) {
+      throw new InvalidArgumentError(`${fn}: ${kind} takes ${k.operands.length} operand(s) (${k.operands.join(', ')}), got ${describe(operands)}`);
+    }
+    checkOptions(fn, params, k.params);
+    for (const [key, v] of Object.entries(params)) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidArgumentError(`${fn}: ${kind}: param ${key} must be a finite number, got ${describe(v)}`);
+    }
+    const names = operands.map((_, i) => `operands[${i}]`);
+    return this.#call(kind, names, operands, k.operands, Object.keys(params).length ? { ...params } : undefined) as Handle<T>;
+  }
+
+  /**
    * Plan and launch the pending calls, and wait for every launched call to settle.
    * @throws (rejects) the first error of the calls it waited for (each is also at its handle).
    */
@@ -233,7 +256,7 @@ export class Session implements HandleOwner {
     if (handle.state === 'pending') this.#launch('value');
   }
 
-  #call(kind: WorkloadOpKind, names: readonly string[], operands: readonly unknown[], wants: readonly ('sparse' | 'dense')[], params: Record<string, number | string> | undefined): Handle {
+  #call(kind: OperatorName, names: readonly string[], operands: readonly unknown[], wants: readonly ('sparse' | 'dense')[], params: Record<string, number | string> | undefined): Handle {
     const fn = `session.${kind}`;
     if (this.#closed) throw new SessionClosedError(`${fn}: the session is closed`);
     if (this.#signal?.aborted) throw new AbortedError(`${fn}: the session was aborted`, { cause: this.#signal.reason });
@@ -244,10 +267,9 @@ export class Session implements HandleOwner {
       if (x instanceof Handle && handleInternals.owner(x) !== this) throw new InvalidArgumentError(`${fn}: ${names[i]!} is handle ${x.id} of another session`);
       precision = checkPrecision(fn, names[i]!, precision, x as Operand);
     }
-    const shape = outputShape(fn, kind, names, (operands as Operand[]).map(shapeOf));
+    const shape = outputShape(fn, kind, names, (operands as Operand[]).map(shapeOf), params);
     this.#precision = precision;
-    const rows = kind === 'msbfs' ? (params!['sources'] as number) : shape.rows;
-    const handle = new Handle(this, `v${this.#nextId++}`, kind, rows === shape.rows ? shape : { ...shape, rows });
+    const handle = new Handle(this, `v${this.#nextId++}`, kind, shape);
     this.#pending.push({ handle, kind, operands: operands as Operand[], params });
     if (this.#pending.length >= this.#window) this.#launch('window');
     return handle;

@@ -7,9 +7,11 @@ import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix, denseElements, type Precision } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { denseFeatures } from '../generators/dense.js';
-import { Rng, seedToU32 } from '../generators/rng.js';
+import { seedToU32 } from '../generators/rng.js';
 import { suggest } from '../validate.js';
-import { checkWorkload, WORKLOAD_OPERATORS, type Workload, type WorkloadOpKind } from './definition.js';
+import { operatorKind } from '../operators/registry.js';
+import { bytesOfSparse } from '../operators/shared.js';
+import { checkWorkload, type OperatorName, type Workload } from './definition.js';
 import { evalExpr, type ExprScope } from './expr.js';
 import { TRANSFORMS } from './transforms.js';
 
@@ -49,7 +51,7 @@ export type SplitAxis = 'rows' | 'sources' | 'none';
 export interface BoundOp {
   readonly index: number;
   readonly id: string;
-  readonly kind: WorkloadOpKind;
+  readonly kind: OperatorName;
   /** Value indices of the operands, in operand order. */
   readonly operands: readonly number[];
   readonly output: number;
@@ -63,6 +65,8 @@ export interface BoundOp {
   readonly reduceOp?: 'sum' | 'max' | 'norm2';
   readonly source?: number;
   readonly sources?: Int32Array;
+  /** A user-defined operator's numeric params, evaluated. */
+  readonly userParams?: Readonly<Record<string, number>>;
   /** Floating-point operations and bytes moved, for operators priced by a roofline. */
   readonly flops: number;
   readonly bytes: number;
@@ -79,8 +83,6 @@ export interface BoundWorkload {
   readonly params: Readonly<Record<string, number>>;
   readonly precision: Precision;
 }
-
-const SPARSE_OPS = new Set<WorkloadOpKind>(['spmm', 'spmv', 'sddmm', 'bfs', 'msbfs']);
 
 /**
  * Bind `workload` to `data`.
@@ -155,7 +157,6 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
     if (typeof v === 'string') throw new InvalidArgumentError(`${fn}: ${workload.name}: ${field} (${what}): ${v}`);
     return v;
   };
-  const bytesOfSparse = (a: CsrMatrix, p: Precision): number => (a.rows + 1) * (a.rowPtr instanceof BigInt64Array ? 8 : 4) + a.nnz * (4 + (p === 'f32' ? 4 : 8));
   const addValue = (v: BoundValue): void => {
     valueIndex.set(v.name, values.length);
     values.push(v);
@@ -222,106 +223,17 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
     const shapeError = (detail: string): never => {
       throw new InvalidArgumentError(`${fn}: ${workload.name}: ${where}: ${detail}`);
     };
-    const dims = (x: BoundValue): string => `${x.name} is ${x.rows} x ${x.cols}`;
-    const precisionOf = (x: BoundValue): Precision => x.precision;
-    let out: Omit<BoundValue, 'name' | 'producer'>;
-    let split: SplitAxis = 'rows';
-    let units = 0;
-    let whole: boolean[] = operands.map(() => false);
-    let flops = 0;
-    let bytes = 0;
-    const extra: { scale?: number; shift?: number; reduceOp?: 'sum' | 'max' | 'norm2'; source?: number; sources?: Int32Array } = {};
-    const el = (p: Precision): number => (p === 'f32' ? 4 : 8);
-    switch (o.kind) {
-      case 'spmm':
-      case 'spmv': {
-        const [a, x] = v as [BoundValue, BoundValue];
-        if (a.cols !== x.rows) shapeError(`${dims(a)} but ${dims(x)}: inner dimensions differ`);
-        if (o.kind === 'spmv' && x.cols !== 1) shapeError(`spmv needs a one-column vector, ${dims(x)}`);
-        const p = precisionOf(x);
-        out = { kind: 'dense', rows: a.rows, cols: x.cols, entries: a.rows * x.cols, bytes: a.rows * x.cols * el(p), precision: p };
-        units = a.rows;
-        whole = [false, true];
-        flops = 2 * a.entries * x.cols;
-        bytes = a.bytes + x.bytes + out.bytes;
-        break;
-      }
-      case 'sddmm': {
-        const [a, u, w] = v as [BoundValue, BoundValue, BoundValue];
-        if (u.rows !== a.rows || w.rows !== a.cols || u.cols !== w.cols) shapeError(`needs U with ${a.rows} rows and V with ${a.cols} rows of equal width; ${dims(u)}, ${dims(w)}`);
-        const p = precisionOf(u);
-        out = { kind: 'sparse', rows: a.rows, cols: a.cols, entries: a.entries, bytes: bytesOfSparse(a.pattern!, p), precision: p, pattern: a.pattern! };
-        units = a.rows;
-        whole = [false, false, true];
-        flops = 2 * a.entries * u.cols;
-        bytes = a.bytes + u.bytes + a.entries * u.cols * el(p) + out.bytes;
-        break;
-      }
-      case 'gemm': {
-        const [x, w] = v as [BoundValue, BoundValue];
-        if (x.cols !== w.rows) shapeError(`${dims(x)} but ${dims(w)}: inner dimensions differ`);
-        const p = precisionOf(x);
-        out = { kind: 'dense', rows: x.rows, cols: w.cols, entries: x.rows * w.cols, bytes: x.rows * w.cols * el(p), precision: p };
-        units = x.rows;
-        whole = [false, true];
-        flops = 2 * x.rows * x.cols * w.cols;
-        bytes = x.bytes + w.bytes + out.bytes;
-        break;
-      }
-      case 'relu':
-      case 'affine':
-      case 'add': {
-        const x = v[0]!;
-        if (o.kind === 'add' && (v[1]!.rows !== x.rows || v[1]!.cols !== x.cols)) shapeError(`operands differ in shape: ${dims(x)}, ${dims(v[1]!)}`);
-        out = { kind: 'dense', rows: x.rows, cols: x.cols, entries: x.entries, bytes: x.bytes, precision: x.precision };
-        units = x.rows;
-        flops = x.entries * (o.kind === 'affine' ? 2 : 1);
-        bytes = x.bytes * (o.kind === 'add' ? 3 : 2);
-        if (o.kind === 'affine') {
-          extra.scale = o.params?.['scale'] === undefined ? 1 : num(`operators[${k}].params.scale`, 'scale');
-          extra.shift = o.params?.['shift'] === undefined ? 0 : num(`operators[${k}].params.shift`, 'shift');
-        }
-        break;
-      }
-      case 'reduce': {
-        const x = v[0]!;
-        out = { kind: 'dense', rows: 1, cols: x.cols, entries: x.cols, bytes: x.cols * el(x.precision), precision: x.precision };
-        units = x.rows;
-        flops = x.entries * 2;
-        bytes = x.bytes;
-        extra.reduceOp = (o.params?.['op'] as 'sum' | 'max' | 'norm2' | undefined) ?? 'sum';
-        break;
-      }
-      case 'bfs':
-      case 'msbfs': {
-        const g = v[0]!;
-        if (g.rows !== g.cols) shapeError(`${o.kind} needs a square graph, ${dims(g)}`);
-        const n = g.rows;
-        const a = g.pattern!;
-        if (o.kind === 'bfs') {
-          const p = o.params?.['source'];
-          const s = p === undefined || p === 'max-degree' ? maxDegreeVertex(a) : num(`operators[${k}].params.source`, 'source');
-          if (!Number.isInteger(s) || s < 0 || s >= n) shapeError(`source must be a vertex in [0, ${n}), got ${s}`);
-          extra.source = s;
-          split = 'none';
-          out = { kind: 'depths', rows: 1, cols: n, entries: n, bytes: n * 4, precision: 'f32' };
-        } else {
-          const count = o.params?.['sources'] === undefined ? 32 : num(`operators[${k}].params.sources`, 'sources');
-          if (!Number.isInteger(count) || count < 1 || count > n) shapeError(`sources must be an integer in [1, ${n}] (the graph's vertices), got ${count}`);
-          extra.sources = pickSources(a, count, seed);
-          split = 'sources';
-          units = count;
-          out = { kind: 'depths', rows: count, cols: n, entries: count * n, bytes: count * n * 4, precision: 'f32' };
-        }
-        whole = [true];
-        flops = 0;
-        bytes = g.bytes;
-        break;
-      }
-    }
-    if (!WORKLOAD_OPERATORS[o.kind]) shapeError('unknown operator');
-    addValue({ name: o.id, producer: ops.length, ...out! });
-    ops.push({ index: ops.length, id: o.id, kind: o.kind, operands, output: values.length - 1, split: units > 1 ? split : 'none', units, whole, flops, bytes, ...extra });
+    const kind = operatorKind(o.kind, fn);
+    const shape = kind.bind({
+      operands: v,
+      params: o.params ?? {},
+      num: (name) => (o.params?.[name] === undefined ? undefined : num(`operators[${k}].params.${name}`, name)),
+      seed,
+      fail: shapeError,
+    });
+    const { output: out, units, split, whole, flops, bytes } = shape;
+    addValue({ name: o.id, producer: ops.length, ...out });
+    ops.push({ index: ops.length, id: o.id, kind: o.kind, operands, output: values.length - 1, split: units > 1 ? split : 'none', units, whole: [...whole], flops, bytes, ...shape.params });
   }
   return {
     workload,
@@ -353,40 +265,4 @@ function derived(src: CsrMatrix, transform: string, precision: Precision): CsrMa
     m.set(key, a);
   }
   return a;
-}
-
-/** Whether the operator runs as a native sparse kernel priced by the cost model. */
-export function isSparseOp(kind: WorkloadOpKind): boolean {
-  return SPARSE_OPS.has(kind);
-}
-
-function maxDegreeVertex(a: CsrMatrix): number {
-  let best = 0;
-  let bestDeg = -1;
-  for (let i = 0; i < a.rows; i++) {
-    const d = Number(a.rowPtr[i + 1]!) - Number(a.rowPtr[i]!);
-    if (d > bestDeg) {
-      bestDeg = d;
-      best = i;
-    }
-  }
-  return best;
-}
-
-/** `count` distinct sources, seeded, preferring vertices with out-edges (sorted, for locality). */
-function pickSources(a: CsrMatrix, count: number, seed: number): Int32Array {
-  const withEdges: number[] = [];
-  const without: number[] = [];
-  for (let i = 0; i < a.rows; i++) (Number(a.rowPtr[i + 1]!) > Number(a.rowPtr[i]!) ? withEdges : without).push(i);
-  const rng = new Rng(seed, 7);
-  const pool = [...withEdges];
-  const chosen: number[] = [];
-  while (chosen.length < count && pool.length) {
-    const j = rng.nextInt(pool.length);
-    chosen.push(pool[j]!);
-    pool[j] = pool[pool.length - 1]!;
-    pool.pop();
-  }
-  for (let i = 0; chosen.length < count; i++) chosen.push(without[i]!);
-  return Int32Array.from(chosen.sort((x, y) => x - y));
 }

@@ -1,7 +1,7 @@
 // A small typed builder for workload definitions, for users who write workloads in code rather
 // than JSON. It produces the same plain definition a file would hold, validated the same way.
 
-import type { InputDefinition, OperatorDefinition, TransformName, Workload, WorkloadDefinition, WorkloadOpKind } from './definition.js';
+import type { InputDefinition, OperatorDefinition, TransformName, Workload, WorkloadDefinition, OperatorName } from './definition.js';
 import { defineWorkload } from './definition.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { checkInt, checkNumber } from '../validate.js';
@@ -60,7 +60,7 @@ export class WorkloadBuilder {
     return this;
   }
 
-  op(id: string, kind: WorkloadOpKind, inputs: readonly string[], params?: Record<string, number | string>): this {
+  op(id: string, kind: OperatorName, inputs: readonly string[], params?: Record<string, number | string>): this {
     this.operators.push({ id, kind, inputs: [...inputs], ...(params ? { params } : {}) });
     return this;
   }

@@ -5,9 +5,14 @@
 import { describe, FormatError, InvalidArgumentError } from '../errors.js';
 import { suggest } from '../validate.js';
 import { type Expr, exprRefs, parseExpr } from './expr.js';
+import { BUILTIN_OPERATORS } from '../operators/builtins.js';
+import { hasOperator, operatorKind, operatorKinds } from '../operators/registry.js';
 
-/** Operator kinds a workload may use. */
+/** The operator kinds shipped with dype. */
 export type WorkloadOpKind = 'spmm' | 'spmv' | 'sddmm' | 'gemm' | 'relu' | 'affine' | 'add' | 'reduce' | 'bfs' | 'msbfs';
+
+/** An operator kind's name: a built-in, or one registered by defineOperator. */
+export type OperatorName = WorkloadOpKind | (string & {});
 
 interface KindInfo {
   /** Operands, in order: `sparse` a sparse matrix, `dense` a dense matrix. */
@@ -17,19 +22,10 @@ interface KindInfo {
   readonly description: string;
 }
 
-/** Every operator kind with its operands and parameters. */
-export const WORKLOAD_OPERATORS: Readonly<Record<WorkloadOpKind, KindInfo>> = {
-  spmm: { operands: ['sparse', 'dense'], params: [], description: 'sparse x dense matrix product, split by output rows' },
-  spmv: { operands: ['sparse', 'dense'], params: [], description: 'sparse matrix x vector (a one-column dense matrix)' },
-  sddmm: { operands: ['sparse', 'dense', 'dense'], params: [], description: "sampled dense-dense product on a sparse matrix's pattern" },
-  gemm: { operands: ['dense', 'dense'], params: [], description: 'dense matrix product' },
-  relu: { operands: ['dense'], params: [], description: 'max(x, 0), element-wise' },
-  affine: { operands: ['dense'], params: ['scale', 'shift'], description: 'scale * x + shift, element-wise' },
-  add: { operands: ['dense', 'dense'], params: [], description: 'x + y, element-wise' },
-  reduce: { operands: ['dense'], params: ['op'], description: 'column-wise sum, max or 2-norm' },
-  bfs: { operands: ['sparse'], params: ['source'], description: 'breadth-first search depths from one source' },
-  msbfs: { operands: ['sparse'], params: ['sources'], description: 'breadth-first search from many sources' },
-};
+/** Every built-in operator kind with its operands and parameters (a view of the operator registry's built-ins). */
+export const WORKLOAD_OPERATORS: Readonly<Record<WorkloadOpKind, KindInfo>> & Readonly<Partial<Record<string, KindInfo>>> = Object.fromEntries(
+  BUILTIN_OPERATORS.map((k) => [k.name, { operands: k.operands, params: k.params, description: k.description }]),
+) as Record<WorkloadOpKind, KindInfo>;
 
 /** Graph preparations an input may declare (`"transform"`). */
 export const TRANSFORM_NAMES = ['gcn-normalise', 'mean-aggregator', 'pagerank-matrix', 'transpose'] as const;
@@ -56,7 +52,7 @@ export type InputDefinition =
 
 export interface OperatorDefinition {
   readonly id: string;
-  readonly kind: WorkloadOpKind;
+  readonly kind: OperatorName;
   /** Names of workload inputs or of earlier operators' outputs, in operand order. */
   readonly inputs: readonly string[];
   readonly params?: Readonly<Record<string, number | string>>;
@@ -199,12 +195,12 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
     const id = o['id'] as string;
     if (opIndex.has(id) || inputNames.includes(id)) bad(`${f}.id`, `${JSON.stringify(id)} is already used`);
     opIndex.set(id, k);
-    const kinds = Object.keys(WORKLOAD_OPERATORS);
-    if (typeof o['kind'] !== 'string' || !kinds.includes(o['kind'])) {
+    if (typeof o['kind'] !== 'string' || !hasOperator(o['kind'])) {
+      const kinds = operatorKinds().map((x) => x.name);
       const hint = typeof o['kind'] === 'string' ? suggest(o['kind'], kinds) : undefined;
       bad(`${f}.kind`, `${describe(o['kind'])} is not an operator` + (hint ? ` (did you mean "${hint}"?)` : ` (operators: ${kinds.join(', ')})`));
     }
-    const info = WORKLOAD_OPERATORS[o['kind'] as WorkloadOpKind];
+    const info = operatorKind(o['kind'] as string);
     const operands = o['inputs'];
     if (!Array.isArray(operands) || operands.length !== info.operands.length || operands.some((x) => typeof x !== 'string')) {
       bad(`${f}.inputs`, `${o['kind'] as string} takes ${info.operands.length} operand name(s) (${info.operands.join(', ')}), got ${JSON.stringify(operands)}`);
@@ -216,13 +212,10 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
         const hint = suggest(pk, info.params);
         bad(`${f}.params.${pk}`, `${o['kind'] as string} has no parameter ${JSON.stringify(pk)}` + (hint ? ` (did you mean "${hint}"?)` : info.params.length ? ` (parameters: ${info.params.join(', ')})` : ''));
       }
-      if (pk === 'op') {
-        if (pv !== 'sum' && pv !== 'max' && pv !== 'norm2') bad(`${f}.params.op`, `must be "sum", "max" or "norm2", got ${describe(pv)}`);
-      } else if (pk === 'source' && pv === 'max-degree') {
-        // the vertex of largest out-degree, found at bind time
-      } else {
-        expr(`${f}.params.${pk}`, pv);
-      }
+      // A word the kind takes literally (reduce's op, bfs's max-degree source), else an expression.
+      const literal = info.literalParam?.(pk, pv);
+      if (typeof literal === 'string') bad(`${f}.params.${pk}`, `${literal}, got ${describe(pv)}`);
+      if (literal === undefined) expr(`${f}.params.${pk}`, pv);
     }
     deps.push([]);
   });
@@ -232,11 +225,10 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
     if (inputNames.includes(name)) return 'dense';
     const k = opIndex.get(name);
     if (k === undefined) return undefined;
-    const kind = (ops as OperatorDefinition[])[k]!.kind;
-    return kind === 'sddmm' ? 'sparse' : kind === 'bfs' || kind === 'msbfs' ? 'depths' : 'dense';
+    return operatorKind((ops as OperatorDefinition[])[k]!.kind).output;
   };
   (ops as OperatorDefinition[]).forEach((o, k) => {
-    const info = WORKLOAD_OPERATORS[o.kind];
+    const info = operatorKind(o.kind);
     o.inputs.forEach((name, j) => {
       const f = `operators[${k}].inputs[${j}]`;
       const kind = kindOf(name);

@@ -15,8 +15,8 @@ function raw(name: string): WorkloadDefinition {
 }
 
 describe('shipped workload files', () => {
-  it('are six', () => {
-    expect(names).toHaveLength(6);
+  it('are seven', () => {
+    expect(names).toHaveLength(7);
   });
 
   for (const name of names) {

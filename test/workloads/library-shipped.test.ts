@@ -8,7 +8,7 @@ import { thrownBy } from './workload-helpers.js';
 
 describe('shipped workloads', () => {
   it('lists spmm, bfs, msbfs, gcn, sage and pagerank, sorted', () => {
-    expect(shippedWorkloads()).toEqual(['bfs', 'gcn', 'msbfs', 'pagerank', 'sage', 'spmm']);
+    expect(shippedWorkloads()).toEqual(['bfs', 'gat', 'gcn', 'msbfs', 'pagerank', 'sage', 'spmm']);
   });
 
   it('loads each one by name, as the batch form', () => {
@@ -38,7 +38,7 @@ describe('shipped workloads', () => {
   it('refuses a name like no other with the list of shipped workloads', () => {
     const e = thrownBy(() => workload('transformer'));
     expect(e).toBeInstanceOf(InvalidArgumentError);
-    expect(e.message).toBe('workload: no shipped workload "transformer" (workloads: bfs, gcn, msbfs, pagerank, sage, spmm)');
+    expect(e.message).toBe('workload: no shipped workload "transformer" (workloads: bfs, gat, gcn, msbfs, pagerank, sage, spmm)');
   });
 
   it('refuses a name that is not a string, and stream: twice', () => {

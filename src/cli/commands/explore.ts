@@ -27,7 +27,7 @@ devices), and print the Pareto front of time against energy with the baselines (
 alone, HEFT) and the plan the objective picks. Writes a chart of every evaluated mapping, the
 front, the baselines and the chosen plan (default ${DEFAULT_FRONT_PLOT}).
 
-WORKLOAD: spmm, bfs, msbfs, gcn, sage, pagerank (shipped), stream:NAME, or a workload .json file
+WORKLOAD: spmm, bfs, msbfs, gcn, sage, gat, pagerank (shipped), stream:NAME, or a workload .json file
 (format in workloads/README.md).
 
 ${PLAN_FLAGS_HELP}

@@ -35,7 +35,7 @@ re-planned.
 Prints each operator's pieces with predicted and observed time and how each was obtained, and
 writes a Chrome trace and a Gantt chart of the timeline with the re-plans marked.
 
-WORKLOAD: spmm, bfs, msbfs, gcn, sage, pagerank (shipped), or a workload .json file.
+WORKLOAD: spmm, bfs, msbfs, gcn, sage, gat, pagerank (shipped), or a workload .json file.
 
 ${PLAN_FLAGS_HELP}
 

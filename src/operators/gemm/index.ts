@@ -1,0 +1,43 @@
+// GEMM: a dense matrix product, split by output rows; computed on the host (native on the CPU).
+
+import type { DenseMatrix } from '../../data/dense.js';
+import { nativeGemm } from '../../kernels/dense.js';
+import { gemm as gemmRows } from '../../workloads/dense/gemm.js';
+import type { OperatorKind } from '../kind.js';
+import { boundDims, dims, elementBytes } from '../shared.js';
+
+export const gemm: OperatorKind = {
+  name: 'gemm',
+  description: 'dense matrix product',
+  operands: ['dense', 'dense'],
+  params: [],
+  output: 'dense',
+  builtin: true,
+  splittable: true,
+  bind(ctx) {
+    const [x, w] = ctx.operands as [(typeof ctx.operands)[0], (typeof ctx.operands)[0]];
+    if (x.cols !== w.rows) ctx.fail(`${boundDims(x)} but ${boundDims(w)}: inner dimensions differ`);
+    const p = x.precision;
+    const outBytes = x.rows * w.cols * elementBytes(p);
+    return {
+      output: { kind: 'dense', rows: x.rows, cols: w.cols, entries: x.rows * w.cols, bytes: outBytes, precision: p },
+      units: x.rows,
+      split: 'rows',
+      whole: [false, true],
+      flops: 2 * x.rows * x.cols * w.cols,
+      bytes: x.bytes + w.bytes + outBytes,
+    };
+  },
+  shape(names, s, _params, fail) {
+    const [a, b] = s as [(typeof s)[0], (typeof s)[0]];
+    const [na, nb] = names as [string, string];
+    if (a.cols !== b.rows) fail(`${dims(na, a)} but ${dims(nb, b)}: inner dimensions differ`);
+    return { kind: 'dense', rows: a.rows, cols: b.cols, precision: a.precision };
+  },
+  reference: (_op, x) => gemmRows(x[0] as DenseMatrix, x[1] as DenseMatrix),
+  execution: {
+    on: 'host',
+    native: (_op, x, range) => nativeGemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range),
+    compute: (_op, x, range) => gemmRows(x[0] as DenseMatrix, x[1] as DenseMatrix, range),
+  },
+};
