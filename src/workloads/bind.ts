@@ -10,6 +10,7 @@ import { denseFeatures } from '../generators/dense.js';
 import { seedToU32 } from '../generators/rng.js';
 import { suggest } from '../validate.js';
 import { operatorKind } from '../operators/registry.js';
+import type { OpParams } from '../operators/kind.js';
 import { bytesOfSparse } from '../operators/shared.js';
 import { checkWorkload, type OperatorName, type Workload } from './definition.js';
 import { evalExpr, type ExprScope } from './expr.js';
@@ -48,7 +49,8 @@ export interface BoundValue {
 /** What an operator divides when it is split across devices. */
 export type SplitAxis = 'rows' | 'sources' | 'none';
 
-export interface BoundOp {
+/** An operator bound to its values, with its parameters resolved (`OpParams`). */
+export interface BoundOp extends OpParams {
   readonly index: number;
   readonly id: string;
   readonly kind: OperatorName;
@@ -60,13 +62,6 @@ export interface BoundOp {
   readonly units: number;
   /** Operand positions read whole by every part of a split (the others are read by row slice). */
   readonly whole: readonly boolean[];
-  readonly scale?: number;
-  readonly shift?: number;
-  readonly reduceOp?: 'sum' | 'max' | 'norm2';
-  readonly source?: number;
-  readonly sources?: Int32Array;
-  /** A user-defined operator's numeric params, evaluated. */
-  readonly userParams?: Readonly<Record<string, number>>;
   /** Floating-point operations and bytes moved, for operators priced by a roofline. */
   readonly flops: number;
   readonly bytes: number;
