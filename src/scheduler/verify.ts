@@ -3,7 +3,7 @@
 // percent of each other, an interpolation error decides between them: a multi-source BFS's two
 // sources at the end of the list cost a simulated CGRA 523 us, but the profile, read off the
 // first sources, said 795 us, and the GPU alone was kept where giving the CGRA those two was
-// faster. So before a pick is final, every operator's alternatives that come within `NEAR` of it
+// faster. So before a pick is final, every operator's alternatives that come within reach of it
 // (the rest of the mapping held) have their parts run exactly where they would run, those on a
 // real device timed together with the pick's own in rounds (a paired comparison), and the
 // policy picks again. What was run exactly is priced as it ran, so a second round only runs
@@ -15,8 +15,9 @@ import { type PickResult, pickMapping } from './pick.js';
 import type { PlanningProblem } from './problem.js';
 import { CostTable } from './space.js';
 
-/** Alternatives predicted within this share of the pick are run exactly. */
+/** Alternatives predicted within this share of the pick are run exactly (in time or energy; EDP, their product, squares an error in time). */
 const NEAR = 0.15;
+const nearOf = (objective: ScalarObjective): number => (objective === 'min-edp' ? (1 + NEAR) ** 2 - 1 : NEAR);
 /** At most this many alternatives per operator, the nearest first. */
 const PER_OPERATOR = 4;
 /** Rounds of running alternatives and picking again. */
@@ -42,7 +43,7 @@ export async function verifyNear(problem: PlanningProblem, picked: PickResult, o
         g[i] = c;
         if (!evaluator.evaluate(g, out)) continue;
         const v = valueOf(objective, out[0]!, out[1]!);
-        if (v <= base * (1 + NEAR)) near.push({ c, v });
+        if (v <= base * (1 + nearOf(objective))) near.push({ c, v });
       }
       near.sort((a, b) => a.v - b.v);
       const compared = [pick.genome[i]!, ...near.slice(0, PER_OPERATOR).map((n) => n.c)].map((c) => choices[i]![c]!);
