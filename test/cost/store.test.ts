@@ -1,7 +1,7 @@
 // The stored calibration: missing, valid, merged and corrupted files, and what the cost model
 // does with each (calibrated, or uncalibrated with the reason; a corrupted file is never trusted).
 
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,7 @@ beforeAll(() => {
 afterAll(() => {
   if (saved === undefined) delete process.env['DYPE_CACHE_DIR'];
   else process.env['DYPE_CACHE_DIR'] = saved;
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('stored calibration', () => {

@@ -1,10 +1,10 @@
 // RAPL reading on a fake powercap tree: package zones only, counter wrap-around handled, and a
 // clear reason when nothing is readable.
 
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { RaplReader } from '../../../src/devices/rapl.js';
 
 function zone(root: string, dir: string, name: string, energy: number, range = 1000): string {
@@ -16,8 +16,14 @@ function zone(root: string, dir: string, name: string, energy: number, range = 1
 }
 
 describe('RaplReader', () => {
+  const roots: string[] = [];
+  afterEach(() => {
+    for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+  });
+
   it('sums package zones and survives a wrap', () => {
     const root = mkdtempSync(join(tmpdir(), 'rapl-'));
+    roots.push(root);
     const p0 = zone(root, 'intel-rapl:0', 'package-0', 900);
     const p1 = zone(root, 'intel-rapl:1', 'package-1', 100);
     zone(root, 'intel-rapl:0:0', 'core', 5); // a subzone: must not be counted twice
