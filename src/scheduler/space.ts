@@ -106,7 +106,15 @@ export function splitChoice(op: BoundOp, bound: BoundWorkload, names: readonly s
     parts.push({ device: devs[j]!, begin, end, fraction: fractionOf(op, bound, begin, end), rowFraction: (end - begin) / op.units });
     begin = end;
   }
-  return { parts, label: parts.map((p) => `${names[p.device]} ${Math.round(p.fraction * 100)}%`).join(' + ') };
+  return { parts, label: parts.map((p) => `${names[p.device]} ${shareText(p.fraction)}`).join(' + ') };
+}
+
+/** A part's share as a label shows it: a part that holds work is never "0%" (nor "100%" beside another). */
+function shareText(fraction: number): string {
+  const pct = Math.round(fraction * 100);
+  if (pct === 0) return '<1%';
+  if (pct === 100) return '>99%';
+  return `${pct}%`;
 }
 
 /** A choice's identity: its parts' devices and boundaries (two shares that round to the same rows are one choice). */
