@@ -74,7 +74,9 @@ const spmm = perThreadCount('spmm', (data, p) => {
     ratio(`${p}.graphblas/dype`, field<number>(data, 'summary.medianGraphblasRatio')),
     ratio(`${p}.plain/dype`, field<number>(data, 'summary.medianPlainRatio')),
     // Against a bound and a kernel timed in the same run: gated, with room for a shared machine.
-    ...gated(`${p}.bound-share`, optional(data, 'summary.medianBoundShareLarge'), true, 0.25),
+    // The bound share moves most: its triad and its SpMM runs are timed at different moments,
+    // and two clean-clone CI runs of the same kernel code gave 0.45 and 0.31 on this machine.
+    ...gated(`${p}.bound-share`, optional(data, 'summary.medianBoundShareLarge'), true, 0.4),
     ...gated(`${p}.call/kernel`, optional(data, 'summary.medianCallRatio'), false, 0.25),
   ];
   const lowest = optional(data, 'summary.minEigenRatio');
