@@ -17,6 +17,7 @@ import { aboveCall, type CallCost, type Cost, type ProbedCostSource, type Ratio,
 import { executePiece } from '../executor/piece.js';
 import type { Value } from '../workloads/reference.js';
 import { repeatInRounds } from '../executor/repeats.js';
+import { operatorKind } from '../operators/registry.js';
 
 export interface ProbeSettings {
   /** Stored entries (or dense elements) one probe call may touch; larger operators are sampled. @default 200000 */
@@ -27,9 +28,9 @@ export interface ProbeSettings {
 
 export const DEFAULT_PROBE: ProbeSettings = { maxEntries: 200_000, repeats: 3 };
 
-/** Whether the device runs the operator as one of its own kernels (else it is host work). */
+/** Whether the device runs the operator as one of its own kernels (else it is host work): the registry says which kinds the devices run. */
 function runsKernel(op: BoundOp, device: Device): boolean {
-  return (device.capabilities.operators as readonly string[]).includes(op.kind) && op.kind !== 'sddmm';
+  return operatorKind(op.kind, 'probe').execution.on === 'device' && (device.capabilities.operators as readonly string[]).includes(op.kind);
 }
 
 /** Whether a probe of `op` on `device` can tell the model anything: a kernel the device runs, or host work timed on the host. */
@@ -351,6 +352,11 @@ export class Prober {
       const seen = await this.observeAll(i, d, ranges);
       ranges.forEach(([b, e], k) => this.costs.setObservedPart(i, d, b, e, seen[k]!.cost));
     }
+  }
+
+  /** Probe each of `parts` of operator i where it is not priced yet (`probePart`). */
+  async probeParts(i: number, parts: readonly { readonly device: number; readonly begin: number; readonly end: number }[]): Promise<void> {
+    for (const p of parts) await this.probePart(i, p.device, p.begin, p.end);
   }
 
   /**
