@@ -44,11 +44,8 @@ export async function refineSplits(problem: PlanningProblem, picked: PickResult,
     for (const i of splits) {
       const op = bound.ops[i]!;
       const ch = choices[i]![pick.genome[i]!]!;
-      for (const p of ch.parts) await prober.probePart(i, p.device, p.begin, p.end);
+      await prober.probeParts(i, ch.parts);
       const devs = ch.parts.map((p) => p.device);
-      const probeChoice = async (c: Choice): Promise<void> => {
-        for (const p of c.parts) await prober.probePart(i, p.device, p.begin, p.end);
-      };
       const partSeconds = (c: Choice, k: number): number => costs.cost(op, c.parts[k]!.device, c.parts[k]!.begin, c.parts[k]!.end).seconds;
       let next: Choice | null = null;
       if (devs.length === 2) {
@@ -56,7 +53,7 @@ export async function refineSplits(problem: PlanningProblem, picked: PickResult,
         // part's time rises with its share, the second's falls), then take the crossing itself.
         const same = choices[i]!.filter((c) => c.parts.length === 2 && c.parts[0]!.device === devs[0] && c.parts[1]!.device === devs[1]).sort((a, b) => a.parts[0]!.fraction - b.parts[0]!.fraction);
         const gap = async (c: Choice): Promise<number> => {
-          await probeChoice(c);
+          await prober.probeParts(i, c.parts);
           return partSeconds(c, 0) - partSeconds(c, 1);
         };
         let lo = 0;
@@ -96,7 +93,7 @@ export async function refineSplits(problem: PlanningProblem, picked: PickResult,
         next = splitChoice(op, bound, names, devs, balancedShares(rates));
       }
       if (!next || choices[i]!.some((c) => choiceKey(c) === choiceKey(next))) continue;
-      await probeChoice(next);
+      await prober.probeParts(i, next.parts);
       choices[i]!.push(next);
       refined.push({ op: op.id, from: ch.label, to: next.label });
       added = true;
