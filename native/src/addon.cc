@@ -22,7 +22,8 @@ using namespace napi;
 Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
   return with_arg_errors(info.Env(), [&] {
     const SpmmArgs a = get_spmm_args(info, fn);
-    return launch<Nothing>(info.Env(), fn, get_inline(info, 10), Pins::args(info, 10),
+    const size_t y_bytes = static_cast<size_t>((a.row_end - a.row_begin) * a.k) * (a.type == DenseType::kF32 ? 4 : 8);
+    return launch<Nothing>(info.Env(), fn, get_inline(info, 10), Pins::args(info, 10).output(a.y, y_bytes),
                            [a](const char* fn, Nothing&) { return spmm(fn, a); }, no_report);
   });
 }
@@ -51,7 +52,9 @@ Napi::Value Bfs(const Napi::CallbackInfo& info) {
     a.start_level = static_cast<int32_t>(get_optional_int(info, 12, fn, "startLevel", -1, n - 1, -1));
     a.max_levels = get_optional_int(info, 13, fn, "maxLevels", 0, INT32_MAX, 0);
     if (a.start_level >= 0 && a.parent != nullptr) throw ArgError{arg_name(fn, "parent") + " must be null when resuming a search"};
-    return launch<BfsStats>(info.Env(), fn, get_inline(info, 11), Pins::args(info, 11),
+    const size_t bytes = static_cast<size_t>(n) * sizeof(int32_t);
+    Pins pins = Pins::args(info, 11).output(a.depth, bytes).output(a.parent, a.parent != nullptr ? bytes : 0);
+    return launch<BfsStats>(info.Env(), fn, get_inline(info, 11), std::move(pins),
                             [a](const char* fn, BfsStats& st) { return bfs(fn, a, &st); },
                             [](Napi::Object& o, const BfsStats& st) { set_bfs_stats(o, st); });
   });
@@ -62,7 +65,8 @@ Napi::Value MsBfs(const Napi::CallbackInfo& info) {
   const char* fn = "msbfs";
   return with_arg_errors(info.Env(), [&] {
     const MsBfsArgs a = get_msbfs_args(info, fn);
-    return launch<int64_t>(info.Env(), fn, get_inline(info, 7), Pins::args(info, 7),
+    const size_t bytes = static_cast<size_t>(a.num_sources * a.out.rows) * sizeof(int32_t);
+    return launch<int64_t>(info.Env(), fn, get_inline(info, 7), Pins::args(info, 7).output(a.depths, bytes),
                            [a](const char* fn, int64_t& edges) { return msbfs(fn, a, &edges); }, set_edges_examined);
   });
 }

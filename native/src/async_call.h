@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "napi_util.h"
+#include "prefault.h"
 
 namespace dype {
 namespace napi {
@@ -25,9 +26,17 @@ inline std::atomic<int64_t>& live_workers() {
   return count;
 }
 
-// The JS objects a call borrows, kept alive until it settles.
+// The JS objects a call borrows, kept alive until it settles, and the spans of them it writes
+// (provisioned before the call is timed: prefault.h).
 struct Pins {
   std::vector<Napi::Object> objects;
+  OutputSpans outputs;
+
+  // Declare `bytes` at `data` as an output of the call.
+  Pins&& output(void* data, size_t bytes) && {
+    outputs.emplace_back(data, bytes);
+    return std::move(*this);
+  }
 
   // The object arguments at positions [0, count) (typed arrays, params objects).
   static Pins args(const Napi::CallbackInfo& info, size_t count) {
@@ -54,6 +63,7 @@ class KernelWorker : public Napi::AsyncWorker {
   static Napi::Promise queue(KernelWorker* self, Pins pins) {
     Napi::Promise p = self->deferred_.Promise();
     for (Napi::Object& o : pins.objects) self->pins_.push_back(Napi::Persistent(o));
+    self->outputs_ = std::move(pins.outputs);
     self->Queue();
     return p;
   }
@@ -97,7 +107,10 @@ class KernelWorker : public Napi::AsyncWorker {
   const char* fn_;
 
  private:
-  void Execute() override { status_ = timed(fn_, [this] { return compute(); }, &seconds_); }
+  void Execute() override {
+    prefault(outputs_);
+    status_ = timed(fn_, [this] { return compute(); }, &seconds_);
+  }
 
   void OnOK() override {
     settle(Env(), deferred_, status_, seconds_, [this](Napi::Object& o) { report(o); });
@@ -108,6 +121,7 @@ class KernelWorker : public Napi::AsyncWorker {
   double seconds_ = 0;
   Napi::Promise::Deferred deferred_;
   std::vector<Napi::ObjectReference> pins_;
+  OutputSpans outputs_;
   Status status_;
 };
 
@@ -142,6 +156,7 @@ constexpr auto no_report = [](Napi::Object&, const auto&) {};
 template <class Out, class Compute, class Report>
 Napi::Promise launch(Napi::Env env, const char* fn, bool run_inline, Pins pins, Compute compute, Report report) {
   if (run_inline) {
+    prefault(pins.outputs);
     Out out{};
     double seconds = 0;
     const Status st = KernelWorker::timed(fn, [&] { return compute(fn, out); }, &seconds);

@@ -48,9 +48,13 @@ void get_range(const Napi::CallbackInfo& info, size_t i, const char* fn, int64_t
   *end = get_int(info, i + 1, fn, "rowEnd", *begin, rows);
 }
 
+// Bytes of a borrowed float array.
+size_t bytes_of(const Borrowed& b) { return b.length * (b.type == napi_float32_array ? 4 : 8); }
+
+// Launch `compute`, its output `out` provisioned before it is timed (prefault.h).
 template <class Compute>
-Napi::Value run(const Napi::CallbackInfo& info, const char* fn, size_t inline_at, Compute compute) {
-  return launch<Nothing>(info.Env(), fn, get_inline(info, inline_at), Pins::args(info, inline_at),
+Napi::Value run(const Napi::CallbackInfo& info, const char* fn, size_t inline_at, const Borrowed& out, Compute compute) {
+  return launch<Nothing>(info.Env(), fn, get_inline(info, inline_at), Pins::args(info, inline_at).output(out.data, bytes_of(out)),
                          [compute](const char* f, Nothing&) { return compute(f); }, no_report);
 }
 
@@ -72,7 +76,7 @@ Napi::Value Gemm(const Napi::CallbackInfo& info) {
     a.w.data = w.data;
     a.y = y.data;
     a.type = type_of(x);
-    return run(info, fn, 8, [a](const char* f) { return gemm(f, a); });
+    return run(info, fn, 8, y, [a](const char* f) { return gemm(f, a); });
   });
 }
 
@@ -102,7 +106,7 @@ Napi::Value MapCommon(const Napi::CallbackInfo& info, const char* fn, MapOp op) 
     a.x.data = x.data;
     a.y = y.data;
     a.type = type_of(x);
-    return run(info, fn, at + 2, [a](const char* f) { return map(f, a); });
+    return run(info, fn, at + 2, y, [a](const char* f) { return map(f, a); });
   });
 }
 
@@ -128,7 +132,7 @@ Napi::Value ReducePartial(const Napi::CallbackInfo& info) {
     a.x.data = x.data;
     a.acc = static_cast<double*>(acc.data);
     a.type = type_of(x);
-    return run(info, fn, 7, [a](const char* f) { return reduce_partial(f, a); });
+    return run(info, fn, 7, acc, [a](const char* f) { return reduce_partial(f, a); });
   });
 }
 
@@ -155,7 +159,7 @@ Napi::Value Sddmm(const Napi::CallbackInfo& info) {
     a.out = out.data;
     a.out_length = static_cast<int64_t>(out.length);
     a.type = type_of(u);
-    return run(info, fn, 11, [a](const char* f) { return sddmm(f, a); });
+    return run(info, fn, 11, out, [a](const char* f) { return sddmm(f, a); });
   });
 }
 
