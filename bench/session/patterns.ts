@@ -17,7 +17,7 @@ import { buildSystem } from '../../src/devices/system.js';
 import { runPlan } from '../../src/executor/run.js';
 import { denseFeatures, kroneckerGraph } from '../../src/generators/index.js';
 import { schedule } from '../../src/scheduler/schedule.js';
-import { type BatchRecord, type DenseOperand, session } from '../../src/session/session.js';
+import { type BatchRecord, type DenseOperand, SESSION_SEARCH_BUDGET, session } from '../../src/session/session.js';
 import { median } from '../../src/stats.js';
 import { WorkloadBuilder } from '../../src/workloads/builder.js';
 
@@ -40,8 +40,9 @@ const Ws = [5, 6, 7, 8].map((seed) => denseFeatures({ rows: WIDTH, cols: WIDTH, 
 // for plots (the session's default, given to the declared path too). Operators are not split
 // across devices unless --splits: with splits, planning one 8-operator DAG on three devices
 // takes about 9 s here (the exact pick's branch and bound over the split choices) against
-// 50 ms without, and planning would be all the bench measured.
-const PLANNING = { probe: false, splits: args.splits, maxPoints: 0 } as const;
+// 50 ms without, and planning would be all the bench measured. The front is searched with the
+// session's budgets in every mode (the declared path too), as a session does by default.
+const PLANNING = { probe: false, splits: args.splits, maxPoints: 0, budget: SESSION_SEARCH_BUDGET, exhaustiveLimit: SESSION_SEARCH_BUDGET } as const;
 const RUN = { replan: false, learn: false } as const;
 
 /** The operators a pattern uses; T is a handle, a computed matrix, or a declared value's name. */

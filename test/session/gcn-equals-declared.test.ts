@@ -3,7 +3,7 @@
 
 import { expect, it } from 'vitest';
 import { schedule } from '../../src/scheduler/schedule.js';
-import type { BatchRecord } from '../../src/session/session.js';
+import { type BatchRecord, SESSION_SEARCH_BUDGET } from '../../src/session/session.js';
 import { referenceValues } from '../../src/workloads/reference.js';
 import { declaredGcn, expectSameValue, machine, quietSession, smallGraph } from './session-fixtures.js';
 
@@ -12,7 +12,8 @@ it('a GCN by calls equals the reference and the declared plan', async () => {
   const { bound, A, X, W1, W2 } = declaredGcn(graph);
   const { system, model } = machine();
   // The declared plan first: the session's runs do not teach the model (learn: false), but keep the order safe anyway.
-  const declared = await schedule('gcn', graph, { system, model, probe: false });
+  // Planned with the session's front budgets, so that the fronts match too (the pick does anyway).
+  const declared = await schedule('gcn', graph, { system, model, probe: false, budget: SESSION_SEARCH_BUDGET, exhaustiveLimit: SESSION_SEARCH_BUDGET });
 
   const batches: BatchRecord[] = [];
   const s = quietSession(system, model, { onBatch: (b) => batches.push(b) });
