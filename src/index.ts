@@ -141,6 +141,7 @@ export {
   type UserOperatorSpec,
 } from './operators/define.js';
 export { nativeImplementation } from './operators/native-library.js';
+export { wasmImplementation, type WasmImports, type WasmSource } from './operators/wasm-library.js';
 export { operatorKind, operatorKinds } from './operators/registry.js';
 export type { OperatorKind as OperatorKindRecord, ValueShape } from './operators/kind.js';
 export { pagerankDefinition, WorkloadBuilder } from './workloads/builder.js';
