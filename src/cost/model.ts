@@ -9,6 +9,7 @@ import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import { checkSystem } from '../devices/system.js';
 import { checkRowRange } from '../kernels/row-range.js';
 import { type CalibrationPayload, deviceKey, MODEL_VERSION, type OperatorFit } from './calibration.js';
+import type { OperatorCostFit } from './operator-fits.js';
 import { type Coefficients, defaultCoefficients, termDevice } from './defaults.js';
 import type { GraphFeatures, MatrixFeatures } from './feature-types.js';
 import { graphFeatures, matrixFeatures } from './features.js';
@@ -80,6 +81,8 @@ export class CostModel {
   readonly corrections = new OnlineCorrection();
   /** Whether any observation arrived: until then predictions skip the correction lookups. */
   private observed = false;
+  /** Fitted time of user-defined operators, by kind and device name (cost/operator-fits.ts). */
+  private readonly operatorFits = new Map<string, OperatorCostFit>();
 
   constructor(
     readonly system: System,
@@ -105,6 +108,18 @@ export class CostModel {
           : { state: 'uncalibrated', reason: calibration ? `the calibration has no entry for ${deviceKey(device)}` : uncalibratedReason };
       this.devices.set(device.name, { device, terms: termDevice(device), coefficients, fits: found?.operators ?? {}, state });
     }
+  }
+
+  /** Use `fits` (from `dype calibrate --op`) for their operators on this system's devices of the same calibration key. */
+  setOperatorFits(fits: readonly OperatorCostFit[]): void {
+    for (const fit of fits) {
+      for (const d of this.system.devices) if (deviceKey(d) === fit.device) this.operatorFits.set(`${fit.kind}\u0000${d.name}`, fit);
+    }
+  }
+
+  /** The fitted time of user operator `kind` on `device`, when one was calibrated. */
+  operatorFit(kind: string, device: string | Device): OperatorCostFit | undefined {
+    return this.operatorFits.get(`${kind}\u0000${typeof device === 'string' ? device : device.name}`);
   }
 
   /** Whether `device`'s predictions are calibrated, and if not why. */

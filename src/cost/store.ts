@@ -8,6 +8,7 @@ import { checkSystem } from '../devices/system.js';
 import { machineFingerprint, readCalibration, removeCalibration, writeCalibration, type CalibrationRead } from './cache.js';
 import { type CalibrationPayload, type DeviceCalibration, MODEL_VERSION } from './calibration.js';
 import { CostModel } from './model.js';
+import { readOperatorFits } from './operator-fits.js';
 
 function meta(): { modelVersion: number; fingerprint: string } {
   return { modelVersion: MODEL_VERSION, fingerprint: machineFingerprint().fingerprint };
@@ -58,10 +59,13 @@ export async function saveCalibration(payload: CalibrationPayload): Promise<stri
 export async function loadCostModel(system: System): Promise<CostModel> {
   checkSystem('loadCostModel', system);
   const r = await readStoredCalibration();
-  if (r.state === 'valid') return new CostModel(system, r.payload);
   const reason =
-    r.state === 'missing'
-      ? 'no calibration on this machine yet (run `dype calibrate`)'
-      : `the calibration file ${r.path} is ${r.state} (${r.reason}); run \`dype calibrate\` to rebuild it`;
-  return new CostModel(system, undefined, reason);
+    r.state === 'valid'
+      ? ''
+      : r.state === 'missing'
+        ? 'no calibration on this machine yet (run `dype calibrate`)'
+        : `the calibration file ${r.path} is ${r.state} (${r.reason}); run \`dype calibrate\` to rebuild it`;
+  const model = r.state === 'valid' ? new CostModel(system, r.payload) : new CostModel(system, undefined, reason);
+  model.setOperatorFits(await readOperatorFits());
+  return model;
 }

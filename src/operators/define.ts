@@ -51,10 +51,16 @@ export interface UserOperatorSpec {
   readonly cost?: (shapes: { readonly operands: readonly ValueShape[]; readonly output: ValueShape }) => UserCostTerms;
   /** `rows`: split across devices by output rows; `none`: always whole. @default 'rows' */
   readonly split?: 'rows' | 'none';
+  /**
+   * Operand lists of growing size that `dype calibrate --op` times the CPU code on (fewer, smaller
+   * ones when `quick`). @default power-law graphs of 2^9 to 2^14 vertices for sparse operands,
+   * 16 columns of features with the graph's rows for dense ones (the output rule must accept them)
+   */
+  readonly calibration?: (quick: boolean) => readonly (readonly UserOperand[])[];
 }
 
 const NAME = /^[a-z][a-z0-9_-]*$/;
-const SPEC_KEYS = ['name', 'description', 'inputs', 'params', 'output', 'reference', 'devices', 'cost', 'split'];
+const SPEC_KEYS = ['name', 'description', 'inputs', 'params', 'output', 'reference', 'devices', 'cost', 'split', 'calibration'];
 
 /**
  * Register a user-defined operator kind. Its code runs on the host: timed on the CPU (and probed
@@ -90,7 +96,9 @@ export function defineOperator(spec: UserOperatorSpec): OperatorKind {
   for (const key of ['output', 'reference'] as const) {
     if (typeof spec[key] !== 'function') bad(`${name}: ${key} must be a function, got ${describe(spec[key])}`);
   }
-  if (spec.cost !== undefined && typeof spec.cost !== 'function') bad(`${name}: cost must be a function, got ${describe(spec.cost)}`);
+  for (const key of ['cost', 'calibration'] as const) {
+    if (spec[key] !== undefined && typeof spec[key] !== 'function') bad(`${name}: ${key} must be a function, got ${describe(spec[key])}`);
+  }
   if (spec.split !== undefined && spec.split !== 'rows' && spec.split !== 'none') bad(`${name}: split must be "rows" or "none", got ${describe(spec.split)}`);
   const devices = spec.devices as Record<string, unknown> | null;
   if (devices === null || typeof devices !== 'object' || Object.keys(devices).length === 0) bad(`${name}: devices must give code for at least one of ${USER_OPERATOR_DEVICES.join(', ')}, got ${describe(devices)}`);

@@ -116,4 +116,6 @@ export interface OperatorKind {
   join?(op: BoundOp, outputs: readonly Value[], precision: Precision): Value;
   /** Whether `device` can run it at all, beyond precision (user kinds run only where they have code). @default every host or simulated device */
   runsOn?(device: Device): boolean;
+  /** Operand lists `dype calibrate --op` times it on (fewer and smaller when `quick`); generated from its operand kinds when absent. */
+  calibration?(quick: boolean): readonly (readonly (CsrMatrix | DenseMatrix)[])[];
 }

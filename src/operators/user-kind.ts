@@ -84,6 +84,23 @@ async function callUser<T>(spec: UserOperatorSpec, where: string, body: () => T 
   }
 }
 
+/** The spec's calibration inputs, checked: a non-empty array of operand lists of its input kinds. */
+function calibrationInputs(spec: UserOperatorSpec, quick: boolean): UserOperand[][] {
+  const where = `${spec.name}.calibration`;
+  let lists: unknown;
+  try {
+    lists = spec.calibration!(quick);
+  } catch (e) {
+    throw new OperatorError(spec.name, `${where}: threw: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  if (!Array.isArray(lists) || lists.length === 0) throw new OperatorError(spec.name, `${where}: must return a non-empty array of operand lists, got ${describe(lists)}`);
+  return lists.map((list: unknown, k) => {
+    const ok = Array.isArray(list) && list.length === spec.inputs.length && list.every((x, i) => (spec.inputs[i] === 'sparse' ? x instanceof CsrMatrix : x instanceof DenseMatrix));
+    if (!ok) throw new OperatorError(spec.name, `${where}: list ${k} must hold ${spec.inputs.length} operands (${spec.inputs.join(', ')}), got ${describe(list)}`);
+    return list as UserOperand[];
+  });
+}
+
 const operandsOf = (x: readonly Value[]): UserOperand[] =>
   x.map((v) => {
     if (v instanceof CsrMatrix || v instanceof DenseMatrix) return v;
@@ -152,6 +169,7 @@ export function userKind(spec: UserOperatorSpec): OperatorKind {
       },
     },
     runsOn: (device) => Object.hasOwn(spec.devices, device.backend),
+    ...(spec.calibration ? { calibration: (quick: boolean) => calibrationInputs(spec, quick) } : {}),
   };
 
   /** The full output's shape, from the operands' values (the rule is pure). */

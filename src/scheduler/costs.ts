@@ -7,6 +7,7 @@ import { operatorKind } from '../operators/registry.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { denseCost, type DenseRates, denseRates } from '../cost/dense-cost.js';
+import { fittedSeconds } from '../cost/operator-fits.js';
 import { PieceMap } from './piece-map.js';
 import type { CostSource } from './space.js';
 
@@ -15,8 +16,12 @@ export interface OperatorEstimate {
   readonly device: string;
   readonly seconds: number;
   readonly joules: number;
-  /** `cost model` (calibrated or not), `roofline` (modelled from the spec), or `probed` (the model at the level a probe of this input saw). */
-  readonly basis: 'cost model' | 'roofline' | 'probed';
+  /**
+   * `cost model` (calibrated or not), `roofline` (modelled from the spec), `calibrated fit` (a
+   * user operator's time fitted by `dype calibrate --op`), or `probed` (the model at the level a
+   * probe of this input saw).
+   */
+  readonly basis: 'cost model' | 'roofline' | 'calibrated fit' | 'probed';
   /** Relative uncertainty (0.15 is +-15%), 1 when uncalibrated. */
   readonly uncertainty: number;
   readonly state: Prediction['state'] | 'modelled';
@@ -71,7 +76,16 @@ export class ModelCostSource implements PlanningCosts {
     if (p) return { device: d.name, seconds: p.seconds, joules: p.joules, basis: 'cost model', uncertainty: p.uncertainty, state: p.state };
     const frac = full ? 1 : rangeFraction(op, this.bound, begin, end);
     const out = values[op.output]!;
-    const c = denseCost(this.rates[device]!, op.flops * frac, op.bytes * frac, out.kind === 'depths' ? 'f32' : out.precision);
+    const precision = out.kind === 'depths' ? 'f32' : out.precision;
+    const fit = this.model.operatorFit(op.kind, d);
+    if (fit) {
+      // A user operator calibrated on this device: its fitted time, the device's power for energy.
+      const seconds = fittedSeconds(fit, op.flops * frac, op.bytes * frac);
+      const rates = this.rates[device]!;
+      const joules = seconds * rates.busyWatts + op.flops * frac * rates.joulesPerFlop + op.bytes * frac * rates.joulesPerByte;
+      return { device: d.name, seconds, joules, basis: 'calibrated fit', uncertainty: Math.max(0.1, 2 * fit.timeMape), state: 'calibrated' };
+    }
+    const c = denseCost(this.rates[device]!, op.flops * frac, op.bytes * frac, precision);
     return { device: d.name, seconds: c.seconds, joules: c.joules, basis: 'roofline', uncertainty: 1, state: 'modelled' };
   }
 }

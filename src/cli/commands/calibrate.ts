@@ -9,8 +9,14 @@ import { detectSystem, loadSystem } from '../../devices/system.js';
 import { parseFlags } from '../parse.js';
 import { progressReporter } from '../progress.js';
 import { formatTable } from '../table.js';
+import { UsageError } from '../usage-error.js';
+import { formatRate, formatSeconds } from '../../units.js';
+import { saveOperatorFits } from '../../cost/operator-fits.js';
+import { calibrateOperator } from '../../operators/calibrate-op.js';
+import { defineFromModule } from '../../operators/from-module.js';
 
 export const CALIBRATE_HELP = `Usage: dype calibrate [--quick] [--system FILE] [--json]
+       dype calibrate --op NAME --module FILE [--quick] [--system FILE] [--json]
        dype calibrate --show [--json]
 
 Run every device of the system (detected, or --system FILE) on generated inputs that span sizes,
@@ -19,8 +25,16 @@ and multi-source BFS; store them for this machine in the cache folder, where the
 finds them. Real devices are timed as the median of repeats; simulators run once (they are
 deterministic). Progress goes to stderr.
 
+With --op, fit one user-defined operator instead: FILE (a JavaScript module) is imported and
+must define NAME (calling defineOperator, or exporting its spec as \`operators\` or default);
+its CPU code is timed on its calibration inputs (generated power-law graphs and features when
+the spec gives none) and its time fitted as launch + a * flops + b * bytes over its own cost
+terms. Plans without probes then price it by that fit on the CPU instead of the roofline.
+
 Options:
   --quick         fewer, smaller inputs and repeats (about a minute on 2 cores)
+  --op NAME       calibrate the user-defined operator NAME (with --module)
+  --module FILE   the module that defines it
   --system FILE   calibrate the devices of this system file instead of the detected ones
   --show          print the stored calibration instead of running one
   --json          print one JSON object
@@ -37,6 +51,8 @@ Examples:
 
 const FLAGS = {
   quick: { type: 'boolean' },
+  op: { type: 'string' },
+  module: { type: 'string' },
   system: { type: 'string' },
   show: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -75,6 +91,10 @@ export async function calibrateCommand(argv: readonly string[], out: (s: string)
     out(fitTable(r.payload));
     return;
   }
+  if (values['op'] !== undefined || values['module'] !== undefined) {
+    await calibrateUserOperator(values, out);
+    return;
+  }
   const system = typeof values['system'] === 'string' ? await loadSystem(values['system']) : await detectSystem();
   try {
     const progress = progressReporter('calibrate');
@@ -88,6 +108,31 @@ export async function calibrateCommand(argv: readonly string[], out: (s: string)
     out(`Calibrated ${system.devices.map((d) => d.name).join(', ')} in ${payload.seconds.toFixed(1)} s${payload.quick ? ' (quick)' : ''}; stored in ${path}\n`);
     out(fitTable(payload));
     out(`\nFit errors are on the calibration inputs themselves; \`npm run accuracy\` measures the model on real datasets it was not fitted to. Cache folder: ${calibrationDir()}`);
+  } finally {
+    await system.dispose();
+  }
+}
+
+/** `--op NAME --module FILE`: import the module, fit the operator on the CPU, store the fit. */
+async function calibrateUserOperator(values: Record<string, unknown>, out: (s: string) => void): Promise<void> {
+  const name = values['op'];
+  const module = values['module'];
+  if (typeof name !== 'string' || typeof module !== 'string') throw new UsageError('calibrate: --op NAME and --module FILE go together');
+  await defineFromModule(name, module);
+  const system = typeof values['system'] === 'string' ? await loadSystem(values['system']) : await detectSystem();
+  try {
+    const progress = progressReporter('calibrate');
+    const fits = await calibrateOperator(name, system, { quick: values['quick'] === true, onProgress: (d, t, l) => progress.update(d, t, l) });
+    progress.done();
+    const path = await saveOperatorFits(fits);
+    if (values['json']) {
+      out(JSON.stringify({ command: 'calibrate', operator: name, path, fits }, null, 2));
+      return;
+    }
+    out(`Calibrated ${name} on ${fits.map((f) => f.device).join(', ')}; stored in ${path}\n`);
+    const rate = (perUnit: number, unit: string): string => (perUnit > 0 ? formatRate(1 / perUnit, unit) : '-');
+    out(formatTable(['device', 'samples', 'launch', 'flops', 'bytes', 'time fit error'], fits.map((f) => [f.device, String(f.samples), formatSeconds(f.launchSeconds), rate(f.secondsPerFlop, 'flop/s'), rate(f.secondsPerByte, 'B/s'), pct(f.timeMape)])));
+    out('\nTime = launch + flops / flop rate + bytes / byte rate over the operator\'s cost terms (a rate of - costs nothing).');
   } finally {
     await system.dispose();
   }
