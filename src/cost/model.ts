@@ -81,7 +81,7 @@ export class CostModel {
   readonly corrections = new OnlineCorrection();
   /** Whether any observation arrived: until then predictions skip the correction lookups. */
   private observed = false;
-  /** Fitted time of user-defined operators, by kind and device name (cost/operator-fits.ts). */
+  /** Fitted time of host-computed operators, by kind, device name and precision (cost/operator-fits.ts). */
   private readonly operatorFits = new Map<string, OperatorCostFit>();
 
   constructor(
@@ -110,16 +110,18 @@ export class CostModel {
     }
   }
 
-  /** Use `fits` (from `dype calibrate --op`) for their operators on this system's devices of the same calibration key. */
+  /** Use `fits` (cost/operator-fits.ts) for their operators on this system's devices of the same calibration key. */
   setOperatorFits(fits: readonly OperatorCostFit[]): void {
     for (const fit of fits) {
-      for (const d of this.system.devices) if (deviceKey(d) === fit.device) this.operatorFits.set(`${fit.kind}\u0000${d.name}`, fit);
+      for (const d of this.system.devices) if (deviceKey(d) === fit.device) this.operatorFits.set(`${fit.kind}\u0000${d.name}\u0000${fit.precision}`, fit);
     }
   }
 
-  /** The fitted time of user operator `kind` on `device`, when one was calibrated. */
-  operatorFit(kind: string, device: string | Device): OperatorCostFit | undefined {
-    return this.operatorFits.get(`${kind}\u0000${typeof device === 'string' ? device : device.name}`);
+  /** The fitted time of host-computed `kind` on `device` at `precision` (else at the other one), when one was calibrated. */
+  operatorFit(kind: string, device: string | Device, precision: 'f32' | 'f64' = 'f32'): OperatorCostFit | undefined {
+    const name = typeof device === 'string' ? device : device.name;
+    const other = precision === 'f32' ? 'f64' : 'f32';
+    return this.operatorFits.get(`${kind}\u0000${name}\u0000${precision}`) ?? this.operatorFits.get(`${kind}\u0000${name}\u0000${other}`);
   }
 
   /** Whether `device`'s predictions are calibrated, and if not why. */

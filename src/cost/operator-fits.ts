@@ -1,5 +1,5 @@
-// Fitted time of user-defined operators (`dype calibrate --op NAME`): per operator kind and
-// device, seconds = launch + secondsPerFlop * flops + secondsPerByte * bytes over the operator's
+// Fitted time of the operators the host computes: user-defined ones (`dype calibrate --op NAME`)
+// and the built-in dense ones (`dype calibrate`). Per operator kind, device and precision, seconds = launch + secondsPerFlop * flops + secondsPerByte * bytes over the operator's
 // own cost terms. Stored beside this machine's calibration in the cache folder, in the same
 // checked envelope (cost/cache.ts), as `calibration-<fingerprint>-operators-v<N>.msgpack`.
 
@@ -14,6 +14,8 @@ export interface OperatorCostFit {
   readonly kind: string;
   /** The device's calibration key (cost/calibration.ts deviceKey). */
   readonly device: string;
+  /** Precision of the outputs it was fitted on. */
+  readonly precision: 'f32' | 'f64';
   readonly launchSeconds: number;
   readonly secondsPerFlop: number;
   readonly secondsPerByte: number;
@@ -45,7 +47,7 @@ function isFit(x: unknown): x is OperatorCostFit {
   if (x === null || typeof x !== 'object') return false;
   const o = x as Record<string, unknown>;
   const num = (k: string): boolean => typeof o[k] === 'number' && Number.isFinite(o[k]) && (o[k] as number) >= 0;
-  return typeof o['kind'] === 'string' && typeof o['device'] === 'string' && ['launchSeconds', 'secondsPerFlop', 'secondsPerByte', 'samples', 'timeMape'].every(num);
+  return typeof o['kind'] === 'string' && typeof o['device'] === 'string' && (o['precision'] === 'f32' || o['precision'] === 'f64') && ['launchSeconds', 'secondsPerFlop', 'secondsPerByte', 'samples', 'timeMape'].every(num);
 }
 
 /** This machine's stored operator fits; none when the file is missing, stale or damaged (never trusted then). */
@@ -56,10 +58,10 @@ export async function readOperatorFits(): Promise<OperatorCostFit[]> {
   return Array.isArray(fits) ? fits.filter(isFit) : [];
 }
 
-/** Store `fits`, replacing earlier fits of the same operator and device; returns the file's path. */
+/** Store `fits`, replacing earlier fits of the same operator, device and precision; returns the file's path. */
 export async function saveOperatorFits(fits: readonly OperatorCostFit[]): Promise<string> {
   if (!Array.isArray(fits) || !fits.every(isFit)) throw new InvalidArgumentError('saveOperatorFits: fits must be operator cost fits');
-  const key = (f: OperatorCostFit): string => `${f.kind}\u0000${f.device}`;
+  const key = (f: OperatorCostFit): string => `${f.kind}\u0000${f.device}\u0000${f.precision}`;
   const fresh = new Set(fits.map(key));
   const kept = (await readOperatorFits()).filter((f) => !fresh.has(key(f)));
   return writeCalibration({ fits: [...kept, ...fits] }, meta());

@@ -19,7 +19,7 @@ import { type BoundWorkload, bindWorkload } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
 import { WorkloadBuilder } from '../workloads/builder.js';
 import type { OperatorKind } from './kind.js';
-import { operatorKind } from './registry.js';
+import { operatorKind, operatorKinds } from './registry.js';
 
 export interface CalibrateOperatorOptions {
   /** Fewer, smaller inputs and repeats. @default false */
@@ -53,7 +53,7 @@ function measurable(kind: OperatorKind, system: System): Device[] {
 export async function calibrateOperator(name: string, system: System, options: CalibrateOperatorOptions = {}): Promise<OperatorCostFit[]> {
   const fn = 'calibrateOperator';
   const kind = operatorKind(name, fn);
-  if (kind.builtin) throw new InvalidArgumentError(`${fn}: ${name} is a built-in operator; \`dype calibrate\` fits the built-ins`);
+  if (kind.builtin && !(kind.execution.on === 'host' && kind.calibration)) throw new InvalidArgumentError(`${fn}: ${name} is a built-in device kernel; \`dype calibrate\` fits it`);
   const devices = measurable(kind, system);
   if (devices.length === 0) throw new InvalidArgumentError(`${fn}: ${name} has no code for a real host device of this system (${system.devices.map((d) => d.name).join(', ')}); only measured devices are calibrated`);
   const quick = options.quick === true;
@@ -67,15 +67,16 @@ export async function calibrateOperator(name: string, system: System, options: C
     // Every input runs twice untimed first: a JavaScript kernel is interpreted until the JIT has
     // seen it, and the first sizes timed would carry that (700 us for what later took 40).
     for (const b of bound) for (let w = 0; w < 2; w++) await executePiece(b, b.ops[0]!, device, valuesOf(b), 0, b.ops[0]!.units);
-    const rows: { flops: number; bytes: number; seconds: number }[] = [];
+    // One fit per precision of the output (a GEMM in f64 runs at half the f32 rate).
+    const rows = { f32: [] as Sample[], f64: [] as Sample[] };
     for (const [k, b] of bound.entries()) {
       const op = b.ops[0]!;
       const x = valuesOf(b);
       const [samples] = await repeatInRounds([() => executePiece(b, op, device, x, 0, op.units)], repeats);
-      rows.push({ flops: op.flops, bytes: op.bytes, seconds: median(samples!.map((s) => s.seconds)) });
+      rows[b.values[op.output]!.precision].push({ flops: op.flops, bytes: op.bytes, seconds: median(samples!.map((s) => s.seconds)) });
       options.onProgress?.(++done, total, `${name} on ${device.name}: input ${k + 1} of ${inputs.length}`);
     }
-    fits.push(fitRows(name, deviceKey(device), rows, quick));
+    for (const precision of ['f32', 'f64'] as const) if (rows[precision].length) fits.push(fitRows(name, deviceKey(device), precision, rows[precision], quick));
   }
   return fits;
 }
@@ -90,7 +91,8 @@ function bindInput(name: string, kind: OperatorKind, operands: Operands, k: numb
     else builder.dense(`in${i}`, { rows: x.rows, cols: x.cols });
   });
   try {
-    return bindWorkload(builder.op('y', name, operands.map((_, i) => `in${i}`)).output('y').build(), data);
+    const dense = operands.find((x): x is DenseMatrix => !('rowPtr' in x));
+    return bindWorkload(builder.op('y', name, operands.map((_, i) => `in${i}`)).output('y').build(), data, dense ? { precision: dense.precision } : {});
   } catch (cause) {
     const shapes = operands.map((x) => `${x.rows}x${x.cols}`).join(', ');
     throw new OperatorError(name, `calibrateOperator: ${name} refuses calibration input ${k} (${shapes}): ${cause instanceof Error ? cause.message : String(cause)}; give the operator \`calibration\` inputs it accepts`, { cause });
@@ -99,8 +101,14 @@ function bindInput(name: string, kind: OperatorKind, operands: Operands, k: numb
 
 const valuesOf = (b: BoundWorkload): Value[] => b.ops[0]!.operands.map((v) => b.values[v]!.data!);
 
+interface Sample {
+  readonly flops: number;
+  readonly bytes: number;
+  readonly seconds: number;
+}
+
 /** seconds ~ launch + a * flops + b * bytes, all non-negative, weighted to relative error. */
-function fitRows(kind: string, device: string, rows: readonly { flops: number; bytes: number; seconds: number }[], quick: boolean): OperatorCostFit {
+function fitRows(kind: string, device: string, precision: 'f32' | 'f64', rows: readonly Sample[], quick: boolean): OperatorCostFit {
   const n = rows.length;
   const a = new Float64Array(n * 3);
   const b = new Float64Array(n);
@@ -111,6 +119,20 @@ function fitRows(kind: string, device: string, rows: readonly { flops: number; b
     b[i] = 1;
   });
   const [launchSeconds, secondsPerFlop, secondsPerByte] = nnls(a, n, 3, b);
-  const fit = { kind, device, launchSeconds: launchSeconds!, secondsPerFlop: secondsPerFlop!, secondsPerByte: secondsPerByte!, samples: n, quick, createdAt: new Date().toISOString() };
+  const fit = { kind, device, precision, launchSeconds: launchSeconds!, secondsPerFlop: secondsPerFlop!, secondsPerByte: secondsPerByte!, samples: n, quick, createdAt: new Date().toISOString() };
   return { ...fit, timeMape: leastSquaresFitError(fit, rows) };
+}
+
+/**
+ * Fit every built-in operator the host computes (GEMM, the element-wise maps, reductions, SDDMM)
+ * on this system's real host devices: their time per machine, in place of the spec's constant
+ * dense rates (`dype calibrate` runs it after the device kernels).
+ */
+export async function calibrateHostOperators(system: System, options: CalibrateOperatorOptions = {}): Promise<OperatorCostFit[]> {
+  const kinds = operatorKinds().filter((k) => k.builtin && k.execution.on === 'host' && k.calibration && measurable(k, system).length > 0);
+  const fits: OperatorCostFit[] = [];
+  for (const [i, k] of kinds.entries()) {
+    fits.push(...(await calibrateOperator(k.name, system, { ...options, onProgress: (d, t, label) => options.onProgress?.(i * t + d, kinds.length * t, label) })));
+  }
+  return fits;
 }

@@ -22,3 +22,16 @@ export function bytesOfSparse(a: CsrMatrix, p: Precision): number {
 export function toDense(rows: number, cols: number, y: Float64Array, p: Precision): DenseMatrix {
   return new DenseMatrix(rows, cols, p === 'f32' ? Float32Array.from(y) : y);
 }
+
+/** Rows of the dense calibration inputs: 2^12 to 2^18 (2^12, 2^15, 2^17 when quick), past the last-level cache at the top. */
+export function calibrationRows(quick: boolean): number[] {
+  return quick ? [1 << 12, 1 << 15, 1 << 17] : [1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16, 1 << 17, 1 << 18];
+}
+
+/**
+ * Operand lists for `dype calibrate` of a dense kind: for each size and both precisions, the
+ * operands `make(rows, precision, seed)` gives (features of a fixed seed: timing does not depend on values).
+ */
+export function denseCalibration(quick: boolean, make: (rows: number, p: Precision, seed: number) => (CsrMatrix | DenseMatrix)[]): (CsrMatrix | DenseMatrix)[][] {
+  return (['f32', 'f64'] as const).flatMap((p) => calibrationRows(quick).map((rows, k) => make(rows, p, k + 1)));
+}

@@ -77,9 +77,9 @@ export class ModelCostSource implements PlanningCosts {
     const frac = full ? 1 : rangeFraction(op, this.bound, begin, end);
     const out = values[op.output]!;
     const precision = out.kind === 'depths' ? 'f32' : out.precision;
-    const fit = this.model.operatorFit(op.kind, d);
+    const fit = this.model.operatorFit(op.kind, d, precision);
     if (fit) {
-      // A user operator calibrated on this device: its fitted time, the device's power for energy.
+      // Calibrated on this device (`dype calibrate`, or `--op` for a user operator): its fitted time, the device's power for energy.
       const seconds = fittedSeconds(fit, op.flops * frac, op.bytes * frac);
       const rates = this.rates[device]!;
       const joules = seconds * rates.busyWatts + op.flops * frac * rates.joulesPerFlop + op.bytes * frac * rates.joulesPerByte;

@@ -1,7 +1,7 @@
 // A user operator's own calibration inputs are what `calibrateOperator` times (one sample each),
 // checked first: a list of the wrong operands, or a calibration that throws, is an OperatorError
-// naming the operator; a non-function is refused at definition; built-ins and devices without
-// the operator's code are refused.
+// naming the operator; a non-function is refused at definition; device-kernel built-ins and devices without
+// the operator's code are refused (built-ins the host computes are fitted like user operators).
 
 import { afterAll, expect, it } from 'vitest';
 import { buildSystem } from '../../src/devices/system.js';
@@ -42,7 +42,7 @@ it('refuses bad calibration inputs, built-ins, and systems where the operator ha
   await expect(calibrateOperator('cal-throws', system)).rejects.toThrow(/^cal-throws\.calibration: threw: no inputs today/);
   expect(() => defineOperator(rowScaleSpec({ name: 'cal-bad', calibration: 5 as never }))).toThrow(InvalidArgumentError);
   expect(() => defineOperator(rowScaleSpec({ name: 'cal-bad', calibration: 5 as never }))).toThrow(/cal-bad: calibration must be a function/);
-  await expect(calibrateOperator('spmm', system)).rejects.toThrow(/spmm is a built-in operator/);
+  await expect(calibrateOperator('spmm', system)).rejects.toThrow(/spmm is a built-in device kernel; `dype calibrate` fits it/);
   const { cpu: _, ...gpuOnly } = rowScaleSpec().devices;
   defineOperator(rowScaleSpec({ name: 'cal-gpu-only', devices: gpuOnly }));
   await expect(calibrateOperator('cal-gpu-only', system)).rejects.toThrow(/cal-gpu-only has no code for a real host device of this system \(cpu\)/);

@@ -11,8 +11,8 @@ import { progressReporter } from '../progress.js';
 import { formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
 import { formatRate, formatSeconds } from '../../units.js';
-import { saveOperatorFits } from '../../cost/operator-fits.js';
-import { calibrateOperator } from '../../operators/calibrate-op.js';
+import { type OperatorCostFit, saveOperatorFits } from '../../cost/operator-fits.js';
+import { calibrateHostOperators, calibrateOperator } from '../../operators/calibrate-op.js';
 import { defineFromModule } from '../../operators/from-module.js';
 
 export const CALIBRATE_HELP = `Usage: dype calibrate [--quick] [--system FILE] [--json]
@@ -21,8 +21,9 @@ export const CALIBRATE_HELP = `Usage: dype calibrate [--quick] [--system FILE] [
 
 Run every device of the system (detected, or --system FILE) on generated inputs that span sizes,
 skew, locality and diameter; fit each device's time and energy coefficients for SpMM, SpMV, BFS
-and multi-source BFS; store them for this machine in the cache folder, where the cost model
-finds them. Real devices are timed as the median of repeats; simulators run once (they are
+and multi-source BFS; then time the operators the host computes (GEMM, element-wise maps,
+reductions, SDDMM) on the real CPU and fit their time (launch + flops + bytes, per precision);
+store both for this machine in the cache folder, where the cost model finds them. Real devices are timed as the median of repeats; simulators run once (they are
 deterministic). Progress goes to stderr.
 
 With --op, fit one user-defined operator instead: FILE (a JavaScript module) is imported and
@@ -101,16 +102,31 @@ export async function calibrateCommand(argv: readonly string[], out: (s: string)
     const payload = await calibrate(system, { quick: values['quick'] === true, onProgress: (d, t, l) => progress.update(d, t, l) });
     progress.done();
     const path = await saveCalibration(payload);
+    // The operators the host computes (GEMM, element-wise, reductions, SDDMM), on the real CPU.
+    const dense = await calibrateHostOperators(system, { quick: values['quick'] === true, onProgress: (d, t, l) => progress.update(d, t, l) });
+    progress.done();
+    const densePath = dense.length ? await saveOperatorFits(dense) : undefined;
     if (values['json']) {
-      out(JSON.stringify({ command: 'calibrate', state: 'valid', path, calibration: payload }, null, 2));
+      out(JSON.stringify({ command: 'calibrate', state: 'valid', path, calibration: payload, ...(densePath ? { operatorsPath: densePath, operators: dense } : {}) }, null, 2));
       return;
     }
     out(`Calibrated ${system.devices.map((d) => d.name).join(', ')} in ${payload.seconds.toFixed(1)} s${payload.quick ? ' (quick)' : ''}; stored in ${path}\n`);
     out(fitTable(payload));
+    if (densePath) out(`\nOperators the host computes, fitted on ${[...new Set(dense.map((f) => f.device))].join(', ')}; stored in ${densePath}\n\n${operatorFitTable(dense)}`);
     out(`\nFit errors are on the calibration inputs themselves; \`npm run accuracy\` measures the model on real datasets it was not fitted to. Cache folder: ${calibrationDir()}`);
   } finally {
     await system.dispose();
   }
+}
+
+/** Fitted host operators: launch, rates, error. */
+function operatorFitTable(fits: readonly OperatorCostFit[]): string {
+  const rate = (perUnit: number, unit: string): string => (perUnit > 0 ? formatRate(1 / perUnit, unit) : '-');
+  const table = formatTable(
+    ['operator', 'device', 'precision', 'samples', 'launch', 'flops', 'bytes', 'time fit error'],
+    fits.map((f) => [f.kind, f.device, f.precision, String(f.samples), formatSeconds(f.launchSeconds), rate(f.secondsPerFlop, 'flop/s'), rate(f.secondsPerByte, 'B/s'), pct(f.timeMape)]),
+  );
+  return `${table}\n\nTime = launch + flops / flop rate + bytes / byte rate over the operator's cost terms (a rate of - costs nothing).`;
 }
 
 /** `--op NAME --module FILE`: import the module, fit the operator on the CPU, store the fit. */
@@ -130,9 +146,7 @@ async function calibrateUserOperator(values: Record<string, unknown>, out: (s: s
       return;
     }
     out(`Calibrated ${name} on ${fits.map((f) => f.device).join(', ')}; stored in ${path}\n`);
-    const rate = (perUnit: number, unit: string): string => (perUnit > 0 ? formatRate(1 / perUnit, unit) : '-');
-    out(formatTable(['device', 'samples', 'launch', 'flops', 'bytes', 'time fit error'], fits.map((f) => [f.device, String(f.samples), formatSeconds(f.launchSeconds), rate(f.secondsPerFlop, 'flop/s'), rate(f.secondsPerByte, 'B/s'), pct(f.timeMape)])));
-    out('\nTime = launch + flops / flop rate + bytes / byte rate over the operator\'s cost terms (a rate of - costs nothing).');
+    out(operatorFitTable(fits));
   } finally {
     await system.dispose();
   }

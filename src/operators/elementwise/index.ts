@@ -5,7 +5,8 @@ import type { DenseMatrix } from '../../data/dense.js';
 import { nativeAdd, nativeAffine, nativeRelu } from '../../kernels/dense.js';
 import { add as addRows, affine as affineRows, relu as reluRows } from '../../workloads/dense/elementwise.js';
 import type { BindContext, BoundShape, OperatorKind, ValueShape } from '../kind.js';
-import { boundDims, dims } from '../shared.js';
+import { boundDims, denseCalibration, dims } from '../shared.js';
+import { denseFeatures } from '../../generators/dense.js';
 
 /** Output shaped as the first operand; `flopsPerElement` and `passes` (operand and output sweeps) size the work. */
 function sameShape(ctx: BindContext, flopsPerElement: number, passes: number): BoundShape {
@@ -34,6 +35,7 @@ export const relu: OperatorKind = {
   bind: (ctx) => sameShape(ctx, 1, 2),
   shape: (_names, s) => like(s[0]!),
   reference: (_op, x) => reluRows(dense(x, 0)),
+  calibration: (quick) => denseCalibration(quick, (r, p, s) => [denseFeatures({ rows: r, cols: 64, precision: p, seed: s })]),
   execution: {
     on: 'host',
     native: (_op, x, range) => nativeRelu(dense(x, 0), range),
@@ -52,6 +54,7 @@ export const affine: OperatorKind = {
   bind: (ctx) => ({ ...sameShape(ctx, 2, 2), params: { scale: ctx.num('scale') ?? 1, shift: ctx.num('shift') ?? 0 } }),
   shape: (_names, s) => like(s[0]!),
   reference: (op, x) => affineRows(dense(x, 0), op.scale ?? 1, op.shift ?? 0),
+  calibration: (quick) => denseCalibration(quick, (r, p, s) => [denseFeatures({ rows: r, cols: 64, precision: p, seed: s })]),
   execution: {
     on: 'host',
     native: (op, x, range) => nativeAffine(dense(x, 0), op.scale ?? 1, op.shift ?? 0, range),
@@ -78,6 +81,7 @@ export const add: OperatorKind = {
     return like(a);
   },
   reference: (_op, x) => addRows(dense(x, 0), dense(x, 1)),
+  calibration: (quick) => denseCalibration(quick, (r, p, s) => [denseFeatures({ rows: r, cols: 64, precision: p, seed: s }), denseFeatures({ rows: r, cols: 64, precision: p, seed: s + 100 })]),
   execution: {
     on: 'host',
     native: (_op, x, range) => nativeAdd(dense(x, 0), dense(x, 1), range),

@@ -4,7 +4,8 @@ import type { DenseMatrix } from '../../data/dense.js';
 import { nativeGemm } from '../../kernels/dense.js';
 import { gemm as gemmRows } from '../../workloads/dense/gemm.js';
 import type { OperatorKind } from '../kind.js';
-import { boundDims, dims, elementBytes } from '../shared.js';
+import { boundDims, denseCalibration, dims, elementBytes } from '../shared.js';
+import { denseFeatures } from '../../generators/dense.js';
 
 export const gemm: OperatorKind = {
   name: 'gemm',
@@ -35,6 +36,7 @@ export const gemm: OperatorKind = {
     return { kind: 'dense', rows: a.rows, cols: b.cols, precision: a.precision };
   },
   reference: (_op, x) => gemmRows(x[0] as DenseMatrix, x[1] as DenseMatrix),
+  calibration: (quick) => denseCalibration(quick, (r, p, s) => [denseFeatures({ rows: r, cols: 64, precision: p, seed: s }), denseFeatures({ rows: 64, cols: 64, precision: p, seed: s + 100 })]),
   execution: {
     on: 'host',
     native: (_op, x, range) => nativeGemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range),

@@ -5,7 +5,8 @@ import type { DenseMatrix } from '../../data/dense.js';
 import { nativeReducePartial } from '../../kernels/dense.js';
 import { combineReduce, finishReduce, reduce as reduceAll, reducePartial, type ReduceOp } from '../../workloads/dense/reduce.js';
 import type { OperatorKind } from '../kind.js';
-import { elementBytes } from '../shared.js';
+import { denseCalibration, elementBytes } from '../shared.js';
+import { denseFeatures } from '../../generators/dense.js';
 
 const REDUCE_OPS = ['sum', 'max', 'norm2'] as const;
 
@@ -32,6 +33,7 @@ export const reduce: OperatorKind = {
   },
   shape: (_names, s) => ({ kind: 'dense', rows: 1, cols: s[0]!.cols, precision: s[0]!.precision }),
   reference: (op, x) => reduceAll(x[0] as DenseMatrix, op.reduceOp ?? 'sum'),
+  calibration: (quick) => denseCalibration(quick, (r, p, s) => [denseFeatures({ rows: r, cols: 64, precision: p, seed: s })]),
   execution: {
     on: 'host',
     native: (op, x, range) => nativeReducePartial(x[0] as DenseMatrix, op.reduceOp ?? 'sum', range),

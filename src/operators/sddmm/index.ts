@@ -6,7 +6,9 @@ import type { DenseMatrix } from '../../data/dense.js';
 import { nativeSddmm } from '../../kernels/dense.js';
 import { sddmm as sddmmRows } from '../../workloads/dense/sddmm.js';
 import type { OperatorKind } from '../kind.js';
-import { boundDims, bytesOfSparse, dims, elementBytes } from '../shared.js';
+import { boundDims, bytesOfSparse, denseCalibration, dims, elementBytes } from '../shared.js';
+import { denseFeatures } from '../../generators/dense.js';
+import { kroneckerGraph } from '../../generators/kronecker.js';
 
 export const sddmm: OperatorKind = {
   name: 'sddmm',
@@ -39,6 +41,10 @@ export const sddmm: OperatorKind = {
     return { kind: 'sparse', rows: a.rows, cols: a.cols, precision: b.precision };
   },
   reference: (_op, x) => sddmmRows(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix),
+  calibration: (quick) => denseCalibration(quick, (r, p, s) => {
+    const a = kroneckerGraph({ scale: Math.log2(r) - 2, seed: s });
+    return [a, denseFeatures({ rows: a.rows, cols: 32, precision: p, seed: s }), denseFeatures({ rows: a.cols, cols: 32, precision: p, seed: s + 100 })];
+  }),
   execution: {
     on: 'host',
     native: (_op, x, range) => nativeSddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range),
