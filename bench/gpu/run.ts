@@ -9,7 +9,7 @@
 // Results: one JSON file (default bench/results/gpu.json) with the device, every record, and a
 // Markdown summary printed on stdout.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';

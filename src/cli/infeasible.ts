@@ -3,7 +3,7 @@
 // (its --json carries `empty.reason`); `dype run` has nothing to run and fails with the same advice.
 
 import { explore, type Exploration, type MappingPoint } from '../scheduler/schedule.js';
-import { formatBytes, formatJoules, formatSeconds } from '../units.js';
+import { formatJoules, formatSeconds } from '../units.js';
 import type { PlanArgs } from './plan-args.js';
 
 export interface Infeasible {

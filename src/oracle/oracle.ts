@@ -15,7 +15,7 @@ import { Evaluator, type Constraints, type Metrics } from '../scheduler/evaluate
 import { type Choice, type CostSource, CostTable, type SpaceOptions, splitChoice } from '../scheduler/space.js';
 import type { BoundWorkload } from '../workloads/bind.js';
 import { referenceValues, type Value } from '../workloads/reference.js';
-import { balancedShares, capableDevices, ChoiceSet, crossingShares, DEFAULT_GRID, deviceGroups, gridChoices, type ShareGrid } from '../scheduler/share-grid.js';
+import { balancedShares, capableDevices, crossingShares, DEFAULT_GRID, deviceGroups, gridChoices, type ShareGrid } from '../scheduler/share-grid.js';
 import { MeasuredCostSource, type MeasureOptions, measurePieces, type PieceOfWork } from './measure.js';
 import { branchAndBound, type Optimum, type ScalarObjective } from '../scheduler/branch-and-bound.js';
 

@@ -10,7 +10,7 @@ import { InvalidArgumentError } from '../../src/errors.js';
 import { kroneckerGraph } from '../../src/generators/index.js';
 
 const CORRUPTIONS = {
-  'a column index past the end': (rp: Int32Array, ci: Int32Array) => ci.fill(1 << 29, 0, 50),
+  'a column index past the end': (_rp: Int32Array, ci: Int32Array) => ci.fill(1 << 29, 0, 50),
   'a negative column index': (_rp: Int32Array, ci: Int32Array) => ci.fill(-7, 0, 50),
   'a row pointer past nnz': (rp: Int32Array) => (rp[10] = 1 << 30),
   'a negative row pointer': (rp: Int32Array) => (rp[10] = -5),
