@@ -4,7 +4,7 @@
 // Run: node --expose-gc --import tsx bench/kernels/spmm.ts [--quick | --ci] [--k 8,32,128] [--precision f32,f64] [--only a,b] [--threads 1,2] [--no-graphblas]
 
 import { parseArgs } from 'node:util';
-import { CsrMatrix } from '../../src/data/csr.js';
+import type { CsrMatrix } from '../../src/data/csr.js';
 import { DenseMatrix, type Precision } from '../../src/data/dense.js';
 import { bandedMatrix, denseFeatures, gridGraph, kroneckerGraph } from '../../src/generators/index.js';
 import { spmm } from '../../src/kernels/spmm.js';

@@ -3,7 +3,7 @@
 // implementation is made (so a missing one is refused at definition), and each call hands the
 // kernel checked operands and an output buffer of exactly the piece's rows.
 
-import { CsrMatrix } from '../data/csr.js';
+import type { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
 import { describe, InvalidArgumentError, NativeError } from '../errors.js';
 import { nativeAddon } from '../native/addon.js';

@@ -8,7 +8,7 @@
 // 92/8 split predicted balanced that was really 96/4 ran 19% slower.
 
 import { balancedShares } from './share-grid.js';
-import { type ScalarObjective } from './branch-and-bound.js';
+import type { ScalarObjective } from './branch-and-bound.js';
 import { Evaluator } from './evaluate.js';
 import { type PickResult, pickMapping } from './pick.js';
 import type { PlanningProblem } from './problem.js';

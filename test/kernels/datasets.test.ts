@@ -3,7 +3,7 @@
 
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CsrMatrix } from '../../src/data/csr.js';
+import type { CsrMatrix } from '../../src/data/csr.js';
 import { denseFeatures } from '../../src/generators/index.js';
 import { loadMatrixMarket } from '../../src/io/index.js';
 import { bfs } from '../../src/kernels/bfs.js';

@@ -5,7 +5,7 @@
 // 432 suite cases between a quick and a full calibration).
 
 import { describe, expect, it } from 'vitest';
-import { CostModel } from '../../src/cost/model.js';
+import type { CostModel } from '../../src/cost/model.js';
 import type { System } from '../../src/devices/system.js';
 import { Oracle } from '../../src/oracle/oracle.js';
 import { explore } from '../../src/scheduler/schedule.js';

@@ -4,7 +4,7 @@
 // device then plans as an accurate one does, and the plan's figures are what the devices do.
 
 import { describe, expect, it, vi } from 'vitest';
-import { CostModel } from '../../src/cost/model.js';
+import type { CostModel } from '../../src/cost/model.js';
 import type { System } from '../../src/devices/system.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { probeRanges } from '../../src/scheduler/probe.js';

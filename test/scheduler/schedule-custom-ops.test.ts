@@ -3,7 +3,7 @@
 
 import { expect, it } from 'vitest';
 import { CsrMatrix } from '../../src/data/csr.js';
-import { DenseMatrix } from '../../src/data/dense.js';
+import type { DenseMatrix } from '../../src/data/dense.js';
 import { CostModel } from '../../src/cost/model.js';
 import { buildSystem } from '../../src/devices/system.js';
 import { kroneckerGraph } from '../../src/generators/index.js';

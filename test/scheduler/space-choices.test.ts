@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { buildChoices } from '../../src/scheduler/candidates.js';
-import { type Choice } from '../../src/scheduler/space.js';
+import type { Choice } from '../../src/scheduler/space.js';
 import { bindChain, threeDeviceSystem } from './schedule-fixtures.js';
 
 const system = threeDeviceSystem();

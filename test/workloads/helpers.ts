@@ -2,7 +2,7 @@
 // element at a time, double-precision accumulation rounded once into the output's precision).
 
 import { CsrMatrix } from '../../src/data/csr.js';
-import { DenseMatrix, type DenseArray, type Precision } from '../../src/data/dense.js';
+import type { DenseMatrix, DenseArray, Precision } from '../../src/data/dense.js';
 import { DypeError } from '../../src/errors.js';
 
 export const PRECISIONS: readonly Precision[] = ['f32', 'f64'];

@@ -15,7 +15,7 @@ import type { BackendDefinition } from '../backend.js';
 import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, spmmArgs } from '../backend-device.js';
 import type { Device, DeviceCapabilities, DevicePower, DeviceSpec, RunOptions } from '../device.js';
 import type { CheckedBfs, CheckedMsbfs, CheckedSpmm } from '../run-checks.js';
-import { type ParamRules } from '../spec.js';
+import type { ParamRules } from '../spec.js';
 import { GPU_TRAIT_PARAMS, gpuTraits, specNumber, type DeviceTraits } from '../traits.js';
 
 /** What the addon reports about CUDA on this machine (native/src/cuda/gpu.h, `Probe`). */

@@ -2,7 +2,7 @@
 // accumulator per row range (the reference loop here; natively in src/kernels/dense.ts), their
 // combination, and the finish.
 
-import { type DenseMatrix, type Precision } from '../../data/dense.js';
+import type { DenseMatrix, Precision } from '../../data/dense.js';
 import type { RowRange } from '../../devices/device.js';
 import { describe, InvalidArgumentError } from '../../errors.js';
 import { allocDense, checkDense, checkReduce, REDUCE_OPS, type ReduceOp, shape, wrap } from '../../kernels/dense-checks.js';

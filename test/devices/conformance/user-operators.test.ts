@@ -3,7 +3,7 @@
 // and a workload that uses it); the suite runs whatever the registry then holds.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { DenseMatrix } from '../../../src/data/dense.js';
+import type { DenseMatrix } from '../../../src/data/dense.js';
 import { runPiece } from '../../../src/executor/piece.js';
 import { defineOperator, undefineOperator } from '../../../src/operators/define.js';
 import { operatorKinds } from '../../../src/operators/registry.js';

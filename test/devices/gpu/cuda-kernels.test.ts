@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { CsrMatrix } from '../../../src/data/csr.js';
-import { DenseMatrix } from '../../../src/data/dense.js';
+import type { DenseMatrix } from '../../../src/data/dense.js';
 import { InvalidArgumentError } from '../../../src/errors.js';
 import { cudaAddon, cudaProbe, SPMM_STRATEGIES } from '../../../src/devices/backends/gpu.js';
 import { inEdgesOf } from '../../../src/kernels/in-edges.js';
