@@ -13,7 +13,7 @@
 // `MIN_GAIN` over the planned device alone: otherwise it is one call, as planned.
 
 import type { CsrMatrix } from '../data/csr.js';
-import type { Device, EnergySource, TimeSource } from '../devices/device.js';
+import type { Device, DeviceResult, EnergySource, TimeSource } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import type { BfsLevelShape, CostModel } from '../cost/model.js';
 import { InvalidArgumentError } from '../errors.js';
@@ -290,7 +290,7 @@ export async function steppedBfs(ctx: SteppedBfsContext, candidates: readonly nu
     }
     const device: Device = system.devices[pick.d]!;
     const reason = costs.map((c) => `${system.devices[c.d]!.name} ${(c.lvl * 1e6).toPrecision(3)} us (+${((c.call + c.move) * 1e6).toPrecision(3)} us to start there, ${(c.rest * 1e6).toPrecision(3)} us for the rest)`).join(', ');
-    let r;
+    let r: DeviceResult<'bfs'>;
     try {
       const resume = depth ? { resume: { depth, level } } : {};
       r = await onHost(device, () => device.run({ kind: 'bfs', source, ...(group > 0 ? { maxLevels: group } : {}), ...resume }, { graph: g }, undefined, ctx.signal ? { signal: ctx.signal } : {}));
