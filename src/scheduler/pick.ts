@@ -6,7 +6,7 @@
 // prediction uncertainty of the devices involved), so a 0.1% predicted gain from putting six rows
 // on a third device does not win, and a re-plan does not flip between near-equal mappings.
 
-import { type Optimum, branchAndBound, type ScalarObjective, valueOf } from './branch-and-bound.js';
+import { type Optimum, branchAndBound, type ScalarObjective, objectiveValue } from './branch-and-bound.js';
 import type { PlanningCosts } from './costs.js';
 import { Evaluator } from './evaluate.js';
 import type { FrontProblem } from './front.js';
@@ -123,4 +123,4 @@ export function pickMapping(problem: FrontProblem, objective: ScalarObjective, o
   return { genome: best.genome, exact: best.exact, margin };
 }
 
-export { valueOf };
+export { objectiveValue };
