@@ -98,7 +98,13 @@ for (const name of ['gcn', 'pagerank', 'msbfs']) {
   const plan = await schedule(name, graph, { system, model: freshModel() });
   const loss = new DeviceLoss();
   let first = true;
-  const result = await runPlan(plan, { deviceLoss: loss, observers: [{ onPiece: () => (first ? ((first = false), loss.withdraw('gpu')) : undefined) }] });
+  const withdrawFirst = (): void => {
+    if (first) {
+      first = false;
+      loss.withdraw('gpu');
+    }
+  };
+  const result = await runPlan(plan, { deviceLoss: loss, observers: [{ onPiece: withdrawFirst }] });
   const ref = referenceValues(plan.problem.bound);
   let worst = 0;
   for (const v of plan.problem.bound.outputs) {

@@ -115,7 +115,10 @@ async function declared(p: Pattern): Promise<Measured> {
   const read = new Set<string>();
   const ids: string[] = [];
   const input = (x: string | CsrMatrix | DenseMatrix): string => {
-    if (typeof x === 'string') return read.add(x), x;
+    if (typeof x === 'string') {
+      read.add(x);
+      return x;
+    }
     let n = names.get(x);
     if (!n) {
       n = `in${names.size}`;

@@ -138,7 +138,7 @@ export class DriftTracker {
   observe(op: BoundOp, parts: readonly Part[], results: readonly PieceResult[], learn: boolean): void {
     const movedOff = (j: number): boolean => {
       const st = (results[j] as { steps?: readonly BfsStepRecord[] }).steps;
-      return st !== undefined && st.some((s) => s.device !== this.system.devices[parts[j]!.device]!.name);
+      return st?.some((s) => s.device !== this.system.devices[parts[j]!.device]!.name) ?? false;
     };
     parts.forEach((part, j) => {
       const r = results[j]!;

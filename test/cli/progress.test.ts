@@ -6,7 +6,11 @@ import { progressReporter } from '../../src/cli/progress.js';
 
 function stream(isTTY: boolean): { writes: string[]; s: NodeJS.WriteStream } {
   const writes: string[] = [];
-  const s = { isTTY, columns: 60, write: (chunk: string) => (writes.push(chunk), true) } as unknown as NodeJS.WriteStream;
+  const write = (chunk: string): boolean => {
+    writes.push(chunk);
+    return true;
+  };
+  const s = { isTTY, columns: 60, write } as unknown as NodeJS.WriteStream;
   return { writes, s };
 }
 

@@ -29,8 +29,17 @@ export const jsonMutation: fc.Arbitrary<JsonMutation> = fc.oneof(
 function positions(root: unknown): { parent: Record<string, unknown> | unknown[]; key: string | number }[] {
   const out: { parent: Record<string, unknown> | unknown[]; key: string | number }[] = [];
   const walk = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach((x, i) => (out.push({ parent: v, key: i }), walk(x)));
-    else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) out.push({ parent: v as Record<string, unknown>, key: k }), walk((v as Record<string, unknown>)[k]);
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        out.push({ parent: v, key: i });
+        walk(x);
+      });
+    } else if (v !== null && typeof v === 'object') {
+      for (const k of Object.keys(v)) {
+        out.push({ parent: v as Record<string, unknown>, key: k });
+        walk((v as Record<string, unknown>)[k]);
+      }
+    }
   };
   walk(root);
   return out;
