@@ -32,6 +32,6 @@ export function checkIds(fn: string, what: string, ids: unknown, values: Float64
 export function checkRowNotNaN(fn: string, values: Float64Array, m: number, id: number): void {
   for (let k = 0; k < m; k++) {
     const v = values[id * m + k]!;
-    if (v !== v) throw new InvalidArgumentError(`${fn}: objective ${k} of point ${id} is NaN`);
+    if (Number.isNaN(v)) throw new InvalidArgumentError(`${fn}: objective ${k} of point ${id} is NaN`);
   }
 }

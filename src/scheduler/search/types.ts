@@ -174,7 +174,7 @@ export function evaluateInto(
   const at = row * m;
   for (let k = 0; k < m; k++) {
     const v = out[k]!;
-    if (ok && v !== v) {
+    if (ok && Number.isNaN(v)) {
       throw new InvalidArgumentError(`${fn}: problem.evaluate wrote NaN for objective ${k} of feasible genome [${genome.join(', ')}]`);
     }
     values[at + k] = v;
