@@ -91,6 +91,7 @@ export class EdgeListParser implements LineSink {
     let p = start;
     let line = c.line;
     while (p < end) {
+      // biome-ignore lint/suspicious/noConfusingLabels: `break fast` hands the line to the general parser below
       fast: {
         if (n === src.length || !plain) break fast;
         let q = c.scanPair(p);

@@ -158,6 +158,7 @@ export class MatrixMarketParser implements LineSink {
     let p = c.pos;
     let line = c.line;
     while (p < end) {
+      // biome-ignore lint/suspicious/noConfusingLabels: `break fast` hands the line to the general parser below
       fast: {
         if (n >= capacity) break fast;
         let q = c.scanPair(p);

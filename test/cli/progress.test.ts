@@ -34,6 +34,7 @@ describe('progressReporter', () => {
     p.done();
     expect(writes.length).toBeLessThanOrEqual(11);
     expect(writes.every((w) => /^run: \d+\/200 \(\d+%\) piece \d+\n$/.test(w))).toBe(true);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that no carriage return or escape sequence reaches a non-terminal
     expect(writes.join('')).not.toMatch(/[\r\x1b]/);
   });
 });

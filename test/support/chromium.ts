@@ -156,6 +156,7 @@ export async function visit(binary: string, url: string, options: { readyWhen: s
         rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
         break;
       } catch (e) {
+        // biome-ignore lint/correctness/noUnsafeFinally: a profile that cannot be removed is a failure of its own, reported even over the try's
         if (attempt >= 10) throw e;
         killGroup(child);
         await new Promise((res) => setTimeout(res, 500));
