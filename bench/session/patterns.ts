@@ -26,11 +26,18 @@ const ROUNDS = args.quick ? 21 : 41;
 const SCALE = args.quick ? 11 : 13;
 const WIDTH = 16;
 
-const system = buildSystem({
-  name: 'patterns',
-  devices: [{ name: 'cpu', backend: 'cpu' }, { name: 'gpu', backend: 'gpu-sim' }, { name: 'cgra', backend: 'cgra-sim' }],
-  links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
-}, 'session-patterns');
+const system = buildSystem(
+  {
+    name: 'patterns',
+    devices: [
+      { name: 'cpu', backend: 'cpu' },
+      { name: 'gpu', backend: 'gpu-sim' },
+      { name: 'cgra', backend: 'cgra-sim' },
+    ],
+    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+  },
+  'session-patterns',
+);
 const A = kroneckerGraph({ scale: SCALE, seed: 1 });
 const X = denseFeatures({ rows: A.cols, cols: WIDTH, seed: 1 });
 const Xs = [2, 3, 4].map((seed) => denseFeatures({ rows: A.cols, cols: WIDTH, seed }));
@@ -80,7 +87,11 @@ const PATTERNS: Record<string, Pattern> = {
 };
 
 /** Host wall seconds of the whole (planning and running), of the runs alone, and the runs' makespan. */
-interface Measured { wall: number; run: number; makespan: number }
+interface Measured {
+  wall: number;
+  run: number;
+  makespan: number;
+}
 
 async function inferred(p: Pattern, sync: boolean): Promise<Measured> {
   const model = new CostModel(system);
@@ -148,8 +159,12 @@ async function declared(p: Pattern): Promise<Measured> {
   return { wall: (performance.now() - t0) / 1000, run: result.wallSeconds, makespan: result.makespan };
 }
 
-console.log(`Task-parallel patterns: kronecker scale ${SCALE} (${A.rows} vertices, ${A.nnz} nonzeros), ${WIDTH} columns, cpu + gpu-sim + cgra-sim, splits ${args.splits ? 'on' : 'off'}; ${ROUNDS} rounds; ratios > 1: inferred faster`);
-console.log('Each cell: sync / inferred and declared / inferred, medians over rounds of the per-round ratio. wall: planning and running; run: the runs alone (runPlan wall); makespan: the runs\' composed device time.');
+console.log(
+  `Task-parallel patterns: kronecker scale ${SCALE} (${A.rows} vertices, ${A.nnz} nonzeros), ${WIDTH} columns, cpu + gpu-sim + cgra-sim, splits ${args.splits ? 'on' : 'off'}; ${ROUNDS} rounds; ratios > 1: inferred faster`,
+);
+console.log(
+  "Each cell: sync / inferred and declared / inferred, medians over rounds of the per-round ratio. wall: planning and running; run: the runs alone (runPlan wall); makespan: the runs' composed device time.",
+);
 console.log('| pattern | inferred wall, run (ms) | wall: sync, declared | run: sync, declared | makespan: sync, declared |');
 console.log('|---|---|---|---|---|');
 for (const [name, p] of Object.entries(PATTERNS)) {

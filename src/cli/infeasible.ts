@@ -49,10 +49,14 @@ export function relaxAdvice(x: Infeasible, args: PlanArgs): string[] {
   const c = args.options;
   const lines: string[] = [];
   if (x.relax.deadline !== undefined && c.deadline !== undefined && x.relax.deadline > c.deadline) {
-    lines.push(`--deadline ${typed(formatSeconds(up3(x.relax.deadline)))} or more (the fastest plan found takes ${formatSeconds(x.relax.deadline)}; asked ${formatSeconds(c.deadline)})`);
+    lines.push(
+      `--deadline ${typed(formatSeconds(up3(x.relax.deadline)))} or more (the fastest plan found takes ${formatSeconds(x.relax.deadline)}; asked ${formatSeconds(c.deadline)})`,
+    );
   }
   if (x.relax.energyBudget !== undefined && c.energyBudget !== undefined && x.relax.energyBudget > c.energyBudget) {
-    lines.push(`--energy-budget ${typed(formatJoules(up3(x.relax.energyBudget)))} or more (the most frugal plan found uses ${formatJoules(x.relax.energyBudget)}; asked ${formatJoules(c.energyBudget)})`);
+    lines.push(
+      `--energy-budget ${typed(formatJoules(up3(x.relax.energyBudget)))} or more (the most frugal plan found uses ${formatJoules(x.relax.energyBudget)}; asked ${formatJoules(c.energyBudget)})`,
+    );
   }
   if (c.deadline !== undefined && c.energyBudget !== undefined) {
     const both = x.unconstrained.front.find((p) => p.time <= c.deadline! && p.energy <= c.energyBudget!);

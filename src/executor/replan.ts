@@ -100,6 +100,7 @@ export function replanRemaining(
   const then = scalar(next);
   const gain = now > 0 && Number.isFinite(now) ? 1 - then / now : Number.isFinite(then) ? 1 : 0;
   const same = next.every((c, i) => c === genome[i]);
-  if (same || (hold && Number.isFinite(now) && then >= now * (1 - margin))) return { genome: Int32Array.from(genome), changed: false, gain: Math.max(0, gain), margin };
+  if (same || (hold && Number.isFinite(now) && then >= now * (1 - margin)))
+    return { genome: Int32Array.from(genome), changed: false, gain: Math.max(0, gain), margin };
   return { genome: next, changed: true, gain, margin };
 }

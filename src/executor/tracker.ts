@@ -111,7 +111,8 @@ export class DriftTracker {
     const { bound, choices, genome, started } = this;
     bound.ops.forEach((op, i) => {
       if (started[i]) return;
-      for (const part of choices[i]![genome[i]!]!.parts) this.predicted.set(i, part.device, part.begin, part.end, costs.cost(op, part.device, part.begin, part.end));
+      for (const part of choices[i]![genome[i]!]!.parts)
+        this.predicted.set(i, part.device, part.begin, part.end, costs.cost(op, part.device, part.begin, part.end));
     });
     this.plannedLeftSum = 0;
     this.baseLeft = new Map();

@@ -39,7 +39,8 @@ export interface SearchLimits {
 }
 
 /** The scalar a single-objective search minimises: time, energy, or their product (min-edp). */
-export const objectiveValue = (o: ScalarObjective, time: number, energy: number): number => (o === 'min-time' ? time : o === 'min-energy' ? energy : time * energy);
+export const objectiveValue = (o: ScalarObjective, time: number, energy: number): number =>
+  o === 'min-time' ? time : o === 'min-energy' ? energy : time * energy;
 /** What breaks ties: the other objective (as the policies do). */
 const tieOf = (o: ScalarObjective, time: number, energy: number): number => (o === 'min-energy' ? time : o === 'min-time' ? energy : time);
 
@@ -92,7 +93,8 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
       let most = 0;
       for (let c = 0; c < table.choiceCount[i]!; c++) {
         const g = table.choiceBase[i]! + c;
-        for (let p = table.partBegin[g]!; p < table.partBegin[g]! + table.partCount[g]!; p++) if (table.partDevice[p] === d && table.partSeconds[p]! > most) most = table.partSeconds[p]!;
+        for (let p = table.partBegin[g]!; p < table.partBegin[g]! + table.partCount[g]!; p++)
+          if (table.partDevice[p] === d && table.partSeconds[p]! > most) most = table.partSeconds[p]!;
       }
       restBusy[i * D + d] = restBusy[(i + 1) * D + d]! + most;
     }
@@ -189,7 +191,12 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
         }
         tQuick += after;
       }
-      if (objectiveValue(objective, tQuick, eQuick) > bestValue * keep || (deadline !== undefined && tQuick > deadline) || (budget !== undefined && eQuick > budget)) continue;
+      if (
+        objectiveValue(objective, tQuick, eQuick) > bestValue * keep ||
+        (deadline !== undefined && tQuick > deadline) ||
+        (budget !== undefined && eQuick > budget)
+      )
+        continue;
       schedule.place(i, c, null);
       genome[i] = c;
       if (evaluator.fits()) {

@@ -2,7 +2,6 @@
 
 import { describe, InvalidArgumentError } from '../errors.js';
 
-
 export function checkM(fn: string, m: unknown): 2 | 3 {
   if (m !== 2 && m !== 3) throw new InvalidArgumentError(`${fn}: m (objectives) must be 2 or 3, got ${describe(m)}`);
   return m;

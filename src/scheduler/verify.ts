@@ -23,7 +23,11 @@ const PER_OPERATOR = 4;
 /** Rounds of running alternatives and picking again. */
 const ROUNDS = 2;
 
-export async function verifyNear(problem: PlanningProblem, picked: PickResult, objective: ScalarObjective): Promise<{ problem: PlanningProblem; picked: PickResult }> {
+export async function verifyNear(
+  problem: PlanningProblem,
+  picked: PickResult,
+  objective: ScalarObjective,
+): Promise<{ problem: PlanningProblem; picked: PickResult }> {
   const prober = problem.prober;
   if (!prober) return { problem, picked };
   const { bound, system, costs, choices, constraints } = problem;

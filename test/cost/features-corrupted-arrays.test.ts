@@ -20,7 +20,10 @@ const CORRUPTIONS = {
 describe.each(['wasm', 'typescript'] as const)('the %s engine', (engine) => {
   for (const [what, spoil] of Object.entries(CORRUPTIONS)) {
     it(`matrixFeatures and graphFeatures refuse ${what} with a typed error naming themselves`, () => {
-      for (const [fn, call] of [['matrixFeatures', matrixFeatures], ['graphFeatures', graphFeatures]] as const) {
+      for (const [fn, call] of [
+        ['matrixFeatures', matrixFeatures],
+        ['graphFeatures', graphFeatures],
+      ] as const) {
         const g = kroneckerGraph({ scale: 8, seed: 1 });
         spoil(g.rowPtr as Int32Array, g.colIdx);
         expect(() => call(g, { engine })).toThrow(InvalidArgumentError);

@@ -22,7 +22,14 @@ it('plans and measures sddmm -> spmm -> reduce', async () => {
     .op('n', 'reduce', ['agg'], { op: 'norm2' })
     .output('n')
     .build();
-  const system = buildSystem({ name: 't', devices: [{ name: 'gpu', backend: 'gpu-sim' }, { name: 'cgra', backend: 'cgra-sim' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }] });
+  const system = buildSystem({
+    name: 't',
+    devices: [
+      { name: 'gpu', backend: 'gpu-sim' },
+      { name: 'cgra', backend: 'cgra-sim' },
+    ],
+    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+  });
   const g = kroneckerGraph({ scale: 8, seed: 2 });
   const plan = await schedule(w, g, { system, model: new CostModel(system) });
   expect(plan.front.length).toBeGreaterThan(0);

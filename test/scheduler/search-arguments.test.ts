@@ -41,7 +41,9 @@ describe.each([...STRATEGIES.keys()])('%s refuses malformed problems and options
 
   it('refuses an evaluate that returns a non-boolean or NaN for a feasible genome', () => {
     const noReturn = { ...good(), evaluate: (_g: Int32Array, out: Float64Array) => void out.fill(1) } as unknown as SearchProblem;
-    expect(() => strategy.search(noReturn, { seed: 1, budget: 100 })).toThrow(new RegExp(`^${name}: problem\\.evaluate must return a boolean, got undefined for genome \\[0, 0\\]`));
+    expect(() => strategy.search(noReturn, { seed: 1, budget: 100 })).toThrow(
+      new RegExp(`^${name}: problem\\.evaluate must return a boolean, got undefined for genome \\[0, 0\\]`),
+    );
     const partial = {
       ...good(),
       evaluate: (_g: Int32Array, out: Float64Array) => {
@@ -49,7 +51,9 @@ describe.each([...STRATEGIES.keys()])('%s refuses malformed problems and options
         return true;
       },
     };
-    expect(() => strategy.search(partial, { seed: 1, budget: 100 })).toThrow(new RegExp(`^${name}: problem\\.evaluate wrote NaN for objective 1 of feasible genome \\[0, 0\\]`));
+    expect(() => strategy.search(partial, { seed: 1, budget: 100 })).toThrow(
+      new RegExp(`^${name}: problem\\.evaluate wrote NaN for objective 1 of feasible genome \\[0, 0\\]`),
+    );
   });
 });
 

@@ -22,7 +22,11 @@ import { haveDatasets, sharedDatasets } from '../support/datasets.js';
 describe('verifying a pick against its near alternatives', () => {
   const system = buildSystem({
     name: 'gpu-cgra',
-    devices: [{ name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' }, { name: 'cgra', backend: 'cgra-sim' }, { name: 'cgra8', backend: 'cgra-sim', profile: 'hycube-8x8' }],
+    devices: [
+      { name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' },
+      { name: 'cgra', backend: 'cgra-sim' },
+      { name: 'cgra8', backend: 'cgra-sim', profile: 'hycube-8x8' },
+    ],
     links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
   });
   const mesh = generate({ kind: 'banded', n: 3000, halfBandwidth: 20, fill: 0.6, seed: 16 });

@@ -76,7 +76,14 @@ export function csr(cols: number, rows: ReadonlyArray<ReadonlyArray<number | rea
 /** Ranges every row-wise kernel is checked on: full, empty at both ends and inside, a middle slice. */
 export function rangesOf(rows: number): Array<readonly [number, number]> {
   const mid = Math.floor(rows / 2);
-  return [[0, rows], [0, 0], [rows, rows], [mid, mid], [Math.floor(rows / 3), Math.min(rows, Math.floor((2 * rows) / 3) + 1)], [Math.min(1, rows), rows]];
+  return [
+    [0, rows],
+    [0, 0],
+    [rows, rows],
+    [mid, mid],
+    [Math.floor(rows / 3), Math.min(rows, Math.floor((2 * rows) / 3) + 1)],
+    [Math.min(1, rows), rows],
+  ];
 }
 
 /** Cut points splitting [0, rows) into uneven parts (odd sizes, one empty part). */

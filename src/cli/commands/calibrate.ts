@@ -87,7 +87,9 @@ export async function calibrateCommand(argv: readonly string[], out: (s: string)
     }
     out(`Calibrated ${system.devices.map((d) => d.name).join(', ')} in ${payload.seconds.toFixed(1)} s${payload.quick ? ' (quick)' : ''}; stored in ${path}\n`);
     out(fitTable(payload));
-    out(`\nFit errors are on the calibration inputs themselves; \`npm run accuracy\` measures the model on real datasets it was not fitted to. Cache folder: ${calibrationDir()}`);
+    out(
+      `\nFit errors are on the calibration inputs themselves; \`npm run accuracy\` measures the model on real datasets it was not fitted to. Cache folder: ${calibrationDir()}`,
+    );
   } finally {
     await system.dispose();
   }

@@ -18,9 +18,18 @@ export const sddmm: OperatorKind = {
   splittable: true,
   bind(ctx) {
     const [a, u, w] = ctx.operands as [(typeof ctx.operands)[0], (typeof ctx.operands)[0], (typeof ctx.operands)[0]];
-    if (u.rows !== a.rows || w.rows !== a.cols || u.cols !== w.cols) ctx.fail(`needs U with ${a.rows} rows and V with ${a.cols} rows of equal width; ${boundDims(u)}, ${boundDims(w)}`);
+    if (u.rows !== a.rows || w.rows !== a.cols || u.cols !== w.cols)
+      ctx.fail(`needs U with ${a.rows} rows and V with ${a.cols} rows of equal width; ${boundDims(u)}, ${boundDims(w)}`);
     const p = u.precision;
-    const output = { kind: 'sparse' as const, rows: a.rows, cols: a.cols, entries: a.entries, bytes: bytesOfSparse(a.pattern!, p), precision: p, pattern: a.pattern! };
+    const output = {
+      kind: 'sparse' as const,
+      rows: a.rows,
+      cols: a.cols,
+      entries: a.entries,
+      bytes: bytesOfSparse(a.pattern!, p),
+      precision: p,
+      pattern: a.pattern!,
+    };
     return {
       output,
       units: a.rows,

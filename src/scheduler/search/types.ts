@@ -155,14 +155,7 @@ export function checkSearch(fn: string, problem: SearchProblem, options: SearchO
  * objectives into `values` at row `row`. Returns feasibility.
  * @internal
  */
-export function evaluateInto(
-  fn: string,
-  problem: SearchProblem,
-  genome: Int32Array,
-  out: Float64Array,
-  values: Float64Array,
-  row: number,
-): boolean {
+export function evaluateInto(fn: string, problem: SearchProblem, genome: Int32Array, out: Float64Array, values: Float64Array, row: number): boolean {
   const m = out.length;
   out[0] = NaN;
   out[1] = NaN;

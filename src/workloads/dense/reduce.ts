@@ -129,9 +129,7 @@ function finish(op: ReduceOp, acc: DenseMatrix, precision: Precision): DenseMatr
 function checkAccumulator(fn: string, what: string, m: unknown): asserts m is DenseMatrix {
   checkDense(fn, what, m);
   if (m.rows !== 1 || m.precision !== 'f64') {
-    throw new InvalidArgumentError(
-      `${fn}: ${what} is a ${shape(m)} ${m.precision} matrix; accumulators from reducePartial are 1 x cols f64`,
-    );
+    throw new InvalidArgumentError(`${fn}: ${what} is a ${shape(m)} ${m.precision} matrix; accumulators from reducePartial are 1 x cols f64`);
   }
 }
 
