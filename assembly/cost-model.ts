@@ -4,6 +4,19 @@
 import './portable';
 
 export {
-  MF_FIELDS, MF_GAP_BUCKETS, GF_FIELDS, SPMM_TERMS, BFS_TERMS, MSBFS_TERMS,
-  spmmTerms, bfsTerms, bfsLevelTerms, msbfsTerms, dot, predictSpmm, predictBfs, predictBfsLevel, predictMsbfs,
+  MF_FIELDS,
+  MF_GAP_BUCKETS,
+  GF_FIELDS,
+  SPMM_TERMS,
+  BFS_TERMS,
+  MSBFS_TERMS,
+  spmmTerms,
+  bfsTerms,
+  bfsLevelTerms,
+  msbfsTerms,
+  dot,
+  predictSpmm,
+  predictBfs,
+  predictBfsLevel,
+  predictMsbfs,
 } from '../src/cost/core/cost-terms';

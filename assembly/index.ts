@@ -5,7 +5,20 @@
 export { alloc, free } from './memory';
 export { rowLengthStats, ROW_STATS_FIELDS } from './row-stats';
 export {
-  MF_FIELDS, MF_GAP_BUCKETS, GF_FIELDS, SPMM_TERMS, BFS_TERMS, MSBFS_TERMS,
-  spmmTerms, bfsTerms, bfsLevelTerms, msbfsTerms, dot, predictSpmm, predictBfs, predictBfsLevel, predictMsbfs,
+  MF_FIELDS,
+  MF_GAP_BUCKETS,
+  GF_FIELDS,
+  SPMM_TERMS,
+  BFS_TERMS,
+  MSBFS_TERMS,
+  spmmTerms,
+  bfsTerms,
+  bfsLevelTerms,
+  msbfsTerms,
+  dot,
+  predictSpmm,
+  predictBfs,
+  predictBfsLevel,
+  predictMsbfs,
 } from './cost-model';
 export { rowLengthFeatures, scanRows, scanDraws, bandwidthOf, graphFeatures, reuseWindow } from './features';

@@ -15,7 +15,7 @@ export function rowLengthStats(rowPtr: usize, rows: i32, out: usize): i32 {
   let empty: i32 = 0;
   let prev = load<i32>(rowPtr);
   for (let r = 0; r < rows; r++) {
-    const next = load<i32>(rowPtr + (<usize>(r + 1) << 2));
+    const next = load<i32>(rowPtr + ((<usize>(r + 1)) << 2));
     const len = next - prev;
     if (len < 0) return -1;
     sum += <f64>len;
@@ -31,7 +31,7 @@ export function rowLengthStats(rowPtr: usize, rows: i32, out: usize): i32 {
   let heavy: i32 = 0;
   prev = load<i32>(rowPtr);
   for (let r = 0; r < rows; r++) {
-    const next = load<i32>(rowPtr + (<usize>(r + 1) << 2));
+    const next = load<i32>(rowPtr + ((<usize>(r + 1)) << 2));
     if (<f64>(next - prev) > 2 * mean) heavy++;
     prev = next;
   }

@@ -140,8 +140,7 @@ async function main(): Promise<void> {
       coldNs: cold.get(p.name)!,
     };
   });
-  const ns = (x: number): string =>
-    x >= 1e6 ? `${fixed(x / 1e6, 2)} ms` : x >= 10_000 ? `${fixed(x / 1000, 1)} µs` : `${fixed(x, x >= 100 ? 0 : 1)} ns`;
+  const ns = (x: number): string => (x >= 1e6 ? `${fixed(x / 1e6, 2)} ms` : x >= 10_000 ? `${fixed(x / 1000, 1)} µs` : `${fixed(x, x >= 100 ? 0 : 1)} ns`);
   const report: SuiteReport = {
     suite: 'boundary',
     title: `Boundary crossings${quick ? ' (quick mode)' : ''}`,

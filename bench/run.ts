@@ -47,7 +47,8 @@ function chosenSuites(): SuiteName[] {
   const names = args.suite.flatMap((s) => s.split(',')).map((s) => s.trim());
   for (const n of names) {
     if (!(SUITES as readonly string[]).includes(n)) throw new Error(`--suite: unknown suite ${JSON.stringify(n)} (suites: ${SUITES.join(', ')})`);
-    if (suiteRun(profile, n as SuiteName) === undefined) throw new Error(`--suite: ${n} is not part of the ${profile} profile (${Object.keys(CI_SUITES).join(', ')})`);
+    if (suiteRun(profile, n as SuiteName) === undefined)
+      throw new Error(`--suite: ${n} is not part of the ${profile} profile (${Object.keys(CI_SUITES).join(', ')})`);
   }
   return names as SuiteName[];
 }
@@ -67,11 +68,10 @@ function runSuite(suite: SuiteName): SuiteReport | Failure {
   const file = join(resultsDir, `${suite}.json`);
   rmSync(file, { force: true });
   const run = suiteRun(profile, suite)!;
-  const argv = [
-    '--expose-gc', '--import', 'tsx', SCRIPTS[suite],
-    '--json', file, '--quiet', ...run.args, ...positionals,
-  ];
-  const envText = Object.entries(run.env ?? {}).map(([k, v]) => `${k}=${v} `).join('');
+  const argv = ['--expose-gc', '--import', 'tsx', SCRIPTS[suite], '--json', file, '--quiet', ...run.args, ...positionals];
+  const envText = Object.entries(run.env ?? {})
+    .map(([k, v]) => `${k}=${v} `)
+    .join('');
   process.stderr.write(`\n== ${suite}: ${envText}node ${argv.join(' ')}\n`);
   const t = performance.now();
   // Progress streams through; the report comes back as a file, so stdout noise cannot corrupt it.
@@ -107,7 +107,7 @@ function main(): void {
   };
   writeFileSync(join(resultsDir, 'latest.json'), `${JSON.stringify(latest, null, 2)}\n`);
   const md = [
-    `# dype benchmarks${{ full: '', quick: ' (quick mode: fewer inputs, short runs)', ci: ' (CI size: the regression gate\'s suites)' }[profile]}`,
+    `# dype benchmarks${{ full: '', quick: ' (quick mode: fewer inputs, short runs)', ci: " (CI size: the regression gate's suites)" }[profile]}`,
     'All figures are wall time measured on the machine named in each section, in this run.',
     ...reports.map(reportMarkdown),
     ...(failures.length > 0 ? [`## Failed or skipped\n\n${failures.map((f) => `- ${f.suite}: ${f.reason}`).join('\n')}\n`] : []),

@@ -23,7 +23,9 @@ const out = result.outputs['h'] as { data: Float32Array };
 const ref = referenceValues(plan.problem.bound)[plan.problem.bound.outputs[0]!] as { data: Float32Array };
 let worst = 0;
 for (let i = 0; i < ref.data.length; i++) worst = Math.max(worst, Math.abs(out.data[i]! - ref.data[i]!));
-console.log(`makespan ${(result.makespan * 1e6).toFixed(0)} us (predicted ${(plan.chosen.latency * 1e6).toFixed(0)} us), ${(result.measuredShare * 100).toFixed(0)}% of piece time measured; largest difference from the reference ${worst.toExponential(1)}`);
+console.log(
+  `makespan ${(result.makespan * 1e6).toFixed(0)} us (predicted ${(plan.chosen.latency * 1e6).toFixed(0)} us), ${(result.measuredShare * 100).toFixed(0)}% of piece time measured; largest difference from the reference ${worst.toExponential(1)}`,
+);
 if (!(worst < 1e-3)) throw new Error('run-plan: the result differs from the reference');
 if (process.argv[2]) await trace.write(process.argv[2]);
 await system.dispose();

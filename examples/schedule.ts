@@ -14,7 +14,8 @@ console.log(`front (${plan.front.length} of ${plan.search.evaluated} mappings, $
 for (const p of plan.front) {
   console.log(`  ${(p.time * 1e3).toFixed(3)} ms  ${(p.energy * 1e3).toFixed(2)} mJ  ${p === plan.chosen ? '<- chosen' : ''}  ${p.label}`);
 }
-for (const b of plan.baselines) if (b.time !== undefined) console.log(`  baseline ${b.name}: ${(b.time * 1e3).toFixed(3)} ms, ${(b.energy! * 1e3).toFixed(2)} mJ`);
+for (const b of plan.baselines)
+  if (b.time !== undefined) console.log(`  baseline ${b.name}: ${(b.time * 1e3).toFixed(3)} ms, ${(b.energy! * 1e3).toFixed(2)} mJ`);
 console.log(plan.explanation.summary.join('\n'));
 
 // The same workload under a deadline, most frugal first; and its front without choosing.

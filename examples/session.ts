@@ -4,7 +4,17 @@
 // TypeScript reference.
 // Run: npx tsx examples/session.ts
 
-import { bindWorkload, detectSystem, kroneckerGraph, loadCostModel, referenceValues, session, workload, type CsrMatrix, type DenseMatrix } from '../src/index.js';
+import {
+  bindWorkload,
+  detectSystem,
+  kroneckerGraph,
+  loadCostModel,
+  referenceValues,
+  session,
+  workload,
+  type CsrMatrix,
+  type DenseMatrix,
+} from '../src/index.js';
 
 const graph = kroneckerGraph({ scale: 10, seed: 3 });
 // The declared gcn's own inputs (normalised adjacency, generated features and weights), so the
@@ -15,12 +25,17 @@ const [A, X, W1, W2] = [input('A') as CsrMatrix, input('X') as DenseMatrix, inpu
 
 const system = await detectSystem();
 const model = await loadCostModel(system);
-const s = session({ system, model, policy: 'min-time', onBatch: (b) => console.log(`batch ${b.index} (${b.reason}): ${b.plan?.chosen.label ?? String(b.error)}`) });
+const s = session({
+  system,
+  model,
+  policy: 'min-time',
+  onBatch: (b) => console.log(`batch ${b.index} (${b.reason}): ${b.plan?.chosen.label ?? String(b.error)}`),
+});
 
-const h1 = s.relu(s.spmm(A, s.gemm(X, W1)));   // handles, returned at once
+const h1 = s.relu(s.spmm(A, s.gemm(X, W1))); // handles, returned at once
 const out = s.spmm(A, s.gemm(h1, W2));
 console.log(`out is ${out}, ${out.state}`);
-const y = await out.value();                    // sync point: plan and run the five calls
+const y = await out.value(); // sync point: plan and run the five calls
 
 const ref = referenceValues(bound)[bound.outputs[0]!] as DenseMatrix;
 let worst = 0;

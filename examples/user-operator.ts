@@ -48,8 +48,13 @@ const system = await detectSystem();
 const model = await loadCostModel(system);
 
 // Declared: the operator in a workload, planned (probed on the CPU) and run.
-const w = new WorkloadBuilder('scaled').sparse('A', { square: true }).dense('X', { rows: 'A.rows', cols: 16, generate: 'random' })
-  .op('s', 'row-scale', ['A', 'X'], { gain: 2 }).op('y', 'relu', ['s']).output('y').build();
+const w = new WorkloadBuilder('scaled')
+  .sparse('A', { square: true })
+  .dense('X', { rows: 'A.rows', cols: 16, generate: 'random' })
+  .op('s', 'row-scale', ['A', 'X'], { gain: 2 })
+  .op('y', 'relu', ['s'])
+  .output('y')
+  .build();
 const plan = await schedule(w, graph, { system, model });
 console.log(`planned: ${plan.chosen.label}`);
 const result = await runPlan(plan, { keepValues: true });

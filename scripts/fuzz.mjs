@@ -35,36 +35,67 @@ const jsonOut = option('--json', undefined);
 const dir = mkdtempSync(join(tmpdir(), 'dype-fuzz-'));
 const report = join(dir, 'tallies.jsonl');
 const started = Date.now();
-const child = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/fuzz', '--reporter=dot', '--testTimeout', String(limit * 1000)], {
-  cwd: root,
-  env: { ...process.env, DYPE_FUZZ_SCALE: String(scale), DYPE_FUZZ_REPORT: report },
-  stdio: ['ignore', 'pipe', 'pipe'],
-  detached: true, // its own process group, so the limit can stop vitest and its workers together
-});
+const child = spawn(
+  process.execPath,
+  [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/fuzz', '--reporter=dot', '--testTimeout', String(limit * 1000)],
+  {
+    cwd: root,
+    env: { ...process.env, DYPE_FUZZ_SCALE: String(scale), DYPE_FUZZ_REPORT: report },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group, so the limit can stop vitest and its workers together
+  },
+);
 let output = '';
-child.stdout.on('data', (d) => { output += d; process.stdout.write(d); });
-child.stderr.on('data', (d) => { output += d; process.stderr.write(d); });
+child.stdout.on('data', (d) => {
+  output += d;
+  process.stdout.write(d);
+});
+child.stderr.on('data', (d) => {
+  output += d;
+  process.stderr.write(d);
+});
 let timedOut = false;
 const timer = setTimeout(() => {
   timedOut = true;
-  try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
 }, limit * 1000);
 const { code, signal } = await new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
 clearTimeout(timer);
 const seconds = (Date.now() - started) / 1000;
 
-const tallies = existsSync(report) ? readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const tallies = existsSync(report)
+  ? readFileSync(report, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+  : [];
 rmSync(dir, { recursive: true, force: true });
 // A worker that died (a segfault, an abort from a sanitizer, V8 out of memory) is a crash; the
 // whole run past its limit is a hang, as is any case past the per-case limit.
-const crashes = (output.match(/Worker exited unexpectedly|Segmentation fault|SIGSEGV|SIGABRT|Aborted \(core dumped\)|heap out of memory|Channel closed/g) ?? []).length + (signal && !timedOut ? 1 : 0);
+const crashes =
+  (output.match(/Worker exited unexpectedly|Segmentation fault|SIGSEGV|SIGABRT|Aborted \(core dumped\)|heap out of memory|Channel closed/g) ?? []).length +
+  (signal && !timedOut ? 1 : 0);
 const sum = (k) => tallies.reduce((s, t) => s + t[k], 0);
-const totals = { cases: sum('cases'), results: sum('results'), refusals: sum('refusals'), failures: sum('failures'), hangs: sum('hangs') + (timedOut ? 1 : 0), crashes };
+const totals = {
+  cases: sum('cases'),
+  results: sum('results'),
+  refusals: sum('refusals'),
+  failures: sum('failures'),
+  hangs: sum('hangs') + (timedOut ? 1 : 0),
+  crashes,
+};
 
 const pad = (s, n) => String(s).padStart(n);
 console.log(`\n${'property'.padEnd(92)}${pad('cases', 8)}${pad('results', 9)}${pad('refused', 9)}${pad('fail', 6)}${pad('hang', 6)}${pad('slowest', 10)}`);
 for (const t of tallies.sort((a, b) => a.property.localeCompare(b.property))) {
-  console.log(`${t.property.slice(0, 90).padEnd(92)}${pad(t.cases, 8)}${pad(t.results, 9)}${pad(t.refusals, 9)}${pad(t.failures, 6)}${pad(t.hangs, 6)}${pad(t.slowestMs.toFixed(1) + ' ms', 10)}`);
+  console.log(
+    `${t.property.slice(0, 90).padEnd(92)}${pad(t.cases, 8)}${pad(t.results, 9)}${pad(t.refusals, 9)}${pad(t.failures, 6)}${pad(t.hangs, 6)}${pad(t.slowestMs.toFixed(1) + ' ms', 10)}`,
+  );
 }
 console.log(
   `\nfuzz: ${tallies.length} properties, ${totals.cases} cases (${totals.results} results, ${totals.refusals} typed refusals), ` +

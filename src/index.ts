@@ -164,7 +164,16 @@ export type { PortableMapping } from './scheduler/baselines.js';
 export { Oracle, type OracleOptions } from './oracle/oracle.js';
 export { hypervolume, paretoFront } from './scheduler/pareto.js';
 export { STRATEGIES as SEARCH_STRATEGIES, type SearchStrategy } from './scheduler/search/index.js';
-export { DeviceLoss, runPlan, type ExecutionObserver, type PieceRecord, type ReplanRecord, type RunPlanOptions, type RunResult, type TimedPieceRecord } from './executor/run.js';
+export {
+  DeviceLoss,
+  runPlan,
+  type ExecutionObserver,
+  type PieceRecord,
+  type ReplanRecord,
+  type RunPlanOptions,
+  type RunResult,
+  type TimedPieceRecord,
+} from './executor/run.js';
 export { chromeTrace, TraceRecorder, type TraceEvent } from './executor/trace.js';
 export type { PieceSource } from './executor/piece.js';
 export { DriftMonitor, type DriftOptions, type DriftState } from './executor/drift.js';

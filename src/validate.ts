@@ -43,11 +43,7 @@ export function suggest(name: string, candidates: readonly string[]): string | u
  * Check that `options` is undefined or a plain object whose keys are all in `allowed`.
  * Returns the options object (or an empty one) typed as given.
  */
-export function checkOptions<T extends object>(
-  fn: string,
-  options: T | undefined,
-  allowed: readonly (keyof T & string)[],
-): Partial<T> {
+export function checkOptions<T extends object>(fn: string, options: T | undefined, allowed: readonly (keyof T & string)[]): Partial<T> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new InvalidArgumentError(`${fn}: options must be an object, got ${describe(options)}`);
@@ -56,8 +52,7 @@ export function checkOptions<T extends object>(
     if (!(allowed as readonly string[]).includes(key)) {
       const hint = suggest(key, allowed);
       throw new InvalidArgumentError(
-        `${fn}: unknown option ${JSON.stringify(key)}` +
-          (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (known options: ${allowed.join(', ')})`),
+        `${fn}: unknown option ${JSON.stringify(key)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (known options: ${allowed.join(', ')})`),
       );
     }
   }

@@ -22,15 +22,19 @@ async function main(): Promise<void> {
   for (let rep = 0; rep < 3; rep++) {
     const r = await device.run({ kind: 'spmm' }, { a: g, x });
     const wall = r.counters['simulationWallSeconds']!;
-    console.log(`spmm k=16 f32: ${(g.nnz / wall / 1e6).toFixed(1)} M nonzeros/s (${(wall * 1e3).toFixed(1)} ms), ` +
-      `simulated ${(r.seconds * 1e3).toFixed(2)} ms, ${r.counters['cycles']} cycles, II ${r.counters['ii']}`);
+    console.log(
+      `spmm k=16 f32: ${(g.nnz / wall / 1e6).toFixed(1)} M nonzeros/s (${(wall * 1e3).toFixed(1)} ms), ` +
+        `simulated ${(r.seconds * 1e3).toFixed(2)} ms, ${r.counters['cycles']} cycles, II ${r.counters['ii']}`,
+    );
   }
   for (let rep = 0; rep < 3; rep++) {
     const r = await device.run({ kind: 'bfs', source: hub }, { graph: g });
     const wall = r.counters['simulationWallSeconds']!;
     const edges = r.counters['iterations']!;
-    console.log(`bfs: ${(edges / wall / 1e6).toFixed(1)} M edges/s (${edges} edges, ${(wall * 1e3).toFixed(1)} ms), ` +
-      `simulated ${(r.seconds * 1e3).toFixed(2)} ms, ${r.counters['passes']} passes`);
+    console.log(
+      `bfs: ${(edges / wall / 1e6).toFixed(1)} M edges/s (${edges} edges, ${(wall * 1e3).toFixed(1)} ms), ` +
+        `simulated ${(r.seconds * 1e3).toFixed(2)} ms, ${r.counters['passes']} passes`,
+    );
   }
   const sources = Int32Array.from({ length: 32 }, (_, i) => (hub + i) % g.rows);
   const m = await device.run({ kind: 'msbfs', sources }, { graph: g });

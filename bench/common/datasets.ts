@@ -15,10 +15,7 @@ export function datasetsDir(): string {
 }
 
 /** The matrix `<name>.mtx` from the datasets folder, or why it is unavailable. */
-export async function loadDataset(
-  name: string,
-  precision: Precision,
-): Promise<{ matrix: CsrMatrix } | { matrix: undefined; reason: string }> {
+export async function loadDataset(name: string, precision: Precision): Promise<{ matrix: CsrMatrix } | { matrix: undefined; reason: string }> {
   const path = join(datasetsDir(), `${name}.mtx`);
   if (!existsSync(path)) return { matrix: undefined, reason: `${path} not found (set DYPE_DATASETS to the datasets folder)` };
   return { matrix: await loadMatrixMarket(path, { precision, format: 'coordinate' }) };

@@ -43,7 +43,10 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
 }
 
 export function median(xs: readonly number[]): number {
-  return quantile([...xs].sort((a, b) => a - b), 0.5);
+  return quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 export function summarize(samples: readonly number[]): Timing {

@@ -6,8 +6,35 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { repoRoot } from './datasets.js';
 
-export type SuiteName = 'spmm' | 'bfs' | 'dense' | 'boundary' | 'devices' | 'features' | 'predict' | 'accuracy' | 'search' | 'decisions' | 'plan' | 'demos' | 'overhead';
-export const SUITES: readonly SuiteName[] = ['spmm', 'bfs', 'dense', 'boundary', 'devices', 'features', 'predict', 'accuracy', 'search', 'decisions', 'plan', 'demos', 'overhead'];
+export type SuiteName =
+  | 'spmm'
+  | 'bfs'
+  | 'dense'
+  | 'boundary'
+  | 'devices'
+  | 'features'
+  | 'predict'
+  | 'accuracy'
+  | 'search'
+  | 'decisions'
+  | 'plan'
+  | 'demos'
+  | 'overhead';
+export const SUITES: readonly SuiteName[] = [
+  'spmm',
+  'bfs',
+  'dense',
+  'boundary',
+  'devices',
+  'features',
+  'predict',
+  'accuracy',
+  'search',
+  'decisions',
+  'plan',
+  'demos',
+  'overhead',
+];
 
 export interface Table {
   readonly title: string;

@@ -47,7 +47,10 @@ async function cases(): Promise<AccuracyCase[]> {
   const out: AccuracyCase[] = [];
   let names: string[] = [];
   try {
-    names = readdirSync(datasetsDir()).filter((f) => f.endsWith('.mtx')).map((f) => f.slice(0, -4)).sort();
+    names = readdirSync(datasetsDir())
+      .filter((f) => f.endsWith('.mtx'))
+      .map((f) => f.slice(0, -4))
+      .sort();
   } catch {
     progress(`accuracy: ${datasetsDir()} not found; held-out generated inputs only`);
   }
@@ -100,7 +103,7 @@ async function main(): Promise<void> {
       'Fitted on generated inputs only (Kronecker, Erdős–Rényi, grid, banded); evaluated on the shared real datasets and on generated inputs with unseen seeds and sizes.',
       'cpu observations are measured on this machine (median of repeats); cgra-sim and gpu-sim observations are simulated.',
       'BFS: mean over the sources the graph features sample; multi-source BFS: 32 sources spread over the ids; SpMM k = 16 FP32; SpMV FP32.',
-      'Real hardware is observed as calibration observes it (src/cost/measure.ts): the median of repeats, each after a pause longer than the thread pool spins, as a plan\'s pieces find it.',
+      "Real hardware is observed as calibration observes it (src/cost/measure.ts): the median of repeats, each after a pause longer than the thread pool spins, as a plan's pieces find it.",
       'Goals (issue 4): time MAPE <= 15%, energy MAPE <= 20%, right fastest device in >= 90% of cases.',
     ],
     tables: [
@@ -114,15 +117,25 @@ async function main(): Promise<void> {
         columns: ['operator', 'right', 'cases', 'rate'],
         rows: [
           ...report.fastest.map((f) => [f.operator, String(f.right), String(f.cases), `${fixed((100 * f.right) / f.cases, 0)}%`]),
-          ['all', String(report.fastest.reduce((s, f) => s + f.right, 0)), String(report.fastest.reduce((s, f) => s + f.cases, 0)), `${fixed(100 * report.fastestRate, 0)}%`],
+          [
+            'all',
+            String(report.fastest.reduce((s, f) => s + f.right, 0)),
+            String(report.fastest.reduce((s, f) => s + f.cases, 0)),
+            `${fixed(100 * report.fastestRate, 0)}%`,
+          ],
         ],
       },
       {
         title: 'Every prediction (time)',
         columns: ['input', 'operator', 'device', 'predicted', 'observed', 'error', 'observed is'],
         rows: report.rows.map((r) => [
-          r.input, r.operator, r.device, `${(r.predictedSeconds * 1e6).toPrecision(3)} us`, `${(r.observedSeconds * 1e6).toPrecision(3)} us`,
-          `${fixed((100 * (r.predictedSeconds - r.observedSeconds)) / r.observedSeconds, 0)}%`, r.source,
+          r.input,
+          r.operator,
+          r.device,
+          `${(r.predictedSeconds * 1e6).toPrecision(3)} us`,
+          `${(r.observedSeconds * 1e6).toPrecision(3)} us`,
+          `${fixed((100 * (r.predictedSeconds - r.observedSeconds)) / r.observedSeconds, 0)}%`,
+          r.source,
         ]),
       },
     ],

@@ -68,7 +68,15 @@ async function main(): Promise<void> {
   const block = wasm.alloc(64);
   let sink = 0;
   const [call] = await measure(
-    [{ name: 'wasm-call', async: false, fn: () => { for (let i = 0; i < CALL_BATCH; i++) sink += wasm.rowLengthStats(block, 0, block + 8); } }],
+    [
+      {
+        name: 'wasm-call',
+        async: false,
+        fn: () => {
+          for (let i = 0; i < CALL_BATCH; i++) sink += wasm.rowLengthStats(block, 0, block + 8);
+        },
+      },
+    ],
     SETTINGS,
     1,
   );
@@ -105,7 +113,8 @@ async function main(): Promise<void> {
       2,
     );
     const gbs = (t: number): number => bytes / (t * 1e-3) / 1e9;
-    const coverage = first.coverage.state === 'exact' ? 'exact' : `sampled ${fixed(first.coverage.fraction * 100, 1)}% rows, ±${fixed(first.coverage.errorBound, 3)}`;
+    const coverage =
+      first.coverage.state === 'exact' ? 'exact' : `sampled ${fixed(first.coverage.fraction * 100, 1)}% rows, ±${fixed(first.coverage.errorBound, 3)}`;
     rows.push([
       input.name,
       a.nnz.toLocaleString('en-US'),

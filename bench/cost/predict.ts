@@ -80,7 +80,11 @@ async function main(): Promise<void> {
     ],
     tables: [
       { title: 'One call (median latency)', columns: ['call', 'median', 'throughput'], rows: perCall },
-      { title: 'Cold answer for a new input (median)', columns: ['input', 'features + SpMM/SpMV predictions, all devices', '+ BFS features and predictions'], rows: coldRows },
+      {
+        title: 'Cold answer for a new input (median)',
+        columns: ['input', 'features + SpMM/SpMV predictions, all devices', '+ BFS features and predictions'],
+        rows: coldRows,
+      },
     ],
     data: { perCall, coldRows },
   };

@@ -29,7 +29,8 @@ const { values: args } = parseArgs({
   strict: true,
 });
 const profile = args.ci ? 'ci' : args.quick ? 'quick' : 'full';
-const SETTINGS: PairedSettings = profile === 'full' ? { warmup: 2, minRounds: 9, maxRounds: 40, time: 1500 } : { warmup: 1, minRounds: 7, maxRounds: 20, time: 500 };
+const SETTINGS: PairedSettings =
+  profile === 'full' ? { warmup: 2, minRounds: 9, maxRounds: 40, time: 1500 } : { warmup: 1, minRounds: 7, maxRounds: 20, time: 500 };
 
 const medianOr = (xs: readonly number[]): number => (xs.length > 0 ? median(xs) : NaN);
 
@@ -47,7 +48,8 @@ async function main(): Promise<void> {
   const triadGBs = refs.triad(2 ** 24, threads);
   const cacheBytes = nativeAddon().cacheShareBytes();
   progress(`dense: ${threads} threads, triad ${fixed(triadGBs, 1)} GB/s, GEMM: ${gemmInfo.library} ${gemmInfo.version} ${gemmInfo.reason}`);
-  if (refs.blasGemm === undefined) notes.push('OpenBLAS columns n/a: the reference addon was built without OpenBLAS (install libopenblas-dev, then DYPE_REBUILD_REFERENCES=1).');
+  if (refs.blasGemm === undefined)
+    notes.push('OpenBLAS columns n/a: the reference addon was built without OpenBLAS (install libopenblas-dev, then DYPE_REBUILD_REFERENCES=1).');
 
   const shapes = gemmShapes(profile);
   const measured = await measureGemm(shapes, refs, threads, SETTINGS);
@@ -83,10 +85,21 @@ async function main(): Promise<void> {
     title: `Dense operators: GEMM, element-wise passes and GNN forwards (${threads} thread${threads === 1 ? '' : 's'})`,
     date: new Date().toISOString(),
     machine,
-    settings: { profile, threads, triadGBs, cacheBytes, elements, graph: `kronecker scale ${scale}, edge factor 16`, timing: SETTINGS, gemm: gemmInfo, openblasCore: refs.blasCore ?? null, numpy: 'version' in numpy ? numpy.version : null },
+    settings: {
+      profile,
+      threads,
+      triadGBs,
+      cacheBytes,
+      elements,
+      graph: `kronecker scale ${scale}, edge factor 16`,
+      timing: SETTINGS,
+      gemm: gemmInfo,
+      openblasCore: refs.blasCore ?? null,
+      numpy: 'version' in numpy ? numpy.version : null,
+    },
     notes: [
       `dype's GEMM: ${gemmInfo.library === 'openblas' ? `OpenBLAS ${gemmInfo.version}, ${gemmInfo.threading}` : `the built-in blocked kernel (${gemmInfo.reason})`}. dype = the addon's gemm binding into a preallocated output, called as nativeGemm calls it (native checks included; products under 2^24 flops run on the calling thread, larger ones on a libuv worker, the round trip included); openblas = cblas_?gemm on the whole product with OpenBLAS's own ${threads} thread(s), synchronous (its kernels: ${refs.blasCore ?? 'n/a'}); numpy = np.matmul(x, w, out=y) in a child process with OPENBLAS_NUM_THREADS=${threads}.`,
-      'Ratios: openblas/dype is the median over paired rounds of OpenBLAS time / dype time; numpy/dype is numpy\'s median / dype\'s median (different processes). >= 1: dype at least as fast. The goal: openblas/dype >= 0.9 (median over shapes).',
+      "Ratios: openblas/dype is the median over paired rounds of OpenBLAS time / dype time; numpy/dype is numpy's median / dype's median (different processes). >= 1: dype at least as fast. The goal: openblas/dype >= 0.9 (median over shapes).",
       `Element-wise: ${elements} elements (>= 4x the cache share of ${fixed(cacheBytes / 2 ** 20, 1)} MiB), rows of 64, preallocated outputs; GB/s counts each operand read once and the output written once (STREAM's convention, no write-allocate), against the triad measured in this run (${fixed(triadGBs, 1)} GB/s). The goal: >= 70%.`,
       'Forward: runPlan (default options) of the workload on a CPU-only system against the same operators run back to back through runPiece; run/kernels is the median over paired rounds. The goal: <= 1.15.',
       ...notes,
@@ -95,7 +108,16 @@ async function main(): Promise<void> {
       {
         title: 'GEMM',
         columns: ['shape', 'precision', 'dype ms', 'GFLOP/s', 'openblas ms', 'openblas/dype', 'numpy ms', 'numpy/dype'],
-        rows: gemm.map((r) => [`${r.m}x${r.k}x${r.n}`, r.precision, fixed(r.dypeMs, 2), fixed(r.dypeGflops, 1), r.blasMs === null ? 'n/a' : fixed(r.blasMs, 2), r.blasRatio === null ? 'n/a' : fixed(r.blasRatio, 2), r.numpyMs === null ? 'n/a' : fixed(r.numpyMs, 2), r.numpyRatio === null ? 'n/a' : fixed(r.numpyRatio, 2)]),
+        rows: gemm.map((r) => [
+          `${r.m}x${r.k}x${r.n}`,
+          r.precision,
+          fixed(r.dypeMs, 2),
+          fixed(r.dypeGflops, 1),
+          r.blasMs === null ? 'n/a' : fixed(r.blasMs, 2),
+          r.blasRatio === null ? 'n/a' : fixed(r.blasRatio, 2),
+          r.numpyMs === null ? 'n/a' : fixed(r.numpyMs, 2),
+          r.numpyRatio === null ? 'n/a' : fixed(r.numpyRatio, 2),
+        ]),
       },
       {
         title: 'Element-wise passes against the triad bound',
@@ -110,7 +132,16 @@ async function main(): Promise<void> {
       {
         title: 'Summary',
         columns: ['openblas/dype (median)', 'lowest', 'numpy/dype (median)', 'element-wise % of triad (median)', 'lowest', 'forward run/kernels (worst)'],
-        rows: [[fixed(summary.medianBlasRatio, 2), fixed(summary.minBlasRatio, 2), fixed(summary.medianNumpyRatio, 2), pct(summary.medianBoundShare), pct(summary.minBoundShare), fixed(summary.worstForwardRatio, 3)]],
+        rows: [
+          [
+            fixed(summary.medianBlasRatio, 2),
+            fixed(summary.minBlasRatio, 2),
+            fixed(summary.medianNumpyRatio, 2),
+            pct(summary.medianBoundShare),
+            pct(summary.minBoundShare),
+            fixed(summary.worstForwardRatio, 3),
+          ],
+        ],
       },
     ],
     data: { gemm, elementwise, forward, summary },

@@ -33,7 +33,17 @@ export async function measureForward(names: readonly string[], graph: CsrMatrix,
     const { bound } = plan.problem;
     const kernels = async (): Promise<void> => {
       const values: (Value | undefined)[] = bound.values.map((v) => v.data as Value | undefined);
-      for (const op of bound.ops) values[op.output] = (await runPiece(bound, op, device, op.operands.map((i) => values[i]!), 0, op.units)).output;
+      for (const op of bound.ops)
+        values[op.output] = (
+          await runPiece(
+            bound,
+            op,
+            device,
+            op.operands.map((i) => values[i]!),
+            0,
+            op.units,
+          )
+        ).output;
     };
     const { samples } = await measurePaired(
       [
@@ -42,7 +52,13 @@ export async function measureForward(names: readonly string[], graph: CsrMatrix,
       ],
       settings,
     );
-    const row = { workload: name, operators: bound.ops.length, kernelsMs: median(samples[0]!), runMs: median(samples[1]!), ratio: pairedRatio(samples[1]!, samples[0]!) };
+    const row = {
+      workload: name,
+      operators: bound.ops.length,
+      kernelsMs: median(samples[0]!),
+      runMs: median(samples[1]!),
+      ratio: pairedRatio(samples[1]!, samples[0]!),
+    };
     progress(`dense forward ${name}: kernels ${row.kernelsMs.toFixed(2)} ms, runPlan ${row.runMs.toFixed(2)} ms (x${row.ratio.toFixed(3)})`);
     out.push(row);
   }

@@ -35,7 +35,21 @@ export interface GemmRow extends GemmShape {
 export function gemmShapes(profile: 'full' | 'quick' | 'ci'): GemmShape[] {
   const rows = profile === 'ci' ? [2 ** 14, 2 ** 16] : profile === 'quick' ? [2 ** 16, 2 ** 18] : [2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20];
   const widths: [number, number][] =
-    profile === 'ci' ? [[16, 16], [64, 64], [256, 64]] : [[16, 16], [64, 16], [64, 64], [128, 128], [256, 64], [64, 256], [256, 256]];
+    profile === 'ci'
+      ? [
+          [16, 16],
+          [64, 64],
+          [256, 64],
+        ]
+      : [
+          [16, 16],
+          [64, 16],
+          [64, 64],
+          [128, 128],
+          [256, 64],
+          [64, 256],
+          [256, 256],
+        ];
   const maxElements = profile === 'full' ? 2 ** 26 : 2 ** 24;
   const out: GemmShape[] = [];
   for (const precision of ['f32', 'f64'] as const) {
@@ -56,7 +70,8 @@ export function numpyTimes(shapes: readonly GemmShape[], threads: number, reps: 
     maxBuffer: 1 << 20,
   });
   if (r.error) return { reason: `${python} not found (${r.error.message}); install python3-numpy or set DYPE_PYTHON` };
-  if (r.status !== 0) return { reason: `${python} ${script} failed: ${(r.stderr || '').trim().split('\n').pop()} (is numpy installed? apt-get install python3-numpy)` };
+  if (r.status !== 0)
+    return { reason: `${python} ${script} failed: ${(r.stderr || '').trim().split('\n').pop()} (is numpy installed? apt-get install python3-numpy)` };
   return JSON.parse(r.stdout) as { version: string; seconds: number[] };
 }
 
@@ -77,7 +92,9 @@ export async function measureGemm(
     const yBlas = alloc();
     const blas = refs.blasGemm;
     const inline = gemmInline(s.m, s.k, s.n);
-    const candidates: Candidate[] = [{ name: 'dype', async: true, fn: async () => void (await addon.gemm(s.m, s.k, s.n, x.data, w.data, yDype, 0, s.m, inline)) }];
+    const candidates: Candidate[] = [
+      { name: 'dype', async: true, fn: async () => void (await addon.gemm(s.m, s.k, s.n, x.data, w.data, yDype, 0, s.m, inline)) },
+    ];
     if (blas) candidates.push({ name: 'openblas', async: false, fn: () => blas(s.m, s.k, s.n, x.data, w.data, yBlas, threads) });
     const { samples } = await measurePaired(candidates, settings);
     // Both must have computed the same product (f32: to f32 accumulation's rounding).

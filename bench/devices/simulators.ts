@@ -88,7 +88,18 @@ async function speed(): Promise<{ table: Table; data: object[] }> {
         `${(bfsRate / 1e6).toFixed(1)} M edges/s`,
         fixed(b.wallMs / cpuBfs.wallMs, 1),
       ]);
-      data.push({ input: `kronecker-${scale}`, nnz: g.nnz, backend: d.backend, spmmWallMs: s.wallMs, cpuSpmmMs: cpuSpmm.wallMs, spmmNnzPerSecond: spmmRate, bfsWallMs: b.wallMs, cpuBfsMs: cpuBfs.wallMs, bfsEdgesPerSecond: bfsRate, bfsEdges: edges });
+      data.push({
+        input: `kronecker-${scale}`,
+        nnz: g.nnz,
+        backend: d.backend,
+        spmmWallMs: s.wallMs,
+        cpuSpmmMs: cpuSpmm.wallMs,
+        spmmNnzPerSecond: spmmRate,
+        bfsWallMs: b.wallMs,
+        cpuBfsMs: cpuBfs.wallMs,
+        bfsEdgesPerSecond: bfsRate,
+        bfsEdges: edges,
+      });
     }
   }
   return {
@@ -105,7 +116,10 @@ async function perDataset(): Promise<{ tables: Table[]; data: object[] }> {
   const dir = datasetsDir();
   let names: string[];
   try {
-    names = readdirSync(dir).filter((f) => f.endsWith('.mtx')).map((f) => f.slice(0, -4)).sort();
+    names = readdirSync(dir)
+      .filter((f) => f.endsWith('.mtx'))
+      .map((f) => f.slice(0, -4))
+      .sort();
   } catch {
     progress(`datasets: ${dir} not found, per-dataset tables skipped`);
     return { tables: [], data: [] };
@@ -124,22 +138,68 @@ async function perDataset(): Promise<{ tables: Table[]; data: object[] }> {
     for (const d of devices) {
       const r = d.simulated ? await d.run({ kind: 'spmm' }, { a, x }) : (await timeRun(() => d.run({ kind: 'spmm' }, { a, x }))).result;
       const cycles = r.counters['cycles'];
-      spmmRows.push([name, d.name, label(r), fmtSec(r.seconds), fmtJ(r.joules), r.energySource, cycles === undefined ? '' : cycles.toLocaleString('en-US'), `${((2 * a.nnz * K) / r.seconds / 1e9).toPrecision(3)}`]);
-      data.push({ dataset: name, operator: 'spmm', k: K, device: d.name, seconds: r.seconds, joules: r.joules, source: r.source, energySource: r.energySource, counters: r.counters });
+      spmmRows.push([
+        name,
+        d.name,
+        label(r),
+        fmtSec(r.seconds),
+        fmtJ(r.joules),
+        r.energySource,
+        cycles === undefined ? '' : cycles.toLocaleString('en-US'),
+        `${((2 * a.nnz * K) / r.seconds / 1e9).toPrecision(3)}`,
+      ]);
+      data.push({
+        dataset: name,
+        operator: 'spmm',
+        k: K,
+        device: d.name,
+        seconds: r.seconds,
+        joules: r.joules,
+        source: r.source,
+        energySource: r.energySource,
+        counters: r.counters,
+      });
     }
     if (a.rows !== a.cols) continue;
     const source = hubSource(a);
     for (const d of devices) {
       const r = d.simulated ? await d.run({ kind: 'bfs', source }, { graph: a }) : (await timeRun(() => d.run({ kind: 'bfs', source }, { graph: a }))).result;
       const cycles = r.counters['cycles'];
-      bfsRows.push([name, d.name, label(r), fmtSec(r.seconds), fmtJ(r.joules), r.energySource, cycles === undefined ? '' : cycles.toLocaleString('en-US'), String(r.output.frontier.length)]);
-      data.push({ dataset: name, operator: 'bfs', source, device: d.name, seconds: r.seconds, joules: r.joules, source_: r.source, energySource: r.energySource, counters: r.counters });
+      bfsRows.push([
+        name,
+        d.name,
+        label(r),
+        fmtSec(r.seconds),
+        fmtJ(r.joules),
+        r.energySource,
+        cycles === undefined ? '' : cycles.toLocaleString('en-US'),
+        String(r.output.frontier.length),
+      ]);
+      data.push({
+        dataset: name,
+        operator: 'bfs',
+        source,
+        device: d.name,
+        seconds: r.seconds,
+        joules: r.joules,
+        source_: r.source,
+        energySource: r.energySource,
+        counters: r.counters,
+      });
     }
   }
   return {
     tables: [
-      { title: `SpMM k=${K} FP32 per dataset and device (cpu measured, median of ${REPEAT}; simulators deterministic)`, columns: ['dataset', 'device', 'time', 'seconds', 'energy', 'energy is', 'cycles', 'GFLOP/s'], rows: spmmRows },
-      { title: 'BFS from the hub vertex per dataset and device', columns: ['dataset', 'device', 'time', 'seconds', 'energy', 'energy is', 'cycles', 'levels'], rows: bfsRows },
+      {
+        title: `SpMM k=${K} FP32 per dataset and device (cpu measured, median of ${REPEAT}; simulators deterministic)`,
+        columns: ['dataset', 'device', 'time', 'seconds', 'energy', 'energy is', 'cycles', 'GFLOP/s'],
+        rows: spmmRows,
+      },
+      {
+        title: 'BFS from the hub vertex per dataset and device',
+        columns: ['dataset', 'device', 'time', 'seconds', 'energy', 'energy is', 'cycles', 'levels'],
+        rows: bfsRows,
+      },
     ],
     data,
   };
@@ -157,7 +217,7 @@ async function main(): Promise<void> {
     notes: [
       'Simulated rows (cgra-sim, gpu-sim) are model outputs, not measurements: time and energy come from the simulator, deterministic for a given input and profile.',
       'cpu rows are measured on this machine (native kernel wall time); its energy is modelled from the power profile unless RAPL is readable.',
-      'Simulation speed divides the input\'s nonzeros (SpMM) or the edges the simulated BFS examined by the host wall time of one simulated run.',
+      "Simulation speed divides the input's nonzeros (SpMM) or the edges the simulated BFS examined by the host wall time of one simulated run.",
     ],
     tables: [s.table, ...p.tables],
     data: { speed: s.data, datasets: p.data },

@@ -60,7 +60,18 @@ for (const name of ['stream:bfs', 'stream:msbfs']) {
     `${fixed(adaptiveLevels.totalSeconds * 1e3, 2)} ms / ${fixed(keptLevels.totalSeconds * 1e3, 2)} ms (${fixed(keptLevels.totalSeconds / adaptiveLevels.totalSeconds)}x)`,
     adaptive.replans.map((r) => `input ${r.input}: ${r.reason}`).join('; '),
   ]);
-  streamData.push({ workload: name, adaptive: adaptive.totalSeconds, kept: kept.totalSeconds, ratio, adaptivePipelined: adaptive.pipelinedSeconds, keptPipelined: kept.pipelinedSeconds, pipelinedRatio, adaptiveLevels: adaptiveLevels.totalSeconds, keptLevels: keptLevels.totalSeconds, replans: adaptive.replans });
+  streamData.push({
+    workload: name,
+    adaptive: adaptive.totalSeconds,
+    kept: kept.totalSeconds,
+    ratio,
+    adaptivePipelined: adaptive.pipelinedSeconds,
+    keptPipelined: kept.pipelinedSeconds,
+    pipelinedRatio,
+    adaptiveLevels: adaptiveLevels.totalSeconds,
+    keptLevels: keptLevels.totalSeconds,
+    replans: adaptive.replans,
+  });
 }
 
 // 2. A device slowed 3x.
@@ -84,7 +95,15 @@ for (const name of ['pagerank', 'gcn']) {
     const kept = await runPlan(plan, { replan: false });
     const oracle = await Oracle.build(plan.problem);
     const best = oracle.optimum('min-time');
-    slowRows.push([name, plan.chosen.label, `${fixed(adaptive.makespan * 1e6, 0)} us`, `${fixed(kept.makespan * 1e6, 0)} us`, `${fixed(best.value * 1e6, 0)} us`, `${fixed(adaptive.makespan / best.value)}x`, String(adaptive.replans.length)]);
+    slowRows.push([
+      name,
+      plan.chosen.label,
+      `${fixed(adaptive.makespan * 1e6, 0)} us`,
+      `${fixed(kept.makespan * 1e6, 0)} us`,
+      `${fixed(best.value * 1e6, 0)} us`,
+      `${fixed(adaptive.makespan / best.value)}x`,
+      String(adaptive.replans.length),
+    ]);
     slowData.push({ workload: name, adaptive: adaptive.makespan, kept: kept.makespan, best: best.value, replans: adaptive.replans });
   } finally {
     gpu.run = original;
@@ -98,7 +117,13 @@ for (const name of ['gcn', 'pagerank', 'msbfs']) {
   const plan = await schedule(name, graph, { system, model: freshModel() });
   const loss = new DeviceLoss();
   let first = true;
-  const result = await runPlan(plan, { deviceLoss: loss, observers: [{ onPiece: () => (first ? ((first = false), loss.withdraw('gpu')) : undefined) }] });
+  const withdrawFirst = (): void => {
+    if (first) {
+      first = false;
+      loss.withdraw('gpu');
+    }
+  };
+  const result = await runPlan(plan, { deviceLoss: loss, observers: [{ onPiece: withdrawFirst }] });
   const ref = referenceValues(plan.problem.bound);
   let worst = 0;
   for (const v of plan.problem.bound.outputs) {
@@ -108,7 +133,13 @@ for (const name of ['gcn', 'pagerank', 'msbfs']) {
     const db = b.data ?? b;
     for (let i = 0; i < db.length; i++) worst = Math.max(worst, Math.abs(da[i]! - db[i]!) / (1 + Math.abs(db[i]!)));
   }
-  lossRows.push([name, plan.chosen.label, result.mapping, String(result.replans.length), worst === 0 ? 'identical' : `max relative difference ${worst.toExponential(1)}`]);
+  lossRows.push([
+    name,
+    plan.chosen.label,
+    result.mapping,
+    String(result.replans.length),
+    worst === 0 ? 'identical' : `max relative difference ${worst.toExponential(1)}`,
+  ]);
 }
 
 // 4. BFS re-decided level by level.
@@ -135,9 +166,15 @@ for (const [label, g] of [
   const steps = stepped.pieces[0]!.steps ?? [];
   const path = steps.map((st) => `${st.device} ${st.fromLevel}..${st.fromLevel + st.levels}`).join(', ');
   levelRows.push([
-    label, plan.chosen.label, `${fixed(stepped.makespan * 1e6, 0)} us`, `${fixed(oneCall.makespan * 1e6, 0)} us`,
-    Object.entries(alone).map(([n, t]) => `${n} ${fixed(t * 1e6, 0)}`).join(', '),
-    `${fixed(best / stepped.makespan)}x`, steps.length > 0 ? path : 'one call (no gain predicted)',
+    label,
+    plan.chosen.label,
+    `${fixed(stepped.makespan * 1e6, 0)} us`,
+    `${fixed(oneCall.makespan * 1e6, 0)} us`,
+    Object.entries(alone)
+      .map(([n, t]) => `${n} ${fixed(t * 1e6, 0)}`)
+      .join(', '),
+    `${fixed(best / stepped.makespan)}x`,
+    steps.length > 0 ? path : 'one call (no gain predicted)',
   ]);
   levelData.push({ graph: label, plan: plan.chosen.label, stepped: stepped.makespan, oneCall: oneCall.makespan, alone, best, steps });
 }
@@ -153,10 +190,29 @@ const report: SuiteReport = {
     'Times are the runs\' composed makespans from simulated piece times (deterministic). "Best" is the execution oracle over every mapping with the GPU slowed from the start.',
   ],
   tables: [
-    { title: '1. Stream of 20 inputs, 150x150 grids then Kronecker scale 14 at input 10', columns: ['workload', 're-planning (BFS in one call)', 'plan of input 0 kept (BFS in one call)', 'ratio', 'with BFS level by level: re-planning / kept (ratio)', 're-plans'], rows: streamRows },
-    { title: '2. GPU slowed 3x (Kronecker scale 14)', columns: ['workload', 'plan', 're-planned run', 'plan kept', 'best for the slowed system', 're-planned / best', 're-plans'], rows: slowRows },
+    {
+      title: '1. Stream of 20 inputs, 150x150 grids then Kronecker scale 14 at input 10',
+      columns: [
+        'workload',
+        're-planning (BFS in one call)',
+        'plan of input 0 kept (BFS in one call)',
+        'ratio',
+        'with BFS level by level: re-planning / kept (ratio)',
+        're-plans',
+      ],
+      rows: streamRows,
+    },
+    {
+      title: '2. GPU slowed 3x (Kronecker scale 14)',
+      columns: ['workload', 'plan', 're-planned run', 'plan kept', 'best for the slowed system', 're-planned / best', 're-plans'],
+      rows: slowRows,
+    },
     { title: '3. GPU withdrawn after the first piece', columns: ['workload', 'plan', 'what ran', 're-plans', 'result'], rows: lossRows },
-    { title: '4. Single-source BFS re-decided level by level (simulated times, us)', columns: ['graph', 'plan', 'level by level', 'plan in one call', 'each device alone', 'best alone / level by level', 'levels ran on'], rows: levelRows },
+    {
+      title: '4. Single-source BFS re-decided level by level (simulated times, us)',
+      columns: ['graph', 'plan', 'level by level', 'plan in one call', 'each device alone', 'best alone / level by level', 'levels ran on'],
+      rows: levelRows,
+    },
   ],
   data: { stream: streamData, slowed: slowData, bfsLevels: levelData },
 };

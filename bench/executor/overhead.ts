@@ -13,7 +13,12 @@ import { emitReport, fixed, machineInfo, progress, type SuiteReport } from '../c
 import { median as medianOf } from '../../src/stats.js';
 
 const { values: args } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, json: { type: 'string' }, quiet: { type: 'boolean', default: false }, dist: { type: 'boolean', default: false } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+    dist: { type: 'boolean', default: false },
+  },
   strict: true,
 });
 
@@ -130,7 +135,14 @@ const report: SuiteReport = {
   title: 'Executor overhead per operator (issue 6, demonstration 4)',
   date: new Date().toISOString(),
   machine: machineInfo(),
-  settings: { quick: args.quick, code: args.dist ? 'dist/ (the compiled package)' : 'src/ through tsx', rounds: ROUNDS, workload: `pagerank, ${SIZES.join(' and ')} iterations (${small.ops} and ${ops} operators)`, input: 'grid 8x8 (64 vertices)', device: 'cpu' },
+  settings: {
+    quick: args.quick,
+    code: args.dist ? 'dist/ (the compiled package)' : 'src/ through tsx',
+    rounds: ROUNDS,
+    workload: `pagerank, ${SIZES.join(' and ')} iterations (${small.ops} and ${ops} operators)`,
+    input: 'grid 8x8 (64 vertices)',
+    device: 'cpu',
+  },
   notes: [
     'Goal: at most 10 us per operator beyond the kernel itself. Overhead per operator = the growth of (case - reference) from the smaller DAG to the larger, per added operator; per run = what is left (fixed costs of a run). The last column divides all of (case - reference) at the larger size by its operators: an upper bound on the per-operator figure, and steadier (one difference of medians, not two).',
     `Medians over ${ROUNDS} rounds of tinybench (alternating task order) of each task's median.`,
@@ -138,9 +150,23 @@ const report: SuiteReport = {
   ],
   tables: [
     {
-      title: 'Median wall time of one run of the plan, and the executor\'s overhead',
-      columns: ['case', `${small.ops} operators`, `${ops} operators`, 'overhead per operator', 'overhead per run', `all overhead at ${ops} operators, per operator`],
-      rows: rows.map((r, i) => [r.name, `${fixed(r.smallMs, 3)} ms`, `${fixed(r.largeMs, 3)} ms`, i === 0 ? '(reference)' : `${fixed(r.overheadPerOperatorUs, 1)} us`, i === 0 ? '' : `${fixed(r.perRunUs, 0)} us`, i === 0 ? '' : `${fixed(r.allPerOperatorUs, 1)} us`]),
+      title: "Median wall time of one run of the plan, and the executor's overhead",
+      columns: [
+        'case',
+        `${small.ops} operators`,
+        `${ops} operators`,
+        'overhead per operator',
+        'overhead per run',
+        `all overhead at ${ops} operators, per operator`,
+      ],
+      rows: rows.map((r, i) => [
+        r.name,
+        `${fixed(r.smallMs, 3)} ms`,
+        `${fixed(r.largeMs, 3)} ms`,
+        i === 0 ? '(reference)' : `${fixed(r.overheadPerOperatorUs, 1)} us`,
+        i === 0 ? '' : `${fixed(r.perRunUs, 0)} us`,
+        i === 0 ? '' : `${fixed(r.allPerOperatorUs, 1)} us`,
+      ]),
     },
     {
       title: `Interleaved at ${ops} operators: median over ${INTERLEAVED_ROUNDS} rounds of ${BATCH} runs of each case in turn`,

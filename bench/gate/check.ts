@@ -27,7 +27,10 @@ function main(): number {
     if (args.latest !== latestPath) throw new Error('--run writes bench/results/latest.json: do not combine it with --latest');
     const flag = { ci: ['--ci'], quick: ['--quick'], full: [] }[baseline.profile];
     const t = performance.now();
-    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/run.ts', ...flag], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/run.ts', ...flag], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     process.stderr.write(`bench (${baseline.profile} profile): ${((performance.now() - t) / 1000).toFixed(0)} s\n`);
     if (r.status !== 0) {
       console.error(`bench:check: bench/run.ts failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})`);
@@ -36,18 +39,24 @@ function main(): number {
   }
   const latest = readLatest(args.latest);
   if (latest.profile !== baseline.profile) {
-    console.error(`bench:check: ${args.latest} is a ${latest.profile} run but the baseline is ${baseline.profile}: run \`npm run bench${baseline.profile === 'ci' ? ':ci' : ''}\` (or bench:check -- --run)`);
+    console.error(
+      `bench:check: ${args.latest} is a ${latest.profile} run but the baseline is ${baseline.profile}: run \`npm run bench${baseline.profile === 'ci' ? ':ci' : ''}\` (or bench:check -- --run)`,
+    );
     return 1;
   }
   const cmp = compareMetrics(baseline.metrics, latest.metrics);
   const gated = cmp.verdicts.filter((v) => v.kind !== 'info').length;
-  console.log(`Benchmark gate: this run (${latest.date}, ${latest.machine.cpu}, load ${latest.machine.loadAverage.toFixed(2)})` +
-    ` against the baseline (${baseline.measured}; "${baseline.note}")\n`);
+  console.log(
+    `Benchmark gate: this run (${latest.date}, ${latest.machine.cpu}, load ${latest.machine.loadAverage.toFixed(2)})` +
+      ` against the baseline (${baseline.measured}; "${baseline.note}")\n`,
+  );
   console.log(verdictTable(cmp, { includeInfo: args.all }));
   for (const f of latest.failures) console.log(`\nnote: suite ${f.suite} ${f.reason}`);
-  console.log(cmp.ok
-    ? `\nbench:check passed: ${gated} gated metrics within tolerance.`
-    : `\nbench:check FAILED: ${cmp.failures} of ${gated} gated metrics out of tolerance (see above). If the change is intended, \`npm run bench:update -- --note "why"\` and commit bench/baseline.json.`);
+  console.log(
+    cmp.ok
+      ? `\nbench:check passed: ${gated} gated metrics within tolerance.`
+      : `\nbench:check FAILED: ${cmp.failures} of ${gated} gated metrics out of tolerance (see above). If the change is intended, \`npm run bench:update -- --note "why"\` and commit bench/baseline.json.`,
+  );
   return cmp.ok ? 0 : 1;
 }
 

@@ -74,7 +74,16 @@ export function compareMetrics(baseline: readonly Metric[], current: readonly Me
   const verdicts: Verdict[] = baseline.map((b) => judge(b, now.get(b.name), tolerances));
   for (const c of current) {
     if (!before.has(c.name)) {
-      verdicts.push({ name: c.name, kind: c.kind, baseline: undefined, current: c.value, change: undefined, tolerance: undefined, status: c.kind === 'info' ? 'info' : 'new', reason: 'not in the baseline' });
+      verdicts.push({
+        name: c.name,
+        kind: c.kind,
+        baseline: undefined,
+        current: c.value,
+        change: undefined,
+        tolerance: undefined,
+        status: c.kind === 'info' ? 'info' : 'new',
+        reason: 'not in the baseline',
+      });
     }
   }
   const failures = verdicts.filter((v) => v.status === 'fail').length;
@@ -98,12 +107,15 @@ function pct(x: number): string {
 export function verdictTable(c: Comparison, opts: { includeInfo: boolean } = { includeInfo: false }): string {
   const order: Record<Status, number> = { fail: 0, pass: 1, new: 2, info: 3 };
   const rows = [...c.verdicts].filter((v) => opts.includeInfo || v.status !== 'info').sort((a, b) => order[a.status] - order[b.status]);
-  const num = (x: number | undefined): string => (x === undefined ? '-' : Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(4) : x.toFixed(4));
+  const num = (x: number | undefined): string =>
+    x === undefined ? '-' : Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(4) : x.toFixed(4);
   const lines = ['| metric | kind | baseline | now | change | tolerance | verdict |', '|---|---|---|---|---|---|---|'];
   for (const v of rows) {
     const change = v.change === undefined ? '-' : `${v.change >= 0 ? '+' : ''}${(100 * v.change).toFixed(1)}%`;
     const verdict = v.status === 'fail' ? `**FAIL**: ${v.reason}` : `${v.status}: ${v.reason}`;
-    lines.push(`| ${v.name} | ${v.kind} | ${num(v.baseline)} | ${num(v.current)} | ${change} | ${v.tolerance === undefined ? '-' : pct(v.tolerance)} | ${verdict} |`);
+    lines.push(
+      `| ${v.name} | ${v.kind} | ${num(v.baseline)} | ${num(v.current)} | ${change} | ${v.tolerance === undefined ? '-' : pct(v.tolerance)} | ${verdict} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -44,11 +44,13 @@ function readJson(path: string, what: string, hint: string): unknown {
 function checkMetrics(list: unknown, where: string): Metric[] {
   if (!Array.isArray(list)) throw new Error(`${where}: no metrics list (written by an older bench/run.ts? run it again)`);
   for (const m of list as unknown[]) {
-    const ok = typeof m === 'object' && m !== null
-      && typeof (m as Metric).name === 'string'
-      && ['ratio', 'deterministic', 'info'].includes((m as Metric).kind)
-      && (typeof (m as Metric).value === 'number' || (m as Metric).value === null)
-      && typeof (m as Metric).higherIsBetter === 'boolean';
+    const ok =
+      typeof m === 'object' &&
+      m !== null &&
+      typeof (m as Metric).name === 'string' &&
+      ['ratio', 'deterministic', 'info'].includes((m as Metric).kind) &&
+      (typeof (m as Metric).value === 'number' || (m as Metric).value === null) &&
+      typeof (m as Metric).higherIsBetter === 'boolean';
     if (!ok) throw new Error(`${where}: malformed metric ${JSON.stringify(m)}`);
   }
   // JSON has no NaN: a NaN value was written as null; it stays a number that fails the gate.

@@ -39,8 +39,18 @@ function field<T>(obj: unknown, path: string): T {
   return cur as T;
 }
 
-interface SpmmRow { input: string; ratio: number; plainRatio: number; graphblasRatio?: number }
-interface SpmmConfig { precision: string; k: number; rows: SpmmRow[]; summary: { medianRatioAll: number; medianGraphblasRatioAll: number; medianPlainRatioAll: number } }
+interface SpmmRow {
+  input: string;
+  ratio: number;
+  plainRatio: number;
+  graphblasRatio?: number;
+}
+interface SpmmConfig {
+  precision: string;
+  k: number;
+  rows: SpmmRow[];
+  summary: { medianRatioAll: number; medianGraphblasRatioAll: number; medianPlainRatioAll: number };
+}
 
 /** A number the report may lack (a field newer than the report): undefined then, never a throw. */
 function optional(obj: unknown, path: string): number | undefined {
@@ -85,12 +95,22 @@ const spmm = perThreadCount('spmm', (data, p) => {
   if (worstCall !== undefined) out.push(info(`${p}.call/kernel.worst`, worstCall, false));
   for (const c of field<SpmmConfig[]>(data, 'configs')) {
     const tag = `${p}.${c.precision}.k${c.k}`;
-    out.push(info(`${tag}.eigen/dype`, c.summary.medianRatioAll, true), info(`${tag}.graphblas/dype`, c.summary.medianGraphblasRatioAll, true), info(`${tag}.plain/dype`, c.summary.medianPlainRatioAll, true));
+    out.push(
+      info(`${tag}.eigen/dype`, c.summary.medianRatioAll, true),
+      info(`${tag}.graphblas/dype`, c.summary.medianGraphblasRatioAll, true),
+      info(`${tag}.plain/dype`, c.summary.medianPlainRatioAll, true),
+    );
   }
   return out;
 });
 
-interface BfsGraph { graph: string; plainRatio: number; graphblasRatio?: number; gapRatio?: number; warmMs: number }
+interface BfsGraph {
+  graph: string;
+  plainRatio: number;
+  graphblasRatio?: number;
+  gapRatio?: number;
+  warmMs: number;
+}
 
 const bfs = perThreadCount('bfs', (data, p) => {
   const out: Metric[] = [
@@ -99,7 +119,10 @@ const bfs = perThreadCount('bfs', (data, p) => {
     ...gated(`${p}.gap/dype`, optional(data, 'summary.medianGapRatio'), true, 0.25),
     ...gated(`${p}.msbfs/singles.lowest`, optional(data, 'summary.msbfsMinSpeedup'), true, 0.25),
   ];
-  const byClass = data !== null && typeof data === 'object' && 'summary' in data ? (data as { summary: { gapRatioByClass?: Record<string, { gapRatio: number }> } }).summary.gapRatioByClass : undefined;
+  const byClass =
+    data !== null && typeof data === 'object' && 'summary' in data
+      ? (data as { summary: { gapRatioByClass?: Record<string, { gapRatio: number }> } }).summary.gapRatioByClass
+      : undefined;
   // Per class: one or two graphs each at CI size, too few for a gate on a shared machine; shown.
   for (const [c, v] of Object.entries(byClass ?? {})) if (Number.isFinite(v.gapRatio)) out.push(info(`${p}.${c}.gap/dype`, v.gapRatio, true));
   for (const g of field<BfsGraph[]>(data, 'graphs')) {
@@ -110,8 +133,18 @@ const bfs = perThreadCount('bfs', (data, p) => {
   return out;
 });
 
-interface DenseGemm { m: number; k: number; n: number; precision: string; blasRatio: number | null; numpyRatio: number | null }
-interface DenseForward { workload: string; ratio: number }
+interface DenseGemm {
+  m: number;
+  k: number;
+  n: number;
+  precision: string;
+  blasRatio: number | null;
+  numpyRatio: number | null;
+}
+interface DenseForward {
+  workload: string;
+  ratio: number;
+}
 
 // GEMM against OpenBLAS and numpy timed in the same run; element-wise passes against the triad of
 // the same run; the executor's forward against its kernels. All ratios, the latter two with room
@@ -133,7 +166,13 @@ const dense = perThreadCount('dense', (data, p) => {
   return out;
 });
 
-interface SystemRates { cases: number; optimal: number; optimalRate: number; meanLoss: number; worstLoss: number }
+interface SystemRates {
+  cases: number;
+  optimal: number;
+  optimalRate: number;
+  meanLoss: number;
+  worstLoss: number;
+}
 
 /**
  * Decision quality per system. On an all-simulated system planner and oracle are deterministic,
@@ -161,8 +200,22 @@ const decisions: Extractor = (data) => {
   return out;
 };
 
-interface DeviceEntry { dataset: string; operator: string; device: string; seconds: number; joules: number; source?: string; source_?: string; counters: Record<string, number> }
-interface SpeedEntry { input: string; backend: string; spmmNnzPerSecond: number; bfsEdgesPerSecond: number }
+interface DeviceEntry {
+  dataset: string;
+  operator: string;
+  device: string;
+  seconds: number;
+  joules: number;
+  source?: string;
+  source_?: string;
+  counters: Record<string, number>;
+}
+interface SpeedEntry {
+  input: string;
+  backend: string;
+  spmmNnzPerSecond: number;
+  bfsEdgesPerSecond: number;
+}
 
 const devices: Extractor = (data) => {
   const out: Metric[] = [];
@@ -176,7 +229,10 @@ const devices: Extractor = (data) => {
     out.push(det(`${tag}.seconds`, e.seconds, false), det(`${tag}.joules`, e.joules, false));
   }
   for (const s of field<SpeedEntry[]>(data, 'speed')) {
-    out.push(info(`devices.${s.input}.${s.backend}.spmm-nnz-per-s`, s.spmmNnzPerSecond, true), info(`devices.${s.input}.${s.backend}.bfs-edges-per-s`, s.bfsEdgesPerSecond, true));
+    out.push(
+      info(`devices.${s.input}.${s.backend}.spmm-nnz-per-s`, s.spmmNnzPerSecond, true),
+      info(`devices.${s.input}.${s.backend}.bfs-edges-per-s`, s.bfsEdgesPerSecond, true),
+    );
   }
   return out;
 };

@@ -27,13 +27,55 @@ const { values: args } = parseArgs({
   strict: true,
 });
 
-interface Timing { median: number }
-interface SpmmRow { input: string; required: boolean; nnz: number; dype: Timing; eigen: Timing; graphblas?: Timing; ratio: number; plainRatio: number; graphblasRatio?: number }
-interface SpmmConfig { precision: string; k: number; rows: SpmmRow[]; summary: { medianRatioAll: number; medianGraphblasRatioAll: number; medianPlainRatioAll: number } }
-interface SpmmData { configs: SpmmConfig[]; summary: { medianEigenRatio: number; medianGraphblasRatio: number; medianPlainRatio: number; measured: number } }
-interface BfsGraph { graph: string; treatment: string; storedEntries: number; warmMs: number; plainMs: number; graphblasMs?: number; plainRatio: number; graphblasRatio?: number; mteps: number }
-interface BfsData { graphs: BfsGraph[]; summary: { medianPlainRatio: number; medianGraphblasRatio: number } }
-interface DecisionSummary { cases: number; optimal: number; optimalRate: number; meanLoss: number; worstLoss: number; speedupOverStatic: number; speedupOverGpu: number; energyEfficiencyOverGpu: number }
+interface Timing {
+  median: number;
+}
+interface SpmmRow {
+  input: string;
+  required: boolean;
+  nnz: number;
+  dype: Timing;
+  eigen: Timing;
+  graphblas?: Timing;
+  ratio: number;
+  plainRatio: number;
+  graphblasRatio?: number;
+}
+interface SpmmConfig {
+  precision: string;
+  k: number;
+  rows: SpmmRow[];
+  summary: { medianRatioAll: number; medianGraphblasRatioAll: number; medianPlainRatioAll: number };
+}
+interface SpmmData {
+  configs: SpmmConfig[];
+  summary: { medianEigenRatio: number; medianGraphblasRatio: number; medianPlainRatio: number; measured: number };
+}
+interface BfsGraph {
+  graph: string;
+  treatment: string;
+  storedEntries: number;
+  warmMs: number;
+  plainMs: number;
+  graphblasMs?: number;
+  plainRatio: number;
+  graphblasRatio?: number;
+  mteps: number;
+}
+interface BfsData {
+  graphs: BfsGraph[];
+  summary: { medianPlainRatio: number; medianGraphblasRatio: number };
+}
+interface DecisionSummary {
+  cases: number;
+  optimal: number;
+  optimalRate: number;
+  meanLoss: number;
+  worstLoss: number;
+  speedupOverStatic: number;
+  speedupOverGpu: number;
+  energyEfficiencyOverGpu: number;
+}
 
 function suite<T>(latest: Latest, name: string): { data: T; settings: Readonly<Record<string, unknown>> } | undefined {
   const s = latest.suites.find((x) => x.suite === name);
@@ -48,7 +90,8 @@ const table = (t: Parameters<typeof tableMarkdown>[0]): string => tableMarkdown(
 function spmmSection(s: { data: SpmmData; settings: Readonly<Record<string, unknown>> }): string[] {
   const { configs, summary } = s.data;
   const inputs: { name: string; nnz: number; generated: boolean }[] = [];
-  for (const c of configs) for (const r of c.rows) if (!inputs.some((i) => i.name === r.input)) inputs.push({ name: r.input, nnz: r.nnz, generated: !r.required });
+  for (const c of configs)
+    for (const r of c.rows) if (!inputs.some((i) => i.name === r.input)) inputs.push({ name: r.input, nnz: r.nnz, generated: !r.required });
   const label = (c: SpmmConfig): string => `${c.precision.toUpperCase()} k=${c.k}`;
   const perInput = {
     title: 'Eigen/dype and GraphBLAS/dype per input (time ratios, paired rounds; > 1: dype faster)',
@@ -90,7 +133,16 @@ function bfsSection(s: { data: BfsData; settings: Readonly<Record<string, unknow
     title: `BFS per search (median over ${String(s.settings['sources'])} sources; ratios: paired rounds, > 1: dype faster)`,
     columns: ['graph', 'stored entries', 'dype ms', 'MTEPS', 'plain ms', 'plain/dype', 'GraphBLAS ms', 'GraphBLAS/dype'],
     rows: [
-      ...graphs.map((g) => [`${g.graph} (${g.treatment})`, String(g.storedEntries), ms(g.warmMs), fixed(g.mteps, 0), ms(g.plainMs), fixed(g.plainRatio), g.graphblasMs === undefined ? 'n/a' : ms(g.graphblasMs), opt(g.graphblasRatio)]),
+      ...graphs.map((g) => [
+        `${g.graph} (${g.treatment})`,
+        String(g.storedEntries),
+        ms(g.warmMs),
+        fixed(g.mteps, 0),
+        ms(g.plainMs),
+        fixed(g.plainRatio),
+        g.graphblasMs === undefined ? 'n/a' : ms(g.graphblasMs),
+        opt(g.graphblasRatio),
+      ]),
       ['**median**', '', '', '', '', `**${fixed(summary.medianPlainRatio)}**`, '', `**${opt(summary.medianGraphblasRatio)}**`],
     ],
   };
@@ -116,7 +168,7 @@ function decisionSection(s: { data: { summary: DecisionSummary } }): string[] {
     ],
   };
   return [
-    '**Decision quality** (`bench/scheduler/decision-quality.ts`): `schedule()`\'s pick against the oracle that runs every mapping and knows nothing of the model, on four systems: two all simulated (gpu-sim H100 or A100 + two cgra-sim), two with this machine\'s real CPU (cpu + gpu-sim + cgra-sim; cpu + cgra-sim); per system and how it works in [decisions.md](decisions.md). The DyPe column is the paper\'s figures, on its own cases and hardware: a yardstick, not a like-for-like comparison.',
+    "**Decision quality** (`bench/scheduler/decision-quality.ts`): `schedule()`'s pick against the oracle that runs every mapping and knows nothing of the model, on four systems: two all simulated (gpu-sim H100 or A100 + two cgra-sim), two with this machine's real CPU (cpu + gpu-sim + cgra-sim; cpu + cgra-sim); per system and how it works in [decisions.md](decisions.md). The DyPe column is the paper's figures, on its own cases and hardware: a yardstick, not a like-for-like comparison.",
     table(quality),
   ];
 }
@@ -126,7 +178,7 @@ export function section(latest: Latest): string {
   const sizeText = {
     full: 'full size',
     quick: 'quick size (smoke run: few inputs, short runs)',
-    ci: 'CI size (the regression gate\'s inputs: smaller than the full run)',
+    ci: "CI size (the regression gate's inputs: smaller than the full run)",
   }[latest.profile];
   const loads = latest.suites.map((s) => s.machine.loadAverage);
   const parts: string[] = [
@@ -134,7 +186,7 @@ export function section(latest: Latest): string {
     '<!-- Generated by `npm run bench:report` from bench/results/latest.json; edit bench/gate/readme.ts, not this block. -->',
     `Measured ${latest.date.slice(0, 10)} at ${sizeText} on ${m.cpu} (${m.logicalCpus} logical CPUs, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform}; ` +
       `one-minute load average ${fixed(Math.min(...loads), 1)}-${fixed(Math.max(...loads), 1)} at the suites' starts. ` +
-      'Every reference is called in the same process and run as dype, on the same inputs and thread count; ratios are medians over paired rounds (one call of each per round), which cancel most of a shared machine\'s changing load, but this VM is shared and noisy: expect ±15% between runs.',
+      "Every reference is called in the same process and run as dype, on the same inputs and thread count; ratios are medians over paired rounds (one call of each per round), which cancel most of a shared machine's changing load, but this VM is shared and noisy: expect ±15% between runs.",
   ];
   const spmm = suite<SpmmData>(latest, 'spmm');
   const bfs = suite<BfsData>(latest, 'bfs');

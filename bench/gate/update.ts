@@ -28,9 +28,12 @@ if (!note) fail('say why the baseline changes: --note "..." (it is stored in ben
 if (!PROFILES.includes(args.profile as ProfileName)) fail(`--profile must be one of ${PROFILES.join(', ')}, got ${args.profile}`);
 const latest = readLatest(args.latest);
 if (latest.profile !== args.profile) fail(`${args.latest} is a ${latest.profile} run; the baseline must be a ${args.profile} run (npm run bench:ci)`);
-if (latest.failures.length > 0) fail(`the run has failed or skipped suites (${latest.failures.map((f) => `${f.suite}: ${f.reason}`).join('; ')}): a baseline must have every metric`);
+if (latest.failures.length > 0)
+  fail(`the run has failed or skipped suites (${latest.failures.map((f) => `${f.suite}: ${f.reason}`).join('; ')}): a baseline must have every metric`);
 const bad = latest.metrics.filter((m) => m.kind !== 'info' && !Number.isFinite(m.value));
 if (bad.length > 0) fail(`gated metrics without a finite value: ${bad.map((m) => m.name).join(', ')}`);
 const baseline: Baseline = { note, profile: latest.profile, measured: latest.date, machine: latest.machine, metrics: latest.metrics };
 writeFileSync(args.baseline, `${JSON.stringify(baseline, null, 2)}\n`);
-console.log(`bench:update: wrote ${args.baseline} (${latest.metrics.filter((m) => m.kind !== 'info').length} gated metrics, ${latest.profile} profile, measured ${latest.date}). Commit it with the note.`);
+console.log(
+  `bench:update: wrote ${args.baseline} (${latest.metrics.filter((m) => m.kind !== 'info').length} gated metrics, ${latest.profile} profile, measured ${latest.date}). Commit it with the note.`,
+);

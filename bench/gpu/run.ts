@@ -9,7 +9,7 @@
 // Results: one JSON file (default bench/results/gpu.json) with the device, every record, and a
 // Markdown summary printed on stdout.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -55,13 +55,24 @@ function nvcc(): string {
 
 function buildHarness(): { path: string; cusparse: boolean; note: string } {
   const path = join(work, 'harness');
-  const base = ['-std=c++17', '-O3', '-gencode', 'arch=compute_80,code=sm_80', '-gencode', 'arch=compute_90,code=sm_90',
-    `-I${join(packageRoot, 'native', 'src')}`, join(packageRoot, 'bench', 'gpu', 'harness.cu'),
-    join(packageRoot, 'native', 'src', 'cuda', 'kernels.cu'), '-o', path];
+  const base = [
+    '-std=c++17',
+    '-O3',
+    '-gencode',
+    'arch=compute_80,code=sm_80',
+    '-gencode',
+    'arch=compute_90,code=sm_90',
+    `-I${join(packageRoot, 'native', 'src')}`,
+    join(packageRoot, 'bench', 'gpu', 'harness.cu'),
+    join(packageRoot, 'native', 'src', 'cuda', 'kernels.cu'),
+    '-o',
+    path,
+  ];
   const tries: [string[], string][] = [[['-lcusparse'], 'cuSPARSE from the toolkit']];
   // The pip-installed cuSPARSE (nvidia-cusparse) where the toolkit lacks it.
-  const found = spawnSync('bash', ['-c', 'find /usr/local /usr/include /opt -name cusparse.h 2>/dev/null | head -5'], { encoding: 'utf8' }).stdout
-    .split('\n').filter(Boolean);
+  const found = spawnSync('bash', ['-c', 'find /usr/local /usr/include /opt -name cusparse.h 2>/dev/null | head -5'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean);
   for (const header of found) {
     const inc = dirname(header);
     const lib = join(dirname(inc), 'lib');
@@ -100,7 +111,9 @@ function inputs(): Input[] {
     .filter(([name]) => !quick || ['kron16', 'kron18', 'grid1k', 'banded1m'].includes(name))
     .map(([name, family, spec]) => ({ name, family, matrix: () => generate(spec) }));
   if (existsSync(datasetDir)) {
-    for (const f of readdirSync(datasetDir).filter((f) => f.endsWith('.mtx')).sort()) {
+    for (const f of readdirSync(datasetDir)
+      .filter((f) => f.endsWith('.mtx'))
+      .sort()) {
       list.push({
         name: basename(f, '.mtx'),
         family: 'dataset',
@@ -152,7 +165,20 @@ async function main(): Promise<void> {
     writeCsr(file, a);
     const big = a.nnz > 50e6;
     const reps = big ? '5' : '10';
-    const spmmCases: [string, string][] = cases ?? (quick ? [['32', 'f32'], ['1', 'f32']] : [['32', 'f32'], ['128', 'f32'], ['8', 'f32'], ['32', 'f64'], ['1', 'f32']]);
+    const spmmCases: [string, string][] =
+      cases ??
+      (quick
+        ? [
+            ['32', 'f32'],
+            ['1', 'f32'],
+          ]
+        : [
+            ['32', 'f32'],
+            ['128', 'f32'],
+            ['8', 'f32'],
+            ['32', 'f64'],
+            ['1', 'f32'],
+          ]);
     for (const [k, prec] of spmmCases) {
       if (big && k === '128') continue;
       const r = harness(built.path, ['spmm', file, k, prec, reps]);
@@ -199,8 +225,15 @@ async function endToEnd(): Promise<Record<string, unknown>[]> {
     const runs = [];
     for (let i = 0; i < 5; i++) runs.push(await device.run({ kind: 'spmm' }, { a, x }));
     const r = runs.sort((p, q) => p.seconds - q.seconds)[2]!;
-    out.push({ kind: 'e2e', input: `kron${scale}`, operator: 'spmm k=32 f32', kernelMs: r.seconds * 1e3, ...Object.fromEntries(
-      Object.entries(r.counters).map(([k, v]) => [k, v])), joules: r.joules, energySource: r.energySource });
+    out.push({
+      kind: 'e2e',
+      input: `kron${scale}`,
+      operator: 'spmm k=32 f32',
+      kernelMs: r.seconds * 1e3,
+      ...Object.fromEntries(Object.entries(r.counters).map(([k, v]) => [k, v])),
+      joules: r.joules,
+      energySource: r.energySource,
+    });
     const b = await device.run({ kind: 'bfs', source: 1 }, { graph: a });
     out.push({ kind: 'e2e', input: `kron${scale}`, operator: 'bfs', kernelMs: b.seconds * 1e3, ...b.counters, joules: b.joules, energySource: b.energySource });
     // The matrix and X resident on the device (as the executor keeps a run's sparse operands):
@@ -209,27 +242,51 @@ async function endToEnd(): Promise<Record<string, unknown>[]> {
     const warm = [];
     for (let i = 0; i < 5; i++) warm.push(await device.run({ kind: 'spmm' }, { a, x }));
     const w = warm.sort((p, q) => p.seconds - q.seconds)[2]!;
-    out.push({ kind: 'e2e', input: `kron${scale}`, operator: 'spmm k=32 f32, resident', prefetchMs: p.seconds * 1e3, prefetchBytes: p.bytes,
-      kernelMs: w.seconds * 1e3, ...w.counters, joules: w.joules, energySource: w.energySource });
+    out.push({
+      kind: 'e2e',
+      input: `kron${scale}`,
+      operator: 'spmm k=32 f32, resident',
+      prefetchMs: p.seconds * 1e3,
+      prefetchBytes: p.bytes,
+      kernelMs: w.seconds * 1e3,
+      ...w.counters,
+      joules: w.joules,
+      energySource: w.energySource,
+    });
     await device.dispose();
   }
   // A road network, whose BFS is thousands of thin levels.
   const road = generate({ kind: 'grid', rows: 2048, cols: 2048, deleteFraction: 0.2, seed: 1 });
   const rb = await device.run({ kind: 'bfs', source: 0 }, { graph: road });
-  out.push({ kind: 'e2e', input: 'grid2048 (20% deleted)', operator: 'bfs', kernelMs: rb.seconds * 1e3, ...rb.counters, joules: rb.joules, energySource: rb.energySource });
+  out.push({
+    kind: 'e2e',
+    input: 'grid2048 (20% deleted)',
+    operator: 'bfs',
+    kernelMs: rb.seconds * 1e3,
+    ...rb.counters,
+    joules: rb.joules,
+    energySource: rb.energySource,
+  });
   return out;
 }
 
 function summary(records: Record<string, unknown>[]): string {
-  const lines = ['| input | k | prec | auto | rows ms | nnz ms | scalar loads ms | cuSPARSE ms | ours/cuSPARSE speed | GFLOP/s | GB/s |', '|---|---|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| input | k | prec | auto | rows ms | nnz ms | scalar loads ms | cuSPARSE ms | ours/cuSPARSE speed | GFLOP/s | GB/s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const r of records.filter((r) => r['kind'] === 'spmm')) {
     const cus = r['cusparseMs'] as number;
     const ours = r['autoMs'] as number;
-    lines.push(`| ${r['input']} | ${r['k']} | ${r['precision']} | ${r['autoStrategy']} | ${(r['rowMs'] as number).toFixed(3)} | ${(r['nnzMs'] as number).toFixed(3)} | ${typeof r['scalarMs'] === 'number' ? r['scalarMs'].toFixed(3) : '-'} | ${cus > 0 ? cus.toFixed(3) : '-'} | ${cus > 0 ? (cus / ours).toFixed(2) : '-'} | ${(r['gflops'] as number).toFixed(0)} | ${(r['effectiveGBs'] as number).toFixed(0)} |`);
+    lines.push(
+      `| ${r['input']} | ${r['k']} | ${r['precision']} | ${r['autoStrategy']} | ${(r['rowMs'] as number).toFixed(3)} | ${(r['nnzMs'] as number).toFixed(3)} | ${typeof r['scalarMs'] === 'number' ? r['scalarMs'].toFixed(3) : '-'} | ${cus > 0 ? cus.toFixed(3) : '-'} | ${cus > 0 ? (cus / ours).toFixed(2) : '-'} | ${(r['gflops'] as number).toFixed(0)} | ${(r['effectiveGBs'] as number).toFixed(0)} |`,
+    );
   }
   lines.push('', '| input | BFS ms (auto) | top-down only ms | host read per level ms | GTEPS | levels | mismatches |', '|---|---|---|---|---|---|---|');
   for (const r of records.filter((r) => r['kind'] === 'bfs')) {
-    lines.push(`| ${r['input']} | ${(r['autoMs'] as number).toFixed(3)} | ${(r['topDownMs'] as number).toFixed(3)} | ${typeof r['unbatchedMs'] === 'number' ? r['unbatchedMs'].toFixed(3) : '-'} | ${(r['gteps'] as number).toFixed(2)} | ${r['levels']} | ${r['mismatches']} |`);
+    lines.push(
+      `| ${r['input']} | ${(r['autoMs'] as number).toFixed(3)} | ${(r['topDownMs'] as number).toFixed(3)} | ${typeof r['unbatchedMs'] === 'number' ? r['unbatchedMs'].toFixed(3) : '-'} | ${(r['gteps'] as number).toFixed(2)} | ${r['levels']} | ${r['mismatches']} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

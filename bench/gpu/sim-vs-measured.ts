@@ -63,7 +63,7 @@ function hashUnit(i: bigint): number {
   i ^= i >> 33n;
   i = (i * 0xc4ceb9fe1a85ec53n) & M;
   i ^= i >> 33n;
-  return Number(i >> 11n) / 2 ** 53 * 2 - 1;
+  return (Number(i >> 11n) / 2 ** 53) * 2 - 1;
 }
 
 function pickSources(a: CsrMatrix, count: number): number[] {

@@ -13,7 +13,7 @@ import { progress } from '../common/report.js';
 export function checkParents(what: string, g: CsrMatrix, source: number, parent: Int32Array, depth: Int32Array): void {
   for (let v = 0; v < g.rows; v++) {
     const p = parent[v]!;
-    if ((p >= 0) !== (depth[v]! >= 0)) throw new Error(`${what}: vertex ${v} has parent ${p}, the plain BFS depth ${depth[v]}`);
+    if (p >= 0 !== depth[v]! >= 0) throw new Error(`${what}: vertex ${v} has parent ${p}, the plain BFS depth ${depth[v]}`);
     if (p >= 0 && v !== source && depth[p] !== depth[v]! - 1) throw new Error(`${what}: parent ${p} of vertex ${v} is not one level up`);
   }
 }
@@ -38,9 +38,11 @@ export function gapOwnProcess(g: CsrMatrix, sources: Int32Array, threads: number
     const env = { ...process.env };
     delete env['OMP_WAIT_POLICY'];
     const out = execFileSync(program.path, [file, String(threads), String(rounds)], { encoding: 'utf8', env });
-    return out.trim().split('\n').map((line) => Number(line.split(' ')[2]));
+    return out
+      .trim()
+      .split('\n')
+      .map((line) => Number(line.split(' ')[2]));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

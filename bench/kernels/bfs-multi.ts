@@ -8,7 +8,11 @@ import { msbfs } from '../../src/kernels/msbfs.js';
 import type { ReferenceAddon } from '../references/load.js';
 import { type BenchSettings, measure } from '../common/measure.js';
 
-export interface MultiResult { readonly sources: number; readonly msbfsMs: number; readonly singlesMs: number }
+export interface MultiResult {
+  readonly sources: number;
+  readonly msbfsMs: number;
+  readonly singlesMs: number;
+}
 
 export /** Distinct seeded vertices with at least one edge (Graph500 skips isolated roots). */
 function pickSources(g: CsrMatrix, count: number, seed: number): Int32Array {
@@ -53,4 +57,3 @@ export async function multiSource(g: CsrMatrix, ref: ReferenceAddon, settings: B
   );
   return { sources: sources.length, msbfsMs: multi!.median, singlesMs: singles!.median };
 }
-

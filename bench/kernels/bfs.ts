@@ -190,8 +190,15 @@ async function searches(g: CsrMatrix, ref: ReferenceAddon, gb: GraphblasBfs | un
     // One call of each per round, the order rotating, so no implementation always runs on the cache another left.
     const { timings, samples } = await measurePaired(candidates, SEARCH);
     rows.push({
-      source: s, levels: r.frontier.length, reached: r.reached, edges: componentEdges(g, depth),
-      warm: timings[0]!, cold: timings[1]!, plain: timings[2]!, gap: timings[3]!, graphblas: timings[4],
+      source: s,
+      levels: r.frontier.length,
+      reached: r.reached,
+      edges: componentEdges(g, depth),
+      warm: timings[0]!,
+      cold: timings[1]!,
+      plain: timings[2]!,
+      gap: timings[3]!,
+      graphblas: timings[4],
       plainRatio: pairedRatio(samples[2]!, samples[0]!),
       gapInProcessRatio: pairedRatio(samples[3]!, samples[0]!),
       graphblasRatio: gb ? pairedRatio(samples[4]!, samples[0]!) : undefined,
@@ -266,18 +273,36 @@ async function main(): Promise<void> {
       multi,
     };
     results.push(result);
-    progress(`  dype ${ms(warmMs)} ms/search (${fixed(result.mteps, 0)} MTEPS), GAP-style ${ms(result.gapInProcessMs)} ms here / ` +
-      `${result.gapOwnProcessMs === undefined ? 'n/a' : ms(result.gapOwnProcessMs)} ms own process, gap/dype ${fixed(result.gapRatio)}; plain ${ms(result.plainMs)} ms` +
-      (result.graphblasMs !== undefined ? `, graphblas ${ms(result.graphblasMs)} ms` : '') +
-      `; plain/dype ${fixed(result.plainRatio)}` + (result.graphblasRatio !== undefined ? `, graphblas/dype ${fixed(result.graphblasRatio)}` : '') +
-      (multi ? `; msbfs ${ms(multi.msbfsMs)} ms vs ${multi.sources} calls ${ms(multi.singlesMs)} ms` : ''));
+    progress(
+      `  dype ${ms(warmMs)} ms/search (${fixed(result.mteps, 0)} MTEPS), GAP-style ${ms(result.gapInProcessMs)} ms here / ` +
+        `${result.gapOwnProcessMs === undefined ? 'n/a' : ms(result.gapOwnProcessMs)} ms own process, gap/dype ${fixed(result.gapRatio)}; plain ${ms(result.plainMs)} ms` +
+        (result.graphblasMs !== undefined ? `, graphblas ${ms(result.graphblasMs)} ms` : '') +
+        `; plain/dype ${fixed(result.plainRatio)}` +
+        (result.graphblasRatio !== undefined ? `, graphblas/dype ${fixed(result.graphblasRatio)}` : '') +
+        (multi ? `; msbfs ${ms(multi.msbfsMs)} ms vs ${multi.sources} calls ${ms(multi.singlesMs)} ms` : ''),
+    );
     collectGarbage();
   }
 
   const tables: Table[] = [
     {
       title: `BFS per search: median over ${sourceCount} sources of each source's median (ms); ratios: median over sources of the paired per-round ratio`,
-      columns: ['graph', 'class', 'vertices', 'stored entries', 'levels (median / max)', 'dype ms', 'dype cold ms', 'GAP-style ms (here / own process)', 'gap/dype', 'plain ms', 'plain/dype', 'graphblas ms', 'graphblas/dype', 'dype MTEPS'],
+      columns: [
+        'graph',
+        'class',
+        'vertices',
+        'stored entries',
+        'levels (median / max)',
+        'dype ms',
+        'dype cold ms',
+        'GAP-style ms (here / own process)',
+        'gap/dype',
+        'plain ms',
+        'plain/dype',
+        'graphblas ms',
+        'graphblas/dype',
+        'dype MTEPS',
+      ],
       rows: results.map((r) => {
         const levels = r.searches.map((s) => s.levels);
         return [
@@ -300,13 +325,15 @@ async function main(): Promise<void> {
     },
   ];
   const classes = [...new Set(results.map((r) => r.graphClass))];
-  const byClass = Object.fromEntries(classes.map((c) => {
-    const of = results.filter((r) => r.graphClass === c);
-    return [c, { graphs: of.length, gapRatio: median(of.map((r) => r.gapRatio)), minGapRatio: Math.min(...of.map((r) => r.gapRatio)) }];
-  }));
+  const byClass = Object.fromEntries(
+    classes.map((c) => {
+      const of = results.filter((r) => r.graphClass === c);
+      return [c, { graphs: of.length, gapRatio: median(of.map((r) => r.gapRatio)), minGapRatio: Math.min(...of.map((r) => r.gapRatio)) }];
+    }),
+  );
   if (classes.length > 0) {
     tables.push({
-      title: 'Against the GAP-style reference per graph class: median over the class of each graph\'s gap/dype (>= 1: dype faster)',
+      title: "Against the GAP-style reference per graph class: median over the class of each graph's gap/dype (>= 1: dype faster)",
       columns: ['class', 'graphs', 'gap/dype (median)', 'lowest graph'],
       rows: classes.map((c) => [c, String(byClass[c]!.graphs), fixed(byClass[c]!.gapRatio), fixed(byClass[c]!.minGapRatio)]),
     });
@@ -321,10 +348,12 @@ async function main(): Promise<void> {
     tables.push({
       title: 'Multi-source BFS: lowest speed-up over the inputs (>= 1: never slower than the single searches)',
       columns: ['inputs', 'lowest speed-up', 'on'],
-      rows: [(() => {
-        const worst = withMulti.reduce((a, b) => (b.multi!.singlesMs / b.multi!.msbfsMs < a.multi!.singlesMs / a.multi!.msbfsMs ? b : a));
-        return [String(withMulti.length), fixed(worst.multi!.singlesMs / worst.multi!.msbfsMs), worst.graph];
-      })()],
+      rows: [
+        (() => {
+          const worst = withMulti.reduce((a, b) => (b.multi!.singlesMs / b.multi!.msbfsMs < a.multi!.singlesMs / a.multi!.msbfsMs ? b : a));
+          return [String(withMulti.length), fixed(worst.multi!.singlesMs / worst.multi!.msbfsMs), worst.graph];
+        })(),
+      ],
     });
   }
   const summary = {
@@ -332,7 +361,9 @@ async function main(): Promise<void> {
     gapRatioByClass: byClass,
     msbfsMinSpeedup: withMulti.length > 0 ? Math.min(...withMulti.map((r) => r.multi!.singlesMs / r.multi!.msbfsMs)) : NaN,
     medianPlainRatio: results.length > 0 ? median(results.map((r) => r.plainRatio)) : NaN,
-    medianGraphblasRatio: results.some((r) => r.graphblasRatio !== undefined) ? median(results.flatMap((r) => (r.graphblasRatio === undefined ? [] : [r.graphblasRatio]))) : NaN,
+    medianGraphblasRatio: results.some((r) => r.graphblasRatio !== undefined)
+      ? median(results.flatMap((r) => (r.graphblasRatio === undefined ? [] : [r.graphblasRatio])))
+      : NaN,
     graphs: results.length,
   };
   tables.push({
@@ -346,7 +377,7 @@ async function main(): Promise<void> {
       ? `graphblas = SuiteSparse:GraphBLAS ${graphblas.version}, GxB_NTHREADS = ${threads}: the level-synchronous BFS (depth<frontier> = level; frontier<!struct(depth), replace> = frontier' * A over ANY_PAIR) until the frontier is empty, with the adjacency converted once before timing; it ends with the depths in a GrB_Vector (not copied out to an array). Push only: no direction optimisation.`
       : 'graphblas: not built here.',
     `Per source, the implementations are timed in paired rounds (one call of each per round, the order rotating; at least ${SEARCH.minRounds} rounds); ratios are medians over rounds of each round's ratio, then over sources. Every source's dype (and GraphBLAS) depths were checked equal to the plain BFS's first.`,
-    'TEPS as in Graph500: edges of the reached component (undirected edges once: sum of the reached vertices\' row lengths / 2) over the search time, median over sources. Graphs have self-loops and duplicate edges removed.',
+    "TEPS as in Graph500: edges of the reached component (undirected edges once: sum of the reached vertices' row lengths / 2) over the search time, median over sources. Graphs have self-loops and duplicate edges removed.",
     args.directed
       ? 'Directed datasets (soc-Slashdot0902, email-Enron, wiki-Vote) are searched along out-edges; TEPS counts out-edges of reached vertices.'
       : 'Directed datasets (soc-Slashdot0902, email-Enron, wiki-Vote) are symmetrized (A + A^T), as Graph500 and GAP search undirected graphs; --directed searches them along out-edges instead.',

@@ -45,4 +45,3 @@ export function verify(what: string, a: CsrMatrix, x: DenseMatrix, k: number, y:
   }
   return worst;
 }
-

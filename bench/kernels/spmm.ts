@@ -4,7 +4,7 @@
 // Run: node --expose-gc --import tsx bench/kernels/spmm.ts [--quick | --ci] [--k 8,32,128] [--precision f32,f64] [--only a,b] [--threads 1,2] [--no-graphblas]
 
 import { parseArgs } from 'node:util';
-import { CsrMatrix } from '../../src/data/csr.js';
+import type { CsrMatrix } from '../../src/data/csr.js';
 import { DenseMatrix, type Precision } from '../../src/data/dense.js';
 import { bandedMatrix, denseFeatures, gridGraph, kroneckerGraph } from '../../src/generators/index.js';
 import { spmm } from '../../src/kernels/spmm.js';
@@ -227,13 +227,30 @@ async function compare(name: string, required: boolean, a: CsrMatrix, precision:
     const eb = precision === 'f32' ? 4 : 8;
     const { compulsory: compulsoryBytes, bound: boundBytes } = gatherAwareBytes(a, k, eb, refs.cacheBytes);
     const row: Row = {
-      input: name, required, rows: a.rows, cols: a.cols, nnz: a.nnz, compulsoryBytes, boundBytes,
-      boundShare: boundBytes / (refs.triadGBs * 1e6) / dype!.median, largerThanCache: compulsoryBytes > refs.cacheBytes,
-      dype: dype!, eigen: ref!, plain: plain!, graphblas: grb,
-      ratio: against(1), plainRatio: against(2), graphblasRatio: grb ? against(3) : undefined, agreement,
+      input: name,
+      required,
+      rows: a.rows,
+      cols: a.cols,
+      nnz: a.nnz,
+      compulsoryBytes,
+      boundBytes,
+      boundShare: boundBytes / (refs.triadGBs * 1e6) / dype!.median,
+      largerThanCache: compulsoryBytes > refs.cacheBytes,
+      dype: dype!,
+      eigen: ref!,
+      plain: plain!,
+      graphblas: grb,
+      ratio: against(1),
+      plainRatio: against(2),
+      graphblasRatio: grb ? against(3) : undefined,
+      agreement,
     };
-    progress(`  ${precision} k=${k}: dype ${ms(dype!.median)} ms, eigen ${ms(ref!.median)}, plain ${ms(plain!.median)}` +
-      (grb ? `, graphblas ${ms(grb.median)}` : '') + `; eigen/dype ${fixed(row.ratio)}` + (grb ? `, graphblas/dype ${fixed(row.graphblasRatio!)}` : ''));
+    progress(
+      `  ${precision} k=${k}: dype ${ms(dype!.median)} ms, eigen ${ms(ref!.median)}, plain ${ms(plain!.median)}` +
+        (grb ? `, graphblas ${ms(grb.median)}` : '') +
+        `; eigen/dype ${fixed(row.ratio)}` +
+        (grb ? `, graphblas/dype ${fixed(row.graphblasRatio!)}` : ''),
+    );
     return row;
   } finally {
     gb?.free();
@@ -309,7 +326,10 @@ async function main(): Promise<void> {
   const gbVersion = refs.graphblas?.version;
   notes.push(
     `Over all ${summary.measured} (input, precision, k) measurements, median eigen/dype ${fixed(summary.medianEigenRatio)}, graphblas/dype ${fixed(summary.medianGraphblasRatio)}, plain/dype ${fixed(summary.medianPlainRatio)} (>= 1: dype at least as fast).`,
-    ...results.map((c) => `${c.precision} k=${c.k}: median eigen/dype over the ${c.summary.requiredMeasured} real datasets ${fixed(c.summary.medianRatioRequired)}, over all ${c.summary.allMeasured} inputs ${fixed(c.summary.medianRatioAll)}; graphblas/dype ${fixed(c.summary.medianGraphblasRatioAll)}.`),
+    ...results.map(
+      (c) =>
+        `${c.precision} k=${c.k}: median eigen/dype over the ${c.summary.requiredMeasured} real datasets ${fixed(c.summary.medianRatioRequired)}, over all ${c.summary.allMeasured} inputs ${fixed(c.summary.medianRatioAll)}; graphblas/dype ${fixed(c.summary.medianGraphblasRatioAll)}.`,
+    ),
     `dype = await spmm(a, x, { out }) (public async API: validation and the AsyncWorker round trip, about 35 µs, are inside its time); eigen = Eigen ${eigenVersion} Map<SparseMatrix<RowMajor>> * Map<Matrix<RowMajor>>, synchronous, OpenMP with ${threads} threads (dype's thread count); plain = the textbook OpenMP row loop over CSR (dynamic chunks of 64 rows, k-wide update vectorised by the compiler), same threads.`,
     gbVersion
       ? `graphblas = SuiteSparse:GraphBLAS ${gbVersion} GrB_mxm(C, A, X) over PLUS_TIMES with GxB_NTHREADS = ${threads}, then GrB_wait; A (CSR) and X (full, row-major) are converted once before timing and C is reused, so the time is the product alone (copying C out to a user array is not included).`
@@ -317,15 +337,28 @@ async function main(): Promise<void> {
     `Timing is paired: one call of each implementation per round, the order rotating and reversing between rounds, at least ${SETTINGS.minRounds} rounds and ${SETTINGS.time} ms (after ${SETTINGS.warmup} warm-up calls each); a ratio is the median over rounds of that round's ratio, which cancels most of a shared machine's changing load. ms columns: median ± median absolute deviation.`,
     'OpenMP workers spin-wait after each call by default: on a machine with other load the 2-thread reference figures become erratic (OMP_WAIT_POLICY=passive steadies them).',
     `Gather-aware bound: compulsory traffic (rowPtr + colIdx + values + X once + Y once) plus a line (or k values) for every gather of an X row that a cache of ${fixed(cacheBytes / 2 ** 20, 1)} MiB (this process's share, as the native kernels size it) would have lost, from the feature engine's reuse-distance histogram; priced at the STREAM-style triad measured in this run (${fixed(triadGBs, 1)} GB/s, ${threads} threads). "% of bound" = bound time / dype time; judged on inputs larger than the cache share.`,
-    'Small calls: await of the public call (spmv, spmm k = 8, bfs) against the kernel time the native call reports, on inputs of 10k-100k entries; median over rounds of each call\'s ratio.',
-    'Pattern matrices carry explicit all-ones values so every side does identical work; every output was checked to agree with Eigen\'s before timing.',
+    "Small calls: await of the public call (spmv, spmm k = 8, bfs) against the kernel time the native call reports, on inputs of 10k-100k entries; median over rounds of each call's ratio.",
+    "Pattern matrices carry explicit all-ones values so every side does identical work; every output was checked to agree with Eigen's before timing.",
   );
   const spread = (t: Timing | undefined): string => (t ? `${ms(t.median)} ± ${ms(t.mad)}` : 'n/a');
   const tables: Table[] = results.map((c) => {
     const gflops = (r: Row, t: number): number => (2 * r.nnz * c.k) / (t * 1e6);
     return {
       title: `SpMM ${c.precision} k=${c.k}: dype vs Eigen, GraphBLAS and a plain OpenMP loop (ms: median ± MAD)`,
-      columns: ['input', 'rows', 'nnz', 'dype ms', 'eigen ms', 'eigen/dype', 'graphblas ms', 'graphblas/dype', 'plain ms', 'plain/dype', 'dype GFLOP/s', '% of gather-aware bound'],
+      columns: [
+        'input',
+        'rows',
+        'nnz',
+        'dype ms',
+        'eigen ms',
+        'eigen/dype',
+        'graphblas ms',
+        'graphblas/dype',
+        'plain ms',
+        'plain/dype',
+        'dype GFLOP/s',
+        '% of gather-aware bound',
+      ],
       rows: c.rows.map((r) => [
         r.required ? r.input : `${r.input} (generated)`,
         String(r.rows),
@@ -345,12 +378,22 @@ async function main(): Promise<void> {
   tables.push({
     title: 'Medians over inputs (>= 1: dype at least as fast)',
     columns: ['precision', 'k', 'inputs', 'eigen/dype', 'eigen/dype (real datasets)', 'graphblas/dype', 'plain/dype'],
-    rows: results.map((c) => [c.precision, String(c.k), String(c.summary.allMeasured), fixed(c.summary.medianRatioAll), fixed(c.summary.medianRatioRequired), fixed(c.summary.medianGraphblasRatioAll), fixed(c.summary.medianPlainRatioAll)]),
+    rows: results.map((c) => [
+      c.precision,
+      String(c.k),
+      String(c.summary.allMeasured),
+      fixed(c.summary.medianRatioAll),
+      fixed(c.summary.medianRatioRequired),
+      fixed(c.summary.medianGraphblasRatioAll),
+      fixed(c.summary.medianPlainRatioAll),
+    ]),
   });
   tables.push({
     title: 'Against the gather-aware bound, inputs larger than the cache share; no input below 1.0x Eigen',
     columns: ['inputs judged', '% of bound (median)', '% of bound (lowest)', 'lowest eigen/dype (all inputs)'],
-    rows: [[String(summary.largeMeasured), fixed(100 * summary.medianBoundShareLarge, 0), fixed(100 * summary.minBoundShareLarge, 0), fixed(summary.minEigenRatio)]],
+    rows: [
+      [String(summary.largeMeasured), fixed(100 * summary.medianBoundShareLarge, 0), fixed(100 * summary.minBoundShareLarge, 0), fixed(summary.minEigenRatio)],
+    ],
   });
   if (calls.length > 0) {
     tables.push({
@@ -364,7 +407,18 @@ async function main(): Promise<void> {
     title: `SpMM, ${PRECISIONS.join('/').toUpperCase()}, k = ${KS.join(', ')}${size === 'full' ? '' : ` (${size} size)`}`,
     date: new Date().toISOString(),
     machine,
-    settings: { size, quick, ks: KS, precisions: PRECISIONS, threads, timing: SETTINGS, triadGBs, cacheBytes, eigen: eigenVersion, graphblas: gbVersion ?? null },
+    settings: {
+      size,
+      quick,
+      ks: KS,
+      precisions: PRECISIONS,
+      threads,
+      timing: SETTINGS,
+      triadGBs,
+      cacheBytes,
+      eigen: eigenVersion,
+      graphblas: gbVersion ?? null,
+    },
     notes,
     tables,
     data: { configs: results, summary, calls },

@@ -14,7 +14,8 @@ import type { SuiteReport } from '../common/report.js';
 export function threadCounts(value: string | undefined): number[] | undefined {
   if (value === undefined) return undefined;
   const counts = value.split(',').map((t) => Number(t.trim()));
-  for (const c of counts) if (!Number.isInteger(c) || c < 1 || c > 1024) throw new Error(`--threads must be positive integers separated by commas, got ${value}`);
+  for (const c of counts)
+    if (!Number.isInteger(c) || c < 1 || c > 1024) throw new Error(`--threads must be positive integers separated by commas, got ${value}`);
   return counts;
 }
 

@@ -116,7 +116,9 @@ async function main(): Promise<void> {
   const warm = runs.flatMap((r) => r.warm);
   const final = mem.finalBytes;
   console.log(`  cold (first load in a process): median ${median(cold).toFixed(0)} ms, min ${Math.min(...cold).toFixed(0)} ms`);
-  console.log(`  warm: median ${median(warm).toFixed(0)} ms, min ${Math.min(...warm).toFixed(0)} ms (${(size / 2 ** 20 / (median(warm) / 1000)).toFixed(0)} MiB/s)`);
+  console.log(
+    `  warm: median ${median(warm).toFixed(0)} ms, min ${Math.min(...warm).toFixed(0)} ms (${(size / 2 ** 20 / (median(warm) / 1000)).toFixed(0)} MiB/s)`,
+  );
   console.log(`  final arrays (rowPtr + colIdx + values): ${mib(final)}`);
   console.log(`  peak ArrayBuffer memory during the load: ${mib(mem.arrayBufferPeak)} = ${(mem.arrayBufferPeak / final).toFixed(2)}x the final arrays`);
   const raised = runs.filter((r) => r.rssPeakRaised).map((r) => r.rssRise);

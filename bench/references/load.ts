@@ -11,31 +11,64 @@ import { fileURLToPath } from 'node:url';
 
 export interface ReferenceAddon {
   eigenSpmm(
-    rows: number, cols: number, rowPtr: Int32Array, colIdx: Int32Array, values: Float32Array | Float64Array,
-    x: Float32Array | Float64Array, k: number, y: Float32Array | Float64Array, threads: number,
+    rows: number,
+    cols: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    values: Float32Array | Float64Array,
+    x: Float32Array | Float64Array,
+    k: number,
+    y: Float32Array | Float64Array,
+    threads: number,
   ): void;
   plainSpmm(
-    rows: number, cols: number, rowPtr: Int32Array, colIdx: Int32Array, values: Float32Array | Float64Array,
-    x: Float32Array | Float64Array, k: number, y: Float32Array | Float64Array, threads: number,
+    rows: number,
+    cols: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    values: Float32Array | Float64Array,
+    x: Float32Array | Float64Array,
+    k: number,
+    y: Float32Array | Float64Array,
+    threads: number,
   ): void;
   plainBfs(n: number, rowPtr: Int32Array, colIdx: Int32Array, source: number, depth: Int32Array): number;
   /** STREAM-style triad over three arrays of n doubles with `threads` OpenMP threads: GB/s, best of 5. */
   triad(n: number, threads: number): number;
   /** The GAP-style direction-optimising BFS (gap_bfs.h) into `parent`; returns the vertices reached. */
   gapBfs(
-    n: number, rowPtr: Int32Array, colIdx: Int32Array, inRowPtr: Int32Array, inColIdx: Int32Array, source: number, parent: Int32Array,
+    n: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    inRowPtr: Int32Array,
+    inColIdx: Int32Array,
+    source: number,
+    parent: Int32Array,
     threads: number,
   ): number;
   readonly eigenVersion: string;
   /** Present only when the addon was built against GraphBLAS (see graphblasOf). */
   readonly GraphblasSpmm?: new (
-    rowPtr: Int32Array, colIdx: Int32Array, values: Float32Array | Float64Array, cols: number, x: Float32Array | Float64Array, k: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    values: Float32Array | Float64Array,
+    cols: number,
+    x: Float32Array | Float64Array,
+    k: number,
   ) => GraphblasSpmm;
   readonly GraphblasBfs?: new (rowPtr: Int32Array, colIdx: Int32Array) => GraphblasBfs;
   readonly graphblasThreads?: (threads: number) => void;
   readonly graphblasVersion?: string;
   /** OpenBLAS called directly (blas.cc): y = x * w with OpenBLAS's own `threads`. Present only when built against OpenBLAS. */
-  readonly blasGemm?: (m: number, k: number, n: number, x: Float32Array | Float64Array, w: Float32Array | Float64Array, y: Float32Array | Float64Array, threads: number) => void;
+  readonly blasGemm?: (
+    m: number,
+    k: number,
+    n: number,
+    x: Float32Array | Float64Array,
+    w: Float32Array | Float64Array,
+    y: Float32Array | Float64Array,
+    threads: number,
+  ) => void;
   /** The kernels OpenBLAS chose for this CPU (openblas_get_corename). */
   readonly blasCore?: string;
   readonly blasConfig?: string;
@@ -139,7 +172,8 @@ export function graphblasOf(addon: ReferenceAddon, threads: number): { graphblas
   if (addon.GraphblasSpmm === undefined || addon.GraphblasBfs === undefined || addon.graphblasThreads === undefined) {
     return {
       graphblas: undefined,
-      reason: 'the reference addon was built without SuiteSparse:GraphBLAS (install libgraphblas-dev, then DYPE_REBUILD_REFERENCES=1); GraphBLAS columns skipped',
+      reason:
+        'the reference addon was built without SuiteSparse:GraphBLAS (install libgraphblas-dev, then DYPE_REBUILD_REFERENCES=1); GraphBLAS columns skipped',
     };
   }
   addon.graphblasThreads(threads);

@@ -7,7 +7,16 @@
 
 import { parseArgs } from 'node:util';
 import { emitReport, fixed, machineInfo, progress, type SuiteReport } from '../common/report.js';
-import { type CaseResult, HELD_OUT, runSuite, SUITE_CALIBRATIONS, SUITE_DATASETS, SUITE_SYSTEMS, type SuiteCalibration, TRAINING_INPUT } from './decision-suite.js';
+import {
+  type CaseResult,
+  HELD_OUT,
+  runSuite,
+  SUITE_CALIBRATIONS,
+  SUITE_DATASETS,
+  SUITE_SYSTEMS,
+  type SuiteCalibration,
+  TRAINING_INPUT,
+} from './decision-suite.js';
 import type { RateSummary } from './decision-summary.js';
 
 const { values: args } = parseArgs({
@@ -26,9 +35,16 @@ const { values: args } = parseArgs({
 });
 
 const size = args.quick ? 'ci' : 'full';
-const list = (s: string | undefined): string[] | undefined => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+const list = (s: string | undefined): string[] | undefined =>
+  s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : undefined;
 const calibrations = (list(args.calibrations) ?? (args.quick ? ['quick'] : [...SUITE_CALIBRATIONS])) as SuiteCalibration[];
-for (const c of calibrations) if (!(SUITE_CALIBRATIONS as readonly string[]).includes(c)) throw new Error(`decision-quality: unknown calibration ${c} (${SUITE_CALIBRATIONS.join(', ')})`);
+for (const c of calibrations)
+  if (!(SUITE_CALIBRATIONS as readonly string[]).includes(c)) throw new Error(`decision-quality: unknown calibration ${c} (${SUITE_CALIBRATIONS.join(', ')})`);
 const t0 = performance.now();
 let n = 0;
 const { results, summary } = await runSuite({
@@ -40,7 +56,10 @@ const { results, summary } = await runSuite({
   ...(args.repeats ? { repeats: Number(args.repeats) } : {}),
   onCase: (r: CaseResult) => {
     n++;
-    if (!args.quiet) progress(`${String(n).padStart(4)} ${r.system} ${r.calibration} ${r.workload} ${r.dataset} ${r.objective}: ${r.optimal ? 'optimal' : `loss ${fixed(100 * r.loss, 1)}%`}`);
+    if (!args.quiet)
+      progress(
+        `${String(n).padStart(4)} ${r.system} ${r.calibration} ${r.workload} ${r.dataset} ${r.objective}: ${r.optimal ? 'optimal' : `loss ${fixed(100 * r.loss, 1)}%`}`,
+      );
   },
   onSkip: (what, why) => progress(`skip ${what}: ${why}`),
   onProgress: (what) => {
@@ -57,12 +76,20 @@ const report: SuiteReport = {
   title: 'Decision quality: schedule() against the model-independent oracle',
   date: new Date().toISOString(),
   machine: machineInfo(),
-  settings: { size, calibrations, systems: list(args.systems) ?? Object.keys(SUITE_SYSTEMS), datasets: list(args.datasets) ?? SUITE_DATASETS[size], heldOut: size === 'full' ? Object.keys(HELD_OUT) : [], trainingInput: TRAINING_INPUT, seconds },
+  settings: {
+    size,
+    calibrations,
+    systems: list(args.systems) ?? Object.keys(SUITE_SYSTEMS),
+    datasets: list(args.datasets) ?? SUITE_DATASETS[size],
+    heldOut: size === 'full' ? Object.keys(HELD_OUT) : [],
+    trainingInput: TRAINING_INPUT,
+    seconds,
+  },
   notes: [
     'Cases: workloads (spmm k=32, bfs, msbfs 32 sources, gcn, sage, pagerank 2 iterations) x datasets x objectives (min-time, min-energy, min-edp) x systems (gpu-sim H100 or A100 + cgra-sim 4x4 + 8x8; cpu + gpu-sim H100 + cgra-sim 4x4; cpu + cgra-sim 4x4) x calibrations (quick, full).',
-    'Oracle: its own mapping space from the workload and system alone (every device; two-way splits every 4%, three-way every 10%, plus balance points from executed costs), every piece executed with real data (the CPU timed after a warm-up, 5 repeats, median; simulators once), the best mapping per objective by exact branch and bound over the planner\'s list schedule. No cost-model prediction enters it.',
-    'Optimal: the pick\'s executed value within 1% of the oracle\'s best; where the CPU is in the system, also when the pick at the low end of its measured spread (first quartile) is within 1% of the best at its high end (third quartile). Loss: pick / best - 1 over the other cases.',
-    'Old yardstick (beside, for this change): the best of the planner\'s own candidate mappings by the same executed costs; its split shares came from the model, so it moved with the model.',
+    "Oracle: its own mapping space from the workload and system alone (every device; two-way splits every 4%, three-way every 10%, plus balance points from executed costs), every piece executed with real data (the CPU timed after a warm-up, 5 repeats, median; simulators once), the best mapping per objective by exact branch and bound over the planner's list schedule. No cost-model prediction enters it.",
+    "Optimal: the pick's executed value within 1% of the oracle's best; where the CPU is in the system, also when the pick at the low end of its measured spread (first quartile) is within 1% of the best at its high end (third quartile). Loss: pick / best - 1 over the other cases.",
+    "Old yardstick (beside, for this change): the best of the planner's own candidate mappings by the same executed costs; its split shares came from the model, so it moved with the model.",
     'Dense operators (GEMM, ReLU, affine) on simulated devices have no simulator: planner and oracle both use their roofline cost, so only sparse operators and the CPU carry prediction error there.',
     'Static: the oracle-best mapping on a generated Kronecker graph (scale 12), reused unchanged. Ratios are geometric means (time ratios over min-time cases, energy over min-energy cases).',
     'DyPe (the paper) reports 77/86 optimal (89.5%), 3.95% mean loss otherwise, 1.53x over static, 1.44x throughput and 1.66x energy efficiency over GPU-only.',
@@ -70,8 +97,34 @@ const report: SuiteReport = {
   tables: [
     {
       title: 'Summary',
-      columns: ['cases', 'optimal', 'rate', 'mean loss (rest)', 'median loss (rest)', 'worst loss', 'rate on the old yardstick', 'speed-up over static', 'speed-up over GPU alone', 'energy efficiency over GPU alone', 'oracle searches cut short'],
-      rows: [[String(summary.cases), String(summary.optimal), pct(summary.optimalRate), pct(summary.meanLoss), pct(summary.medianLoss), pct(summary.worstLoss), pct(summary.oldOptimalRate), `${fixed(summary.speedupOverStatic)}x`, `${fixed(summary.speedupOverGpu)}x`, `${fixed(summary.energyEfficiencyOverGpu)}x`, String(summary.oracleInexact)]],
+      columns: [
+        'cases',
+        'optimal',
+        'rate',
+        'mean loss (rest)',
+        'median loss (rest)',
+        'worst loss',
+        'rate on the old yardstick',
+        'speed-up over static',
+        'speed-up over GPU alone',
+        'energy efficiency over GPU alone',
+        'oracle searches cut short',
+      ],
+      rows: [
+        [
+          String(summary.cases),
+          String(summary.optimal),
+          pct(summary.optimalRate),
+          pct(summary.meanLoss),
+          pct(summary.medianLoss),
+          pct(summary.worstLoss),
+          pct(summary.oldOptimalRate),
+          `${fixed(summary.speedupOverStatic)}x`,
+          `${fixed(summary.speedupOverGpu)}x`,
+          `${fixed(summary.energyEfficiencyOverGpu)}x`,
+          String(summary.oracleInexact),
+        ],
+      ],
     },
     { title: 'By system', columns: rateColumns, rows: Object.entries(summary.bySystem).map(([k, r]) => row(k, r)) },
     { title: 'By calibration', columns: rateColumns, rows: Object.entries(summary.byCalibration).map(([k, r]) => row(k, r)) },
@@ -80,7 +133,10 @@ const report: SuiteReport = {
     {
       title: 'Cases that are not optimal',
       columns: ['system', 'calibration', 'workload', 'dataset', 'objective', 'loss', 'pick', 'oracle best'],
-      rows: results.filter((r) => !r.optimal).sort((a, b) => b.loss - a.loss).map((r) => [r.system, r.calibration, r.workload, r.dataset, r.objective, pct(r.loss), r.pickLabel, r.bestLabel]),
+      rows: results
+        .filter((r) => !r.optimal)
+        .sort((a, b) => b.loss - a.loss)
+        .map((r) => [r.system, r.calibration, r.workload, r.dataset, r.objective, pct(r.loss), r.pickLabel, r.bestLabel]),
     },
   ],
   data: { summary, results },

@@ -91,8 +91,23 @@ export function suiteWorkloads(): Record<string, { workload: Workload; params?: 
 export const SUITE_DATASETS = {
   ci: ['cora', 'facebook_combined', 'bcsstk13', '4elt'],
   full: [
-    'cora', 'citeseer', 'pubmed', 'facebook_combined', 'wiki-Vote', 'email-Enron', 'soc-Slashdot0902', 'bio-pathways',
-    'bcsstk13', 'bcsstk16', 'bcsstk25', 'bayer10', 'wing', '4elt', 'mdual', 'delaunay_n16', 'luxembourg_osm',
+    'cora',
+    'citeseer',
+    'pubmed',
+    'facebook_combined',
+    'wiki-Vote',
+    'email-Enron',
+    'soc-Slashdot0902',
+    'bio-pathways',
+    'bcsstk13',
+    'bcsstk16',
+    'bcsstk25',
+    'bayer10',
+    'wing',
+    '4elt',
+    'mdual',
+    'delaunay_n16',
+    'luxembourg_osm',
   ],
 } as const;
 
@@ -133,7 +148,8 @@ export async function suiteModel(system: System, how: SuiteCalibration | 'uncali
   return new CostModel(system, await calibrate(system, { quick: how === 'quick' }));
 }
 
-const mappingOf = (plan: { problem: { choices: readonly (readonly Choice[])[] } }, genome: Int32Array): Choice[] => Array.from(genome, (c, i) => plan.problem.choices[i]![c]!);
+const mappingOf = (plan: { problem: { choices: readonly (readonly Choice[])[] } }, genome: Int32Array): Choice[] =>
+  Array.from(genome, (c, i) => plan.problem.choices[i]![c]!);
 
 function portableOf(oracle: Oracle, genome: Int32Array): PortableMapping {
   const devices = oracle.problem.system.devices;
@@ -143,7 +159,8 @@ function portableOf(oracle: Oracle, genome: Int32Array): PortableMapping {
   });
 }
 
-const value = (o: ScalarObjective, m: { makespan: number; energy: number }): number => (o === 'min-time' ? m.makespan : o === 'min-energy' ? m.energy : m.makespan * m.energy);
+const value = (o: ScalarObjective, m: { makespan: number; energy: number }): number =>
+  o === 'min-time' ? m.makespan : o === 'min-energy' ? m.energy : m.makespan * m.energy;
 
 /** The inputs of a run of the suite: shared datasets by name, then the held-out generated ones. */
 async function* inputs(options: SuiteOptions): AsyncGenerator<{ name: string; matrix: CsrMatrix; heldOut: boolean }> {
@@ -152,7 +169,8 @@ async function* inputs(options: SuiteOptions): AsyncGenerator<{ name: string; ma
     if (!loaded.matrix) options.onSkip?.(name, loaded.reason);
     else yield { name, matrix: loaded.matrix, heldOut: false };
   }
-  if (options.heldOut ?? options.size === 'full') for (const [name, spec] of Object.entries(HELD_OUT)) yield { name, matrix: generate(spec) as CsrMatrix, heldOut: true };
+  if (options.heldOut ?? options.size === 'full')
+    for (const [name, spec] of Object.entries(HELD_OUT)) yield { name, matrix: generate(spec) as CsrMatrix, heldOut: true };
 }
 
 export async function runSuite(options: SuiteOptions): Promise<{ results: CaseResult[]; summary: SuiteSummary }> {
@@ -185,7 +203,14 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
         for (const calibration of calibrations) {
           const model = models.get(calibration)!;
           for (const objective of SUITE_OBJECTIVES) {
-            const plan: Plan = await schedule(w.workload, data, { system, model, ...params, maxPoints: 0, policy: objective, staticMapping: statics.get(objective)! });
+            const plan: Plan = await schedule(w.workload, data, {
+              system,
+              model,
+              ...params,
+              maxPoints: 0,
+              policy: objective,
+              staticMapping: statics.get(objective)!,
+            });
             oracle ??= await Oracle.build(plan.problem, { repeats });
             const best = oracle.optimum(objective);
             // The pick and the best executed together (Oracle.compare): the loss is not the load of two moments.
@@ -221,7 +246,9 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
               oldBest: own,
               oldOptimal: pickValue <= own * 1.01,
               pickLabel: plan.chosen.label,
-              bestLabel: portableOf(oracle, best.genome).map((x) => `${x.op}:${x.devices.map((d, k) => (x.devices.length > 1 ? `${d} ${Math.round(x.shares[k]! * 100)}%` : d)).join(' + ')}`).join(', '),
+              bestLabel: portableOf(oracle, best.genome)
+                .map((x) => `${x.op}:${x.devices.map((d, k) => (x.devices.length > 1 ? `${d} ${Math.round(x.shares[k]! * 100)}%` : d)).join(' + ')}`)
+                .join(', '),
               oracleExact: best.exact,
             };
             results.push(r);

@@ -73,7 +73,10 @@ const geomean = (xs: number[]): number => {
 
 function rates(results: readonly CaseResult[]): RateSummary {
   const optimal = results.filter((r) => r.optimal).length;
-  const losses = results.filter((r) => !r.optimal).map((r) => r.loss).sort((a, b) => a - b);
+  const losses = results
+    .filter((r) => !r.optimal)
+    .map((r) => r.loss)
+    .sort((a, b) => a - b);
   return {
     cases: results.length,
     optimal,

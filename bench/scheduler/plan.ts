@@ -71,9 +71,17 @@ interface Case {
   readonly run: () => unknown;
 }
 const cases: Case[] = [
-  { name: 'schedule(), 8-operator PageRank, 3 devices, splits (NSGA-II, 2000 evaluations)', goal: 10, run: () => schedule(pr4, graph, { system, model, maxPoints: 0 }) },
+  {
+    name: 'schedule(), 8-operator PageRank, 3 devices, splits (NSGA-II, 2000 evaluations)',
+    goal: 10,
+    run: () => schedule(pr4, graph, { system, model, maxPoints: 0 }),
+  },
   { name: 'schedule(), same, keeping 5000 dominated points for plots', run: () => schedule(pr4, graph, { system, model }) },
-  { name: 'explore(), 6-operator PageRank, exhaustive over 132651 mappings', goal: 100 * 1.32651, run: () => explore(pr3, graph, { system, model, maxPoints: 0, exhaustiveLimit: 2e5 }) },
+  {
+    name: 'explore(), 6-operator PageRank, exhaustive over 132651 mappings',
+    goal: 100 * 1.32651,
+    run: () => explore(pr3, graph, { system, model, maxPoints: 0, exhaustiveLimit: 2e5 }),
+  },
   { name: '1e5 evaluations of 8-operator mappings (evaluator alone)', goal: 100, run: evaluate1e5 },
 ];
 
@@ -98,10 +106,15 @@ const report: SuiteReport = {
   title: 'Planning speed: schedule(), exhaustive search and the evaluator',
   date: new Date().toISOString(),
   machine: machineInfo(),
-  settings: { quick: args.quick, input: 'kronecker scale 14, edge factor 16, seed 7', system: 'cpu + cgra-sim + gpu-sim (PCIe 5)', choicesPerOperator: Array.from(card) },
+  settings: {
+    quick: args.quick,
+    input: 'kronecker scale 14, edge factor 16, seed 7',
+    system: 'cpu + cgra-sim + gpu-sim (PCIe 5)',
+    choicesPerOperator: Array.from(card),
+  },
   notes: [
     'Goals (issue 5): a plan for an 8-operator DAG on 3 devices with splits in <= 10 ms; 1e5 mappings evaluated in <= 100 ms (the exhaustive row is scaled: its goal is 100 ms per 1e5 mappings).',
-    'Warm: the model has the graph\'s features (computed once per matrix, as when many workloads are planned on one input); cold: the first call in the process, features and JIT included.',
+    "Warm: the model has the graph's features (computed once per matrix, as when many workloads are planned on one input); cold: the first call in the process, features and JIT included.",
   ],
   tables: [
     {

@@ -82,7 +82,15 @@ async function main(): Promise<void> {
     },
   };
   const wide = tableProblem(new Array<number>(8).fill(15), 2); // 15^8 = 2.6e9 genomes
-  const wide3: SearchProblem = { ...wide, objectives: 3, evaluate: (g, out) => (wide.evaluate(g, out), (out[2] = g[0]! + g[7]!), true) };
+  const wide3: SearchProblem = {
+    ...wide,
+    objectives: 3,
+    evaluate: (g, out) => {
+      wide.evaluate(g, out);
+      out[2] = g[0]! + g[7]!;
+      return true;
+    },
+  };
   const n = 100_000;
   const p2 = randomPoints(n, 2, 3);
   const p3 = randomPoints(n, 3, 4);

@@ -27,15 +27,21 @@ const options = { system, model, window: 1e9 };
 const tasks: [string, () => void][] = [
   ['session() alone (subtracted)', () => void session(options)],
   // A GCN-like layer repeated: gemm, spmm, relu, each reading the previous handle.
-  ['gemm -> spmm -> relu chains', () => {
-    const s = session(options);
-    let h = s.relu(x);
-    for (let i = 1; i < CALLS; i += 3) h = s.relu(s.spmm(graph, s.gemm(h, w)));
-  }],
-  ['independent relu on data', () => {
-    const s = session(options);
-    for (let i = 0; i < CALLS; i++) s.relu(x);
-  }],
+  [
+    'gemm -> spmm -> relu chains',
+    () => {
+      const s = session(options);
+      let h = s.relu(x);
+      for (let i = 1; i < CALLS; i += 3) h = s.relu(s.spmm(graph, s.gemm(h, w)));
+    },
+  ],
+  [
+    'independent relu on data',
+    () => {
+      const s = session(options);
+      for (let i = 0; i < CALLS; i++) s.relu(x);
+    },
+  ],
 ];
 
 for (const [, run] of tasks) for (let i = 0; i < 50; i++) run(); // warm the JIT
@@ -52,11 +58,16 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 const base = median(latencies.get(tasks[0]![0])!);
-console.log(`Session per-call overhead: ${CALLS} calls per task, ${ROUNDS} rounds (medians over rounds of tinybench's per-task medians); goal <= 10 us per call`);
+console.log(
+  `Session per-call overhead: ${CALLS} calls per task, ${ROUNDS} rounds (medians over rounds of tinybench's per-task medians); goal <= 10 us per call`,
+);
 console.log('| calls | per call, median (us) | spread over rounds, min - max (us) |');
 console.log('|---|---|---|');
 for (const [name] of tasks.slice(1)) {
-  const perCall = latencies.get(name)!.map((ms) => ((ms - base) * 1e3) / CALLS).sort((a, b) => a - b);
+  const perCall = latencies
+    .get(name)!
+    .map((ms) => ((ms - base) * 1e3) / CALLS)
+    .sort((a, b) => a - b);
   console.log(`| ${name} | ${median(perCall).toFixed(2)} | ${perCall[0]!.toFixed(2)} - ${perCall[perCall.length - 1]!.toFixed(2)} |`);
 }
 await system.dispose();

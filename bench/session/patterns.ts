@@ -30,11 +30,18 @@ const ROUNDS = args.quick ? 21 : 41;
 const SCALE = args.quick ? 11 : 13;
 const WIDTH = 16;
 
-const system = buildSystem({
-  name: 'patterns',
-  devices: [{ name: 'cpu', backend: 'cpu' }, { name: 'gpu', backend: 'gpu-sim' }, { name: 'cgra', backend: 'cgra-sim' }],
-  links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
-}, 'session-patterns');
+const system = buildSystem(
+  {
+    name: 'patterns',
+    devices: [
+      { name: 'cpu', backend: 'cpu' },
+      { name: 'gpu', backend: 'gpu-sim' },
+      { name: 'cgra', backend: 'cgra-sim' },
+    ],
+    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+  },
+  'session-patterns',
+);
 const A = kroneckerGraph({ scale: SCALE, seed: 1 });
 const AT = transpose(A);
 const X = denseFeatures({ rows: A.cols, cols: WIDTH, seed: 1 });
@@ -104,7 +111,11 @@ const PATTERNS: Record<string, Pattern> = {
 };
 
 /** Host wall seconds of the whole (planning and running), of the runs alone, and the runs' makespan. */
-interface Measured { wall: number; run: number; makespan: number }
+interface Measured {
+  wall: number;
+  run: number;
+  makespan: number;
+}
 
 async function inferred(p: Pattern, sync: boolean): Promise<Measured> {
   const model = new CostModel(system);
@@ -139,7 +150,10 @@ async function declared(p: Pattern): Promise<Measured> {
   const read = new Set<string>();
   const ids: string[] = [];
   const input = (x: string | CsrMatrix | DenseMatrix): string => {
-    if (typeof x === 'string') return read.add(x), x;
+    if (typeof x === 'string') {
+      read.add(x);
+      return x;
+    }
     let n = names.get(x);
     if (!n) {
       n = `in${names.size}`;
@@ -169,11 +183,20 @@ async function declared(p: Pattern): Promise<Measured> {
   return { wall: (performance.now() - t0) / 1000, run: result.wallSeconds, makespan: result.makespan };
 }
 
-console.log(`Task-parallel patterns: kronecker scale ${SCALE} (${A.rows} vertices, ${A.nnz} nonzeros), ${WIDTH} columns, cpu + gpu-sim + cgra-sim, splits ${args.splits ? 'on' : 'off'}; ${ROUNDS} rounds; ratios > 1: inferred faster`);
-console.log('Each cell: sync / inferred and declared / inferred, medians over rounds of the per-round ratio. wall: planning and running; run: the runs alone (runPlan wall); makespan: the runs\' composed device time (modelled on the simulators); host + makespan: wall less the runs, plus the makespan.');
+console.log(
+  `Task-parallel patterns: kronecker scale ${SCALE} (${A.rows} vertices, ${A.nnz} nonzeros), ${WIDTH} columns, cpu + gpu-sim + cgra-sim, splits ${args.splits ? 'on' : 'off'}; ${ROUNDS} rounds; ratios > 1: inferred faster`,
+);
+console.log(
+  "Each cell: sync / inferred and declared / inferred, medians over rounds of the per-round ratio. wall: planning and running; run: the runs alone (runPlan wall); makespan: the runs' composed device time (modelled on the simulators); host + makespan: wall less the runs, plus the makespan.",
+);
 console.log('| pattern | inferred wall, run (ms) | wall: sync, declared | run: sync, declared | makespan: sync, declared | host + makespan: sync, declared |');
 console.log('|---|---|---|---|---|---|');
-const summary: { wall: number[]; waited: number[]; wallDeclared: number[]; waitedDeclared: number[] } = { wall: [], waited: [], wallDeclared: [], waitedDeclared: [] };
+const summary: { wall: number[]; waited: number[]; wallDeclared: number[]; waitedDeclared: number[] } = {
+  wall: [],
+  waited: [],
+  wallDeclared: [],
+  waitedDeclared: [],
+};
 const waited = (x: Measured): number => x.wall - x.run + x.makespan;
 for (const [name, p] of Object.entries(PATTERNS)) {
   // Warm the JIT and the feature caches for every mode.

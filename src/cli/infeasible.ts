@@ -3,7 +3,7 @@
 // (its --json carries `empty.reason`); `dype run` has nothing to run and fails with the same advice.
 
 import { explore, type Exploration, type MappingPoint } from '../scheduler/schedule.js';
-import { formatBytes, formatJoules, formatSeconds } from '../units.js';
+import { formatJoules, formatSeconds } from '../units.js';
 import type { PlanArgs } from './plan-args.js';
 
 export interface Infeasible {
@@ -49,10 +49,14 @@ export function relaxAdvice(x: Infeasible, args: PlanArgs): string[] {
   const c = args.options;
   const lines: string[] = [];
   if (x.relax.deadline !== undefined && c.deadline !== undefined && x.relax.deadline > c.deadline) {
-    lines.push(`--deadline ${typed(formatSeconds(up3(x.relax.deadline)))} or more (the fastest plan found takes ${formatSeconds(x.relax.deadline)}; asked ${formatSeconds(c.deadline)})`);
+    lines.push(
+      `--deadline ${typed(formatSeconds(up3(x.relax.deadline)))} or more (the fastest plan found takes ${formatSeconds(x.relax.deadline)}; asked ${formatSeconds(c.deadline)})`,
+    );
   }
   if (x.relax.energyBudget !== undefined && c.energyBudget !== undefined && x.relax.energyBudget > c.energyBudget) {
-    lines.push(`--energy-budget ${typed(formatJoules(up3(x.relax.energyBudget)))} or more (the most frugal plan found uses ${formatJoules(x.relax.energyBudget)}; asked ${formatJoules(c.energyBudget)})`);
+    lines.push(
+      `--energy-budget ${typed(formatJoules(up3(x.relax.energyBudget)))} or more (the most frugal plan found uses ${formatJoules(x.relax.energyBudget)}; asked ${formatJoules(c.energyBudget)})`,
+    );
   }
   if (c.deadline !== undefined && c.energyBudget !== undefined) {
     const both = x.unconstrained.front.find((p) => p.time <= c.deadline! && p.energy <= c.energyBudget!);

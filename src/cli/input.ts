@@ -79,7 +79,13 @@ export interface InputRequest {
 /** INPUT_FLAGS' values as an InputRequest. */
 export function inputRequest(values: FlagValues): InputRequest {
   const str = (v: FlagValues[string]): string | undefined => (typeof v === 'string' ? v : undefined);
-  return { data: str(values['data']), generate: str(values['generate']), undirected: values['undirected'] === true, weighted: values['weighted'] === true, pattern: values['pattern'] === true };
+  return {
+    data: str(values['data']),
+    generate: str(values['generate']),
+    undirected: values['undirected'] === true,
+    weighted: values['weighted'] === true,
+    pattern: values['pattern'] === true,
+  };
 }
 
 const stderrWarning = (message: string): void => void process.stderr.write(`dype: warning: ${message}\n`);
@@ -95,21 +101,38 @@ export async function loadInput(command: string, request: InputRequest): Promise
   }
   const format = FORMATS.find((f) => f.test.test(data))?.name;
   if (format === undefined) {
-    throw new UsageError(`${command}: cannot tell the format of ${JSON.stringify(data)}: use .mtx, .npz, .graph/.metis, or an edge list .txt/.el/.edges/.csv/.tsv (optionally .gz)`);
+    throw new UsageError(
+      `${command}: cannot tell the format of ${JSON.stringify(data)}: use .mtx, .npz, .graph/.metis, or an edge list .txt/.el/.edges/.csv/.tsv (optionally .gz)`,
+    );
   }
-  if (weighted && format !== 'edge list') throw new UsageError(`${command}: --weighted reads an edge list's third column; ${basename(data)} is ${format === 'npz' ? 'an' : 'a'} ${format} file, whose values are read anyway`);
+  if (weighted && format !== 'edge list')
+    throw new UsageError(
+      `${command}: --weighted reads an edge list's third column; ${basename(data)} is ${format === 'npz' ? 'an' : 'a'} ${format} file, whose values are read anyway`,
+    );
   const label = basename(data);
   if (format === 'edge list') {
     const delimiter: EdgeListDelimiter = /\.csv(\.gz)?$/i.test(data) ? ',' : /\.tsv(\.gz)?$/i.test(data) ? '\t' : 'auto';
     try {
       const list = await loadEdgeList(data, { undirected, weights: weighted, delimiter });
-      const loaded: LoadedInput = { matrix: list.matrix, label, origin: 'file', ms: performance.now() - t0, vertices: { ids: list.ids, ...(list.names ? { names: list.names } : {}) } };
+      const loaded: LoadedInput = {
+        matrix: list.matrix,
+        label,
+        origin: 'file',
+        ms: performance.now() - t0,
+        vertices: { ids: list.ids, ...(list.names ? { names: list.names } : {}) },
+      };
       if (!undirected) noteOneWayEdges(loaded, warn);
       return finish(loaded, { undirected: false, pattern });
     } catch (e) {
       // The loader names its library option; on the command line it is a flag.
       if (e instanceof FormatError && e.message.includes('pass weights: true')) {
-        throw new FormatError('loadEdgeList', e.file, e.line, e.message.replace(/^loadEdgeList: [^:]+(:\d+)?: /, '').replace('pass weights: true', 'pass --weighted'), { cause: e });
+        throw new FormatError(
+          'loadEdgeList',
+          e.file,
+          e.line,
+          e.message.replace(/^loadEdgeList: [^:]+(:\d+)?: /, '').replace('pass weights: true', 'pass --weighted'),
+          { cause: e },
+        );
       }
       throw e;
     }
@@ -151,7 +174,14 @@ function finish(input: LoadedInput, flags: { undirected: boolean; pattern: boole
     label = `${label} (undirected)`;
   }
   if (flags.pattern && matrix.values !== undefined) {
-    matrix = new CsrMatrix({ rows: matrix.rows, cols: matrix.cols, rowPtr: matrix.rowPtr, colIdx: matrix.colIdx, symmetric: matrix.symmetric, sortedColumns: matrix.sortedColumns });
+    matrix = new CsrMatrix({
+      rows: matrix.rows,
+      cols: matrix.cols,
+      rowPtr: matrix.rowPtr,
+      colIdx: matrix.colIdx,
+      symmetric: matrix.symmetric,
+      sortedColumns: matrix.sortedColumns,
+    });
   }
   if (flags.pattern) label = `${label} (pattern)`;
   return { ...input, matrix, label };
@@ -194,7 +224,9 @@ export function vertexArg(command: string, flag: string, raw: string, input: Loa
     const v = names.indexOf(raw);
     if (v < 0) {
       const hint = suggest(raw, names.length <= 100_000 ? names : names.slice(0, 100_000));
-      throw new UsageError(`${command}: --${flag} ${JSON.stringify(raw)} is not a vertex of ${input.label}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`);
+      throw new UsageError(
+        `${command}: --${flag} ${JSON.stringify(raw)} is not a vertex of ${input.label}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`,
+      );
     }
     return v;
   }
@@ -202,10 +234,12 @@ export function vertexArg(command: string, flag: string, raw: string, input: Loa
   const ids = input.vertices?.ids;
   if (ids) {
     const v = Number.isSafeInteger(id) ? lowerBound(ids, id) : -1;
-    if (v < 0 || ids[v] !== id) throw new UsageError(`${command}: --${flag} must be a vertex id of ${input.label} (as written in the file) or max-degree, got ${JSON.stringify(raw)}`);
+    if (v < 0 || ids[v] !== id)
+      throw new UsageError(`${command}: --${flag} must be a vertex id of ${input.label} (as written in the file) or max-degree, got ${JSON.stringify(raw)}`);
     return v;
   }
-  if (!(Number.isSafeInteger(id) && id < n)) throw new UsageError(`${command}: --${flag} must be a vertex in [0, ${n - 1}] (0-based) or max-degree, got ${JSON.stringify(raw)}`);
+  if (!(Number.isSafeInteger(id) && id < n))
+    throw new UsageError(`${command}: --${flag} must be a vertex in [0, ${n - 1}] (0-based) or max-degree, got ${JSON.stringify(raw)}`);
   return id;
 }
 

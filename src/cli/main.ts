@@ -29,7 +29,9 @@ const HELP = `dype: data-aware scheduling of sparse and graph kernels on heterog
 Usage: dype <command> [options]
 
 Commands:
-${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`).join('\n')}
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`)
+  .join('\n')}
 
 Global options:
   -h, --help       help for dype or a command (dype <command> --help)
@@ -52,10 +54,7 @@ function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-export async function main(
-  argv: readonly string[],
-  out: (s: string) => void = (s) => void process.stdout.write(`${s}\n`),
-): Promise<number> {
+export async function main(argv: readonly string[], out: (s: string) => void = (s) => void process.stdout.write(`${s}\n`)): Promise<number> {
   const verbose = argv.includes('--verbose');
   const args = argv.filter((a) => a !== '--verbose');
   try {

@@ -44,9 +44,7 @@ export function choiceFlag<T extends string>(command: string, name: string, raw:
   if (raw === undefined) return fallback;
   if (typeof raw !== 'string' || !(choices as readonly string[]).includes(raw)) {
     const hint = typeof raw === 'string' ? suggest(raw, choices) : undefined;
-    throw new UsageError(
-      `${command}: --${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}${hint ? ` (did you mean ${hint}?)` : ''}`,
-    );
+    throw new UsageError(`${command}: --${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}${hint ? ` (did you mean ${hint}?)` : ''}`);
   }
   return raw as T;
 }

@@ -87,7 +87,9 @@ export function quantityFlag(command: string, name: string, raw: string | undefi
     if (Number.isFinite(v) && v > 0) return v;
   }
   const example = unit === 's' ? '0.002, 2ms or 500us' : '0.05, 50mJ or 2J';
-  throw new UsageError(`${command}: --${name} must be a positive number of ${unit === 's' ? 'seconds' : 'joules'} (e.g. ${example}), got ${JSON.stringify(raw)}`);
+  throw new UsageError(
+    `${command}: --${name} must be a positive number of ${unit === 's' ? 'seconds' : 'joules'} (e.g. ${example}), got ${JSON.stringify(raw)}`,
+  );
 }
 
 /** `name=value` pairs of --param into numbers. */
@@ -107,7 +109,8 @@ function paramsFlag(command: string, raw: Values[string]): Record<string, number
 /** The workload with --source set on its BFS operators. */
 function withSource(command: string, w: Workload, source: number | 'max-degree'): Workload {
   const ops = w.definition.operators.filter((o) => o.kind === 'bfs');
-  if (ops.length === 0) throw new UsageError(`${command}: --source sets where a BFS starts, and ${w.name} has no bfs operator (msbfs picks its sources: --param sources=N)`);
+  if (ops.length === 0)
+    throw new UsageError(`${command}: --source sets where a BFS starts, and ${w.name} has no bfs operator (msbfs picks its sources: --param sources=N)`);
   const definition = { ...w.definition, operators: w.definition.operators.map((o) => (o.kind === 'bfs' ? { ...o, params: { ...o.params, source } } : o)) };
   const out = defineWorkload(definition, `${w.name} --source ${source}`);
   return w.stream ? { ...out, stream: true } : out;
@@ -148,7 +151,9 @@ export async function resolveWorkloadArg(name: string): Promise<Workload> {
  */
 export async function planArgs(command: string, values: Values, positionals: readonly string[]): Promise<PlanArgs> {
   if (positionals.length > 1) {
-    throw new UsageError(`${command}: expected at most one WORKLOAD (one of ${shippedWorkloads().join(', ')}, or a .json file), got ${positionals.length} arguments; see dype ${command} --help`);
+    throw new UsageError(
+      `${command}: expected at most one WORKLOAD (one of ${shippedWorkloads().join(', ')}, or a .json file), got ${positionals.length} arguments; see dype ${command} --help`,
+    );
   }
   const objective = choiceFlag<ObjectiveName>(command, 'objective', str(values['objective']), 'time', ['time', 'energy', 'edp']);
   const deadline = quantityFlag(command, 'deadline', str(values['deadline']), 's');
@@ -157,7 +162,13 @@ export async function planArgs(command: string, values: Values, positionals: rea
   const budget = intFlag(command, 'budget', str(values['budget']), 2000, 1, 10_000_000);
   const params = paramsFlag(command, values['param']);
   const excludeRaw = str(values['exclude']);
-  const exclude = excludeRaw === undefined ? [] : excludeRaw.split(',').map((s) => s.trim()).filter(Boolean);
+  const exclude =
+    excludeRaw === undefined
+      ? []
+      : excludeRaw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   const iterations = values['iterations'] === undefined ? undefined : intFlag(command, 'iterations', str(values['iterations']), 4, 1, 1000);
   const name = positionals[0] ?? 'gcn';
   let workload = await resolveWorkloadArg(name);

@@ -41,6 +41,14 @@ export function pieceDevice(p: Piece): { device: string; source: string } {
   if (ranked.length === 1) return { device: ranked[0]![0], source: [...ranked[0]![1].sources].join(' + ') };
   return {
     device: ranked.map(([d, v]) => `${d} ${Math.round((100 * v.seconds) / total)}%`).join(' + '),
-    source: [...new Set(ranked.flatMap(([, v]) => [...v.sources]))].map((src) => `${src} on ${ranked.filter(([, v]) => v.sources.has(src)).map(([d]) => d).join(', ')}`).join('; '),
+    source: [...new Set(ranked.flatMap(([, v]) => [...v.sources]))]
+      .map(
+        (src) =>
+          `${src} on ${ranked
+            .filter(([, v]) => v.sources.has(src))
+            .map(([d]) => d)
+            .join(', ')}`,
+      )
+      .join('; '),
   };
 }

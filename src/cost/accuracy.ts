@@ -80,7 +80,16 @@ export async function measureAccuracy(model: CostModel, cases: readonly Accuracy
     const sources = a.rows === a.cols ? model.graphFeatures(a).sources : undefined;
     for (const device of devices) {
       const push = (operator: OperatorKind, p: Prediction, o: { seconds: number; joules: number; source: 'measured' | 'simulated' }): void => {
-        rows.push({ input: name, operator, device: device.name, predictedSeconds: p.seconds, observedSeconds: o.seconds, predictedJoules: p.joules, observedJoules: o.joules, source: o.source });
+        rows.push({
+          input: name,
+          operator,
+          device: device.name,
+          predictedSeconds: p.seconds,
+          observedSeconds: o.seconds,
+          predictedJoules: p.joules,
+          observedJoules: o.joules,
+          source: o.source,
+        });
         options?.onProgress?.(++done, total, `${device.name} ${operator} on ${name}`);
       };
       push('spmm', model.predict(device, { kind: 'spmm' }, { a, x }), await observeDevice(device, repeats, () => device.run({ kind: 'spmm' }, { a, x })));

@@ -2,7 +2,7 @@
 // written atomically, checksummed, and read back as valid / missing / stale / corrupted.
 
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { Packr } from 'msgpackr';
@@ -204,7 +204,7 @@ function sha256(bytes: Uint8Array): string {
 
 /** The file's bytes; undefined when it does not exist; 'too-large' past the size cap. */
 async function readBounded(fn: string, path: string): Promise<Uint8Array | undefined | 'too-large'> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(path, 'r');
   } catch (cause) {

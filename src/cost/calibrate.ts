@@ -31,7 +31,9 @@ export interface CalibrateOptions {
 
 /** Label of a generated input, as used in samples and reports. */
 function label(spec: GeneratorSpec): string {
-  return Object.entries(spec).map(([k, v]) => (k === 'kind' ? String(v) : `${k}=${String(v)}`)).join(',');
+  return Object.entries(spec)
+    .map(([k, v]) => (k === 'kind' ? String(v) : `${k}=${String(v)}`))
+    .join(',');
 }
 
 /**
@@ -71,7 +73,11 @@ export async function collectSamples(system: System, options?: CalibrateOptions)
       for (const [k, precision] of spmmConfigs) {
         opts.signal?.throwIfAborted();
         const x = denseFeatures({ rows: a.cols, cols: k, precision, seed: k });
-        add('spmm', spmmTerms(mf, k, precision === 'f32' ? 4 : 8, a.rows, a.nnz, cache), await observeDevice(device, repeats, () => device.run({ kind: 'spmm' }, { a, x })));
+        add(
+          'spmm',
+          spmmTerms(mf, k, precision === 'f32' ? 4 : 8, a.rows, a.nnz, cache),
+          await observeDevice(device, repeats, () => device.run({ kind: 'spmm' }, { a, x })),
+        );
         tick(`${device.name} spmm k=${k} ${precision} on ${name}`);
       }
       for (const [from, to] of spmmRanges) {
@@ -79,13 +85,21 @@ export async function collectSamples(system: System, options?: CalibrateOptions)
         const range = [Math.floor(a.rows * from), Math.floor(a.rows * to)] as const;
         const x = denseFeatures({ rows: a.cols, cols: 16, precision: 'f32', seed: 3 });
         const nnzRange = Number(a.rowPtr[range[1]]!) - Number(a.rowPtr[range[0]]!);
-        add('spmm', spmmTerms(mf, 16, 4, range[1] - range[0], nnzRange, cache), await observeDevice(device, repeats, () => device.run({ kind: 'spmm' }, { a, x }, range)));
+        add(
+          'spmm',
+          spmmTerms(mf, 16, 4, range[1] - range[0], nnzRange, cache),
+          await observeDevice(device, repeats, () => device.run({ kind: 'spmm' }, { a, x }, range)),
+        );
         tick(`${device.name} spmm rows [${range[0]}, ${range[1]}) on ${name}`);
       }
       for (const precision of ['f32', 'f64'] as const) {
         opts.signal?.throwIfAborted();
         const x = denseFeatures({ rows: a.cols, cols: 1, precision, seed: 1 });
-        add('spmv', spmmTerms(mf, 1, precision === 'f32' ? 4 : 8, a.rows, a.nnz, cache), await observeDevice(device, repeats, () => device.run({ kind: 'spmv' }, { a, x })));
+        add(
+          'spmv',
+          spmmTerms(mf, 1, precision === 'f32' ? 4 : 8, a.rows, a.nnz, cache),
+          await observeDevice(device, repeats, () => device.run({ kind: 'spmv' }, { a, x })),
+        );
         tick(`${device.name} spmv ${precision} on ${name}`);
       }
       if (a.rows === a.cols) {
@@ -102,7 +116,11 @@ export async function collectSamples(system: System, options?: CalibrateOptions)
         for (const count of msbfsCounts) {
           opts.signal?.throwIfAborted();
           const many = spreadSources(a, count);
-          add('msbfs', msbfsTerms(gf, many.length, cache), await observeDevice(device, repeats, () => device.run({ kind: 'msbfs', sources: many }, { graph: a })));
+          add(
+            'msbfs',
+            msbfsTerms(gf, many.length, cache),
+            await observeDevice(device, repeats, () => device.run({ kind: 'msbfs', sources: many }, { graph: a })),
+          );
           tick(`${device.name} msbfs ${count} sources on ${name}`);
         }
       } else {

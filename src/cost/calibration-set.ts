@@ -61,7 +61,11 @@ const FULL_INPUTS: readonly GeneratorSpec[] = [
 
 export const QUICK_SET: CalibrationSet = {
   inputs: QUICK_INPUTS,
-  spmm: [[4, 'f32'], [32, 'f32'], [8, 'f64']],
+  spmm: [
+    [4, 'f32'],
+    [32, 'f32'],
+    [8, 'f64'],
+  ],
   spmmRanges: [[0, 0.5]],
   msbfsSources: [4, 32],
   repeats: 5,

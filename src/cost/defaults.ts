@@ -76,7 +76,17 @@ function timeRows(t: SparseTraits): Record<ModelOperator, number[]> {
       const dma = t.dmaBytesPerCycle;
       const latency = t.dmaLatencyCycles;
       const pass = t.passOverheadCycles;
-      const spmm = [2000 * cycle, 4 * cycle, (2 / ports) * cycle, (1 / ports) * cycle, 0, (64 / dma) * cycle, (latency + 64 / dma) * cycle, (64 / dma) * cycle, 0];
+      const spmm = [
+        2000 * cycle,
+        4 * cycle,
+        (2 / ports) * cycle,
+        (1 / ports) * cycle,
+        0,
+        (64 / dma) * cycle,
+        (latency + 64 / dma) * cycle,
+        (64 / dma) * cycle,
+        0,
+      ];
       return {
         spmm,
         spmv: spmm,

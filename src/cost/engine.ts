@@ -78,10 +78,12 @@ export function checkResidentCopy(fn: string, a: CsrMatrix, rowPtr: Int32Array, 
       throw new InvalidArgumentError(`${fn}: rowPtr[${r + 1}] = ${e} of ${a} is not within [${b}, ${nnz}] (its arrays were changed after validation)`);
     }
   }
-  if (rowPtr[a.rows] !== nnz) throw new InvalidArgumentError(`${fn}: rowPtr[${a.rows}] of ${a} is ${rowPtr[a.rows]}, not nnz = ${nnz} (its arrays were changed after validation)`);
+  if (rowPtr[a.rows] !== nnz)
+    throw new InvalidArgumentError(`${fn}: rowPtr[${a.rows}] of ${a} is ${rowPtr[a.rows]}, not nnz = ${nnz} (its arrays were changed after validation)`);
   const cols = a.cols;
   for (let p = 0; p < nnz; p++) {
     const c = colIdx[p]!;
-    if (c >>> 0 >= cols) throw new InvalidArgumentError(`${fn}: colIdx[${p}] = ${c} of ${a} is outside [0, ${cols}) (its arrays were changed after validation)`);
+    if (c >>> 0 >= cols)
+      throw new InvalidArgumentError(`${fn}: colIdx[${p}] = ${c} of ${a} is outside [0, ${cols}) (its arrays were changed after validation)`);
   }
 }

@@ -52,7 +52,8 @@ function checkMatrix(fn: string, what: string, a: unknown): CsrMatrix {
 const FIT_REASONS: Readonly<Record<number, (rl: Float64Array) => string>> = {
   [R.FIT_FEW_ROWS]: () => `fewer than ${R.MIN_TAIL_ROWS} non-empty rows`,
   [R.FIT_ONE_LENGTH]: () => 'every non-empty row has the same length',
-  [R.FIT_SHORT_TAIL]: () => `no tail of ${R.MIN_TAIL_ROWS}+ rows (and ${R.MIN_TAIL_SHARE * 100}% of the non-empty ones) spans ${R.MIN_TAIL_SPAN}x in length (max / xmin)`,
+  [R.FIT_SHORT_TAIL]: () =>
+    `no tail of ${R.MIN_TAIL_ROWS}+ rows (and ${R.MIN_TAIL_SHARE * 100}% of the non-empty ones) spans ${R.MIN_TAIL_SPAN}x in length (max / xmin)`,
   [R.FIT_POOR]: (rl) => `best fit is poor: KS distance ${rl[R.RL_KS]!.toFixed(3)} > ${R.MAX_KS} (alpha ${rl[R.RL_ALPHA]!.toFixed(2)} at xmin ${rl[R.RL_XMIN]})`,
 };
 
@@ -99,7 +100,9 @@ function reuseOf(engine: FeatureEngine, a: CsrMatrix, colIdx: number): MatrixFea
   const colSlots = Math.ceil(Math.max(1, a.cols) / 2);
   const blockSlots = Math.ceil(Math.max(1, Math.ceil(a.cols / 16)) / 2);
   if (8 * colSlots > MAX_BLOCK_BYTES) {
-    throw new LimitError(`matrixFeatures: the per-column reuse table of ${a} needs ${8 * colSlots} bytes, more than the ${MAX_BLOCK_BYTES} one array may take in engine memory`);
+    throw new LimitError(
+      `matrixFeatures: the per-column reuse table of ${a} needs ${8 * colSlots} bytes, more than the ${MAX_BLOCK_BYTES} one array may take in engine memory`,
+    );
   }
   const lastCol = engine.alloc(8 * colSlots);
   const lastBlock = engine.alloc(8 * blockSlots);

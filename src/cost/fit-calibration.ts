@@ -39,7 +39,13 @@ function solve(rows: readonly Sample[], cols: number, target: Target, prior: rea
   const terms = new Float64Array(rows.length * cols);
   rows.forEach((s, i) => terms.set(s.terms, i * cols));
   const options = prior && PRIOR_WEIGHT > 0 ? { prior: { coefficients: prior, weight: PRIOR_WEIGHT } } : {};
-  return fitRelative(terms, rows.length, cols, Float64Array.from(rows, (s) => s[target]), options);
+  return fitRelative(
+    terms,
+    rows.length,
+    cols,
+    Float64Array.from(rows, (s) => s[target]),
+    options,
+  );
 }
 
 /**
@@ -92,7 +98,11 @@ export function fitCalibration(system: System, samples: readonly Sample[], meta:
   const devices: DeviceCalibration[] = system.devices.map((device) => {
     const operators: Partial<Record<ModelOperator, OperatorFit>> = {};
     for (const op of Object.keys(TERMS) as ModelOperator[]) {
-      const fit = fitOperator(op, samples.filter((s) => s.device === device.name && s.operator === op), defaultCoefficients(device)[op]);
+      const fit = fitOperator(
+        op,
+        samples.filter((s) => s.device === device.name && s.operator === op),
+        defaultCoefficients(device)[op],
+      );
       if (fit) operators[op] = fit;
     }
     return { key: deviceKey(device), backend: device.backend, profile: device.spec.name, operators };

@@ -58,13 +58,7 @@ export interface RelativeFit {
  * const fit = fitRelative(terms, 3, 2, Float64Array.of(2e-6 + 1e-7, 2e-6 + 1e-6, 2e-6 + 1e-5));
  * fit.coefficients; // ≈ [2e-6, 1e-9]; fit.mape ≈ 0
  */
-export function fitRelative(
-  terms: Float64Array,
-  rows: number,
-  cols: number,
-  observed: Float64Array,
-  options?: FitRelativeOptions,
-): RelativeFit {
+export function fitRelative(terms: Float64Array, rows: number, cols: number, observed: Float64Array, options?: FitRelativeOptions): RelativeFit {
   const fn = 'fitRelative';
   const opts = checkOptions(fn, options, FIT_OPTION_KEYS);
   const nonNegative = opts.nonNegative === undefined ? true : checkBoolean(fn, 'nonNegative', opts.nonNegative);

@@ -223,7 +223,8 @@ export class CostModel {
     const fn = 'CostModel.predictBfsLevel';
     const entry = this.entry(fn, device);
     if (!entry.device.capabilities.operators.includes('bfs')) throw new UnsupportedError(`${fn}: device ${entry.device.name} cannot run bfs`);
-    if (!(graph instanceof CsrMatrix) || graph.rows !== graph.cols) throw new InvalidArgumentError(`${fn}: graph must be a square CsrMatrix, got ${describe(graph)}`);
+    if (!(graph instanceof CsrMatrix) || graph.rows !== graph.cols)
+      throw new InvalidArgumentError(`${fn}: graph must be a square CsrMatrix, got ${describe(graph)}`);
     const [seconds, joules] = entry.coefficients.bfs.predictBfsLevel(this.residentGraph(graph), entry.terms, level, call);
     const [timeFactor, energyFactor] = this.correctionFactors(entry.device, 'bfs');
     return { seconds: seconds * timeFactor, joules: joules * energyFactor };
@@ -231,9 +232,7 @@ export class CostModel {
 
   /** Predictions for every device of the system that can run `op`. */
   predictAll(op: Operator, inputs: MatrixInputs | GraphInputs, range?: RowRange): Prediction[] {
-    return this.system.devices
-      .filter((d) => d.capabilities.operators.includes(op.kind))
-      .map((d) => this.predict(d, op, inputs, range));
+    return this.system.devices.filter((d) => d.capabilities.operators.includes(op.kind)).map((d) => this.predict(d, op, inputs, range));
   }
 
   /**
@@ -262,7 +261,12 @@ export class CostModel {
    * online correction): the executor prices a run's pieces once at the start and learns from
    * each piece against that, without predicting again.
    */
-  observeUncorrected(device: string | Device, operator: OperatorKind, uncorrected: { readonly seconds: number; readonly joules: number }, result: { readonly seconds: number; readonly joules: number }): void {
+  observeUncorrected(
+    device: string | Device,
+    operator: OperatorKind,
+    uncorrected: { readonly seconds: number; readonly joules: number },
+    result: { readonly seconds: number; readonly joules: number },
+  ): void {
     this.observed = true;
     const entry = this.entry('CostModel.observe', device);
     const [timeKey, energyKey] = correctionKeys(entry.device, operator);

@@ -47,7 +47,12 @@ function isFit(x: unknown): x is OperatorCostFit {
   if (x === null || typeof x !== 'object') return false;
   const o = x as Record<string, unknown>;
   const num = (k: string): boolean => typeof o[k] === 'number' && Number.isFinite(o[k]) && (o[k] as number) >= 0;
-  return typeof o['kind'] === 'string' && typeof o['device'] === 'string' && (o['precision'] === 'f32' || o['precision'] === 'f64') && ['launchSeconds', 'secondsPerFlop', 'secondsPerByte', 'samples', 'timeMape'].every(num);
+  return (
+    typeof o['kind'] === 'string' &&
+    typeof o['device'] === 'string' &&
+    (o['precision'] === 'f32' || o['precision'] === 'f64') &&
+    ['launchSeconds', 'secondsPerFlop', 'secondsPerByte', 'samples', 'timeMape'].every(num)
+  );
 }
 
 /** This machine's stored operator fits; none when the file is missing, stale or damaged (never trusted then). */

@@ -22,15 +22,40 @@ export interface TermDevice {
 }
 
 /** Number of basis terms per operator (src/cost/core/cost-terms.ts). */
-export const TERMS: Readonly<Record<'spmm' | 'spmv' | 'bfs' | 'msbfs', number>> = { spmm: C.SPMM_TERMS, spmv: C.SPMM_TERMS, bfs: C.BFS_TERMS, msbfs: C.MSBFS_TERMS };
+export const TERMS: Readonly<Record<'spmm' | 'spmv' | 'bfs' | 'msbfs', number>> = {
+  spmm: C.SPMM_TERMS,
+  spmv: C.SPMM_TERMS,
+  bfs: C.BFS_TERMS,
+  msbfs: C.MSBFS_TERMS,
+};
 export type ModelOperator = keyof typeof TERMS;
 
 /** Human names of the terms, for reports and `dype calibrate --verbose`. */
 export const TERM_NAMES: Readonly<Record<ModelOperator, readonly string[]>> = {
   spmm: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines missing near cache', 'lines missing far cache', 'output lines', 'longest row'],
   spmv: ['call', 'rows', 'entries', 'flops', 'scattered lines', 'lines missing near cache', 'lines missing far cache', 'output lines', 'longest row'],
-  bfs: ['call', 'levels', 'vertices', 'edges', 'gathers missing near cache', 'gathers missing far cache', 'reached vertices', 'top-down edges', 'bottom-up vertex scans'],
-  msbfs: ['call', 'levels x words', 'depth writes', 'edges x words', 'reached x words', 'gathers missing near cache', 'gathers missing far cache', 'repeat activations', 'repeat activations missing far cache'],
+  bfs: [
+    'call',
+    'levels',
+    'vertices',
+    'edges',
+    'gathers missing near cache',
+    'gathers missing far cache',
+    'reached vertices',
+    'top-down edges',
+    'bottom-up vertex scans',
+  ],
+  msbfs: [
+    'call',
+    'levels x words',
+    'depth writes',
+    'edges x words',
+    'reached x words',
+    'gathers missing near cache',
+    'gathers missing far cache',
+    'repeat activations',
+    'repeat activations missing far cache',
+  ],
 };
 
 let checked: WasmExports | undefined;
@@ -176,7 +201,11 @@ export class ResidentCoefficients {
   private readonly terms: Block;
   private readonly out: Block;
 
-  constructor(readonly op: ModelOperator, timeCoef: ArrayLike<number>, energyCoef: ArrayLike<number>) {
+  constructor(
+    readonly op: ModelOperator,
+    timeCoef: ArrayLike<number>,
+    energyCoef: ArrayLike<number>,
+  ) {
     const n = TERMS[op];
     if (timeCoef.length !== n || energyCoef.length !== n) {
       throw new Error(`ResidentCoefficients: ${op} takes ${n} coefficients, got ${timeCoef.length} and ${energyCoef.length}`);
@@ -202,8 +231,18 @@ export class ResidentCoefficients {
   /** One level of a single-source BFS from its actual frontier (see CostModel.predictBfsLevel). */
   predictBfsLevel(gf: ResidentFeatures, device: TermDevice, level: BfsLevel, call: boolean): [number, number] {
     cost().predictBfsLevel(
-      gf.ptr, device.near, device.far, level.frontier, level.frontierEdges, level.unvisited, level.bottomUp ? 1 : 0, call ? 1 : 0,
-      this.time.ptr, this.energy.ptr, this.terms.ptr, this.out.ptr,
+      gf.ptr,
+      device.near,
+      device.far,
+      level.frontier,
+      level.frontierEdges,
+      level.unvisited,
+      level.bottomUp ? 1 : 0,
+      call ? 1 : 0,
+      this.time.ptr,
+      this.energy.ptr,
+      this.terms.ptr,
+      this.out.ptr,
     );
     return this.result();
   }

@@ -18,8 +18,12 @@ function meta(): { modelVersion: number; fingerprint: string } {
 function isPayload(p: unknown): p is CalibrationPayload {
   if (p === null || typeof p !== 'object') return false;
   const o = p as Record<string, unknown>;
-  return o['modelVersion'] === MODEL_VERSION && typeof o['createdAt'] === 'string' && Array.isArray(o['devices']) &&
-    (o['devices'] as unknown[]).every((d) => d !== null && typeof d === 'object' && typeof (d as Record<string, unknown>)['key'] === 'string');
+  return (
+    o['modelVersion'] === MODEL_VERSION &&
+    typeof o['createdAt'] === 'string' &&
+    Array.isArray(o['devices']) &&
+    (o['devices'] as unknown[]).every((d) => d !== null && typeof d === 'object' && typeof (d as Record<string, unknown>)['key'] === 'string')
+  );
 }
 
 /** The stored calibration of this machine, or why there is none usable. */

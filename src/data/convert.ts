@@ -58,13 +58,7 @@ function sameKind(values: ValueArray, n: number): ValueArray {
  * sorted in every row, and entries that share a (row, column) keep their relative order.
  * @internal
  */
-export function transposeArrays(
-  rows: number,
-  cols: number,
-  rowPtr: NumericRowPtr,
-  colIdx: Int32Array,
-  values: ValueArray | undefined,
-): CsrArrays {
+export function transposeArrays(rows: number, cols: number, rowPtr: NumericRowPtr, colIdx: Int32Array, values: ValueArray | undefined): CsrArrays {
   const nnz = colIdx.length;
   const ptr = allocNumericPtr(cols, nnz);
   for (let p = 0; p < nnz; p++) ptr[colIdx[p]! + 1]!++;

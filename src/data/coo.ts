@@ -120,8 +120,7 @@ export function cooToCsr(coo: CooInit, options?: CooToCsrOptions): CsrMatrix {
   // Pass 2: scatter into row order. counts[r] is row r's insertion cursor; afterwards it holds
   // the end of row r, which is also where row r + 1 starts.
   const outCols = new Int32Array(total);
-  const outVals: ValueArray | undefined =
-    values === undefined ? undefined : values instanceof Float32Array ? new Float32Array(total) : new Float64Array(total);
+  const outVals: ValueArray | undefined = values === undefined ? undefined : values instanceof Float32Array ? new Float32Array(total) : new Float64Array(total);
   for (let e = 0; e < m; e++) {
     const r = rowIdx[e]!;
     const c = colIdx[e]!;

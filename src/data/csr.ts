@@ -159,9 +159,7 @@ export function validateCsr(fn: string, init: CsrInit): boolean {
   for (let r = 0; r < rows; r++) {
     const end = wide ? Number((rowPtr as BigInt64Array)[r + 1]) : (rowPtr as Int32Array)[r + 1]!;
     if (end < prev || end > nnz) {
-      throw new InvalidArgumentError(
-        `${fn}: rowPtr must be non-decreasing and at most nnz = ${nnz}; rowPtr[${r + 1}] = ${end} after rowPtr[${r}] = ${prev}`,
-      );
+      throw new InvalidArgumentError(`${fn}: rowPtr must be non-decreasing and at most nnz = ${nnz}; rowPtr[${r + 1}] = ${end} after rowPtr[${r}] = ${prev}`);
     }
     let last = -1;
     for (let p = prev; p < end; p++) {

@@ -31,16 +31,12 @@ export class DenseMatrix<T extends DenseArray = DenseArray> {
       throw new InvalidArgumentError(`DenseMatrix: data must be a Float32Array or Float64Array, got ${describe(data)}`);
     }
     if (data.length !== rows * cols) {
-      throw new InvalidArgumentError(
-        `DenseMatrix: data has length ${data.length}, expected rows * cols = ${rows} * ${cols} = ${rows * cols}`,
-      );
+      throw new InvalidArgumentError(`DenseMatrix: data has length ${data.length}, expected rows * cols = ${rows} * ${cols} = ${rows * cols}`);
     }
     if (options?.allowNonFinite !== true) {
       const bad = firstNonFinite(data);
       if (bad >= 0) {
-        throw new InvalidArgumentError(
-          `DenseMatrix: element (${Math.floor(bad / cols)}, ${bad % cols}) = ${data[bad]} is not finite`,
-        );
+        throw new InvalidArgumentError(`DenseMatrix: element (${Math.floor(bad / cols)}, ${bad % cols}) = ${data[bad]} is not finite`);
       }
     }
     this.rows = rows;

@@ -6,8 +6,19 @@
 import type { CsrMatrix, RowPtrArray, ValueArray } from '../data/csr.js';
 import { type DenseArray, DenseMatrix, denseElements } from '../data/dense.js';
 import type {
-  Device, DeviceCapabilities, DeviceKind, DevicePower, DeviceResult, DeviceSpec, EnergySource, InputsOf, OperatorKind, OperatorOf, OutputOf,
-  RowRange, RunOptions,
+  Device,
+  DeviceCapabilities,
+  DeviceKind,
+  DevicePower,
+  DeviceResult,
+  DeviceSpec,
+  EnergySource,
+  InputsOf,
+  OperatorKind,
+  OperatorOf,
+  OutputOf,
+  RowRange,
+  RunOptions,
 } from './device.js';
 import { type CheckedBfs, type CheckedMsbfs, type CheckedSpmm, checkRun } from './run-checks.js';
 import type { DeviceTraits } from './traits.js';
@@ -120,8 +131,16 @@ export function entriesIn(a: CsrMatrix, [begin, end]: RowRange): number {
 
 /** The positional arguments every native SpMM and SpMV entry point begins with (gpu-sim, cgra-sim, CUDA). */
 export type SpmmArgs = readonly [
-  rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array, values: ValueArray | null,
-  x: DenseArray, k: number, y: DenseArray, rowBegin: number, rowEnd: number,
+  rows: number,
+  cols: number,
+  rowPtr: RowPtrArray,
+  colIdx: Int32Array,
+  values: ValueArray | null,
+  x: DenseArray,
+  k: number,
+  y: DenseArray,
+  rowBegin: number,
+  rowEnd: number,
 ];
 
 /** Marshal `y[range] = a[range] * x` for a native entry point. */

@@ -174,19 +174,17 @@ export interface Device {
    * @throws {InvalidArgumentError} when the inputs do not fit the operator or the range is bad.
    * @throws {UnsupportedError} when the device cannot run this operator or precision.
    */
-  run<K extends OperatorKind>(
-    op: OperatorOf<K>,
-    inputs: InputsOf<K>,
-    range?: RowRange,
-    options?: RunOptions,
-  ): Promise<DeviceResult<K>>;
+  run<K extends OperatorKind>(op: OperatorOf<K>, inputs: InputsOf<K>, range?: RowRange, options?: RunOptions): Promise<DeviceResult<K>>;
   /**
    * For devices with memory of their own (`memorySpace !== 'host'`): copy host buffers to the
    * device ahead of the operators that read them, so copies overlap compute on another stream.
    * Later `run` calls find them resident. Resolves with the copy's time and how it was obtained.
    * Absent on devices that work on host memory.
    */
-  prefetch?(buffers: readonly ArrayBufferView[], options?: RunOptions): Promise<{ readonly seconds: number; readonly bytes: number; readonly source: TimeSource }>;
+  prefetch?(
+    buffers: readonly ArrayBufferView[],
+    options?: RunOptions,
+  ): Promise<{ readonly seconds: number; readonly bytes: number; readonly source: TimeSource }>;
   /** Drop the device's copies of these buffers (after their last reader), freeing device memory. */
   release?(buffers: readonly ArrayBufferView[]): Promise<void>;
   /** Release what the device holds (device memory, streams). Idempotent. */

@@ -44,8 +44,7 @@ export function loadProfile(fn: string, backend: string, profile: string, rules:
   if (!names.includes(profile)) {
     const hint = suggest(profile, names);
     throw new InvalidArgumentError(
-      `${fn}: ${backend} has no profile ${JSON.stringify(profile)}` +
-        (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (profiles: ${names.join(', ')})`),
+      `${fn}: ${backend} has no profile ${JSON.stringify(profile)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (profiles: ${names.join(', ')})`),
     );
   }
   const file = join(specFolder(backend), `${profile}.json`);
@@ -88,14 +87,7 @@ export function parseSpec(fn: string, file: string, raw: unknown, rules: ParamRu
  * Apply a system file's `overrides` ({ key: number }) on top of a spec; each is sourced to the
  * file. `field` locates the overrides in the file for error messages (e.g. `devices[2]`).
  */
-export function overrideSpec(
-  fn: string,
-  where: string,
-  field: string,
-  spec: DeviceSpec,
-  overrides: unknown,
-  rules: ParamRules,
-): DeviceSpec {
+export function overrideSpec(fn: string, where: string, field: string, spec: DeviceSpec, overrides: unknown, rules: ParamRules): DeviceSpec {
   if (overrides === undefined) return spec;
   if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) {
     throw new FormatError(fn, where, 0, `${field}.overrides: must be an object of numbers, got ${describe(overrides)}`);
@@ -104,7 +96,12 @@ export function overrideSpec(
   for (const [key, value] of Object.entries(overrides as Record<string, unknown>)) {
     if (!(key in rules)) {
       const hint = suggest(key, Object.keys(rules));
-      throw new FormatError(fn, where, 0, `${field}.overrides.${key} is not a parameter of this backend${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`);
+      throw new FormatError(
+        fn,
+        where,
+        0,
+        `${field}.overrides.${key} is not a parameter of this backend${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`,
+      );
     }
     params[key] = {
       value: checkParam(fn, where, `${field}.overrides.${key}`, value, rules[key]!),

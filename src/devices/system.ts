@@ -105,7 +105,10 @@ export class System {
   device(name: string): Device {
     const d = this.devices.find((x) => x.name === name);
     if (d) return d;
-    const hint = suggest(String(name), this.devices.map((x) => x.name));
+    const hint = suggest(
+      String(name),
+      this.devices.map((x) => x.name),
+    );
     throw new InvalidArgumentError(
       `System.device: no device ${describe(name)} in system ${this.name}` +
         (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (devices: ${this.devices.map((x) => x.name).join(', ')})`),
@@ -289,7 +292,10 @@ function buildLink(fn: string, where: string, field: string, raw: unknown, space
     const p = typeof e['profile'] === 'string' ? table[e['profile']] : undefined;
     if (!p) {
       const hint = typeof e['profile'] === 'string' ? suggest(e['profile'], Object.keys(table)) : undefined;
-      bad('profile', `${describe(e['profile'])} is not a link profile` + (hint ? ` (did you mean "${hint}"?)` : ` (profiles: ${Object.keys(table).join(', ')})`));
+      bad(
+        'profile',
+        `${describe(e['profile'])} is not a link profile` + (hint ? ` (did you mean "${hint}"?)` : ` (profiles: ${Object.keys(table).join(', ')})`),
+      );
     }
     profile = e['profile'] as string;
     bandwidth = p!.bandwidth.value;
@@ -343,7 +349,11 @@ export async function detectSystem(): Promise<System> {
   };
   const devices: DeviceEntry[] = [];
   const links: LinkEntry[] = [];
-  for (const [kind, name] of [['cpu', 'cpu'], ['cgra', 'cgra'], ['gpu', 'gpu']] as const) {
+  for (const [kind, name] of [
+    ['cpu', 'cpu'],
+    ['cgra', 'cgra'],
+    ['gpu', 'gpu'],
+  ] as const) {
     const b = pick(kind);
     if (!b) continue;
     devices.push({ name, backend: b.name });

@@ -29,13 +29,18 @@ export class BfsStepping {
   /** Devices that can resume a search; empty when stepping is off for this run. */
   private readonly devices: readonly number[];
 
-  constructor(plan: Plan, enabled: boolean, private readonly host: SteppingHost) {
+  constructor(
+    plan: Plan,
+    enabled: boolean,
+    private readonly host: SteppingHost,
+  ) {
     this.system = plan.problem.system;
     this.model = plan.problem.model;
     // The level-by-level choice minimises time, so it serves plans led by time; a plan led by
     // energy, or bound by an energy budget, runs its searches in one call as planned.
     const rule = plan.policyRule;
-    const timeLed = rule === 'min-time' || rule === 'min-edp' || (typeof rule === 'object' && rule !== null && (rule.weights.time ?? 0) > (rule.weights.energy ?? 0));
+    const timeLed =
+      rule === 'min-time' || rule === 'min-edp' || (typeof rule === 'object' && rule !== null && (rule.weights.time ?? 0) > (rule.weights.energy ?? 0));
     this.devices = enabled && timeLed && plan.constraints.energyBudget === undefined ? resumableBfsDevices(this.system) : [];
   }
 
@@ -52,7 +57,11 @@ export class BfsStepping {
     if (!(graph instanceof CsrMatrix) || graph.rows !== graph.cols || op.source === undefined) return undefined;
     const host = this.host;
     const ctx = {
-      system: this.system, model: this.model, graph, source: op.source, planned,
+      system: this.system,
+      model: this.model,
+      graph,
+      source: op.source,
+      planned,
       usable: (d: number) => !host.isLost(d),
       scale: (d: number) => host.bfsScale(d),
       ...(host.signal ? { signal: host.signal } : {}),

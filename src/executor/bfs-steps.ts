@@ -13,7 +13,7 @@
 // `MIN_GAIN` over the planned device alone: otherwise it is one call, as planned.
 
 import type { CsrMatrix } from '../data/csr.js';
-import type { Device, EnergySource, TimeSource } from '../devices/device.js';
+import type { Device, DeviceResult, EnergySource, TimeSource } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import type { BfsLevelShape, CostModel } from '../cost/model.js';
 import { InvalidArgumentError } from '../errors.js';
@@ -141,8 +141,12 @@ function levelTable(model: CostModel, system: System, g: CsrMatrix, devices: rea
  * device to run level l on when the search is on d.
  */
 function costToGo(
-  table: LevelTable, usable: readonly number[], from: number, scale: (d: number) => number,
-  move: (a: number, b: number) => number, end: number,
+  table: LevelTable,
+  usable: readonly number[],
+  from: number,
+  scale: (d: number) => number,
+  move: (a: number, b: number) => number,
+  end: number,
 ): { cost: Map<number, number>; next: (l: number, d: number) => number } {
   const L = table.shapes.length;
   const D = usable.length;
@@ -289,11 +293,23 @@ export async function steppedBfs(ctx: SteppedBfsContext, candidates: readonly nu
       if (level + group >= table.shapes.length && work < lookAfter) group = 0;
     }
     const device: Device = system.devices[pick.d]!;
-    const reason = costs.map((c) => `${system.devices[c.d]!.name} ${(c.lvl * 1e6).toPrecision(3)} us (+${((c.call + c.move) * 1e6).toPrecision(3)} us to start there, ${(c.rest * 1e6).toPrecision(3)} us for the rest)`).join(', ');
-    let r;
+    const reason = costs
+      .map(
+        (c) =>
+          `${system.devices[c.d]!.name} ${(c.lvl * 1e6).toPrecision(3)} us (+${((c.call + c.move) * 1e6).toPrecision(3)} us to start there, ${(c.rest * 1e6).toPrecision(3)} us for the rest)`,
+      )
+      .join(', ');
+    let r: DeviceResult<'bfs'>;
     try {
       const resume = depth ? { resume: { depth, level } } : {};
-      r = await onHost(device, () => device.run({ kind: 'bfs', source, ...(group > 0 ? { maxLevels: group } : {}), ...resume }, { graph: g }, undefined, ctx.signal ? { signal: ctx.signal } : {}));
+      r = await onHost(device, () =>
+        device.run(
+          { kind: 'bfs', source, ...(group > 0 ? { maxLevels: group } : {}), ...resume },
+          { graph: g },
+          undefined,
+          ctx.signal ? { signal: ctx.signal } : {},
+        ),
+      );
     } catch (err) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       if (ctx.onStepError?.(pick.d, err)) {
@@ -309,9 +325,18 @@ export async function steppedBfs(ctx: SteppedBfsContext, candidates: readonly nu
     let predicted = pick.call + pick.lvl;
     for (let l = level + 1; l < level + ran && l < table.shapes.length; l++) predicted += table.level[pick.d]![l]! * scale(pick.d);
     steps.push({
-      device: device.name, fromLevel: level, levels: ran, frontier, frontierEdges, bottomUp,
-      predictedSeconds: predicted, observedSeconds: r.seconds, observedJoules: r.joules,
-      source: r.source, energySource: r.energySource, moveSeconds: moveCost,
+      device: device.name,
+      fromLevel: level,
+      levels: ran,
+      frontier,
+      frontierEdges,
+      bottomUp,
+      predictedSeconds: predicted,
+      observedSeconds: r.seconds,
+      observedJoules: r.joules,
+      source: r.source,
+      energySource: r.energySource,
+      moveSeconds: moveCost,
       reason: `level ${level}: frontier ${frontier} vertices, ${frontierEdges} edges${bottomUp ? ' (bottom-up)' : ''}; this level predicted at ${reason}`,
     });
     seconds += r.seconds + moveCost;

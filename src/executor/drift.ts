@@ -39,12 +39,16 @@ export class DriftMonitor implements ExecutionObserver {
   readonly records: PieceRecord[] = [];
 
   constructor(options: DriftOptions = {}) {
-    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new InvalidArgumentError(`DriftMonitor: options must be an object, got ${describe(options)}`);
+    if (options === null || typeof options !== 'object' || Array.isArray(options))
+      throw new InvalidArgumentError(`DriftMonitor: options must be an object, got ${describe(options)}`);
     if (typeof (options as { observe?: unknown }).observe === 'function') {
-      throw new InvalidArgumentError('DriftMonitor: it no longer takes a cost model: runPlan teaches the plan\'s model itself (its `learn` option); pass { threshold } only');
+      throw new InvalidArgumentError(
+        "DriftMonitor: it no longer takes a cost model: runPlan teaches the plan's model itself (its `learn` option); pass { threshold } only",
+      );
     }
     const t = options.threshold ?? 0.25;
-    if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) throw new InvalidArgumentError(`DriftMonitor: threshold must be a number > 0, got ${describe(t)}`);
+    if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t))
+      throw new InvalidArgumentError(`DriftMonitor: threshold must be a number > 0, got ${describe(t)}`);
     this.threshold = t;
   }
 

@@ -93,8 +93,10 @@ const KEYS = ['signal', 'observers', 'replan', 'learn', 'deviceLoss', 'recoverDe
  */
 export function checkRunOptions(fn: string, plan: Plan, options: RunPlanOptions): RunSettings {
   checkOptions(fn, options, KEYS as unknown as (keyof RunPlanOptions & string)[]);
-  if (plan === null || typeof plan !== 'object' || !plan.problem?.bound || !plan.chosen) throw new InvalidArgumentError(`${fn}: plan must come from schedule(), got ${describe(plan)}`);
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new InvalidArgumentError(`${fn}: options must be an object, got ${describe(options)}`);
+  if (plan === null || typeof plan !== 'object' || !plan.problem?.bound || !plan.chosen)
+    throw new InvalidArgumentError(`${fn}: plan must come from schedule(), got ${describe(plan)}`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw new InvalidArgumentError(`${fn}: options must be an object, got ${describe(options)}`);
   const observers = options.observers ?? [];
   if (!Array.isArray(observers)) throw new InvalidArgumentError(`${fn}: observers must be an array, got ${describe(observers)}`);
   observers.forEach((o: unknown, i) => {
@@ -108,10 +110,13 @@ export function checkRunOptions(fn: string, plan: Plan, options: RunPlanOptions)
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(signal)}`);
   signal?.throwIfAborted();
   const replan = options.replan ?? {};
-  if (replan !== false && (replan === null || typeof replan !== 'object')) throw new InvalidArgumentError(`${fn}: replan must be false or { threshold }, got ${describe(replan)}`);
-  const threshold = replan === false ? Infinity : replan.threshold ?? 0.25;
-  if (typeof threshold !== 'number' || !(threshold > 0)) throw new InvalidArgumentError(`${fn}: replan.threshold must be a number > 0, got ${describe(threshold)}`);
-  if (options.deviceLoss !== undefined && !(options.deviceLoss instanceof DeviceLoss)) throw new InvalidArgumentError(`${fn}: deviceLoss must be a DeviceLoss, got ${describe(options.deviceLoss)}`);
+  if (replan !== false && (replan === null || typeof replan !== 'object'))
+    throw new InvalidArgumentError(`${fn}: replan must be false or { threshold }, got ${describe(replan)}`);
+  const threshold = replan === false ? Infinity : (replan.threshold ?? 0.25);
+  if (typeof threshold !== 'number' || !(threshold > 0))
+    throw new InvalidArgumentError(`${fn}: replan.threshold must be a number > 0, got ${describe(threshold)}`);
+  if (options.deviceLoss !== undefined && !(options.deviceLoss instanceof DeviceLoss))
+    throw new InvalidArgumentError(`${fn}: deviceLoss must be a DeviceLoss, got ${describe(options.deviceLoss)}`);
   const recoverable = options.recoverDeviceFailures ?? true;
   if (typeof recoverable !== 'boolean') throw new InvalidArgumentError(`${fn}: recoverDeviceFailures must be true or false, got ${describe(recoverable)}`);
   const learn = options.learn ?? true;

@@ -82,16 +82,31 @@ export class PieceRunner {
       if (host.recoverable && !(cause instanceof InvalidArgumentError) && !(cause instanceof OperatorError)) {
         throw new DeviceLostError(part.device, device.name, `failed: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
       }
-      throw new ExecutionError(op.id, device.name, `runPlan: operator ${op.id} (${op.kind}) on ${device.name}, units [${part.begin}, ${part.end}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+      throw new ExecutionError(
+        op.id,
+        device.name,
+        `runPlan: operator ${op.id} (${op.kind}) on ${device.name}, units [${part.begin}, ${part.end}): ${cause instanceof Error ? cause.message : String(cause)}`,
+        { cause },
+      );
     }
     const wallFinish = performance.now();
     this.observed.set(i, part.device, part.begin, part.end, r);
     const p = this.tracker.prediction(i, part);
     const t0 = host.t0();
     const rec: PieceRecord = {
-      op: op.id, kind: op.kind, device: device.name, begin: part.begin, end: part.end,
-      predictedSeconds: p.seconds, observedSeconds: r.seconds, predictedJoules: p.joules, observedJoules: r.joules,
-      source: r.source, energySource: r.energySource, wallStart: (wallStart - t0) / 1000, wallFinish: (wallFinish - t0) / 1000,
+      op: op.id,
+      kind: op.kind,
+      device: device.name,
+      begin: part.begin,
+      end: part.end,
+      predictedSeconds: p.seconds,
+      observedSeconds: r.seconds,
+      predictedJoules: p.joules,
+      observedJoules: r.joules,
+      source: r.source,
+      energySource: r.energySource,
+      wallStart: (wallStart - t0) / 1000,
+      wallFinish: (wallFinish - t0) / 1000,
       ...(r.steps ? { steps: r.steps } : {}),
     };
     this.records.set(i, part.device, part.begin, part.end, rec);

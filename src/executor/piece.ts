@@ -85,14 +85,18 @@ export async function executePiece(
   return { output, seconds: c.seconds, joules: c.joules, source: 'roofline', energySource: 'modelled' };
 }
 
-
 /**
  * Host dense work on the host CPU as the executor times it: the native kernel's wall time plus
  * the call's launch, energy at the CPU's busy power. The planner's probes time host work by this
  * same path (executePiece), so a probe and a run agree on what a small pass costs (without the launch, a
  * 2,708-element pass was probed at a third of what it took and put on the CPU).
  */
-async function hostDense(op: BoundOp, device: Device, x: readonly unknown[], range: readonly [number, number]): Promise<{ output: Value; seconds: number; joules: number }> {
+async function hostDense(
+  op: BoundOp,
+  device: Device,
+  x: readonly unknown[],
+  range: readonly [number, number],
+): Promise<{ output: Value; seconds: number; joules: number }> {
   const { output, seconds: wall } = await computeHostDense(op, x as readonly Value[], range, 'native', device);
   const rates = denseRates(device);
   const seconds = wall + rates.launchSeconds;

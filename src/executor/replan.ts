@@ -4,7 +4,7 @@
 // by what the run observed), under the plan's objectives, constraints and policy.
 
 import type { BoundWorkload } from '../workloads/bind.js';
-import { valueOf } from '../scheduler/branch-and-bound.js';
+import { objectiveValue } from '../scheduler/branch-and-bound.js';
 import { Evaluator } from '../scheduler/evaluate.js';
 import { searchFront } from '../scheduler/front.js';
 import { pickMapping, scalarObjective } from '../scheduler/pick.js';
@@ -95,11 +95,12 @@ export function replanRemaining(
   // Hysteresis: the mapping in force stays unless the new one is better by more than the margin.
   const evaluator = new Evaluator(bound, system, table, ['time', 'energy'], constraints);
   const out = new Float64Array(2);
-  const scalar = (g: Int32Array): number => (evaluator.evaluate(g, out) ? valueOf(objective ?? 'min-time', out[0]!, out[1]!) : Infinity);
+  const scalar = (g: Int32Array): number => (evaluator.evaluate(g, out) ? objectiveValue(objective ?? 'min-time', out[0]!, out[1]!) : Infinity);
   const now = scalar(genome);
   const then = scalar(next);
   const gain = now > 0 && Number.isFinite(now) ? 1 - then / now : Number.isFinite(then) ? 1 : 0;
   const same = next.every((c, i) => c === genome[i]);
-  if (same || (hold && Number.isFinite(now) && then >= now * (1 - margin))) return { genome: Int32Array.from(genome), changed: false, gain: Math.max(0, gain), margin };
+  if (same || (hold && Number.isFinite(now) && then >= now * (1 - margin)))
+    return { genome: Int32Array.from(genome), changed: false, gain: Math.max(0, gain), margin };
   return { genome: next, changed: true, gain, margin };
 }

@@ -32,7 +32,10 @@ export class Residency {
       else if (!fresh.includes(b)) fresh.push(b);
     }
     if (fresh.length > 0) {
-      const p = device.prefetch(fresh, this.signal ? { signal: this.signal } : {}).then(() => true, () => false);
+      const p = device.prefetch(fresh, this.signal ? { signal: this.signal } : {}).then(
+        () => true,
+        () => false,
+      );
       for (const b of fresh) held.set(b, p);
       waits.push(p);
     }

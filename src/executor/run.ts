@@ -185,7 +185,12 @@ class Run {
         this.values[op.output] =
           parts.length === 1 && op.kind !== 'reduce'
             ? results[0]!.output
-            : joinPieces(op, parts.map((p) => [p.begin, p.end] as const), results.map((r) => r.output), bound.values[op.output]!);
+            : joinPieces(
+                op,
+                parts.map((p) => [p.begin, p.end] as const),
+                results.map((r) => r.output),
+                bound.values[op.output]!,
+              );
         this.done[i] = true;
         this.afterOperator(op, parts, results);
         return;
@@ -208,17 +213,25 @@ class Run {
     // The mapping in force uses the lost device: no hysteresis, the rest must move.
     const next = replanRemaining(plan, costs, this.genome, this.started, this.done, (d) => !this.isLost(d), false);
     if (!next) {
-      throw (this.failure ??= new ExecutionError(op.id, e.device, `${fn}: operator ${op.id} (${op.kind}): device ${e.device} was lost and no remaining device can take the rest of the plan`, { cause: e.cause }));
+      throw (this.failure ??= new ExecutionError(
+        op.id,
+        e.device,
+        `${fn}: operator ${op.id} (${op.kind}): device ${e.device} was lost and no remaining device can take the rest of the plan`,
+        { cause: e.cause },
+      ));
     }
-    this.record({
-      after: op.id,
-      at: (performance.now() - this.t0) / 1000,
-      reason: `device ${e.device} lost while running ${op.id} (${e.why}); the remaining operators move to the other devices`,
-      plannedSeconds: this.tracker.plannedRemaining(),
-      nowSeconds: remainingSeconds(plan.problem.bound, plan, costs, next.genome, this.started),
-      from: this.label(this.genome),
-      to: this.label(next.genome),
-    }, next.genome);
+    this.record(
+      {
+        after: op.id,
+        at: (performance.now() - this.t0) / 1000,
+        reason: `device ${e.device} lost while running ${op.id} (${e.why}); the remaining operators move to the other devices`,
+        plannedSeconds: this.tracker.plannedRemaining(),
+        nowSeconds: remainingSeconds(plan.problem.bound, plan, costs, next.genome, this.started),
+        from: this.label(this.genome),
+        to: this.label(next.genome),
+      },
+      next.genome,
+    );
   }
 
   /** Learn from a finished operator, and re-plan the operators not started when the remaining work has drifted. */
@@ -241,15 +254,18 @@ class Run {
         : next.gain > 0
           ? `; the best other mapping is predicted only ${(100 * next.gain).toFixed(1)}% better, inside the model's resolution of ${(100 * next.margin).toFixed(1)}%, so the mapping in force stays`
           : '; no other mapping is predicted better, so the mapping in force stays';
-    this.record({
-      after: op.id,
-      at: (performance.now() - this.t0) / 1000,
-      reason: drift + outcome,
-      plannedSeconds: planned,
-      nowSeconds: now,
-      from: before,
-      to: next?.changed ? this.label(next.genome) : before,
-    }, next?.changed ? next.genome : null);
+    this.record(
+      {
+        after: op.id,
+        at: (performance.now() - this.t0) / 1000,
+        reason: drift + outcome,
+        plannedSeconds: planned,
+        nowSeconds: now,
+        from: before,
+        to: next?.changed ? this.label(next.genome) : before,
+      },
+      next?.changed ? next.genome : null,
+    );
   }
 
   /** Put a re-plan in force (when it found a mapping), tell the observers, and re-predict the rest. */

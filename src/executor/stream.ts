@@ -86,7 +86,8 @@ export async function runStream(plan: Plan, inputs: readonly WorkloadData[], opt
   checkOptions(fn, options, KEYS as unknown as (keyof RunStreamOptions & string)[]);
   if (!Array.isArray(inputs) || inputs.length === 0) throw new InvalidArgumentError(`${fn}: inputs must be a non-empty array, got ${describe(inputs)}`);
   const threshold = options.featureThreshold ?? 0.5;
-  if (threshold !== false && !(typeof threshold === 'number' && threshold > 0)) throw new InvalidArgumentError(`${fn}: featureThreshold must be a number > 0 or false, got ${describe(threshold)}`);
+  if (threshold !== false && !(typeof threshold === 'number' && threshold > 0))
+    throw new InvalidArgumentError(`${fn}: featureThreshold must be a number > 0 or false, got ${describe(threshold)}`);
   const { featureThreshold: _, ...runOptions } = options;
   const base = {
     system: plan.problem.system,

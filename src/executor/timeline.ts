@@ -23,7 +23,11 @@ function observedTimeline(plan: Plan, genome: Int32Array, source: CostSource): {
   const key = genome.join(',');
   const cached = byMapping.get(key);
   if (!cached) {
-    const table = new CostTable(choices.map((c, i) => [c[genome[i]!]!]), bound.ops, source);
+    const table = new CostTable(
+      choices.map((c, i) => [c[genome[i]!]!]),
+      bound.ops,
+      source,
+    );
     const entry = { table, evaluator: new Evaluator(bound, system, table, ['time', 'energy']), label: mappingLabel(bound, choices, genome) };
     byMapping.set(key, entry);
     return entry;
@@ -75,10 +79,22 @@ export function composeRun(plan: Plan, genome: Int32Array, observed: PieceMap<Pi
   const pieces: TimedPieceRecord[] = metrics.timeline.map((e) => {
     const r = records.get(e.op, e.device, e.begin, e.end)!;
     return {
-      op: r.op, kind: r.kind, device: r.device, begin: r.begin, end: r.end,
-      predictedSeconds: r.predictedSeconds, observedSeconds: r.observedSeconds, predictedJoules: r.predictedJoules, observedJoules: r.observedJoules,
-      source: r.source, energySource: r.energySource, wallStart: r.wallStart, wallFinish: r.wallFinish, ...(r.steps ? { steps: r.steps } : {}),
-      start: real ? r.wallStart - first : e.start, finish: real ? r.wallFinish - first : e.finish,
+      op: r.op,
+      kind: r.kind,
+      device: r.device,
+      begin: r.begin,
+      end: r.end,
+      predictedSeconds: r.predictedSeconds,
+      observedSeconds: r.observedSeconds,
+      predictedJoules: r.predictedJoules,
+      observedJoules: r.observedJoules,
+      source: r.source,
+      energySource: r.energySource,
+      wallStart: r.wallStart,
+      wallFinish: r.wallFinish,
+      ...(r.steps ? { steps: r.steps } : {}),
+      start: real ? r.wallStart - first : e.start,
+      finish: real ? r.wallFinish - first : e.finish,
     };
   });
   let makespan = metrics.makespan;
@@ -94,6 +110,18 @@ export function composeRun(plan: Plan, genome: Int32Array, observed: PieceMap<Pi
   }
   const total = pieces.reduce((s, p) => s + p.observedSeconds, 0);
   // A BFS re-decided level by level counts the steps that ran on a clock.
-  const measured = pieces.reduce((s, p) => s + (p.steps ? p.steps.reduce((t, st) => t + (st.source === 'measured' ? st.observedSeconds : 0), 0) : p.source === 'measured' ? p.observedSeconds : 0), 0);
-  return { pieces, metrics, makespan, makespanSource: real ? 'measured' : 'composed', energy, mapping: timeline.label, measuredShare: total > 0 ? measured / total : 0 };
+  const measured = pieces.reduce(
+    (s, p) =>
+      s + (p.steps ? p.steps.reduce((t, st) => t + (st.source === 'measured' ? st.observedSeconds : 0), 0) : p.source === 'measured' ? p.observedSeconds : 0),
+    0,
+  );
+  return {
+    pieces,
+    metrics,
+    makespan,
+    makespanSource: real ? 'measured' : 'composed',
+    energy,
+    mapping: timeline.label,
+    measuredShare: total > 0 ? measured / total : 0,
+  };
 }

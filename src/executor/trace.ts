@@ -21,7 +21,10 @@ export interface TraceEvent {
 }
 
 /** Chrome trace JSON of a run; timestamps are the composed timeline, in microseconds. */
-export function chromeTrace(result: RunResult, title = 'dype run'): { traceEvents: TraceEvent[]; displayTimeUnit: 'ns' | 'ms'; otherData: Record<string, unknown> } {
+export function chromeTrace(
+  result: RunResult,
+  title = 'dype run',
+): { traceEvents: TraceEvent[]; displayTimeUnit: 'ns' | 'ms'; otherData: Record<string, unknown> } {
   if (result === null || typeof result !== 'object' || !Array.isArray(result.pieces)) {
     throw new InvalidArgumentError(`chromeTrace: result must be a runPlan result, got ${describe(result)}`);
   }
@@ -85,7 +88,16 @@ export function chromeTrace(result: RunResult, title = 'dype run'): { traceEvent
     }
   }
   for (const t of result.transfers) {
-    events.push({ name: `copy ${t.bytes} B`, cat: 'transfer', ph: 'X', pid: 1, tid: tid(`${t.from} -> ${t.to}`), ts: t.start * 1e6, dur: (t.finish - t.start) * 1e6, args: { bytes: t.bytes, modelled: true } });
+    events.push({
+      name: `copy ${t.bytes} B`,
+      cat: 'transfer',
+      ph: 'X',
+      pid: 1,
+      tid: tid(`${t.from} -> ${t.to}`),
+      ts: t.start * 1e6,
+      dur: (t.finish - t.start) * 1e6,
+      args: { bytes: t.bytes, modelled: true },
+    });
   }
   // Re-plans, as global instant events where the operator that triggered them finished.
   for (const r of result.replans) {

@@ -111,7 +111,8 @@ export class DriftTracker {
     const { bound, choices, genome, started } = this;
     bound.ops.forEach((op, i) => {
       if (started[i]) return;
-      for (const part of choices[i]![genome[i]!]!.parts) this.predicted.set(i, part.device, part.begin, part.end, costs.cost(op, part.device, part.begin, part.end));
+      for (const part of choices[i]![genome[i]!]!.parts)
+        this.predicted.set(i, part.device, part.begin, part.end, costs.cost(op, part.device, part.begin, part.end));
     });
     this.plannedLeftSum = 0;
     this.baseLeft = new Map();
@@ -138,7 +139,7 @@ export class DriftTracker {
   observe(op: BoundOp, parts: readonly Part[], results: readonly PieceResult[], learn: boolean): void {
     const movedOff = (j: number): boolean => {
       const st = (results[j] as { steps?: readonly BfsStepRecord[] }).steps;
-      return st !== undefined && st.some((s) => s.device !== this.system.devices[parts[j]!.device]!.name);
+      return st?.some((s) => s.device !== this.system.devices[parts[j]!.device]!.name) ?? false;
     };
     parts.forEach((part, j) => {
       const r = results[j]!;

@@ -60,7 +60,9 @@ export function bandedMatrix(options: BandedOptions): CsrMatrix {
   const bandPositions = k * n - (k * (k + 1)) / 2; // strictly upper positions within the band
   const expected = n + 2 * fill * bandPositions;
   if (expected > MAX_GENERATED_ENTRIES) {
-    throw new LimitError(`${fn}: n = ${n}, halfBandwidth = ${k}, fill = ${fill} would store about ${Math.round(expected)} entries, more than the limit of ${MAX_GENERATED_ENTRIES}`);
+    throw new LimitError(
+      `${fn}: n = ${n}, halfBandwidth = ${k}, fill = ${fill} would store about ${Math.round(expected)} entries, more than the limit of ${MAX_GENERATED_ENTRIES}`,
+    );
   }
   checkEntries(fn, Math.ceil(expected), `n = ${n}, halfBandwidth = ${k}, fill = ${fill}`, n);
 

@@ -93,14 +93,7 @@ export function checkProbability(fn: string, what: string, value: unknown): numb
  * undirected edge gets the same weight in both directions (hashed as (min, max)), and the
  * structure drawn from a seed is the same with or without weights.
  */
-export function pairWeights(
-  seed: Seed,
-  rows: number,
-  rowPtr: Int32Array,
-  colIdx: Int32Array,
-  precision: Precision,
-  symmetric: boolean,
-): ValueArray {
+export function pairWeights(seed: Seed, rows: number, rowPtr: Int32Array, colIdx: Int32Array, precision: Precision, symmetric: boolean): ValueArray {
   const key1 = fmix32(seedToU32(seed) ^ 0x3c6ef372);
   const key2 = fmix32(key1 ^ 0xa54ff53a);
   const out = precision === 'f32' ? new Float32Array(colIdx.length) : new Float64Array(colIdx.length);

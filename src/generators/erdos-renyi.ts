@@ -4,16 +4,7 @@
 import type { CsrMatrix } from '../data/csr.js';
 import { InvalidArgumentError } from '../errors.js';
 import { checkBoolean, checkOptions, MAX_INDEX } from '../validate.js';
-import {
-  checkEntries,
-  checkSeed,
-  checkSize,
-  checkSpecObject,
-  checkWeights,
-  GRAPH_OPTION_KEYS,
-  type GraphOptions,
-  withWeights,
-} from './common.js';
+import { checkEntries, checkSeed, checkSize, checkSpecObject, checkWeights, GRAPH_OPTION_KEYS, type GraphOptions, withWeights } from './common.js';
 import { edgeListToCsr } from './edge-list.js';
 import { Rng } from './rng.js';
 

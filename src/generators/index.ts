@@ -75,8 +75,7 @@ function checkKind(fn: string, kind: unknown): GeneratorKind {
   if (typeof kind !== 'string' || !Object.hasOwn(GENERATORS, kind)) {
     const hint = typeof kind === 'string' ? suggest(kind, GENERATOR_KINDS) : undefined;
     throw new InvalidArgumentError(
-      `${fn}: unknown generator kind ${describe(kind)}` +
-        (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (known kinds: ${GENERATOR_KINDS.join(', ')})`),
+      `${fn}: unknown generator kind ${describe(kind)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (known kinds: ${GENERATOR_KINDS.join(', ')})`),
     );
   }
   return kind as GeneratorKind;
@@ -128,8 +127,7 @@ export function parseGeneratorSpec(text: string): GeneratorSpec {
     if (kindOf === undefined) {
       const hint = suggest(key, known);
       throw new InvalidArgumentError(
-        `${fn}: ${kind} has no parameter ${JSON.stringify(key)}` +
-          (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (parameters: ${known.join(', ')})`),
+        `${fn}: ${kind} has no parameter ${JSON.stringify(key)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (parameters: ${known.join(', ')})`),
       );
     }
     if (Object.hasOwn(spec, key)) throw new InvalidArgumentError(`${fn}: ${kind}: ${key} is given twice`);
@@ -140,9 +138,7 @@ export function parseGeneratorSpec(text: string): GeneratorSpec {
   }
   const missing = entry.required.filter((k) => !Object.hasOwn(spec, k));
   if (missing.length > 0) {
-    throw new InvalidArgumentError(
-      `${fn}: ${kind} needs ${missing.join(' and ')} (e.g. "${kind}:${entry.required.map((k) => `${k}=...`).join(',')}")`,
-    );
+    throw new InvalidArgumentError(`${fn}: ${kind} needs ${missing.join(' and ')} (e.g. "${kind}:${entry.required.map((k) => `${k}=...`).join(',')}")`);
   }
   return spec as unknown as GeneratorSpec;
 }

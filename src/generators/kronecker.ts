@@ -94,7 +94,12 @@ export function kroneckerGraph(options: KroneckerOptions): CsrMatrix {
   const n = core + tail;
   const drawn = edgeFactor * core;
   const m = drawn + tail;
-  checkEntries(fn, directed ? m : 2 * m, `scale ${scale} with edgeFactor ${edgeFactor}${tail > 0 ? ` and a tail of ${tail}` : ''}${directed ? '' : ' (undirected)'}`, n);
+  checkEntries(
+    fn,
+    directed ? m : 2 * m,
+    `scale ${scale} with edgeFactor ${edgeFactor}${tail > 0 ? ` and a tail of ${tail}` : ''}${directed ? '' : ' (undirected)'}`,
+    n,
+  );
 
   const src = new Int32Array(m);
   const dst = new Int32Array(m);
@@ -125,17 +130,7 @@ export function kroneckerGraph(options: KroneckerOptions): CsrMatrix {
 }
 
 /** Edges [from, to): the xoshiro128** state is kept in locals, the hot loop's only state. */
-function generateBlock(
-  rng: Rng,
-  scale: number,
-  tA: number,
-  tAB: number,
-  tABC: number,
-  src: Int32Array,
-  dst: Int32Array,
-  from: number,
-  to: number,
-): void {
+function generateBlock(rng: Rng, scale: number, tA: number, tAB: number, tABC: number, src: Int32Array, dst: Int32Array, from: number, to: number): void {
   let s0 = rng.s0;
   let s1 = rng.s1;
   let s2 = rng.s2;

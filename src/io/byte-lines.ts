@@ -164,11 +164,7 @@ async function readGzipLines(fn: string, path: string, compressedSize: number, s
   sink.begin(compressedSize * MAX_DEFLATE_RATIO);
   const assembler = new LineAssembler(sink);
   // pipeline() destroys the file stream too when the loop below stops early on a parse error.
-  const gunzip = pipeline(
-    createReadStream(path, { highWaterMark: chunkBytes }),
-    createGunzip({ chunkSize: Math.max(chunkBytes, 64) }),
-    () => {},
-  );
+  const gunzip = pipeline(createReadStream(path, { highWaterMark: chunkBytes }), createGunzip({ chunkSize: Math.max(chunkBytes, 64) }), () => {});
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) assembler.push(chunk);
   } catch (e) {

@@ -56,7 +56,17 @@ export interface ParseEdgeListOptions extends EdgeListOptions {
   readonly label?: string;
 }
 
-export const EDGE_LIST_OPTION_KEYS = ['undirected', 'weights', 'precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'vertices', 'delimiter', 'header'] as const;
+export const EDGE_LIST_OPTION_KEYS = [
+  'undirected',
+  'weights',
+  'precision',
+  'duplicates',
+  'dropSelfLoops',
+  'maxEntries',
+  'vertices',
+  'delimiter',
+  'header',
+] as const;
 export const PARSE_EDGE_LIST_OPTION_KEYS = [...EDGE_LIST_OPTION_KEYS, 'label'] as const;
 
 /** Every option checked, defaults filled in. */

@@ -91,6 +91,7 @@ export class EdgeListParser implements LineSink {
     let p = start;
     let line = c.line;
     while (p < end) {
+      // biome-ignore lint/suspicious/noConfusingLabels: `break fast` hands the line to the general parser below
       fast: {
         if (n === src.length || !plain) break fast;
         let q = c.scanPair(p);
@@ -243,7 +244,11 @@ export class EdgeListParser implements LineSink {
     const capacity = Math.min(Math.max(2 * n, 1024), maxEntries);
     // The grown edge arrays beside the current ones, and the CSR they become (twice when undirected).
     const vb = this.opts.weights ? (this.opts.precision === 'f32' ? 4 : 8) : 0;
-    checkMemory(this.fn, `${this.file}:${this.cursor.line}: an edge list of ${capacity} edges`, (capacity + n) * (8 + vb) + capacity * (this.opts.undirected ? 2 : 1) * (4 + vb));
+    checkMemory(
+      this.fn,
+      `${this.file}:${this.cursor.line}: an edge list of ${capacity} edges`,
+      (capacity + n) * (8 + vb) + capacity * (this.opts.undirected ? 2 : 1) * (4 + vb),
+    );
     const enlarge = <T extends Int32Array | Float64Array | Float32Array>(a: T): T => {
       const grown = allocate(this.fn, 'the edge arrays', capacity, (k) => new (a.constructor as new (k: number) => T)(k));
       grown.set(a as never);

@@ -167,7 +167,8 @@ export class LineCursor {
     if (this.pos - this.tokenStart <= 15) return v;
     const text = this.buf.toString('latin1', this.tokenStart, this.pos);
     const exact = BigInt(text);
-    if (exact > INT64_MAX || exact < INT64_MIN) this.fail(`${what} ${this.describeToken(this.tokenStart)} is outside the 64-bit integer range [-2^63, 2^63 - 1]`);
+    if (exact > INT64_MAX || exact < INT64_MIN)
+      this.fail(`${what} ${this.describeToken(this.tokenStart)} is outside the 64-bit integer range [-2^63, 2^63 - 1]`);
     const nearest = Number(exact);
     if (BigInt(nearest) !== exact && this.inexact++ === 0) {
       this.inexactLine = this.line;

@@ -121,8 +121,7 @@ export class MatrixMarketParser implements LineSink {
       return;
     }
     const n = rows;
-    const stored =
-      this.symmetry === 'general' ? rows * cols : this.symmetry === 'symmetric' ? (n * (n + 1)) / 2 : (n * (n - 1)) / 2;
+    const stored = this.symmetry === 'general' ? rows * cols : this.symmetry === 'symmetric' ? (n * (n + 1)) / 2 : (n * (n - 1)) / 2;
     if (stored > maxEntries) this.limit(`the file declares ${stored} elements, more than maxEntries = ${maxEntries}`);
     if (rows * cols > MAX_DENSE_ELEMENTS) {
       this.limit(`a ${rows}x${cols} dense matrix has ${rows * cols} elements, more than the ${MAX_DENSE_ELEMENTS} a typed array can hold`);
@@ -158,6 +157,7 @@ export class MatrixMarketParser implements LineSink {
     let p = c.pos;
     let line = c.line;
     while (p < end) {
+      // biome-ignore lint/suspicious/noConfusingLabels: `break fast` hands the line to the general parser below
       fast: {
         if (n >= capacity) break fast;
         let q = c.scanPair(p);

@@ -59,7 +59,13 @@ export function parseMatrixMarket(input: string | Uint8Array, options: ParseMatr
 export function parseMatrixMarket(input: string | Uint8Array, options?: ParseMatrixMarketOptions): CsrMatrix | DenseMatrix;
 export function parseMatrixMarket(input: string | Uint8Array, options?: ParseMatrixMarketOptions): CsrMatrix | DenseMatrix {
   const fn = 'parseMatrixMarket';
-  return parseLines(fn, input, options, PARSE_MATRIX_MARKET_OPTION_KEYS, (label, raw) => new MatrixMarketParser(fn, label, resolveMatrixMarketOptions(fn, raw)));
+  return parseLines(
+    fn,
+    input,
+    options,
+    PARSE_MATRIX_MARKET_OPTION_KEYS,
+    (label, raw) => new MatrixMarketParser(fn, label, resolveMatrixMarketOptions(fn, raw)),
+  );
 }
 
 /**

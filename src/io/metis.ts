@@ -64,8 +64,12 @@ export function loadMetis(path: string, options?: MetisOptions): Promise<CsrMatr
  */
 export function parseMetis(input: string | Uint8Array, options?: ParseMetisOptions): CsrMatrix {
   const fn = 'parseMetis';
-  return parseLines(fn, input, options, PARSE_OPTION_KEYS, (label, opts) =>
-    new MetisParser(fn, label, optPrecision(fn, opts.precision), optMaxEntries(fn, opts.maxEntries)),
+  return parseLines(
+    fn,
+    input,
+    options,
+    PARSE_OPTION_KEYS,
+    (label, opts) => new MetisParser(fn, label, optPrecision(fn, opts.precision), optMaxEntries(fn, opts.maxEntries)),
   );
 }
 

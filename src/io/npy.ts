@@ -37,7 +37,9 @@ export function parseNpy(fn: string, file: string, name: string, bytes: Uint8Arr
   const headerLength = major === 1 ? view.getUint16(8, true) : bytes.byteLength >= 12 ? view.getUint32(8, true) : fail('the header length is cut off');
   const start = major === 1 ? 10 : 12;
   if (start + headerLength > bytes.byteLength) fail(`its header (${headerLength} bytes) runs past the end of the array`);
-  const header = Buffer.from(bytes.buffer, bytes.byteOffset + start, headerLength).toString(major === 3 ? 'utf8' : 'latin1').trim();
+  const header = Buffer.from(bytes.buffer, bytes.byteOffset + start, headerLength)
+    .toString(major === 3 ? 'utf8' : 'latin1')
+    .trim();
   const descr = /'descr'\s*:\s*'([^']*)'/.exec(header)?.[1];
   const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header)?.[1];
   const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
@@ -54,9 +56,11 @@ export function parseNpy(fn: string, file: string, name: string, bytes: Uint8Arr
   const length = shape.reduce((a, b) => a * b, 1);
   if (!Number.isSafeInteger(length * type.size)) fail(`the shape (${shapeText}) is too large`);
   // A Fortran-ordered array of more than one dimension is stored transposed: the 2 x nnz `coords` of a COO array are read as rows.
-  if (fortran === 'True' && shape.filter((d) => d > 1).length > 1) throw new UnsupportedError(`${fn}: ${file}: ${name}: Fortran-ordered arrays are not supported`);
+  if (fortran === 'True' && shape.filter((d) => d > 1).length > 1)
+    throw new UnsupportedError(`${fn}: ${file}: ${name}: Fortran-ordered arrays are not supported`);
   const data = bytes.subarray(start + headerLength);
-  if (data.byteLength !== length * type.size) fail(`holds ${data.byteLength} bytes of data, but its shape (${shapeText}) of ${descr} needs ${length * type.size}`);
+  if (data.byteLength !== length * type.size)
+    fail(`holds ${data.byteLength} bytes of data, but its shape (${shapeText}) of ${descr} needs ${length * type.size}`);
   return { name, type, shape, length, data };
 }
 
@@ -137,10 +141,16 @@ export function npyIndices(fn: string, file: string, a: NpyArray, bound: number,
       size === 8
         ? Number(kind === 'i' ? view.getBigInt64(at, le) : view.getBigUint64(at, le))
         : size === 4
-          ? kind === 'i' ? view.getInt32(at, le) : view.getUint32(at, le)
+          ? kind === 'i'
+            ? view.getInt32(at, le)
+            : view.getUint32(at, le)
           : size === 2
-            ? kind === 'i' ? view.getInt16(at, le) : view.getUint16(at, le)
-            : kind === 'i' ? view.getInt8(at) : view.getUint8(at);
+            ? kind === 'i'
+              ? view.getInt16(at, le)
+              : view.getUint16(at, le)
+            : kind === 'i'
+              ? view.getInt8(at)
+              : view.getUint8(at);
     if (!(v >= 0 && v < bound)) throw new FormatError(fn, file, 0, `${a.name}: ${what} ${a.name.replace(/\.npy$/, '')}[${i}] = ${v} is outside [0, ${bound})`);
     out[i] = v;
   }

@@ -62,7 +62,8 @@ export async function loadNpz(path: string, options?: NpzOptions): Promise<CsrMa
   try {
     bytes = await readFile(path);
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ERR_FS_FILE_TOO_LARGE') throw new LimitError(`${fn}: ${path} is larger than the ${MAX_FILE_BYTES} bytes an .npz may be`);
+    if ((cause as NodeJS.ErrnoException).code === 'ERR_FS_FILE_TOO_LARGE')
+      throw new LimitError(`${fn}: ${path} is larger than the ${MAX_FILE_BYTES} bytes an .npz may be`);
     throw new IoError(fn, path, cause);
   }
   return npzToCsr(fn, path, bytes, opts);
@@ -96,17 +97,24 @@ function npzToCsr(fn: string, file: string, bytes: Uint8Array, raw: Partial<Pars
 
   const entries = zipEntries(fn, file, bytes);
   // Everything inflated at once must fit the budget before any of it is.
-  checkMemory(fn, `${file}: arrays of ${entries.reduce((s, e) => s + e.size, 0)} bytes`, entries.reduce((s, e) => s + e.size, 0));
+  checkMemory(
+    fn,
+    `${file}: arrays of ${entries.reduce((s, e) => s + e.size, 0)} bytes`,
+    entries.reduce((s, e) => s + e.size, 0),
+  );
   const arrays = new Map<string, NpyArray>();
   for (const e of entries) {
     if (!e.name.endsWith('.npy')) continue;
     const key = e.name.slice(0, -4);
     arrays.set(key, parseNpy(fn, file, e.name, zipEntryBytes(fn, file, bytes, e)));
   }
-  const need = (key: string): NpyArray => arrays.get(key) ?? fail(`no ${key}.npy in the archive (is it from scipy.sparse.save_npz? it holds ${[...arrays.keys()].map((k) => `${k}.npy`).join(', ') || 'no arrays'})`);
+  const need = (key: string): NpyArray =>
+    arrays.get(key) ??
+    fail(`no ${key}.npy in the archive (is it from scipy.sparse.save_npz? it holds ${[...arrays.keys()].map((k) => `${k}.npy`).join(', ') || 'no arrays'})`);
 
   const format = npyText(fn, file, need('format'));
-  if (format === 'bsr' || format === 'dia') throw new UnsupportedError(`${fn}: ${file}: ${format.toUpperCase()} matrices are not supported (save a .tocsr() copy)`);
+  if (format === 'bsr' || format === 'dia')
+    throw new UnsupportedError(`${fn}: ${file}: ${format.toUpperCase()} matrices are not supported (save a .tocsr() copy)`);
   if (format !== 'csr' && format !== 'csc' && format !== 'coo') fail(`format ${JSON.stringify(format)} is not a sparse format (csr, csc or coo)`);
   const shapeArray = need('shape');
   const shape = npyNumbers(fn, file, shapeArray).values;
@@ -115,7 +123,10 @@ function npzToCsr(fn: string, file: string, bytes: Uint8Array, raw: Partial<Pars
     fail(`shape must hold two sizes, got ${shape.length}`);
   }
   const [rows, cols] = [shape[0]!, shape[1]!];
-  for (const [what, v] of [['rows', rows], ['columns', cols]] as const) {
+  for (const [what, v] of [
+    ['rows', rows],
+    ['columns', cols],
+  ] as const) {
     if (!Number.isInteger(v) || v < 0) fail(`shape: ${what} must be a non-negative integer, got ${v}`);
     if (v > MAX_INDEX) throw new LimitError(`${fn}: ${file}: a ${rows}x${cols} matrix exceeds the largest supported dimension ${MAX_INDEX}`);
   }
@@ -132,7 +143,8 @@ function npzToCsr(fn: string, file: string, bytes: Uint8Array, raw: Partial<Pars
   if (format === 'coo') {
     const coords = arrays.get('coords');
     if (!arrays.has('row') && coords !== undefined) {
-      if (coords.shape.length !== 2 || coords.shape[0] !== 2 || coords.shape[1] !== nnz) fail(`coords must have shape (2, ${nnz}), got (${coords.shape.join(', ')})`);
+      if (coords.shape.length !== 2 || coords.shape[0] !== 2 || coords.shape[1] !== nnz)
+        fail(`coords must have shape (2, ${nnz}), got (${coords.shape.join(', ')})`);
       const half = (coords.data.byteLength / 2) | 0;
       const part = (k: number): NpyArray => ({ ...coords, shape: [nnz], length: nnz, data: coords.data.subarray(k * half, (k + 1) * half) });
       rowIdx = npyIndices(fn, file, part(0), rows, 'row');
@@ -172,7 +184,10 @@ function npzToCsr(fn: string, file: string, bytes: Uint8Array, raw: Partial<Pars
       if (precision === 'f32' && !fitsF32(v[i]!)) fail(`data[${i}] = ${v[i]} overflows single precision (precision: "f32")`);
     }
     values = precision === 'f32' ? Float32Array.from(v) : v;
-    if (inexact > 0) onWarning(`${fn}: ${file}: ${inexact} integer value${inexact === 1 ? '' : 's'} beyond 2^53 rounded to the nearest double; the pattern alone (pattern: true) loses nothing`);
+    if (inexact > 0)
+      onWarning(
+        `${fn}: ${file}: ${inexact} integer value${inexact === 1 ? '' : 's'} beyond 2^53 rounded to the nearest double; the pattern alone (pattern: true) loses nothing`,
+      );
   }
   try {
     return cooToCsr({ rows, cols, rowIdx, colIdx, ...(values ? { values } : {}) }, { duplicates, dropSelfLoops, caller: fn });

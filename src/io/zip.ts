@@ -46,7 +46,8 @@ export function zipEntries(fn: string, file: string, bytes: Uint8Array): ZipEntr
       break;
     }
   }
-  if (end < 0) fail(n >= 4 && view.getUint32(0, true) === LOCAL ? 'the zip archive has no central directory (truncated?)' : 'not a zip archive (an .npz file is one)');
+  if (end < 0)
+    fail(n >= 4 && view.getUint32(0, true) === LOCAL ? 'the zip archive has no central directory (truncated?)' : 'not a zip archive (an .npz file is one)');
   if (u16(end + 4) !== 0 || u16(end + 6) !== 0) throw new UnsupportedError(`${fn}: ${file}: multi-disk zip archives are not supported`);
   let count = u16(end + 10);
   let size = u32(end + 12);
@@ -131,6 +132,6 @@ export function zipEntryBytes(fn: string, file: string, bytes: Uint8Array, entry
   } else {
     throw new UnsupportedError(`${fn}: ${file}: ${entry.name}: compression method ${entry.method} is not supported (stored and deflate are)`);
   }
-  if ((crc32(data) >>> 0) !== entry.crc >>> 0) fail('its CRC-32 does not match: the archive is damaged');
+  if (crc32(data) >>> 0 !== entry.crc >>> 0) fail('its CRC-32 does not match: the archive is damaged');
   return data;
 }

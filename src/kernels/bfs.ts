@@ -110,8 +110,22 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
   if (resume !== undefined && resume.depth !== depth) depth.set(resume.depth);
   const addon = nativeAddon();
   const stats = await callNative(fn, () =>
-    addon.bfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, source, depth, parent ?? null,
-      DIRECTIONS.indexOf(direction) as 0 | 1 | 2, alpha, beta, g.rows + g.nnz < KERNEL_INLINE_WORK, startLevel, maxLevels),
+    addon.bfs(
+      g.rows,
+      g.rowPtr,
+      g.colIdx,
+      inEdges.rowPtr,
+      inEdges.colIdx,
+      source,
+      depth,
+      parent ?? null,
+      DIRECTIONS.indexOf(direction) as 0 | 1 | 2,
+      alpha,
+      beta,
+      g.rows + g.nnz < KERNEL_INLINE_WORK,
+      startLevel,
+      maxLevels,
+    ),
   );
   let reached = 0;
   for (const f of stats.frontier) reached += f;
@@ -127,12 +141,7 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
   };
 }
 
-function outputs(
-  fn: string,
-  n: number,
-  wantParents: boolean,
-  out: BfsOptions['out'],
-): { depth: Int32Array; parent: Int32Array | undefined } {
+function outputs(fn: string, n: number, wantParents: boolean, out: BfsOptions['out']): { depth: Int32Array; parent: Int32Array | undefined } {
   if (out === undefined) return { depth: new Int32Array(n), parent: wantParents ? new Int32Array(n) : undefined };
   if (out === null || typeof out !== 'object') throw new InvalidArgumentError(`${fn}: out must be { depth, parent? }, got ${describe(out)}`);
   const { depth, parent } = out;

@@ -17,9 +17,7 @@ export function checkDense(fn: string, what: string, x: unknown): asserts x is D
 
 export function checkSamePrecision(fn: string, xName: string, x: DenseMatrix, yName: string, y: DenseMatrix): void {
   if (x.precision !== y.precision) {
-    throw new InvalidArgumentError(
-      `${fn}: ${xName} is ${x.precision} but ${yName} is ${y.precision}; convert one so both have the same precision`,
-    );
+    throw new InvalidArgumentError(`${fn}: ${xName} is ${x.precision} but ${yName} is ${y.precision}; convert one so both have the same precision`);
   }
 }
 
@@ -104,14 +102,10 @@ export function checkSddmm(fn: string, a: unknown, u: unknown, v: unknown, range
   const precision = u.precision;
   const aPrecision = csrKind(a);
   if (aPrecision !== 'pattern' && aPrecision !== precision) {
-    throw new InvalidArgumentError(
-      `${fn}: a's values are ${aPrecision} but u and v are ${precision}; convert one so all have the same precision`,
-    );
+    throw new InvalidArgumentError(`${fn}: a's values are ${aPrecision} but u and v are ${precision}; convert one so all have the same precision`);
   }
   if (u.rows !== a.rows || v.rows !== a.cols || u.cols !== v.cols) {
-    throw new InvalidArgumentError(
-      `${fn}: a is ${shape(a)}, u is ${shape(u)} and v is ${shape(v)}; u needs a.rows rows, v a.cols rows, both the same width`,
-    );
+    throw new InvalidArgumentError(`${fn}: a is ${shape(a)}, u is ${shape(u)} and v is ${shape(v)}; u needs a.rows rows, v a.cols rows, both the same width`);
   }
   return checkRowRange(fn, range, a.rows);
 }

@@ -17,7 +17,9 @@ export function checkGraph(fn: string, g: unknown): CsrMatrix {
 export function inEdgesOf(fn: string, g: CsrMatrix, given: unknown): CsrMatrix {
   if (given !== undefined) {
     if (!(given instanceof CsrMatrix) || given.rows !== g.rows || given.cols !== g.cols || given.nnz !== g.nnz) {
-      throw new InvalidArgumentError(`${fn}: inEdges must be the transpose of the graph (a ${g.rows}x${g.cols} CsrMatrix with ${g.nnz} entries), got ${describe(given)}`);
+      throw new InvalidArgumentError(
+        `${fn}: inEdges must be the transpose of the graph (a ${g.rows}x${g.cols} CsrMatrix with ${g.nnz} entries), got ${describe(given)}`,
+      );
     }
     if (given.wideRowPtr !== g.wideRowPtr) {
       throw new InvalidArgumentError(`${fn}: inEdges must use the graph's row-pointer width`);

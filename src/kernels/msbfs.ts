@@ -32,11 +32,7 @@ export interface MsBfsResult {
  * const { depths } = await msbfs(graph, [0, 10, 20]);
  * depths[1 * graph.rows + 10]; // 0: source 10 is at depth 0 from itself
  */
-export async function msbfs(
-  graph: CsrMatrix,
-  sources: Int32Array | readonly number[],
-  options?: MsBfsOptions,
-): Promise<MsBfsResult> {
+export async function msbfs(graph: CsrMatrix, sources: Int32Array | readonly number[], options?: MsBfsOptions): Promise<MsBfsResult> {
   const fn = 'msbfs';
   const opts = checkOptions(fn, options, ['inEdges']);
   const g = checkGraph(fn, graph);

@@ -16,17 +16,12 @@ function checkCsr(fn: string, a: unknown): CsrMatrix {
  * Y = A[rowBegin:rowEnd, :] * X with X row-major `a.cols x k`. Accumulates in double precision
  * and rounds once, so it is at least as accurate as any backend.
  */
-export function spmmReference(
-  a: CsrMatrix,
-  x: DenseArray,
-  k: number,
-  rowBegin = 0,
-  rowEnd?: number,
-): Float64Array {
+export function spmmReference(a: CsrMatrix, x: DenseArray, k: number, rowBegin = 0, rowEnd?: number): Float64Array {
   const fn = 'spmmReference';
   checkCsr(fn, a);
   rowEnd ??= a.rows;
-  if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) throw new InvalidArgumentError(`${fn}: x must be a Float32Array or Float64Array, got ${describe(x)}`);
+  if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
+    throw new InvalidArgumentError(`${fn}: x must be a Float32Array or Float64Array, got ${describe(x)}`);
   checkInt(fn, 'k', k, 0, 2 ** 31 - 1);
   if (x.length !== a.cols * k) throw new InvalidArgumentError(`${fn}: x has length ${x.length}, expected cols * k = ${a.cols * k}`);
   checkInt(fn, 'rowBegin', rowBegin, 0, a.rows);

@@ -39,12 +39,7 @@ export async function spmm(a: CsrMatrix, x: DenseMatrix, options?: SpmmOptions):
  * spmm that also reports the native compute time (the CPU device's measured time).
  * @internal
  */
-export async function spmmTimed(
-  fn: string,
-  a: CsrMatrix,
-  x: DenseMatrix,
-  options?: SpmmOptions,
-): Promise<{ y: DenseMatrix; seconds: number }> {
+export async function spmmTimed(fn: string, a: CsrMatrix, x: DenseMatrix, options?: SpmmOptions): Promise<{ y: DenseMatrix; seconds: number }> {
   const opts = checkOptions(fn, options, ['rows', 'out']);
   if (!(a instanceof CsrMatrix)) throw new InvalidArgumentError(`${fn}: a must be a CsrMatrix, got ${describe(a)}`);
   if (!(x instanceof DenseMatrix)) throw new InvalidArgumentError(`${fn}: x must be a DenseMatrix, got ${describe(x)}`);
@@ -58,9 +53,7 @@ export async function spmmTimed(
     y = opts.out;
     if (!(y instanceof DenseMatrix)) throw new InvalidArgumentError(`${fn}: out must be a DenseMatrix, got ${describe(y)}`);
     if (y.rows !== end - begin || y.cols !== k || y.precision !== x.precision) {
-      throw new InvalidArgumentError(
-        `${fn}: out is ${y.rows}x${y.cols} ${y.precision}, expected ${end - begin}x${k} ${x.precision}`,
-      );
+      throw new InvalidArgumentError(`${fn}: out is ${y.rows}x${y.cols} ${y.precision}, expected ${end - begin}x${k} ${x.precision}`);
     }
     if (overlaps(y.data, x.data)) throw new InvalidArgumentError(`${fn}: out must not share memory with x`);
   } else {

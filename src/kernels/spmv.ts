@@ -34,12 +34,7 @@ export async function spmv<T extends DenseArray>(a: CsrMatrix, x: T, options?: S
  * spmv that also reports the native compute time.
  * @internal
  */
-export async function spmvTimed<T extends DenseArray>(
-  fn: string,
-  a: CsrMatrix,
-  x: T,
-  options?: SpmvOptions,
-): Promise<{ y: T; seconds: number }> {
+export async function spmvTimed<T extends DenseArray>(fn: string, a: CsrMatrix, x: T, options?: SpmvOptions): Promise<{ y: T; seconds: number }> {
   const opts = checkOptions(fn, options, ['rows', 'out']);
   if (!(a instanceof CsrMatrix)) throw new InvalidArgumentError(`${fn}: a must be a CsrMatrix, got ${describe(a)}`);
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) {
@@ -51,15 +46,15 @@ export async function spmvTimed<T extends DenseArray>(
   if (opts.out !== undefined) {
     y = opts.out;
     if (y === null || typeof y !== 'object' || y.constructor !== x.constructor || y.length !== end - begin) {
-      throw new InvalidArgumentError(
-        `${fn}: out must be a ${x.constructor.name} of length ${end - begin}, got ${describe(y)}`,
-      );
+      throw new InvalidArgumentError(`${fn}: out must be a ${x.constructor.name} of length ${end - begin}, got ${describe(y)}`);
     }
     if (overlaps(y, x)) throw new InvalidArgumentError(`${fn}: out must not share memory with x`);
   } else {
     y = x instanceof Float32Array ? new Float32Array(end - begin) : new Float64Array(end - begin);
   }
   const addon = nativeAddon();
-  const { seconds } = await callNative(fn, () => addon.spmv(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x, 1, y, begin, end, inlineWork(a, begin, end, 1)));
+  const { seconds } = await callNative(fn, () =>
+    addon.spmv(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, x, 1, y, begin, end, inlineWork(a, begin, end, 1)),
+  );
   return { y: y as T, seconds };
 }

@@ -81,14 +81,41 @@ export interface NativeAddon {
   gemm(m: number, k: number, n: number, x: DenseArray, w: DenseArray, y: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
   relu(rows: number, cols: number, x: DenseArray, out: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
   affine(
-    rows: number, cols: number, x: DenseArray, scale: number, shift: number, out: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean,
+    rows: number,
+    cols: number,
+    x: DenseArray,
+    scale: number,
+    shift: number,
+    out: DenseArray,
+    rowBegin: number,
+    rowEnd: number,
+    inline?: boolean,
   ): Promise<NativeTimed>;
   add(rows: number, cols: number, x: DenseArray, y: DenseArray, out: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
   /** op: 0 sum, 1 max, 2 norm2; acc: cols doubles. */
-  reducePartial(rows: number, cols: number, x: DenseArray, op: 0 | 1 | 2, acc: Float64Array, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
+  reducePartial(
+    rows: number,
+    cols: number,
+    x: DenseArray,
+    op: 0 | 1 | 2,
+    acc: Float64Array,
+    rowBegin: number,
+    rowEnd: number,
+    inline?: boolean,
+  ): Promise<NativeTimed>;
   sddmm(
-    rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array, values: ValueArray | null, u: DenseArray, v: DenseArray, k: number,
-    out: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean,
+    rows: number,
+    cols: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    values: ValueArray | null,
+    u: DenseArray,
+    v: DenseArray,
+    k: number,
+    out: DenseArray,
+    rowBegin: number,
+    rowEnd: number,
+    inline?: boolean,
   ): Promise<NativeTimed>;
   /** Which GEMM this build runs (see native/src/kernels/gemm.cc). */
   gemmInfo(): NativeGemmInfo;

@@ -53,9 +53,13 @@ function measurable(kind: OperatorKind, system: System): Device[] {
 export async function calibrateOperator(name: string, system: System, options: CalibrateOperatorOptions = {}): Promise<OperatorCostFit[]> {
   const fn = 'calibrateOperator';
   const kind = operatorKind(name, fn);
-  if (kind.builtin && !(kind.execution.on === 'host' && kind.calibration)) throw new InvalidArgumentError(`${fn}: ${name} is a built-in device kernel; \`dype calibrate\` fits it`);
+  if (kind.builtin && !(kind.execution.on === 'host' && kind.calibration))
+    throw new InvalidArgumentError(`${fn}: ${name} is a built-in device kernel; \`dype calibrate\` fits it`);
   const devices = measurable(kind, system);
-  if (devices.length === 0) throw new InvalidArgumentError(`${fn}: ${name} has no code for a real host device of this system (${system.devices.map((d) => d.name).join(', ')}); only measured devices are calibrated`);
+  if (devices.length === 0)
+    throw new InvalidArgumentError(
+      `${fn}: ${name} has no code for a real host device of this system (${system.devices.map((d) => d.name).join(', ')}); only measured devices are calibrated`,
+    );
   const quick = options.quick === true;
   const inputs = kind.calibration ? kind.calibration(quick) : generatedInputs(kind, quick);
   const repeats = quick ? 5 : 9;
@@ -92,10 +96,25 @@ function bindInput(name: string, kind: OperatorKind, operands: Operands, k: numb
   });
   try {
     const dense = operands.find((x): x is DenseMatrix => !('rowPtr' in x));
-    return bindWorkload(builder.op('y', name, operands.map((_, i) => `in${i}`)).output('y').build(), data, dense ? { precision: dense.precision } : {});
+    return bindWorkload(
+      builder
+        .op(
+          'y',
+          name,
+          operands.map((_, i) => `in${i}`),
+        )
+        .output('y')
+        .build(),
+      data,
+      dense ? { precision: dense.precision } : {},
+    );
   } catch (cause) {
     const shapes = operands.map((x) => `${x.rows}x${x.cols}`).join(', ');
-    throw new OperatorError(name, `calibrateOperator: ${name} refuses calibration input ${k} (${shapes}): ${cause instanceof Error ? cause.message : String(cause)}; give the operator \`calibration\` inputs it accepts`, { cause });
+    throw new OperatorError(
+      name,
+      `calibrateOperator: ${name} refuses calibration input ${k} (${shapes}): ${cause instanceof Error ? cause.message : String(cause)}; give the operator \`calibration\` inputs it accepts`,
+      { cause },
+    );
   }
 }
 
@@ -119,7 +138,17 @@ function fitRows(kind: string, device: string, precision: 'f32' | 'f64', rows: r
     b[i] = 1;
   });
   const [launchSeconds, secondsPerFlop, secondsPerByte] = nnls(a, n, 3, b);
-  const fit = { kind, device, precision, launchSeconds: launchSeconds!, secondsPerFlop: secondsPerFlop!, secondsPerByte: secondsPerByte!, samples: n, quick, createdAt: new Date().toISOString() };
+  const fit = {
+    kind,
+    device,
+    precision,
+    launchSeconds: launchSeconds!,
+    secondsPerFlop: secondsPerFlop!,
+    secondsPerByte: secondsPerByte!,
+    samples: n,
+    quick,
+    createdAt: new Date().toISOString(),
+  };
   return { ...fit, timeMape: leastSquaresFitError(fit, rows) };
 }
 
@@ -132,7 +161,9 @@ export async function calibrateHostOperators(system: System, options: CalibrateO
   const kinds = operatorKinds().filter((k) => k.builtin && k.execution.on === 'host' && k.calibration && measurable(k, system).length > 0);
   const fits: OperatorCostFit[] = [];
   for (const [i, k] of kinds.entries()) {
-    fits.push(...(await calibrateOperator(k.name, system, { ...options, onProgress: (d, t, label) => options.onProgress?.(i * t + d, kinds.length * t, label) })));
+    fits.push(
+      ...(await calibrateOperator(k.name, system, { ...options, onProgress: (d, t, label) => options.onProgress?.(i * t + d, kinds.length * t, label) })),
+    );
   }
   return fits;
 }

@@ -86,13 +86,18 @@ export function defineOperator(spec: UserOperatorSpec): OperatorKind {
   const name = spec.name;
   if (typeof name !== 'string' || !NAME.test(name)) bad(`name must be lower-case letters, digits, - and _ (starting with a letter), got ${describe(name)}`);
   if (hasOperator(name)) {
-    bad(operatorKind(name).builtin ? `${JSON.stringify(name)} is a built-in operator; choose another name` : `${JSON.stringify(name)} is already defined (undefineOperator it first)`);
+    bad(
+      operatorKind(name).builtin
+        ? `${JSON.stringify(name)} is a built-in operator; choose another name`
+        : `${JSON.stringify(name)} is already defined (undefineOperator it first)`,
+    );
   }
   if (!Array.isArray(spec.inputs) || spec.inputs.length === 0 || spec.inputs.some((k) => k !== 'sparse' && k !== 'dense')) {
     bad(`${name}: inputs must be a non-empty array of "sparse" and "dense", got ${describe(spec.inputs)}`);
   }
   const params = spec.params ?? [];
-  if (!Array.isArray(params) || params.some((p) => typeof p !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) bad(`${name}: params must be an array of identifiers, got ${describe(spec.params)}`);
+  if (!Array.isArray(params) || params.some((p) => typeof p !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p)))
+    bad(`${name}: params must be an array of identifiers, got ${describe(spec.params)}`);
   for (const key of ['output', 'reference'] as const) {
     if (typeof spec[key] !== 'function') bad(`${name}: ${key} must be a function, got ${describe(spec[key])}`);
   }
@@ -101,7 +106,8 @@ export function defineOperator(spec: UserOperatorSpec): OperatorKind {
   }
   if (spec.split !== undefined && spec.split !== 'rows' && spec.split !== 'none') bad(`${name}: split must be "rows" or "none", got ${describe(spec.split)}`);
   const devices = spec.devices as Record<string, unknown> | null;
-  if (devices === null || typeof devices !== 'object' || Object.keys(devices).length === 0) bad(`${name}: devices must give code for at least one of ${USER_OPERATOR_DEVICES.join(', ')}, got ${describe(devices)}`);
+  if (devices === null || typeof devices !== 'object' || Object.keys(devices).length === 0)
+    bad(`${name}: devices must give code for at least one of ${USER_OPERATOR_DEVICES.join(', ')}, got ${describe(devices)}`);
   for (const [key, impl] of Object.entries(devices!)) {
     if (!(USER_OPERATOR_DEVICES as readonly string[]).includes(key)) {
       const hint = suggest(key, USER_OPERATOR_DEVICES);

@@ -3,7 +3,7 @@
 // implementation is made (so a missing one is refused at definition), and each call hands the
 // kernel checked operands and an output buffer of exactly the piece's rows.
 
-import { CsrMatrix } from '../data/csr.js';
+import type { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
 import { describe, InvalidArgumentError, NativeError } from '../errors.js';
 import { nativeAddon } from '../native/addon.js';
@@ -12,7 +12,15 @@ import type { UserImplementation } from './define.js';
 interface UserKernelAddon {
   userLibraryOpen(path: string): number;
   userKernelFind(library: number, symbol: string): number;
-  userKernelCall(kernel: number, operands: readonly object[], rowBegin: number, rowEnd: number, outRows: number, outCols: number, out: Float32Array | Float64Array): void;
+  userKernelCall(
+    kernel: number,
+    operands: readonly object[],
+    rowBegin: number,
+    rowEnd: number,
+    outRows: number,
+    outCols: number,
+    out: Float32Array | Float64Array,
+  ): void;
 }
 
 /** Libraries already loaded, by path (dlopen once per path). */
@@ -38,7 +46,8 @@ function addon(fn: string): UserKernelAddon {
 export function nativeImplementation(path: string, symbol: string): UserImplementation {
   const fn = 'nativeImplementation';
   if (typeof path !== 'string' || path.length === 0) throw new InvalidArgumentError(`${fn}: path must be a non-empty string, got ${describe(path)}`);
-  if (typeof symbol !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(symbol)) throw new InvalidArgumentError(`${fn}: symbol must be a C identifier, got ${describe(symbol)}`);
+  if (typeof symbol !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(symbol))
+    throw new InvalidArgumentError(`${fn}: symbol must be a C identifier, got ${describe(symbol)}`);
   const a = addon(fn);
   let library = LOADED.get(path);
   if (library === undefined) {

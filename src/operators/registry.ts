@@ -24,7 +24,9 @@ export function operatorKind(name: string, fn = 'operatorKind'): OperatorKind {
   const k = typeof name === 'string' ? KINDS.get(name) : undefined;
   if (k) return k;
   const hint = typeof name === 'string' ? suggest(name, [...KINDS.keys()]) : undefined;
-  throw new InvalidArgumentError(`${fn}: ${describe(name)} is not an operator` + (hint ? ` (did you mean "${hint}"?)` : ` (operators: ${[...KINDS.keys()].join(', ')})`));
+  throw new InvalidArgumentError(
+    `${fn}: ${describe(name)} is not an operator` + (hint ? ` (did you mean "${hint}"?)` : ` (operators: ${[...KINDS.keys()].join(', ')})`),
+  );
 }
 
 /** Every registered kind, built-ins first, then user kinds in registration order. */

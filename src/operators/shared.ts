@@ -32,6 +32,9 @@ export function calibrationRows(quick: boolean): number[] {
  * Operand lists for `dype calibrate` of a dense kind: for each size and both precisions, the
  * operands `make(rows, precision, seed)` gives (features of a fixed seed: timing does not depend on values).
  */
-export function denseCalibration(quick: boolean, make: (rows: number, p: Precision, seed: number) => (CsrMatrix | DenseMatrix)[]): (CsrMatrix | DenseMatrix)[][] {
+export function denseCalibration(
+  quick: boolean,
+  make: (rows: number, p: Precision, seed: number) => (CsrMatrix | DenseMatrix)[],
+): (CsrMatrix | DenseMatrix)[][] {
   return (['f32', 'f64'] as const).flatMap((p) => calibrationRows(quick).map((rows, k) => make(rows, p, k + 1)));
 }

@@ -93,10 +93,15 @@ function calibrationInputs(spec: UserOperatorSpec, quick: boolean): UserOperand[
   } catch (e) {
     throw new OperatorError(spec.name, `${where}: threw: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
-  if (!Array.isArray(lists) || lists.length === 0) throw new OperatorError(spec.name, `${where}: must return a non-empty array of operand lists, got ${describe(lists)}`);
+  if (!Array.isArray(lists) || lists.length === 0)
+    throw new OperatorError(spec.name, `${where}: must return a non-empty array of operand lists, got ${describe(lists)}`);
   return lists.map((list: unknown, k) => {
-    const ok = Array.isArray(list) && list.length === spec.inputs.length && list.every((x, i) => (spec.inputs[i] === 'sparse' ? x instanceof CsrMatrix : x instanceof DenseMatrix));
-    if (!ok) throw new OperatorError(spec.name, `${where}: list ${k} must hold ${spec.inputs.length} operands (${spec.inputs.join(', ')}), got ${describe(list)}`);
+    const ok =
+      Array.isArray(list) &&
+      list.length === spec.inputs.length &&
+      list.every((x, i) => (spec.inputs[i] === 'sparse' ? x instanceof CsrMatrix : x instanceof DenseMatrix));
+    if (!ok)
+      throw new OperatorError(spec.name, `${where}: list ${k} must hold ${spec.inputs.length} operands (${spec.inputs.join(', ')}), got ${describe(list)}`);
     return list as UserOperand[];
   });
 }
@@ -127,7 +132,12 @@ export function userKind(spec: UserOperatorSpec): OperatorKind {
       }
       const shapes = ctx.operands.map((v) => ({ kind: v.kind, rows: v.rows, cols: v.cols, precision: v.precision }));
       const out = userShape(spec, shapes, params, ctx.fail);
-      const terms = costTerms(spec, shapes, out, ctx.operands.reduce((s, v) => s + v.bytes, 0));
+      const terms = costTerms(
+        spec,
+        shapes,
+        out,
+        ctx.operands.reduce((s, v) => s + v.bytes, 0),
+      );
       const entries = out.rows * out.cols;
       return {
         output: { kind: 'dense', rows: out.rows, cols: out.cols, entries, bytes: entries * elementBytes(out.precision), precision: out.precision },
@@ -142,7 +152,12 @@ export function userKind(spec: UserOperatorSpec): OperatorKind {
     shape(_names, s, params, fail) {
       const numeric = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Number(v)]));
       const out = userShape(spec, s, numeric, fail);
-      costTerms(spec, s, out, s.reduce((a, x) => a + shapeBytes(x), 0));
+      costTerms(
+        spec,
+        s,
+        out,
+        s.reduce((a, x) => a + shapeBytes(x), 0),
+      );
       return out;
     },
     reference(op, x) {
@@ -174,8 +189,11 @@ export function userKind(spec: UserOperatorSpec): OperatorKind {
 
   /** The full output's shape, from the operands' values (the rule is pure). */
   function outShape(op: BoundOp, x: readonly Value[]): ValueShape {
-    const shapes = operandsOf(x).map((v): ValueShape =>
-      v instanceof DenseMatrix ? { kind: 'dense', rows: v.rows, cols: v.cols, precision: v.precision } : { kind: 'sparse', rows: v.rows, cols: v.cols, precision: v.values instanceof Float64Array ? 'f64' : 'f32' },
+    const shapes = operandsOf(x).map(
+      (v): ValueShape =>
+        v instanceof DenseMatrix
+          ? { kind: 'dense', rows: v.rows, cols: v.cols, precision: v.precision }
+          : { kind: 'sparse', rows: v.rows, cols: v.cols, precision: v.values instanceof Float64Array ? 'f64' : 'f32' },
     );
     return userShape(spec, shapes, paramsOf(op), (d) => {
       throw new OperatorError(spec.name, `${spec.name}.output: ${d}`);

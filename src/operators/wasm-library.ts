@@ -50,12 +50,22 @@ function instantiate(fn: string, source: WasmSource, imports: WasmImports): Kern
   try {
     instance = new WebAssembly.Instance(module, { ...imports, env: { abort, ...(imports['env'] ?? {}) } } as never);
   } catch (cause) {
-    throw new InvalidArgumentError(`${fn}: the module cannot be instantiated (its imports: ${WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`).join(', ') || 'none'}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new InvalidArgumentError(
+      `${fn}: the module cannot be instantiated (its imports: ${
+        WebAssembly.Module.imports(module)
+          .map((i) => `${i.module}.${i.name}`)
+          .join(', ') || 'none'
+      }): ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
   const e = instance.exports as Partial<KernelExports>;
   if (!(e.memory instanceof WebAssembly.Memory)) throw new InvalidArgumentError(`${fn}: the module must export its memory as "memory"`);
   for (const name of ['alloc', 'free'] as const) {
-    if (typeof e[name] !== 'function') throw new InvalidArgumentError(`${fn}: the module must export ${name === 'alloc' ? 'alloc(bytes: i32) -> i32' : 'free(ptr: i32)'} (see docs/operators.md)`);
+    if (typeof e[name] !== 'function')
+      throw new InvalidArgumentError(
+        `${fn}: the module must export ${name === 'alloc' ? 'alloc(bytes: i32) -> i32' : 'free(ptr: i32)'} (see docs/operators.md)`,
+      );
   }
   return e as KernelExports;
 }
@@ -101,7 +111,16 @@ function describeOperand(where: string, memory: WebAssembly.Memory, at: number, 
   const words =
     x instanceof DenseMatrix
       ? [0, x.precision === 'f32' ? 4 : 8, x.rows, x.cols, blocks.copyIn(x.data), 0, 0, 0]
-      : [1, x.values instanceof Float64Array ? 8 : 4, x.rows, x.cols, 0, blocks.copyIn(rowPointers(where, x)), blocks.copyIn(x.colIdx), x.values ? blocks.copyIn(x.values) : 0];
+      : [
+          1,
+          x.values instanceof Float64Array ? 8 : 4,
+          x.rows,
+          x.cols,
+          0,
+          blocks.copyIn(rowPointers(where, x)),
+          blocks.copyIn(x.colIdx),
+          x.values ? blocks.copyIn(x.values) : 0,
+        ];
   // A view made after the copies: an allocation may have grown (detached) the memory.
   const view = new DataView(memory.buffer);
   words.forEach((w, k) => view.setInt32(at + 4 * k, w, true));

@@ -86,7 +86,9 @@ const noSparseOperand = {};
 function deviceId(device: Device): string {
   let id = deviceIds.get(device);
   if (id === undefined) {
-    const params = Object.entries(device.spec.params).map(([k, v]) => `${k}=${v.value}`).join(',');
+    const params = Object.entries(device.spec.params)
+      .map(([k, v]) => `${k}=${v.value}`)
+      .join(',');
     id = `${device.backend}|${device.spec.name}|${params}|${device.memorySpace === 'host' ? 'host' : 'own'}`;
     deviceIds.set(device, id);
   }
@@ -178,7 +180,10 @@ export async function measurePieces(
     finish(p, cost);
   }
   // Real pieces timed together in rounds (executor/repeats.ts).
-  await repeatInRounds(real.map(runOf), repeats, { ...(options.signal ? { signal: options.signal } : {}), onDone: (k, results) => finish(real[k]!, summarise(results)) });
+  await repeatInRounds(real.map(runOf), repeats, {
+    ...(options.signal ? { signal: options.signal } : {}),
+    onDone: (k, results) => finish(real[k]!, summarise(results)),
+  });
 }
 
 /** A real piece's cost from its timed runs: the median, and the first and third quartiles, each with its run's energy. */
@@ -187,8 +192,11 @@ function summarise(results: readonly PieceResult[]): MeasuredCost {
   const [lo, mid, hi] = quartiles(bySeconds.map((r) => r.seconds));
   const joulesAt = (s: number): number => bySeconds.find((r) => r.seconds === s)!.joules;
   return {
-    seconds: mid, joules: joulesAt(mid),
-    lo: { seconds: lo, joules: joulesAt(lo) }, hi: { seconds: hi, joules: joulesAt(hi) },
-    basis: bySeconds[0]!.source, repeats: results.length,
+    seconds: mid,
+    joules: joulesAt(mid),
+    lo: { seconds: lo, joules: joulesAt(lo) },
+    hi: { seconds: hi, joules: joulesAt(hi) },
+    basis: bySeconds[0]!.source,
+    repeats: results.length,
   };
 }

@@ -15,7 +15,7 @@ import { Evaluator, type Constraints, type Metrics } from '../scheduler/evaluate
 import { type Choice, type CostSource, CostTable, type SpaceOptions, splitChoice } from '../scheduler/space.js';
 import type { BoundWorkload } from '../workloads/bind.js';
 import { referenceValues, type Value } from '../workloads/reference.js';
-import { balancedShares, capableDevices, ChoiceSet, crossingShares, DEFAULT_GRID, deviceGroups, gridChoices, type ShareGrid } from '../scheduler/share-grid.js';
+import { balancedShares, capableDevices, crossingShares, DEFAULT_GRID, deviceGroups, gridChoices, type ShareGrid } from '../scheduler/share-grid.js';
 import { MeasuredCostSource, type MeasureOptions, measurePieces, type PieceOfWork } from './measure.js';
 import { branchAndBound, type Optimum, type ScalarObjective } from '../scheduler/branch-and-bound.js';
 
@@ -44,7 +44,8 @@ export interface ScoredMapping {
   readonly hi: Metrics;
 }
 
-const piecesOf = (i: number, choices: readonly Choice[]): PieceOfWork[] => choices.flatMap((ch) => ch.parts.map((p) => ({ op: i, device: p.device, begin: p.begin, end: p.end })));
+const piecesOf = (i: number, choices: readonly Choice[]): PieceOfWork[] =>
+  choices.flatMap((ch) => ch.parts.map((p) => ({ op: i, device: p.device, begin: p.begin, end: p.end })));
 
 export class Oracle {
   readonly table: CostTable;
@@ -73,11 +74,14 @@ export class Oracle {
    */
   static async build(problem: OracleProblem, options: OracleOptions = {}): Promise<Oracle> {
     const fn = 'Oracle.build';
-    if (problem === null || typeof problem !== 'object') throw new InvalidArgumentError(`${fn}: problem must be a planning problem (plan.problem), got ${describe(problem)}`);
+    if (problem === null || typeof problem !== 'object')
+      throw new InvalidArgumentError(`${fn}: problem must be a planning problem (plan.problem), got ${describe(problem)}`);
     const { bound, system } = problem;
     checkSystem(fn, system);
-    if (bound === null || typeof bound !== 'object' || !Array.isArray(bound.ops)) throw new InvalidArgumentError(`${fn}: problem.bound must come from bindWorkload, got ${describe(bound)}`);
-    if (!Array.isArray(problem.allowed) || problem.allowed.length === 0) throw new InvalidArgumentError(`${fn}: problem.allowed must list device indices, got ${describe(problem.allowed)}`);
+    if (bound === null || typeof bound !== 'object' || !Array.isArray(bound.ops))
+      throw new InvalidArgumentError(`${fn}: problem.bound must come from bindWorkload, got ${describe(bound)}`);
+    if (!Array.isArray(problem.allowed) || problem.allowed.length === 0)
+      throw new InvalidArgumentError(`${fn}: problem.allowed must list device indices, got ${describe(problem.allowed)}`);
     const grid = options.grid ?? DEFAULT_GRID;
     const space = problem.space ?? {};
     const values = referenceValues(bound);
@@ -86,7 +90,14 @@ export class Oracle {
     const measure = (pieces: PieceOfWork[]): Promise<void> => measurePieces(bound, system, values, pieces, source, options);
     const sets = bound.ops.map((op) => gridChoices(bound, system, op, capableDevices(bound, system, problem.allowed, op), space, grid));
     // Every operator whole on each device first: its balance points come from these.
-    await measure(sets.flatMap((set, i) => piecesOf(i, set.choices.filter((c) => c.parts.length === 1))));
+    await measure(
+      sets.flatMap((set, i) =>
+        piecesOf(
+          i,
+          set.choices.filter((c) => c.parts.length === 1),
+        ),
+      ),
+    );
     const seconds = (i: number, ch: Choice, part: number): number => {
       const p = ch.parts[part]!;
       return source.get(i, p.device, p.begin, p.end).seconds;
@@ -125,14 +136,23 @@ export class Oracle {
       });
       await measure(fresh);
     }
-    return new Oracle(problem, sets.map((s) => s.choices), source, values, options);
+    return new Oracle(
+      problem,
+      sets.map((s) => s.choices),
+      source,
+      values,
+      options,
+    );
   }
 
   /** The best mapping of the oracle's space for `objective`, executed figures (memoised). */
   optimum(objective: ScalarObjective): Optimum {
     let o = this.optima.get(objective);
     if (!o) {
-      o = branchAndBound(this.evaluator, objective, { ...(this.options.maxNodes !== undefined ? { maxNodes: this.options.maxNodes } : {}), seeds: this.singles() });
+      o = branchAndBound(this.evaluator, objective, {
+        ...(this.options.maxNodes !== undefined ? { maxNodes: this.options.maxNodes } : {}),
+        seeds: this.singles(),
+      });
       this.optima.set(objective, o);
     }
     return o;
@@ -155,7 +175,14 @@ export class Oracle {
 
   /** An oracle mapping at the low and high ends of its pieces' spread. */
   spread(genome: Int32Array): { readonly lo: Metrics; readonly hi: Metrics } {
-    const at = (costs: CostSource): Metrics => new Evaluator(this.problem.bound, this.problem.system, new CostTable(this.choices, this.problem.bound.ops, costs), ['time', 'energy'], this.problem.constraints).metrics(genome);
+    const at = (costs: CostSource): Metrics =>
+      new Evaluator(
+        this.problem.bound,
+        this.problem.system,
+        new CostTable(this.choices, this.problem.bound.ops, costs),
+        ['time', 'energy'],
+        this.problem.constraints,
+      ).metrics(genome);
     return { lo: at(this.source.quantile('lo')), hi: at(this.source.quantile('hi')) };
   }
 
@@ -165,8 +192,16 @@ export class Oracle {
    */
   async score(mapping: readonly Choice[]): Promise<ScoredMapping> {
     const { bound, system } = this.problem;
-    if (!Array.isArray(mapping) || mapping.length !== bound.ops.length) throw new InvalidArgumentError(`Oracle.score: mapping must hold one choice per operator (${bound.ops.length}), got ${describe(mapping)}`);
-    await measurePieces(bound, system, this.values, mapping.flatMap((ch, i) => piecesOf(i, [ch])), this.source, this.options);
+    if (!Array.isArray(mapping) || mapping.length !== bound.ops.length)
+      throw new InvalidArgumentError(`Oracle.score: mapping must hold one choice per operator (${bound.ops.length}), got ${describe(mapping)}`);
+    await measurePieces(
+      bound,
+      system,
+      this.values,
+      mapping.flatMap((ch, i) => piecesOf(i, [ch])),
+      this.source,
+      this.options,
+    );
     return this.compose(mapping, this.source);
   }
 
@@ -178,10 +213,18 @@ export class Oracle {
    */
   async compare(mapping: readonly Choice[], objective: ScalarObjective): Promise<{ readonly pick: ScoredMapping; readonly best: ScoredMapping }> {
     const { bound } = this.problem;
-    if (!Array.isArray(mapping) || mapping.length !== bound.ops.length) throw new InvalidArgumentError(`Oracle.compare: mapping must hold one choice per operator (${bound.ops.length}), got ${describe(mapping)}`);
+    if (!Array.isArray(mapping) || mapping.length !== bound.ops.length)
+      throw new InvalidArgumentError(`Oracle.compare: mapping must hold one choice per operator (${bound.ops.length}), got ${describe(mapping)}`);
     const best = Array.from(this.optimum(objective).genome, (c, i) => this.choices[i]![c]!);
     const fresh = new MeasuredCostSource();
-    await measurePieces(bound, this.problem.system, this.values, [...mapping, ...best].flatMap((ch, k) => piecesOf(k % bound.ops.length, [ch])), fresh, this.options);
+    await measurePieces(
+      bound,
+      this.problem.system,
+      this.values,
+      [...mapping, ...best].flatMap((ch, k) => piecesOf(k % bound.ops.length, [ch])),
+      fresh,
+      this.options,
+    );
     return { pick: this.compose(mapping, fresh), best: this.compose(best, fresh) };
   }
 
@@ -190,7 +233,8 @@ export class Oracle {
     const { bound, system, constraints } = this.problem;
     const one = mapping.map((ch) => [ch]);
     const zero = new Int32Array(bound.ops.length);
-    const at = (costs: CostSource): Metrics => new Evaluator(bound, system, new CostTable(one, bound.ops, costs), ['time', 'energy'], constraints).metrics(zero);
+    const at = (costs: CostSource): Metrics =>
+      new Evaluator(bound, system, new CostTable(one, bound.ops, costs), ['time', 'energy'], constraints).metrics(zero);
     return { median: at(source), lo: at(source.quantile('lo')), hi: at(source.quantile('hi')) };
   }
 
@@ -200,7 +244,14 @@ export class Oracle {
    */
   async bestOf(choices: readonly (readonly Choice[])[], objective: ScalarObjective): Promise<Optimum> {
     const { bound, system, constraints } = this.problem;
-    await measurePieces(bound, system, this.values, choices.flatMap((cs, i) => piecesOf(i, cs)), this.source, this.options);
+    await measurePieces(
+      bound,
+      system,
+      this.values,
+      choices.flatMap((cs, i) => piecesOf(i, cs)),
+      this.source,
+      this.options,
+    );
     const evaluator = new Evaluator(bound, system, new CostTable(choices, bound.ops, this.source), ['time', 'energy'], constraints);
     return branchAndBound(evaluator, objective, this.options.maxNodes !== undefined ? { maxNodes: this.options.maxNodes } : {});
   }
@@ -215,13 +266,36 @@ export class Oracle {
  * Execute just the pieces `mappings` need (each mapping one choice per operator) and compose
  * each: `dype explore --measure` draws these beside the predictions.
  */
-export async function measureMappings(problem: OracleProblem, mappings: readonly (readonly Choice[])[], options: MeasureOptions = {}): Promise<{ metrics: Metrics[]; tally: Record<'measured' | 'simulated' | 'roofline', number> }> {
+export async function measureMappings(
+  problem: OracleProblem,
+  mappings: readonly (readonly Choice[])[],
+  options: MeasureOptions = {},
+): Promise<{ metrics: Metrics[]; tally: Record<'measured' | 'simulated' | 'roofline', number> }> {
   const { bound, system, constraints } = problem;
   const values = referenceValues(bound);
   const source = new MeasuredCostSource();
-  await measurePieces(bound, system, values, mappings.flatMap((m) => m.flatMap((ch, i) => piecesOf(i, [ch]))), source, options);
+  await measurePieces(
+    bound,
+    system,
+    values,
+    mappings.flatMap((m) => m.flatMap((ch, i) => piecesOf(i, [ch]))),
+    source,
+    options,
+  );
   const zero = new Int32Array(bound.ops.length);
-  const metrics = mappings.map((m) => new Evaluator(bound, system, new CostTable(m.map((ch) => [ch]), bound.ops, source), ['time', 'energy'], constraints).metrics(zero));
+  const metrics = mappings.map((m) =>
+    new Evaluator(
+      bound,
+      system,
+      new CostTable(
+        m.map((ch) => [ch]),
+        bound.ops,
+        source,
+      ),
+      ['time', 'energy'],
+      constraints,
+    ).metrics(zero),
+  );
   return { metrics, tally: source.tally() };
 }
 

@@ -101,10 +101,12 @@ export function heftGenome(bound: BoundWorkload, system: System, table: CostTabl
     return k ? s / k : 0;
   };
   const users: number[][] = bound.ops.map(() => []);
-  bound.ops.forEach((op, i) => op.operands.forEach((v) => {
-    const p = bound.values[v]!.producer;
-    if (p >= 0) users[p]!.push(i);
-  }));
+  bound.ops.forEach((op, i) =>
+    op.operands.forEach((v) => {
+      const p = bound.values[v]!.producer;
+      if (p >= 0) users[p]!.push(i);
+    }),
+  );
   const rank = new Float64Array(n);
   for (let i = n - 1; i >= 0; i--) {
     let m = 0;

@@ -38,7 +38,9 @@ export interface SearchLimits {
   readonly tolerance?: number;
 }
 
-export const valueOf = (o: ScalarObjective, time: number, energy: number): number => (o === 'min-time' ? time : o === 'min-energy' ? energy : time * energy);
+/** The scalar a single-objective search minimises: time, energy, or their product (min-edp). */
+export const objectiveValue = (o: ScalarObjective, time: number, energy: number): number =>
+  o === 'min-time' ? time : o === 'min-energy' ? energy : time * energy;
 /** What breaks ties: the other objective (as the policies do). */
 const tieOf = (o: ScalarObjective, time: number, energy: number): number => (o === 'min-energy' ? time : o === 'min-time' ? energy : time);
 
@@ -76,7 +78,7 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
   }
   const order = joules.map((j, i) => {
     const s = seconds[i]!;
-    return Int32Array.from(j.keys(), (c) => c).sort((a, b) => valueOf(objective, s[a]!, j[a]!) - valueOf(objective, s[b]!, j[b]!));
+    return Int32Array.from(j.keys(), (c) => c).sort((a, b) => objectiveValue(objective, s[a]!, j[a]!) - objectiveValue(objective, s[b]!, j[b]!));
   });
   // The least active energy the operators from i on can add.
   const restJoules = new Float64Array(n + 1);
@@ -91,7 +93,8 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
       let most = 0;
       for (let c = 0; c < table.choiceCount[i]!; c++) {
         const g = table.choiceBase[i]! + c;
-        for (let p = table.partBegin[g]!; p < table.partBegin[g]! + table.partCount[g]!; p++) if (table.partDevice[p] === d && table.partSeconds[p]! > most) most = table.partSeconds[p]!;
+        for (let p = table.partBegin[g]!; p < table.partBegin[g]! + table.partCount[g]!; p++)
+          if (table.partDevice[p] === d && table.partSeconds[p]! > most) most = table.partSeconds[p]!;
       }
       restBusy[i * D + d] = restBusy[(i + 1) * D + d]! + most;
     }
@@ -155,7 +158,7 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
     if (i === n) {
       const makespan = schedule.finishOutputs(null);
       if (!evaluator.finish(makespan, out)) return;
-      const v = valueOf(objective, out[0]!, out[1]!);
+      const v = objectiveValue(objective, out[0]!, out[1]!);
       const tie = tieOf(objective, out[0]!, out[1]!);
       if (v < bestValue || (v === bestValue && tie < bestTie)) {
         bestValue = v;
@@ -188,13 +191,18 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
         }
         tQuick += after;
       }
-      if (valueOf(objective, tQuick, eQuick) > bestValue * keep || (deadline !== undefined && tQuick > deadline) || (budget !== undefined && eQuick > budget)) continue;
+      if (
+        objectiveValue(objective, tQuick, eQuick) > bestValue * keep ||
+        (deadline !== undefined && tQuick > deadline) ||
+        (budget !== undefined && eQuick > budget)
+      )
+        continue;
       schedule.place(i, c, null);
       genome[i] = c;
       if (evaluator.fits()) {
         const t = stream || (objective === 'min-energy' && deadline === undefined) ? 0 : timeBound(i + 1);
         const e = schedule.active + restJoules[i + 1]! + (objective === 'min-time' ? 0 : idleBound(i + 1));
-        const lower = valueOf(objective, t, e);
+        const lower = objectiveValue(objective, t, e);
         const cut = lower > bestValue * keep || (deadline !== undefined && !stream && t > deadline) || (budget !== undefined && e > budget);
         if (!cut) visit(i + 1);
       }
@@ -207,7 +215,7 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
     if (seed.length !== n) continue;
     const makespan = schedule.run(seed, null);
     if (!evaluator.finish(makespan, out)) continue;
-    const v = valueOf(objective, out[0]!, out[1]!);
+    const v = objectiveValue(objective, out[0]!, out[1]!);
     const tie = tieOf(objective, out[0]!, out[1]!);
     if (v < bestValue || (v === bestValue && tie < bestTie)) {
       bestValue = v;

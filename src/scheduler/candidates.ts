@@ -49,7 +49,15 @@ export function buildChoices(
     for (let round = 0; round < 2; round++) {
       triple = triple.flatMap((ch) => {
         const next = balancedShares(ch.parts.map((p, k) => seconds(ch, k) / Math.max(p.fraction, 1e-12)));
-        const added = set.add(splitChoice(op, bound, names, ch.parts.map((p) => p.device), next));
+        const added = set.add(
+          splitChoice(
+            op,
+            bound,
+            names,
+            ch.parts.map((p) => p.device),
+            next,
+          ),
+        );
         return added ? [added] : [];
       });
     }
@@ -59,8 +67,14 @@ export function buildChoices(
 
 /** The space as a user's split ratios define it: those shares of two-way splits, and balanced ones. */
 function ratioChoices(
-  op: BoundOp, bound: BoundWorkload, names: readonly string[], capable: readonly number[], ratios: readonly number[],
-  pairs: readonly number[][], triples: readonly number[][], whole: ReadonlyMap<number, number>,
+  op: BoundOp,
+  bound: BoundWorkload,
+  names: readonly string[],
+  capable: readonly number[],
+  ratios: readonly number[],
+  pairs: readonly number[][],
+  triples: readonly number[][],
+  whole: ReadonlyMap<number, number>,
 ): Choice[] {
   const set = new ChoiceSet();
   for (const d of capable) set.add(wholeChoice(op, d, names));

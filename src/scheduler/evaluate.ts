@@ -79,7 +79,8 @@ export class Evaluator {
     this.capacity = new Float64Array(S).fill(Infinity);
     for (let s = 0; s < S; s++) {
       const on = system.devices.filter((d) => d.memorySpace === spaces[s]);
-      if (on.length) this.capacity[s] = s === 0 ? Math.max(...on.map((d) => d.capabilities.memoryBytes)) : Math.min(...on.map((d) => d.capabilities.memoryBytes));
+      if (on.length)
+        this.capacity[s] = s === 0 ? Math.max(...on.map((d) => d.capabilities.memoryBytes)) : Math.min(...on.map((d) => d.capabilities.memoryBytes));
     }
     this.deviceCapacity = Float64Array.from(system.devices.map((d) => d.capabilities.memoryBytes));
     this.deviceOnHost = Uint8Array.from(system.devices.map((d) => (d.memorySpace === spaces[0] ? 1 : 0)));
@@ -187,13 +188,17 @@ export class Evaluator {
     }
     for (let d = 0; d < touched.length; d++) {
       if (this.deviceOnHost[d] === 1 && touched[d]! > this.deviceCapacity[d]!) {
-        v.push(`memory ${this.system.devices[d]!.name} can address: its operators touch ${formatBytes(touched[d]!)}, it reaches ${formatBytes(this.deviceCapacity[d]!)}`);
+        v.push(
+          `memory ${this.system.devices[d]!.name} can address: its operators touch ${formatBytes(touched[d]!)}, it reaches ${formatBytes(this.deviceCapacity[d]!)}`,
+        );
       }
     }
     const time = this.stream ? period : makespan;
     const c = this.constraints;
-    if (c.deadline !== undefined && time > c.deadline) v.push(`deadline: ${formatSeconds(time)} > ${formatSeconds(c.deadline)} (${formatChange(time / c.deadline - 1)})`);
-    if (c.energyBudget !== undefined && energy > c.energyBudget) v.push(`energy budget: ${formatJoules(energy)} > ${formatJoules(c.energyBudget)} (${formatChange(energy / c.energyBudget - 1)})`);
+    if (c.deadline !== undefined && time > c.deadline)
+      v.push(`deadline: ${formatSeconds(time)} > ${formatSeconds(c.deadline)} (${formatChange(time / c.deadline - 1)})`);
+    if (c.energyBudget !== undefined && energy > c.energyBudget)
+      v.push(`energy budget: ${formatJoules(energy)} > ${formatJoules(c.energyBudget)} (${formatChange(energy / c.energyBudget - 1)})`);
     return v;
   }
 }

@@ -77,14 +77,24 @@ export function explain(x: ExplainInput): Explanation {
     features.push(
       { input: val.name, name: 'nnz', value: f.nnz, meaning: 'stored entries: the work of SpMM/SpMV and the bytes streamed' },
       { input: val.name, name: 'row-length cv', value: f.rowLength.cv, meaning: 'imbalance between rows: high favours nnz-split GPU kernels and co-execution' },
-      { input: val.name, name: 'max row / mean row', value: f.rowLength.max / Math.max(f.rowLength.mean, 1e-12), meaning: 'the heaviest row against the average' },
+      {
+        input: val.name,
+        name: 'max row / mean row',
+        value: f.rowLength.max / Math.max(f.rowLength.mean, 1e-12),
+        meaning: 'the heaviest row against the average',
+      },
       { input: val.name, name: 'mean column distance', value: f.meanDistance, meaning: 'locality of the gathers from the dense operand' },
     );
     let line = `${val.name}: ${f.rows} x ${f.cols}, ${f.nnz} nonzeros, rows of ${f.rowLength.mean.toFixed(1)} on average (cv ${f.rowLength.cv.toFixed(2)}, max ${f.rowLength.max})`;
     if (f.powerLaw.state === 'fitted') line += `, power-law tail alpha ${f.powerLaw.alpha.toFixed(2)}`;
     if (bound.ops.some((o) => (o.kind === 'bfs' || o.kind === 'msbfs') && o.operands[0] === v)) {
       const g = model.graphFeatures(val.pattern);
-      features.push({ input: val.name, name: 'bfs levels', value: g.meanLevels, meaning: 'levels per traversal: each is a launch or a pass, which favours low-latency devices for deep graphs' });
+      features.push({
+        input: val.name,
+        name: 'bfs levels',
+        value: g.meanLevels,
+        meaning: 'levels per traversal: each is a launch or a pass, which favours low-latency devices for deep graphs',
+      });
       line += `; BFS takes about ${g.meanLevels.toFixed(0)} levels (diameter estimate ${g.diameterEstimate})`;
     }
     summary.push(`${line}.`);
@@ -116,7 +126,9 @@ export function explain(x: ExplainInput): Explanation {
           : `split ${choice.label}: ${formatSeconds(seconds)}, slower than ${fastest.device} alone (${formatSeconds(fastest.seconds)}) but ${formatJoules(joules)} against ${formatJoules(fastest.joules)}, or leaving ${fastest.device} free for other operators`;
     } else if (choice.label === fastest.device) {
       const next = alternatives[1];
-      reason = `on ${fastest.device}, the fastest device for it: ${formatSeconds(fastest.seconds)}` + (next ? `, next ${next.device} ${formatSeconds(next.seconds)} (${ratio(next.seconds, fastest.seconds)} slower)` : '');
+      reason =
+        `on ${fastest.device}, the fastest device for it: ${formatSeconds(fastest.seconds)}` +
+        (next ? `, next ${next.device} ${formatSeconds(next.seconds)} (${ratio(next.seconds, fastest.seconds)} slower)` : '');
     } else {
       reason = `${choice.label} at ${formatSeconds(seconds)} / ${formatJoules(joules)} rather than the fastest, ${fastest.device} (${formatSeconds(fastest.seconds)} / ${formatJoules(fastest.joules)}), for the ${policyName(policy)} objective or to avoid moving data`;
     }
@@ -147,7 +159,9 @@ export function explain(x: ExplainInput): Explanation {
   if (exploration.front.length > 1) {
     const f = exploration.front;
     const lo = f.reduce((a, b) => (b.energy < a.energy ? b : a));
-    summary.push(`The front runs from ${formatSeconds(f[0]!.time)} / ${formatJoules(f[0]!.energy)} (fastest) to ${formatSeconds(lo.time)} / ${formatJoules(lo.energy)} (most frugal).`);
+    summary.push(
+      `The front runs from ${formatSeconds(f[0]!.time)} / ${formatJoules(f[0]!.energy)} (fastest) to ${formatSeconds(lo.time)} / ${formatJoules(lo.energy)} (most frugal).`,
+    );
   }
   for (const o of operators) summary.push(o.reason + '.');
   if (predicted.transfers.length) {
@@ -155,8 +169,13 @@ export function explain(x: ExplainInput): Explanation {
     summary.push(`${predicted.transfers.length} copies between memories move ${(bytes / 1e6).toFixed(2)} MB in the chosen plan.`);
   }
   const uncal = exploration.devices.filter((d) => d.model.startsWith('uncalibrated'));
-  if (uncal.length) summary.push(`Predictions for ${uncal.map((d) => d.name).join(', ')} are uncalibrated (spec-derived, +-100%): run \`dype calibrate\` for calibrated ones.`);
-  if (bound.ops.some((o) => costs.whole(o, 0).basis === 'roofline')) summary.push('Dense operators (GEMM, element-wise, reductions, SDDMM) are priced by each device\'s roofline: modelled, not calibrated.');
-  if (x.probed) summary.push('The cost model\'s figures are scaled to what a probe of this input took on each device (on a sample of the rows where the input is large), and a chosen split\'s parts were probed where they run.');
+  if (uncal.length)
+    summary.push(`Predictions for ${uncal.map((d) => d.name).join(', ')} are uncalibrated (spec-derived, +-100%): run \`dype calibrate\` for calibrated ones.`);
+  if (bound.ops.some((o) => costs.whole(o, 0).basis === 'roofline'))
+    summary.push("Dense operators (GEMM, element-wise, reductions, SDDMM) are priced by each device's roofline: modelled, not calibrated.");
+  if (x.probed)
+    summary.push(
+      "The cost model's figures are scaled to what a probe of this input took on each device (on a sample of the rows where the input is large), and a chosen split's parts were probed where they run.",
+    );
   return { summary, features, operators };
 }

@@ -34,7 +34,9 @@ export function checkSearchSettings(fn: string, o: { search?: unknown; exhaustiv
   if (strategy !== 'auto' && !(typeof strategy === 'string' && STRATEGIES.has(strategy))) {
     const names = ['auto', ...STRATEGIES.keys()];
     const hint = typeof strategy === 'string' ? suggest(strategy, names) : undefined;
-    throw new InvalidArgumentError(`${fn}: unknown search ${describe(strategy)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (searches: ${names.join(', ')})`));
+    throw new InvalidArgumentError(
+      `${fn}: unknown search ${describe(strategy)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (searches: ${names.join(', ')})`),
+    );
   }
   return { strategy: strategy as string, exhaustiveLimit, budget, seed };
 }

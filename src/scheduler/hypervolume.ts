@@ -4,7 +4,6 @@ import { describe, InvalidArgumentError } from '../errors.js';
 import { checkIds, checkM, checkValues } from './pareto-checks.js';
 import { sortByObjective } from './pareto-sort.js';
 
-
 /**
  * The exact hypervolume (area for m = 2, volume for m = 3) of the region dominated by the
  * points `front` and bounded by `reference`: the measure of the union of the boxes

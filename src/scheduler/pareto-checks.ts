@@ -2,7 +2,6 @@
 
 import { describe, InvalidArgumentError } from '../errors.js';
 
-
 export function checkM(fn: string, m: unknown): 2 | 3 {
   if (m !== 2 && m !== 3) throw new InvalidArgumentError(`${fn}: m (objectives) must be 2 or 3, got ${describe(m)}`);
   return m;
@@ -32,6 +31,6 @@ export function checkIds(fn: string, what: string, ids: unknown, values: Float64
 export function checkRowNotNaN(fn: string, values: Float64Array, m: number, id: number): void {
   for (let k = 0; k < m; k++) {
     const v = values[id * m + k]!;
-    if (v !== v) throw new InvalidArgumentError(`${fn}: objective ${k} of point ${id} is NaN`);
+    if (Number.isNaN(v)) throw new InvalidArgumentError(`${fn}: objective ${k} of point ${id} is NaN`);
   }
 }

@@ -118,7 +118,7 @@ function filteredFront(
     const x = values[i * m]!;
     const y = values[i * m + 1]!;
     const z = m === 3 ? values[i * m + 2]! : 0;
-    if (x !== x || y !== y || z !== z) checkRowNotNaN(fn, values, m, i);
+    if (Number.isNaN(x) || Number.isNaN(y) || Number.isNaN(z)) checkRowNotNaN(fn, values, m, i);
     // When most points survive (a front as large as the input) the pivots only cost time.
     if (++seen === 1024 && 2 * n > seen) filtering = false;
     if (!filtering) {

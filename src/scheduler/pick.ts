@@ -6,7 +6,7 @@
 // prediction uncertainty of the devices involved), so a 0.1% predicted gain from putting six rows
 // on a third device does not win, and a re-plan does not flip between near-equal mappings.
 
-import { type Optimum, branchAndBound, type ScalarObjective, valueOf } from './branch-and-bound.js';
+import { type Optimum, branchAndBound, type ScalarObjective, objectiveValue } from './branch-and-bound.js';
 import type { PlanningCosts } from './costs.js';
 import { Evaluator } from './evaluate.js';
 import type { FrontProblem } from './front.js';
@@ -56,7 +56,14 @@ export interface PickOptions {
 }
 
 /** The best of a restricted space: each operator limited to some of its choices. */
-function bestOf(problem: FrontProblem, objective: ScalarObjective, costs: CostSource, genes: readonly (readonly number[])[], maxNodes: number, seeds: readonly Int32Array[] = []): Optimum {
+function bestOf(
+  problem: FrontProblem,
+  objective: ScalarObjective,
+  costs: CostSource,
+  genes: readonly (readonly number[])[],
+  maxNodes: number,
+  seeds: readonly Int32Array[] = [],
+): Optimum {
   const { bound, system, choices, constraints } = problem;
   const restricted: Choice[][] = genes.map((g, i) => g.map((c) => choices[i]![c]!));
   const evaluator = new Evaluator(bound, system, new CostTable(restricted, bound.ops, costs), ['time', 'energy'], constraints);
@@ -115,12 +122,15 @@ export function pickMapping(problem: FrontProblem, objective: ScalarObjective, o
   const margin = marginOf(problem, options.model, best.genome);
   const within = (o: Optimum): boolean => o.genome.length > 0 && o.value <= best.value * (1 + margin);
   const gain = (o: Optimum): number => o.value / best.value - 1;
-  if (oneDevice && within(oneDevice) && gain(oneDevice) > 0) return { genome: oneDevice.genome, exact: best.exact, margin, simplified: { over: best.genome, gain: gain(oneDevice), kind: 'one device' } };
+  if (oneDevice && within(oneDevice) && gain(oneDevice) > 0)
+    return { genome: oneDevice.genome, exact: best.exact, margin, simplified: { over: best.genome, gain: gain(oneDevice), kind: 'one device' } };
   if (oneDevice && within(oneDevice)) return { genome: oneDevice.genome, exact: best.exact, margin };
   if (noSplit && within(noSplit)) {
-    return gain(noSplit) > 0 ? { genome: noSplit.genome, exact: best.exact, margin, simplified: { over: best.genome, gain: gain(noSplit), kind: 'no split' } } : { genome: noSplit.genome, exact: best.exact, margin };
+    return gain(noSplit) > 0
+      ? { genome: noSplit.genome, exact: best.exact, margin, simplified: { over: best.genome, gain: gain(noSplit), kind: 'no split' } }
+      : { genome: noSplit.genome, exact: best.exact, margin };
   }
   return { genome: best.genome, exact: best.exact, margin };
 }
 
-export { valueOf };
+export { objectiveValue };

@@ -34,10 +34,15 @@ export function checkPolicy(fn: string, policy: unknown, has: { deadline: boolea
   if (typeof policy === 'string') {
     if (!(POLICY_NAMES as readonly string[]).includes(policy)) {
       const hint = suggest(policy, POLICY_NAMES);
-      throw new InvalidArgumentError(`${fn}: unknown policy ${JSON.stringify(policy)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (policies: ${POLICY_NAMES.join(', ')}, or { weights })`));
+      throw new InvalidArgumentError(
+        `${fn}: unknown policy ${JSON.stringify(policy)}` +
+          (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (policies: ${POLICY_NAMES.join(', ')}, or { weights })`),
+      );
     }
-    if (policy === 'fastest-within-budget' && !has.energyBudget) throw new InvalidArgumentError(`${fn}: policy "fastest-within-budget" needs the energyBudget option`);
-    if (policy === 'frugal-within-deadline' && !has.deadline) throw new InvalidArgumentError(`${fn}: policy "frugal-within-deadline" needs the deadline option`);
+    if (policy === 'fastest-within-budget' && !has.energyBudget)
+      throw new InvalidArgumentError(`${fn}: policy "fastest-within-budget" needs the energyBudget option`);
+    if (policy === 'frugal-within-deadline' && !has.deadline)
+      throw new InvalidArgumentError(`${fn}: policy "frugal-within-deadline" needs the deadline option`);
     return policy as Policy;
   }
   if (policy !== null && typeof policy === 'object' && !Array.isArray(policy) && Object.keys(policy).join() === 'weights') {
@@ -47,9 +52,12 @@ export function checkPolicy(fn: string, policy: unknown, has: { deadline: boolea
     for (const [k, v] of Object.entries(w)) {
       if (!['time', 'energy', 'memory', 'latency'].includes(k)) {
         const hint = suggest(k, ['time', 'energy', 'memory', 'latency']);
-        throw new InvalidArgumentError(`${fn}: policy.weights has unknown objective ${JSON.stringify(k)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''));
+        throw new InvalidArgumentError(
+          `${fn}: policy.weights has unknown objective ${JSON.stringify(k)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''),
+        );
       }
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new InvalidArgumentError(`${fn}: policy.weights.${k} must be a number >= 0, got ${describe(v)}`);
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        throw new InvalidArgumentError(`${fn}: policy.weights.${k} must be a number >= 0, got ${describe(v)}`);
       total += v;
     }
     if (total <= 0) throw new InvalidArgumentError(`${fn}: policy.weights must give some objective a positive weight`);
@@ -61,7 +69,9 @@ export function checkPolicy(fn: string, policy: unknown, has: { deadline: boolea
 /** A short name of a policy, for tables and explanations. */
 export function policyName(policy: Policy): string {
   if (typeof policy === 'string') return policy;
-  return `weighted (${Object.entries(policy.weights).map(([k, v]) => `${k} ${v}`).join(', ')})`;
+  return `weighted (${Object.entries(policy.weights)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')})`;
 }
 
 /** Index of the candidate the policy picks; -1 when there is none. */

@@ -151,7 +151,11 @@ export class Prober {
     let x = this.operands.get(i);
     if (!x) this.operands.set(i, (x = operandsOf(this.bound, op)));
     this.signal?.throwIfAborted();
-    const runs = ranges.map(([b, e]) => (): Promise<Cost> => onHost(device, () => runOnce(this.bound, device, op, x!, b, e)));
+    const runs = ranges.map(
+      ([b, e]) =>
+        (): Promise<Cost> =>
+          onHost(device, () => runOnce(this.bound, device, op, x!, b, e)),
+    );
     let out: { cost: Cost; spread: number }[];
     if (device.simulated) {
       out = [];
@@ -249,7 +253,10 @@ export class Prober {
   private async countProfile(op: BoundOp, d: number, counts: readonly number[]): Promise<void> {
     const i = op.index;
     const n = op.units;
-    const ranges: [number, number][] = [...counts.map((c) => [0, c] as [number, number]), ...counts.filter((c) => c < n).map((c) => [n - c, n] as [number, number])];
+    const ranges: [number, number][] = [
+      ...counts.map((c) => [0, c] as [number, number]),
+      ...counts.filter((c) => c < n).map((c) => [n - c, n] as [number, number]),
+    ];
     const observed = await this.observeAll(i, d, ranges);
     const costs = observed.map((o, k) => {
       this.costs.setObservedPart(i, d, ranges[k]![0], ranges[k]![1], o.cost);
@@ -261,7 +268,11 @@ export class Prober {
     this.costs.setCountProfile(i, d, { counts, first, last });
     const whole = first[first.length - 1]!;
     const model = this.costs.model.cost(op, d, 0, n);
-    this.costs.setWhole(i, d, { time: model.seconds > 0 ? whole.seconds / model.seconds : 1, energy: model.joules > 0 ? whole.joules / model.joules : 1, spread });
+    this.costs.setWhole(i, d, {
+      time: model.seconds > 0 ? whole.seconds / model.seconds : 1,
+      energy: model.joules > 0 ? whole.joules / model.joules : 1,
+      spread,
+    });
   }
 
   /**
@@ -294,7 +305,10 @@ export class Prober {
     }
     // Never negative (noise), never most of the smallest chunk.
     const least = (f: (c: Cost) => number): number => Math.min(...seen.map(f));
-    fixed = { seconds: Math.min(Math.max(0, fixed.seconds), 0.9 * least((c) => c.seconds)), joules: Math.min(Math.max(0, fixed.joules), 0.9 * least((c) => c.joules)) };
+    fixed = {
+      seconds: Math.min(Math.max(0, fixed.seconds), 0.9 * least((c) => c.seconds)),
+      joules: Math.min(Math.max(0, fixed.joules), 0.9 * least((c) => c.joules)),
+    };
     const rates = chunks.map(([b, e], j) => {
       const w = Math.max(1, work(b, e));
       return { seconds: (seen[j]!.seconds - fixed.seconds) / w, joules: (seen[j]!.joules - fixed.joules) / w };

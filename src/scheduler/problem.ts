@@ -95,7 +95,8 @@ export function resolveWorkload(fn: string, w: unknown): Workload {
 function checkProbe(fn: string, probe: unknown): ProbeSettings | undefined {
   if (probe === undefined || probe === true) return DEFAULT_PROBE;
   if (probe === false) return undefined;
-  if (probe === null || typeof probe !== 'object' || Array.isArray(probe)) throw new InvalidArgumentError(`${fn}: probe must be true, false or { maxEntries, repeats }, got ${describe(probe)}`);
+  if (probe === null || typeof probe !== 'object' || Array.isArray(probe))
+    throw new InvalidArgumentError(`${fn}: probe must be true, false or { maxEntries, repeats }, got ${describe(probe)}`);
   const o = checkOptions(`${fn}: probe`, probe as Partial<ProbeSettings>, ['maxEntries', 'repeats']);
   return {
     maxEntries: o.maxEntries === undefined ? DEFAULT_PROBE.maxEntries : checkInt(fn, 'probe.maxEntries', o.maxEntries, 1, 2 ** 40),
@@ -105,8 +106,23 @@ function checkProbe(fn: string, probe: unknown): ProbeSettings | undefined {
 
 /** Option names `prepare` reads; callers with more options add theirs. */
 export const PREPARE_KEYS = [
-  'system', 'model', 'objectives', 'deadline', 'energyBudget', 'exclude', 'search', 'exhaustiveLimit', 'budget', 'seed', 'params',
-  'precision', 'signal', 'splits', 'maxSplit', 'splitRatios', 'probe',
+  'system',
+  'model',
+  'objectives',
+  'deadline',
+  'energyBudget',
+  'exclude',
+  'search',
+  'exhaustiveLimit',
+  'budget',
+  'seed',
+  'params',
+  'precision',
+  'signal',
+  'splits',
+  'maxSplit',
+  'splitRatios',
+  'probe',
 ] as const;
 
 function checkObjectives(fn: string, objectives: unknown): readonly Objective[] {
@@ -116,7 +132,9 @@ function checkObjectives(fn: string, objectives: unknown): readonly Objective[] 
   for (const o of objectives) {
     if (!OBJECTIVES.includes(o)) {
       const hint = typeof o === 'string' ? suggest(o, OBJECTIVES) : undefined;
-      throw new InvalidArgumentError(`${fn}: unknown objective ${describe(o)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (objectives: ${OBJECTIVES.join(', ')})`));
+      throw new InvalidArgumentError(
+        `${fn}: unknown objective ${describe(o)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (objectives: ${OBJECTIVES.join(', ')})`),
+      );
     }
   }
   return objectives as Objective[];
@@ -152,13 +170,15 @@ export async function prepare(
       throw new InvalidArgumentError(`${fn}: splitRatios must be numbers strictly between 0 and 1, got ${describe(options.splitRatios)}`);
     }
   }
-  if (options.system !== undefined && !(options.system instanceof System)) throw new InvalidArgumentError(`${fn}: system must be a System, got ${describe(options.system)}`);
+  if (options.system !== undefined && !(options.system instanceof System))
+    throw new InvalidArgumentError(`${fn}: system must be a System, got ${describe(options.system)}`);
   options.signal?.throwIfAborted();
 
   // The data: one input, or a stream of inputs (planned on its first).
   let first: WorkloadData;
   if (Array.isArray(data)) {
-    if (!workload.stream) throw new InvalidArgumentError(`${fn}: ${workload.name} takes one input; pass a stream workload (streamOf or "stream:${workload.name}") for a sequence`);
+    if (!workload.stream)
+      throw new InvalidArgumentError(`${fn}: ${workload.name} takes one input; pass a stream workload (streamOf or "stream:${workload.name}") for a sequence`);
     if (data.length === 0) throw new InvalidArgumentError(`${fn}: the stream of inputs is empty`);
     first = data[0] as WorkloadData;
   } else {
@@ -189,7 +209,14 @@ export async function prepare(
     await prober.probeAll(allowed, (op, d) => canRun(system.devices[d]!, op, bound));
     costs = probed;
   }
-  const choices = buildChoices(bound, system, allowed, options, (op, d) => costs.cost(op, d, 0, Math.max(op.units, 1)).seconds, (op, d, b, e) => costs.cost(op, d, b, e).seconds);
+  const choices = buildChoices(
+    bound,
+    system,
+    allowed,
+    options,
+    (op, d) => costs.cost(op, d, 0, Math.max(op.units, 1)).seconds,
+    (op, d, b, e) => costs.cost(op, d, b, e).seconds,
+  );
   choices.forEach((c, i) => {
     if (c.length === 0) {
       const op = bound.ops[i]!;

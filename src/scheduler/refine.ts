@@ -8,7 +8,7 @@
 // 92/8 split predicted balanced that was really 96/4 ran 19% slower.
 
 import { balancedShares } from './share-grid.js';
-import { type ScalarObjective } from './branch-and-bound.js';
+import type { ScalarObjective } from './branch-and-bound.js';
 import { Evaluator } from './evaluate.js';
 import { type PickResult, pickMapping } from './pick.js';
 import type { PlanningProblem } from './problem.js';
@@ -28,7 +28,11 @@ export interface Refinement {
   readonly to: string;
 }
 
-export async function refineSplits(problem: PlanningProblem, picked: PickResult, objective: ScalarObjective): Promise<{ problem: PlanningProblem; picked: PickResult; refined: Refinement[] }> {
+export async function refineSplits(
+  problem: PlanningProblem,
+  picked: PickResult,
+  objective: ScalarObjective,
+): Promise<{ problem: PlanningProblem; picked: PickResult; refined: Refinement[] }> {
   const prober = problem.prober;
   const refined: Refinement[] = [];
   if (!prober) return { problem, picked, refined };
@@ -51,7 +55,9 @@ export async function refineSplits(problem: PlanningProblem, picked: PickResult,
       if (devs.length === 2) {
         // Bisect the grid for the share where the two parts' probed times cross (the first
         // part's time rises with its share, the second's falls), then take the crossing itself.
-        const same = choices[i]!.filter((c) => c.parts.length === 2 && c.parts[0]!.device === devs[0] && c.parts[1]!.device === devs[1]).sort((a, b) => a.parts[0]!.fraction - b.parts[0]!.fraction);
+        const same = choices[i]!.filter((c) => c.parts.length === 2 && c.parts[0]!.device === devs[0] && c.parts[1]!.device === devs[1]).sort(
+          (a, b) => a.parts[0]!.fraction - b.parts[0]!.fraction,
+        );
         const gap = async (c: Choice): Promise<number> => {
           await prober.probeParts(i, c.parts);
           return partSeconds(c, 0) - partSeconds(c, 1);
@@ -85,7 +91,10 @@ export async function refineSplits(problem: PlanningProblem, picked: PickResult,
             const near = same.slice(Math.max(0, lo - 1), Math.min(same.length, hi + 2));
             const alone = choices[i]!.filter((c) => c.parts.length === 1 && devs.includes(c.parts[0]!.device));
             const together = [...near, ...alone, ...(next ? [next] : [])];
-            await prober.probePartsTogether(i, together.flatMap((c) => c.parts));
+            await prober.probePartsTogether(
+              i,
+              together.flatMap((c) => c.parts),
+            );
           }
         }
       } else {

@@ -64,7 +64,13 @@ export interface ExplorationResult {
   readonly infeasible: number;
   readonly hypervolume: { readonly value: number; readonly normalised: number; readonly reference: readonly number[] };
   readonly baselines: readonly BaselinePoint[];
-  readonly search: { readonly strategy: string; readonly spaceSize: number; readonly evaluated: number; readonly exhaustive: boolean; readonly seconds: number };
+  readonly search: {
+    readonly strategy: string;
+    readonly spaceSize: number;
+    readonly evaluated: number;
+    readonly exhaustive: boolean;
+    readonly seconds: number;
+  };
   /** Set when no mapping satisfies the constraints: why, and the nearest miss. */
   readonly empty?: { readonly reason: string };
 }
@@ -110,7 +116,11 @@ const SCHEDULE_KEYS = [...EXPLORE_KEYS, 'policy', 'fixedMapping'] as const;
  * const ex = await explore('gcn', graph, { objectives: ['time', 'energy'] });
  * ex.front.map((p) => [p.time, p.energy, p.label]);
  */
-export async function explore(workload: Workload | string | object, data: WorkloadData | readonly WorkloadData[], options: ExploreOptions = {}): Promise<Exploration> {
+export async function explore(
+  workload: Workload | string | object,
+  data: WorkloadData | readonly WorkloadData[],
+  options: ExploreOptions = {},
+): Promise<Exploration> {
   return (await exploreProblem('explore', workload, data, options, EXPLORE_KEYS)).exploration;
 }
 
@@ -125,7 +135,11 @@ export async function explore(workload: Workload | string | object, data: Worklo
  * plan.chosen.label;            // e.g. 'Y:cgra 40% + gpu 60%'
  * plan.explanation.summary;     // sentences, with the numbers behind the choice
  */
-export async function schedule(workload: Workload | string | object, data: WorkloadData | readonly WorkloadData[], options: ScheduleOptions = {}): Promise<Plan> {
+export async function schedule(
+  workload: Workload | string | object,
+  data: WorkloadData | readonly WorkloadData[],
+  options: ScheduleOptions = {},
+): Promise<Plan> {
   const fn = 'schedule';
   checkOptions(fn, options, SCHEDULE_KEYS as unknown as (keyof ScheduleOptions & string)[]);
   const policy = checkPolicy(fn, options.policy ?? 'min-time', { deadline: options.deadline !== undefined, energyBudget: options.energyBudget !== undefined });
@@ -162,7 +176,20 @@ export async function schedule(workload: Workload | string | object, data: Workl
     chosen,
     mapping: portableMapping(bound, system, table.choices, chosen.genome),
     predicted,
-    explanation: explain({ bound, system, model, costs, table, exploration: ex, chosen, predicted, policy, refined, probed: planned.prober !== undefined, ...(picked ? { picked } : {}) }),
+    explanation: explain({
+      bound,
+      system,
+      model,
+      costs,
+      table,
+      exploration: ex,
+      chosen,
+      predicted,
+      policy,
+      refined,
+      probed: planned.prober !== undefined,
+      ...(picked ? { picked } : {}),
+    }),
   };
 }
 
@@ -187,11 +214,15 @@ async function exploreProblem(
   const heft = heftGenome(bound, system, table);
   seeds.push(heft);
   // Greedy: each operator on the device (or split) fastest for it alone.
-  seeds.push(Int32Array.from(choices.map((c, i) => {
-    let best = 0;
-    for (let j = 1; j < c.length; j++) if (choiceSeconds(table, i, j) < choiceSeconds(table, i, best)) best = j;
-    return best;
-  })));
+  seeds.push(
+    Int32Array.from(
+      choices.map((c, i) => {
+        let best = 0;
+        for (let j = 1; j < c.length; j++) if (choiceSeconds(table, i, j) < choiceSeconds(table, i, best)) best = j;
+        return best;
+      }),
+    ),
+  );
   // The exact best of each scalar objective (on predicted costs) joins the seeds, so the front
   // holds the mappings the policies pick, whatever the sampled search finds.
   const singles = [...seeds];
@@ -213,7 +244,12 @@ async function exploreProblem(
   };
   for (const d of allowed) baseline(`${system.devices[d]!.name} alone`, singleDeviceGenome(choices, d), `${system.devices[d]!.name} cannot run every operator`);
   baseline('heft', heft, '');
-  if (options.staticMapping) baseline('static', translateMapping(options.staticMapping, bound, system, choices), 'the static mapping names operators or devices this workload and system lack');
+  if (options.staticMapping)
+    baseline(
+      'static',
+      translateMapping(options.staticMapping, bound, system, choices),
+      'the static mapping names operators or devices this workload and system lack',
+    );
 
   const empty = found.front.length === 0 ? { reason: nearestMiss(problem, found) } : undefined;
   const exploration: Exploration = {
@@ -225,7 +261,12 @@ async function exploreProblem(
     modelled: true,
     devices: system.devices.map((d) => {
       const s = model.state(d);
-      return { name: d.name, backend: d.backend, simulated: d.simulated, model: s.state === 'calibrated' ? `calibrated ${s.createdAt}${s.quick ? ' (quick)' : ''}` : `uncalibrated: ${s.reason}` };
+      return {
+        name: d.name,
+        backend: d.backend,
+        simulated: d.simulated,
+        model: s.state === 'calibrated' ? `calibrated ${s.createdAt}${s.quick ? ' (quick)' : ''}` : `uncalibrated: ${s.reason}`,
+      };
     }),
     operators: bound.ops.map((op, i) => ({ id: op.id, kind: op.kind, choices: choices[i]!.map((c) => c.label) })),
     front: found.front,

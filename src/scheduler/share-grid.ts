@@ -52,7 +52,14 @@ export function deviceGroups(capable: readonly number[], space: SpaceOptions): {
 }
 
 /** Singles and the share grid of one operator. */
-export function gridChoices(bound: BoundWorkload, system: System, op: BoundOp, capable: readonly number[], space: SpaceOptions, grid: ShareGrid = DEFAULT_GRID): ChoiceSet {
+export function gridChoices(
+  bound: BoundWorkload,
+  system: System,
+  op: BoundOp,
+  capable: readonly number[],
+  space: SpaceOptions,
+  grid: ShareGrid = DEFAULT_GRID,
+): ChoiceSet {
   const names = system.devices.map((d) => d.name);
   const set = new ChoiceSet();
   for (const d of capable) set.add(wholeChoice(op, d, names));

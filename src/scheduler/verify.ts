@@ -9,7 +9,7 @@
 // policy picks again. What was run exactly is priced as it ran, so a second round only runs
 // what the new pick brings into reach.
 
-import { type ScalarObjective, valueOf } from './branch-and-bound.js';
+import { type ScalarObjective, objectiveValue } from './branch-and-bound.js';
 import { Evaluator } from './evaluate.js';
 import { type PickResult, pickMapping } from './pick.js';
 import type { PlanningProblem } from './problem.js';
@@ -23,7 +23,11 @@ const PER_OPERATOR = 4;
 /** Rounds of running alternatives and picking again. */
 const ROUNDS = 2;
 
-export async function verifyNear(problem: PlanningProblem, picked: PickResult, objective: ScalarObjective): Promise<{ problem: PlanningProblem; picked: PickResult }> {
+export async function verifyNear(
+  problem: PlanningProblem,
+  picked: PickResult,
+  objective: ScalarObjective,
+): Promise<{ problem: PlanningProblem; picked: PickResult }> {
   const prober = problem.prober;
   if (!prober) return { problem, picked };
   const { bound, system, costs, choices, constraints } = problem;
@@ -33,7 +37,7 @@ export async function verifyNear(problem: PlanningProblem, picked: PickResult, o
   for (let round = 0; round < ROUNDS; round++) {
     const evaluator = new Evaluator(bound, system, current.table, ['time', 'energy'], constraints);
     if (!evaluator.evaluate(pick.genome, out)) break;
-    const base = valueOf(objective, out[0]!, out[1]!);
+    const base = objectiveValue(objective, out[0]!, out[1]!);
     let ran = false;
     for (let i = 0; i < bound.ops.length; i++) {
       const near: { c: number; v: number }[] = [];
@@ -42,7 +46,7 @@ export async function verifyNear(problem: PlanningProblem, picked: PickResult, o
         if (c === pick.genome[i]) continue;
         g[i] = c;
         if (!evaluator.evaluate(g, out)) continue;
-        const v = valueOf(objective, out[0]!, out[1]!);
+        const v = objectiveValue(objective, out[0]!, out[1]!);
         if (v <= base * (1 + nearOf(objective))) near.push({ c, v });
       }
       near.sort((a, b) => a.v - b.v);

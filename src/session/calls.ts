@@ -44,7 +44,13 @@ export function operandKind(fn: string, name: string, x: unknown, want: 'sparse'
  * shape rule (src/operators/).
  * @throws {InvalidArgumentError} naming the call and the shapes when they do not fit.
  */
-export function outputShape(fn: string, kind: OperatorName, names: readonly string[], s: readonly HandleShape[], params: Readonly<Record<string, number | string>> = {}): HandleShape {
+export function outputShape(
+  fn: string,
+  kind: OperatorName,
+  names: readonly string[],
+  s: readonly HandleShape[],
+  params: Readonly<Record<string, number | string>> = {},
+): HandleShape {
   const bad = (detail: string): never => {
     throw new InvalidArgumentError(`${fn}: ${detail}`);
   };
@@ -55,5 +61,7 @@ export function outputShape(fn: string, kind: OperatorName, names: readonly stri
 export function checkPrecision(fn: string, name: string, session: Precision | undefined, x: Operand): Precision | undefined {
   if (!(x instanceof DenseMatrix)) return session;
   if (session === undefined || session === x.precision) return x.precision;
-  throw new InvalidArgumentError(`${fn}: ${name} is ${x.precision} but this session computes in ${session} (set by its first dense input or its precision option); convert it`);
+  throw new InvalidArgumentError(
+    `${fn}: ${name} is ${x.precision} but this session computes in ${session} (set by its first dense input or its precision option); convert it`,
+  );
 }

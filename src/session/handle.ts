@@ -124,7 +124,11 @@ export class Handle<T extends SessionValue = SessionValue> implements HandleShap
       },
       valueOf: (h) => h.#value,
       errorOf: (h) => h.#error,
-      settled: (h) => h.#promise.then(() => undefined, () => undefined),
+      settled: (h) =>
+        h.#promise.then(
+          () => undefined,
+          () => undefined,
+        ),
     };
   }
 }

@@ -119,7 +119,15 @@ function failDependents(calls: readonly Call[], failed: ReadonlySet<Handle>, fai
     const cause = handleInternals.errorOf(root);
     const device = cause instanceof ExecutionError ? cause.device : '';
     const why = cause instanceof Error ? cause.message : String(cause);
-    fail(d.handle, new ExecutionError(d.handle.id, device, `session: ${d.handle.id} (${d.kind}) was not computed: it depends on ${root.id} (${root.op}), which failed: ${why}`, { cause }));
+    fail(
+      d.handle,
+      new ExecutionError(
+        d.handle.id,
+        device,
+        `session: ${d.handle.id} (${d.kind}) was not computed: it depends on ${root.id} (${root.op}), which failed: ${why}`,
+        { cause },
+      ),
+    );
     lost.add(d.handle);
   }
   return calls.filter((c) => !lost.has(c.handle) && c.handle.state !== 'failed');

@@ -60,8 +60,28 @@ export interface SessionOptions extends Omit<ScheduleOptions, 'params' | 'static
 export const SESSION_SEARCH_BUDGET = 256;
 
 const SESSION_KEYS = [
-  'system', 'model', 'policy', 'objective', 'objectives', 'deadline', 'energyBudget', 'exclude', 'search', 'exhaustiveLimit', 'budget',
-  'seed', 'precision', 'splits', 'maxSplit', 'splitRatios', 'probe', 'maxPoints', 'window', 'signal', 'run', 'onBatch',
+  'system',
+  'model',
+  'policy',
+  'objective',
+  'objectives',
+  'deadline',
+  'energyBudget',
+  'exclude',
+  'search',
+  'exhaustiveLimit',
+  'budget',
+  'seed',
+  'precision',
+  'splits',
+  'maxSplit',
+  'splitRatios',
+  'probe',
+  'maxPoints',
+  'window',
+  'signal',
+  'run',
+  'onBatch',
 ] as const;
 const RUN_KEYS = ['observers', 'replan', 'learn', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels'] as const;
 
@@ -112,9 +132,13 @@ export class Session implements HandleOwner {
     checkOptions(fn, options, SESSION_KEYS as unknown as (keyof SessionOptions & string)[]);
     const { window, signal, run, onBatch, objective, policy: policyOption, precision, ...planning } = options;
     if (objective !== undefined && policyOption !== undefined) throw new InvalidArgumentError(`${fn}: give policy or objective, not both`);
-    const policy = checkPolicy(fn, policyOption ?? objective ?? 'min-time', { deadline: options.deadline !== undefined, energyBudget: options.energyBudget !== undefined });
+    const policy = checkPolicy(fn, policyOption ?? objective ?? 'min-time', {
+      deadline: options.deadline !== undefined,
+      energyBudget: options.energyBudget !== undefined,
+    });
     this.#window = window === undefined ? 64 : checkInt(fn, 'window', window, 1);
-    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(signal)}`);
+    if (signal !== undefined && !(signal instanceof AbortSignal))
+      throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(signal)}`);
     if (signal?.aborted) throw new AbortedError(`${fn}: the signal is already aborted`, { cause: signal.reason });
     checkOptions(`${fn}: run`, run, RUN_KEYS as unknown as (keyof SessionRunOptions & string)[]);
     if (onBatch !== undefined && typeof onBatch !== 'function') throw new InvalidArgumentError(`${fn}: onBatch must be a function, got ${describe(onBatch)}`);
@@ -122,7 +146,13 @@ export class Session implements HandleOwner {
     this.#signal = signal;
     signal?.addEventListener('abort', this.#onAbort, { once: true });
     this.#context = {
-      schedule: { maxPoints: 0, ...(scalarObjective(policy) ? { budget: SESSION_SEARCH_BUDGET, exhaustiveLimit: SESSION_SEARCH_BUDGET } : {}), ...planning, policy, ...(signal ? { signal } : {}) },
+      schedule: {
+        maxPoints: 0,
+        ...(scalarObjective(policy) ? { budget: SESSION_SEARCH_BUDGET, exhaustiveLimit: SESSION_SEARCH_BUDGET } : {}),
+        ...planning,
+        policy,
+        ...(signal ? { signal } : {}),
+      },
       run: { ...run, ...(signal ? { signal } : {}) },
       signal,
       onBatch,
@@ -219,7 +249,11 @@ export class Session implements HandleOwner {
    * @example
    * const y = s.call('scale-rows', [x], { factor: 2 });
    */
-  call<T extends SessionValue = DenseMatrix>(kind: string, operands: readonly (SparseOperand | DenseOperand)[], params: Readonly<Record<string, number>> = {}): Handle<T> {
+  call<T extends SessionValue = DenseMatrix>(
+    kind: string,
+    operands: readonly (SparseOperand | DenseOperand)[],
+    params: Readonly<Record<string, number>> = {},
+  ): Handle<T> {
     const fn = 'session.call';
     const k = operatorKind(kind, fn);
     if (!Array.isArray(operands) || operands.length !== k.operands.length) {
@@ -227,7 +261,8 @@ export class Session implements HandleOwner {
     }
     checkOptions(fn, params, k.params);
     for (const [key, v] of Object.entries(params)) {
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidArgumentError(`${fn}: ${kind}: param ${key} must be a finite number, got ${describe(v)}`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new InvalidArgumentError(`${fn}: ${kind}: param ${key} must be a finite number, got ${describe(v)}`);
     }
     const names = operands.map((_, i) => `operands[${i}]`);
     return this.#call(kind, names, operands, k.operands, Object.keys(params).length ? { ...params } : undefined) as Handle<T>;
@@ -264,7 +299,13 @@ export class Session implements HandleOwner {
     if (handle.state === 'pending') this.#launch('value');
   }
 
-  #call(kind: OperatorName, names: readonly string[], operands: readonly unknown[], wants: readonly ('sparse' | 'dense')[], params: Record<string, number | string> | undefined): Handle {
+  #call(
+    kind: OperatorName,
+    names: readonly string[],
+    operands: readonly unknown[],
+    wants: readonly ('sparse' | 'dense')[],
+    params: Record<string, number | string> | undefined,
+  ): Handle {
     const fn = `session.${kind}`;
     if (this.#closed) throw new SessionClosedError(`${fn}: the session is closed`);
     if (this.#signal?.aborted) throw new AbortedError(`${fn}: the session was aborted`, { cause: this.#signal.reason });

@@ -28,13 +28,45 @@ export interface WasmExports {
   readonly MSBFS_TERMS: WebAssembly.Global;
   spmmTerms(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, near: number, far: number, out: number): void;
   bfsTerms(gf: number, near: number, far: number, out: number): void;
-  bfsLevelTerms(gf: number, near: number, far: number, frontier: number, frontierEdges: number, unvisited: number, bottomUp: number, call: number, out: number): void;
+  bfsLevelTerms(
+    gf: number,
+    near: number,
+    far: number,
+    frontier: number,
+    frontierEdges: number,
+    unvisited: number,
+    bottomUp: number,
+    call: number,
+    out: number,
+  ): void;
   msbfsTerms(gf: number, sources: number, lanes: number, near: number, far: number, out: number): void;
-  predictSpmm(mf: number, k: number, elemBytes: number, rowsR: number, nnzR: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
+  predictSpmm(
+    mf: number,
+    k: number,
+    elemBytes: number,
+    rowsR: number,
+    nnzR: number,
+    near: number,
+    far: number,
+    tc: number,
+    ec: number,
+    terms: number,
+    out: number,
+  ): void;
   predictBfs(gf: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
   predictBfsLevel(
-    gf: number, near: number, far: number, frontier: number, frontierEdges: number, unvisited: number, bottomUp: number, call: number,
-    tc: number, ec: number, terms: number, out: number,
+    gf: number,
+    near: number,
+    far: number,
+    frontier: number,
+    frontierEdges: number,
+    unvisited: number,
+    bottomUp: number,
+    call: number,
+    tc: number,
+    ec: number,
+    terms: number,
+    out: number,
   ): void;
   predictMsbfs(gf: number, sources: number, lanes: number, near: number, far: number, tc: number, ec: number, terms: number, out: number): void;
   _initialize(): void;

@@ -101,7 +101,8 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
     if (!Object.hasOwn(params, k)) {
       const hint = suggest(k, Object.keys(params));
       throw new InvalidArgumentError(
-        `${fn}: workload ${workload.name} has no param ${JSON.stringify(k)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (params: ${Object.keys(params).join(', ') || 'none'})`),
+        `${fn}: workload ${workload.name} has no param ${JSON.stringify(k)}` +
+          (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (params: ${Object.keys(params).join(', ') || 'none'})`),
       );
     }
     if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidArgumentError(`${fn}: param ${k} must be a finite number, got ${describe(v)}`);
@@ -115,7 +116,9 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
   seedToU32(seed, fn);
 
   // Which data goes to which input.
-  const givenSparse = Object.entries(def.inputs).filter(([, d]) => d.kind === 'sparse' && d.from === undefined).map(([n]) => n);
+  const givenSparse = Object.entries(def.inputs)
+    .filter(([, d]) => d.kind === 'sparse' && d.from === undefined)
+    .map(([n]) => n);
   let given: Record<string, CsrMatrix | DenseMatrix>;
   if (data instanceof CsrMatrix) {
     if (givenSparse.length !== 1) {
@@ -127,7 +130,10 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
     for (const name of Object.keys(given)) {
       if (!Object.hasOwn(def.inputs, name)) {
         const hint = suggest(name, Object.keys(def.inputs));
-        throw new InvalidArgumentError(`${fn}: workload ${workload.name} has no input ${JSON.stringify(name)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (inputs: ${Object.keys(def.inputs).join(', ')})`));
+        throw new InvalidArgumentError(
+          `${fn}: workload ${workload.name} has no input ${JSON.stringify(name)}` +
+            (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (inputs: ${Object.keys(def.inputs).join(', ')})`),
+        );
       }
     }
   } else {
@@ -160,8 +166,12 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
   // Sparse inputs first (given, then derived), then dense inputs whose shapes may refer to them.
   const inputOrder = [
     ...givenSparse,
-    ...Object.entries(def.inputs).filter(([, d]) => d.kind === 'sparse' && d.from !== undefined).map(([n]) => n),
-    ...Object.entries(def.inputs).filter(([, d]) => d.kind === 'dense').map(([n]) => n),
+    ...Object.entries(def.inputs)
+      .filter(([, d]) => d.kind === 'sparse' && d.from !== undefined)
+      .map(([n]) => n),
+    ...Object.entries(def.inputs)
+      .filter(([, d]) => d.kind === 'dense')
+      .map(([n]) => n),
   ];
   for (const name of inputOrder) {
     const decl = def.inputs[name]!;
@@ -173,17 +183,33 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
         a = derived(src, decl.transform!, precision);
       } else {
         const g = given[name];
-        if (!(g instanceof CsrMatrix)) throw new InvalidArgumentError(`${fn}: workload ${workload.name} needs a CsrMatrix for input ${name}, got ${describe(g)}`);
+        if (!(g instanceof CsrMatrix))
+          throw new InvalidArgumentError(`${fn}: workload ${workload.name} needs a CsrMatrix for input ${name}, got ${describe(g)}`);
         a = g;
       }
-      if (a.rows === 0 || a.cols === 0) throw new InvalidArgumentError(`${fn}: input ${name} is empty (${a.rows} x ${a.cols}); ${workload.name} needs at least one vertex or row`);
+      if (a.rows === 0 || a.cols === 0)
+        throw new InvalidArgumentError(`${fn}: input ${name} is empty (${a.rows} x ${a.cols}); ${workload.name} needs at least one vertex or row`);
       if (decl.square && a.rows !== a.cols) throw new InvalidArgumentError(`${fn}: input ${name} must be square (a graph), got ${a.rows} x ${a.cols}`);
       const p: Precision = a.values instanceof Float64Array ? 'f64' : 'f32';
-      addValue({ name, kind: 'sparse', rows: a.rows, cols: a.cols, entries: a.nnz, bytes: bytesOfSparse(a, p), precision: p, producer: -1, pattern: a, data: a });
+      addValue({
+        name,
+        kind: 'sparse',
+        rows: a.rows,
+        cols: a.cols,
+        entries: a.nnz,
+        bytes: bytesOfSparse(a, p),
+        precision: p,
+        producer: -1,
+        pattern: a,
+        data: a,
+      });
     } else {
       const rows = num(`inputs.${name}.rows`, 'rows');
       const cols = num(`inputs.${name}.cols`, 'cols');
-      for (const [what, v] of [['rows', rows], ['cols', cols]] as const) {
+      for (const [what, v] of [
+        ['rows', rows],
+        ['cols', cols],
+      ] as const) {
         if (!Number.isInteger(v) || v < 1) throw new InvalidArgumentError(`${fn}: input ${name} needs a positive integer number of ${what}, got ${v}`);
       }
       // Sized (largest index, typed-array limit, memory budget) here, so a param such as k = 1e308
@@ -194,7 +220,9 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
         if (!(x instanceof DenseMatrix)) throw new InvalidArgumentError(`${fn}: input ${name} must be a DenseMatrix, got ${describe(x)}`);
         if (x.rows !== rows || x.cols !== cols) throw new InvalidArgumentError(`${fn}: input ${name} must be ${rows} x ${cols}, got ${x.rows} x ${x.cols}`);
         if (x.precision !== precision) {
-          throw new InvalidArgumentError(`${fn}: input ${name} is ${x.precision} but the workload is bound at ${precision}; pass { precision: '${x.precision}' } or convert it`);
+          throw new InvalidArgumentError(
+            `${fn}: input ${name} is ${x.precision} but the workload is bound at ${precision}; pass { precision: '${x.precision}' } or convert it`,
+          );
         }
       } else if (decl.generate === 'random') {
         x = denseFeatures({ rows, cols, precision, seed: `${seed}:${name}` });
@@ -228,7 +256,19 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
     });
     const { output: out, units, split, whole, flops, bytes } = shape;
     addValue({ name: o.id, producer: ops.length, ...out });
-    ops.push({ index: ops.length, id: o.id, kind: o.kind, operands, output: values.length - 1, split: units > 1 ? split : 'none', units, whole: [...whole], flops, bytes, ...shape.params });
+    ops.push({
+      index: ops.length,
+      id: o.id,
+      kind: o.kind,
+      operands,
+      output: values.length - 1,
+      split: units > 1 ? split : 'none',
+      units,
+      whole: [...whole],
+      flops,
+      bytes,
+      ...shape.params,
+    });
   }
   return {
     workload,

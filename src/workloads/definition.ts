@@ -107,9 +107,11 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
       bad(key, `unknown field${hint ? ` (did you mean "${hint}"?)` : ` (fields: ${TOP_KEYS.join(', ')})`}`);
     }
   }
-  if (typeof d['name'] !== 'string' || !/^[A-Za-z0-9_.:-]+$/.test(d['name'])) bad('name', `must be a word (letters, digits, _ . : -), got ${describe(d['name'])}`);
+  if (typeof d['name'] !== 'string' || !/^[A-Za-z0-9_.:-]+$/.test(d['name']))
+    bad('name', `must be a word (letters, digits, _ . : -), got ${describe(d['name'])}`);
   if (d['description'] !== undefined && typeof d['description'] !== 'string') bad('description', `must be a string, got ${describe(d['description'])}`);
-  if (d['precision'] !== undefined && d['precision'] !== 'f32' && d['precision'] !== 'f64') bad('precision', `must be "f32" or "f64", got ${describe(d['precision'])}`);
+  if (d['precision'] !== undefined && d['precision'] !== 'f32' && d['precision'] !== 'f64')
+    bad('precision', `must be "f32" or "f64", got ${describe(d['precision'])}`);
 
   const params = (d['params'] === undefined ? {} : d['params']) as Record<string, unknown>;
   if (params === null || typeof params !== 'object' || Array.isArray(params)) bad('params', `must be an object of numbers, got ${describe(d['params'])}`);
@@ -158,7 +160,10 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
       if ((i['from'] === undefined) !== (i['transform'] === undefined)) bad(f, '"from" and "transform" go together');
       if (i['transform'] !== undefined && !(TRANSFORM_NAMES as readonly string[]).includes(i['transform'] as string)) {
         const hint = typeof i['transform'] === 'string' ? suggest(i['transform'], TRANSFORM_NAMES) : undefined;
-        bad(`${f}.transform`, `${describe(i['transform'])} is not a transform` + (hint ? ` (did you mean "${hint}"?)` : ` (transforms: ${TRANSFORM_NAMES.join(', ')})`));
+        bad(
+          `${f}.transform`,
+          `${describe(i['transform'])} is not a transform` + (hint ? ` (did you mean "${hint}"?)` : ` (transforms: ${TRANSFORM_NAMES.join(', ')})`),
+        );
       }
       sparseInputs.add(name);
     } else if (i['kind'] === 'dense') {
@@ -167,7 +172,8 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
       expr(`${f}.cols`, i['cols']);
       const g = i['generate'];
       if (g !== undefined && g !== 'random') {
-        if (g === null || typeof g !== 'object' || Object.keys(g).join() !== 'fill') bad(`${f}.generate`, `must be "random" or { "fill": <expression> }, got ${describe(g)}`);
+        if (g === null || typeof g !== 'object' || Object.keys(g).join() !== 'fill')
+          bad(`${f}.generate`, `must be "random" or { "fill": <expression> }, got ${describe(g)}`);
         expr(`${f}.generate.fill`, (g as { fill: unknown }).fill);
       }
     } else {
@@ -210,7 +216,11 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
     for (const [pk, pv] of Object.entries(p)) {
       if (!info.params.includes(pk)) {
         const hint = suggest(pk, info.params);
-        bad(`${f}.params.${pk}`, `${o['kind'] as string} has no parameter ${JSON.stringify(pk)}` + (hint ? ` (did you mean "${hint}"?)` : info.params.length ? ` (parameters: ${info.params.join(', ')})` : ''));
+        bad(
+          `${f}.params.${pk}`,
+          `${o['kind'] as string} has no parameter ${JSON.stringify(pk)}` +
+            (hint ? ` (did you mean "${hint}"?)` : info.params.length ? ` (parameters: ${info.params.join(', ')})` : ''),
+        );
       }
       // A word the kind takes literally (reduce's op, bfs's max-degree source), else an expression.
       const literal = info.literalParam?.(pk, pv);
@@ -262,7 +272,15 @@ export function defineWorkload(raw: unknown, where = '<object>'): Workload {
  */
 export function checkWorkload(fn: string, value: unknown): Workload {
   const w = value as Partial<Workload> | null;
-  if (w === null || typeof w !== 'object' || typeof w.name !== 'string' || !Array.isArray(w.order) || !(w.exprs instanceof Map) || w.definition === null || typeof w.definition !== 'object') {
+  if (
+    w === null ||
+    typeof w !== 'object' ||
+    typeof w.name !== 'string' ||
+    !Array.isArray(w.order) ||
+    !(w.exprs instanceof Map) ||
+    w.definition === null ||
+    typeof w.definition !== 'object'
+  ) {
     throw new InvalidArgumentError(`${fn}: workload must be a Workload (from defineWorkload, workload or loadWorkload), got ${describe(value)}`);
   }
   return value as Workload;

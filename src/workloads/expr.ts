@@ -17,7 +17,8 @@ export type Expr =
   | { readonly t: 'neg'; readonly e: Expr }
   | { readonly t: 'bin'; readonly op: '+' | '-' | '*' | '/'; readonly l: Expr; readonly r: Expr };
 
-const TOKEN = /\s*(?:(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|(\$[A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)\.(rows|cols|nnz)\b|([-+*/()]))/y;
+const TOKEN =
+  /\s*(?:(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|(\$[A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)\.(rows|cols|nnz)\b|([-+*/()]))/y;
 
 /**
  * Parse an expression (a number, or a string in the grammar above). Returns an error message

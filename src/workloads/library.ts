@@ -33,7 +33,9 @@ export function workload(name: string): Workload {
   const names = shippedWorkloads();
   if (!names.includes(base)) {
     const hint = suggest(base, names);
-    throw new InvalidArgumentError(`${fn}: no shipped workload ${JSON.stringify(base)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (workloads: ${names.join(', ')})`));
+    throw new InvalidArgumentError(
+      `${fn}: no shipped workload ${JSON.stringify(base)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (workloads: ${names.join(', ')})`),
+    );
   }
   const path = join(FOLDER, `${base}.json`);
   const w = defineWorkload(JSON.parse(readFileSync(path, 'utf8')), `workloads/${base}.json`);

@@ -7,7 +7,12 @@ const ratio = (name: string, value: number, extra: Partial<Metric> = {}): Metric
 const det = (name: string, value: number, higherIsBetter = true): Metric => ({ name, kind: 'deterministic', value, higherIsBetter });
 const info = (name: string, value: number): Metric => ({ name, kind: 'info', value, higherIsBetter: true });
 
-const BASE: Metric[] = [ratio('spmm.eigen/dype', 2.0), det('decisions.optimal', 120), det('decisions.meanLoss', 0.04, false), info('spmm.f32.k8.eigen/dype', 3.0)];
+const BASE: Metric[] = [
+  ratio('spmm.eigen/dype', 2.0),
+  det('decisions.optimal', 120),
+  det('decisions.meanLoss', 0.04, false),
+  info('spmm.f32.k8.eigen/dype', 3.0),
+];
 
 function verdictOf(current: Metric[], name: string, baseline: Metric[] = BASE) {
   const c = compareMetrics(baseline, current);
@@ -75,7 +80,10 @@ describe('compareMetrics', () => {
   });
 
   it('fails when a gated metric is missing', () => {
-    const { ok, v } = verdictOf(BASE.filter((m) => m.name !== 'decisions.optimal'), 'decisions.optimal');
+    const { ok, v } = verdictOf(
+      BASE.filter((m) => m.name !== 'decisions.optimal'),
+      'decisions.optimal',
+    );
     expect(ok).toBe(false);
     expect(v.reason).toMatch(/missing/);
   });

@@ -72,7 +72,11 @@ async function estimate() {
 it('fits a user operator from a module, stores it, and the model prices the operator by it', async () => {
   const r = await runCli(['calibrate', '--op', 'twice', '--module', moduleFile, '--quick', '--system', systemFile, '--json']);
   expect(r.code, r.err).toBe(0);
-  const report = JSON.parse(r.out) as { operator: string; path: string; fits: { samples: number; launchSeconds: number; secondsPerFlop: number; secondsPerByte: number; timeMape: number }[] };
+  const report = JSON.parse(r.out) as {
+    operator: string;
+    path: string;
+    fits: { samples: number; launchSeconds: number; secondsPerFlop: number; secondsPerByte: number; timeMape: number }[];
+  };
   expect(report.operator).toBe('twice');
   expect(report.path).toMatch(/calibration-.*-operators-v1\.msgpack$/);
   expect(report.fits).toHaveLength(1);

@@ -15,7 +15,10 @@ beforeAll(() => {
   dir = tempFolder('dype-calibrate-');
   process.env['DYPE_CACHE_DIR'] = join(dir, 'cache');
   systemFile = join(dir, 'gpu.json');
-  writeFileSync(systemFile, JSON.stringify({ name: 'gpu-only', devices: [{ name: 'gpu', backend: 'gpu-sim' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen4-x16' }] }));
+  writeFileSync(
+    systemFile,
+    JSON.stringify({ name: 'gpu-only', devices: [{ name: 'gpu', backend: 'gpu-sim' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen4-x16' }] }),
+  );
 });
 afterAll(() => {
   if (saved === undefined) delete process.env['DYPE_CACHE_DIR'];

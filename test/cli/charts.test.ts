@@ -17,7 +17,8 @@ import { timelineChart } from '../../src/cli/charts/timeline.js';
 import { pieceBars, pieceDevice } from '../../src/cli/run-pieces.js';
 
 const p = (time: number, energy: number): ChartPoint => ({ time, energy, mapping: 'm' });
-const LONG = 'observed makespan 1.03 ms (measured on cpu; simulated on cgra, gpu; modelled (roofline) for dense operators on cgra, gpu); predicted 1.22 ms (cost model); 1 re-plan';
+const LONG =
+  'observed makespan 1.03 ms (measured on cpu; simulated on cgra, gpu; modelled (roofline) for dense operators on cgra, gpu); predicted 1.22 ms (cost model); 1 re-plan';
 
 function front(overrides: Partial<Parameters<typeof frontChart>[0]> = {}): TopLevelSpec {
   return frontChart({
@@ -25,7 +26,11 @@ function front(overrides: Partial<Parameters<typeof frontChart>[0]> = {}): TopLe
     subtitle: [LONG],
     evaluated: [p(2.1e-3, 0.31), p(3e-3, 0.22), p(2.6e-3, 0.4)],
     front: [p(1e-3, 0.25), p(1.4e-3, 0.2), p(2e-3, 0.12)],
-    baselines: [{ ...p(1e-3, 0.25), name: 'gpu alone' }, { ...p(1e-3, 0.25), name: 'heft' }, { ...p(5e-3, 0.5), name: 'cpu alone' }],
+    baselines: [
+      { ...p(1e-3, 0.25), name: 'gpu alone' },
+      { ...p(1e-3, 0.25), name: 'heft' },
+      { ...p(5e-3, 0.5), name: 'cpu alone' },
+    ],
     chosen: { ...p(1e-3, 0.25), policy: 'min-time' },
     width: 960,
     height: 600,
@@ -51,7 +56,13 @@ const layers = (spec: TopLevelSpec): Layer[] => (spec as unknown as { layer: Lay
 
 async function warnings(spec: TopLevelSpec): Promise<string[]> {
   const seen: string[] = [];
-  const logger = { level: () => logger, error: (...a: unknown[]) => seen.push(`error: ${a.join(' ')}`), warn: (...a: unknown[]) => seen.push(`warn: ${a.join(' ')}`), info: () => logger, debug: () => logger };
+  const logger = {
+    level: () => logger,
+    error: (...a: unknown[]) => seen.push(`error: ${a.join(' ')}`),
+    warn: (...a: unknown[]) => seen.push(`warn: ${a.join(' ')}`),
+    info: () => logger,
+    debug: () => logger,
+  };
   const compiled = vl.compile(spec, { logger: logger as never }).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none', logger: logger as never, logLevel: vega.Warn });
   await view.toSVG();
@@ -73,7 +84,9 @@ describe('the front chart', () => {
   });
 
   it('keeps labels off the ring and off each other when baselines sit on the chosen plan', () => {
-    const texts = layers(front()).filter((l) => l.mark?.type === 'text').flatMap((l) => l.data!.values!);
+    const texts = layers(front())
+      .filter((l) => l.mark?.type === 'text')
+      .flatMap((l) => l.data!.values!);
     const chosen = texts.find((t) => String(t['name']).startsWith('chosen'))!;
     const onRing = texts.find((t) => t['name'] === 'gpu alone = heft')!;
     expect(chosen['labelY']).not.toBe(onRing['labelY']);
@@ -83,7 +96,15 @@ describe('the front chart', () => {
   });
 
   it('labels ticks around the chosen point on a log axis narrower than a decade', () => {
-    const spec = front({ front: [p(1.2e-3, 0.25), p(1.9e-3, 0.2)], evaluated: [p(2.5e-3, 0.3)], baselines: [{ ...p(1.2e-3, 0.25), name: 'gpu alone' }, { ...p(2e-2, 2), name: 'cpu alone' }], chosen: { ...p(1.2e-3, 0.25), policy: 'min-time' } });
+    const spec = front({
+      front: [p(1.2e-3, 0.25), p(1.9e-3, 0.2)],
+      evaluated: [p(2.5e-3, 0.3)],
+      baselines: [
+        { ...p(1.2e-3, 0.25), name: 'gpu alone' },
+        { ...p(2e-2, 2), name: 'cpu alone' },
+      ],
+      chosen: { ...p(1.2e-3, 0.25), policy: 'min-time' },
+    });
     const x = (spec as unknown as { encoding: { x: { axis: { values: number[] } } } }).encoding.x.axis.values;
     expect(x.length).toBeGreaterThanOrEqual(4);
     // A labelled tick at the chosen plan's 1.2 ms, the other ticks 1-2-5.
@@ -98,7 +119,9 @@ describe('the front chart', () => {
 
   it('compiles and draws without a Vega warning', async () => {
     expect(await warnings(front())).toEqual([]);
-    expect(await warnings(front({ measured: [{ ...p(1.1e-3, 0.3), name: '#1', predictedTime: 1e-3, predictedEnergy: 0.25 }], measuredNote: 'cpu measured' }))).toEqual([]);
+    expect(
+      await warnings(front({ measured: [{ ...p(1.1e-3, 0.3), name: '#1', predictedTime: 1e-3, predictedEnergy: 0.25 }], measuredNote: 'cpu measured' })),
+    ).toEqual([]);
   });
 });
 
@@ -122,10 +145,35 @@ describe('the run timeline', () => {
 
 describe('a BFS re-decided level by level', () => {
   const step = (device: string, seconds: number, source: 'measured' | 'simulated', move = 0) =>
-    ({ device, fromLevel: 0, levels: 1, frontier: 1, frontierEdges: 1, bottomUp: false, predictedSeconds: seconds, observedSeconds: seconds, observedJoules: 0, source, energySource: 'modelled', moveSeconds: move, reason: '' }) as const;
+    ({
+      device,
+      fromLevel: 0,
+      levels: 1,
+      frontier: 1,
+      frontierEdges: 1,
+      bottomUp: false,
+      predictedSeconds: seconds,
+      observedSeconds: seconds,
+      observedJoules: 0,
+      source,
+      energySource: 'modelled',
+      moveSeconds: move,
+      reason: '',
+    }) as const;
   const piece = {
-    op: 'depth', kind: 'bfs', device: 'gpu', begin: 0, end: 1, predictedSeconds: 1, observedSeconds: 1, predictedJoules: 0, observedJoules: 0,
-    source: 'simulated', energySource: 'modelled', start: 10, finish: 20,
+    op: 'depth',
+    kind: 'bfs',
+    device: 'gpu',
+    begin: 0,
+    end: 1,
+    predictedSeconds: 1,
+    observedSeconds: 1,
+    predictedJoules: 0,
+    observedJoules: 0,
+    source: 'simulated',
+    energySource: 'modelled',
+    start: 10,
+    finish: 20,
     steps: [step('gpu', 2, 'simulated'), step('cpu', 7.2, 'measured', 0.8)],
   } as never;
 

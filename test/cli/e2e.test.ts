@@ -93,7 +93,10 @@ describe('dype, built and run as a user would', () => {
 
   it('inspect FILE draws the degree distribution; system and calibrate --show answer in JSON', async () => {
     const cwd = folder();
-    writeFileSync(join(cwd, 'star.mtx'), `%%MatrixMarket matrix coordinate pattern symmetric\n9 9 8\n${[2, 3, 4, 5, 6, 7, 8, 9].map((i) => `${i} 1`).join('\n')}\n`);
+    writeFileSync(
+      join(cwd, 'star.mtx'),
+      `%%MatrixMarket matrix coordinate pattern symmetric\n9 9 8\n${[2, 3, 4, 5, 6, 7, 8, 9].map((i) => `${i} 1`).join('\n')}\n`,
+    );
     const r = await dype(['inspect', 'star.mtx', '--out', 'degrees.png', '--json'], cwd);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.out) as { plot: string; matrix: { nnz: number } }).matrix.nnz).toBe(16);
@@ -108,7 +111,10 @@ describe('dype, built and run as a user would', () => {
 
   it('calibrate shows progress as plain lines when stderr is not a terminal', async () => {
     const cwd = folder();
-    writeFileSync(join(cwd, 'gpu.json'), JSON.stringify({ name: 'gpu-only', devices: [{ name: 'gpu', backend: 'gpu-sim' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen4-x16' }] }));
+    writeFileSync(
+      join(cwd, 'gpu.json'),
+      JSON.stringify({ name: 'gpu-only', devices: [{ name: 'gpu', backend: 'gpu-sim' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen4-x16' }] }),
+    );
     const r = await dype(['calibrate', '--quick', '--system', 'gpu.json'], cwd);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^Calibrated gpu in [\d.]+ s \(quick\)/);

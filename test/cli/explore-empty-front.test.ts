@@ -15,7 +15,9 @@ describe('explore with constraints no plan meets', () => {
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
     expect(r.out).toMatch(/^Constraints: deadline 1\.00 us$/m);
-    expect(r.out).toMatch(/^No plan satisfies the constraints: no mapping of [\d,]+ evaluated satisfies the constraints; the best by time breaks them: deadline: [\d.]+ (us|ms) > 1\.00 us \(\+[\d,]+%\)\.$/m);
+    expect(r.out).toMatch(
+      /^No plan satisfies the constraints: no mapping of [\d,]+ evaluated satisfies the constraints; the best by time breaks them: deadline: [\d.]+ (us|ms) > 1\.00 us \(\+[\d,]+%\)\.$/m,
+    );
     expect(r.out).toMatch(/The Pareto front without the constraints, and the baselines:/);
     expect(r.out).toMatch(/^#1\s+[\d.]+ (us|ms)\s+[\d.]+ (uJ|mJ|J)\s+.*<- nearest miss; over the deadline/m);
     expect(r.out).toMatch(/^To find plans, relax:\n {2}--deadline [\d.]+(us|ms) or more \(the fastest plan found takes/m);
@@ -27,8 +29,15 @@ describe('explore with constraints no plan meets', () => {
     const r = await runCli(['explore', 'pagerank', ...SMALL, '--deadline', '1us', '--energy-budget', '1uJ', '--json']);
     expect(r.code).toBe(0);
     const o = JSON.parse(r.out) as {
-      front: unknown[]; chosen: null; plot: null;
-      empty: { reason: string; nearestMiss: { time: number }; relax: { deadline: number; energyBudget: number }; frontWithoutConstraints: { time: number; energy: number }[] };
+      front: unknown[];
+      chosen: null;
+      plot: null;
+      empty: {
+        reason: string;
+        nearestMiss: { time: number };
+        relax: { deadline: number; energyBudget: number };
+        frontWithoutConstraints: { time: number; energy: number }[];
+      };
     };
     expect(o.front).toEqual([]);
     expect(o.chosen).toBeNull();
@@ -49,7 +58,9 @@ describe('explore with constraints no plan meets', () => {
     const r = await runCli(['run', ...SMALL, '--deadline', '1us', '--no-plot', '--no-trace']);
     expect(r.code).toBe(1);
     expect(r.err.trim().split('\n')).toHaveLength(1);
-    expect(r.err).toMatch(/^dype: run: no plan satisfies the constraints: .*deadline: [\d.]+ (us|ms) > 1\.00 us \(\+[\d,]+%\); to find plans, relax --deadline [\d.]+(us|ms) or more/);
+    expect(r.err).toMatch(
+      /^dype: run: no plan satisfies the constraints: .*deadline: [\d.]+ (us|ms) > 1\.00 us \(\+[\d,]+%\); to find plans, relax --deadline [\d.]+(us|ms) or more/,
+    );
     expect(r.err).not.toMatch(RAW_FLOAT);
   });
 });

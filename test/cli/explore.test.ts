@@ -49,10 +49,17 @@ describe('dype explore', () => {
     const r = await runCli(['explore', 'spmm', ...SMALL, '--json']);
     expect(r.code).toBe(0);
     const o = JSON.parse(r.out) as {
-      command: string; workload: string; modelled: boolean; plot: null; units: { time: string; energy: string };
-      front: (PointJson & { rank: number; chosen: boolean })[]; chosen: PointJson & { rank: number | null; explanation: string[] };
+      command: string;
+      workload: string;
+      modelled: boolean;
+      plot: null;
+      units: { time: string; energy: string };
+      front: (PointJson & { rank: number; chosen: boolean })[];
+      chosen: PointJson & { rank: number | null; explanation: string[] };
       baselines: (Partial<PointJson> & { name: string; feasible: boolean; sameAsFront: number | null })[];
-      search: { evaluated: number }; input: { rows: number }; system: { devices: { name: string; simulated: boolean }[] };
+      search: { evaluated: number };
+      input: { rows: number };
+      system: { devices: { name: string; simulated: boolean }[] };
     };
     expect(o).toMatchObject({ command: 'explore', workload: 'spmm', modelled: true, plot: null, units: { time: 's', energy: 'J' } });
     expect(o.input.rows).toBe(1024);
@@ -70,7 +77,11 @@ describe('dype explore', () => {
   it('--measure executes the front and the baselines beside the predictions', async () => {
     const r = await runCli(['explore', 'spmm', '--generate', 'grid:rows=30,cols=30', '--measure', '--repeats', '1', '--json']);
     expect(r.code).toBe(0);
-    const o = JSON.parse(r.out) as { front: PointJson[]; baselines: (PointJson & { feasible: boolean })[]; measured: { repeats: number; pieces: Record<string, number>; note: string } };
+    const o = JSON.parse(r.out) as {
+      front: PointJson[];
+      baselines: (PointJson & { feasible: boolean })[];
+      measured: { repeats: number; pieces: Record<string, number>; note: string };
+    };
     expect(o.front.every((p) => p.measured && p.measured.time > 0 && p.measured.energy > 0)).toBe(true);
     expect(o.baselines.filter((b) => b.feasible).every((b) => b.measured && b.measured.time > 0)).toBe(true);
     expect(o.measured.repeats).toBe(1);
@@ -105,7 +116,9 @@ describe('dype explore', () => {
     writeFileSync(file, '%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 1\n2 1 -4\n3 2 -4\n');
     const r = await runCli(['explore', '--data', file, '--no-plot']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^dype: gcnNormalise: .*needs positive row sums \(the input's values are used as edge weights; --pattern uses its sparsity pattern alone\)\n$/);
+    expect(r.err).toMatch(
+      /^dype: gcnNormalise: .*needs positive row sums \(the input's values are used as edge weights; --pattern uses its sparsity pattern alone\)\n$/,
+    );
     const p = await runCli(['explore', '--data', file, '--pattern', '--json']);
     expect(p.code).toBe(0);
     expect((JSON.parse(p.out) as { input: { label: string } }).input.label).toBe('stiff.mtx (pattern)');

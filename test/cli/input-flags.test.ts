@@ -26,7 +26,9 @@ describe('inputs from the command line', () => {
     const directed = await runCli(['inspect', genes, '--json']);
     expect(directed.code).toBe(0);
     expect((JSON.parse(directed.out) as InspectJson).matrix).toMatchObject({ rows: 5, nnz: 4 });
-    expect(directed.err).toMatch(/^dype: warning: genes\.tsv: no edge is listed in both directions, so it is read as a directed graph; if each undirected edge is listed once, pass --undirected\n$/);
+    expect(directed.err).toMatch(
+      /^dype: warning: genes\.tsv: no edge is listed in both directions, so it is read as a directed graph; if each undirected edge is listed once, pass --undirected\n$/,
+    );
     const undirected = await runCli(['inspect', genes, '--undirected', '--json']);
     expect((JSON.parse(undirected.out) as InspectJson).matrix.nnz).toBe(8);
     expect(undirected.err).toBe('');
@@ -78,7 +80,9 @@ describe('inputs from the command line', () => {
   it('lists the presets when --generate names none', async () => {
     const r = await runCli(['explore', '--generate', 'kron13', '--no-plot']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^dype: explore: --generate "kron13" is neither a preset nor a generator spec \(did you mean kron1\d\?\); presets: kron12, kron14, kron16, kron18, kron20, tendril, road, fem, random;/);
+    expect(r.err).toMatch(
+      /^dype: explore: --generate "kron13" is neither a preset nor a generator spec \(did you mean kron1\d\?\); presets: kron12, kron14, kron16, kron18, kron20, tendril, road, fem, random;/,
+    );
   });
 
   it('reads scipy .npz files and Matrix Market 64-bit integers (exactly with --pattern)', async () => {

@@ -32,7 +32,10 @@ describe('dype inspect', () => {
   it('--json prints one object with plain arrays', async () => {
     const r = await runCli(['inspect', '--generate', 'grid:rows=20,cols=20', '--graph', '--json']);
     expect(r.code).toBe(0);
-    const o = JSON.parse(r.out) as { matrix: { rows: number; rowLength: { histogram: unknown }; powerLaw: { state: string } }; graph: { frontier: unknown; diameterEstimate: number } };
+    const o = JSON.parse(r.out) as {
+      matrix: { rows: number; rowLength: { histogram: unknown }; powerLaw: { state: string } };
+      graph: { frontier: unknown; diameterEstimate: number };
+    };
     expect(o.matrix.rows).toBe(400);
     expect(Array.isArray(o.matrix.rowLength.histogram)).toBe(true);
     expect(o.matrix.powerLaw.state).toBe('not-fitted');

@@ -20,6 +20,7 @@ describe('dype kernels', () => {
   it('--json gives one machine-readable object', async () => {
     const r = await run(['kernels', '--generate', 'grid:rows=20,cols=30', '--k', '8', '--precision', 'f64', '--repeats', '1', '--sources', '2', '--json']);
     expect(r.code).toBe(0);
+    // biome-ignore lint/suspicious/noExplicitAny: the test walks the JSON output's fields freely
     const o = JSON.parse(r.out) as Record<string, any>;
     expect(o['input']).toMatchObject({ rows: 600, cols: 600, origin: 'generated', symmetric: true });
     expect(o['source']).toBe('measured');

@@ -6,7 +6,11 @@ import { pieceProgress, progressReporter } from '../../src/cli/progress.js';
 
 function lines(planned: number, ran: number): string[] {
   const writes: string[] = [];
-  const s = { isTTY: false, write: (chunk: string) => (writes.push(chunk), true) } as unknown as NodeJS.WriteStream;
+  const write = (chunk: string): boolean => {
+    writes.push(chunk);
+    return true;
+  };
+  const s = { isTTY: false, write } as unknown as NodeJS.WriteStream;
   const p = pieceProgress(progressReporter('run', s), planned);
   for (let i = 0; i < ran; i++) p.piece(`piece ${i + 1}`);
   p.finish();

@@ -7,10 +7,23 @@ import { noReplanReason } from '../../src/cli/commands/run.js';
 import type { RunResult } from '../../src/executor/run.js';
 
 const piece = (op: string, predicted: number, observed: number): RunResult['pieces'][number] => ({
-  op, kind: 'spmm', device: 'cpu', begin: 0, end: 1, predictedSeconds: predicted, observedSeconds: observed, predictedJoules: 0, observedJoules: 0,
-  source: 'measured', energySource: 'modelled', wallStart: 0, wallFinish: observed, start: 0, finish: observed,
+  op,
+  kind: 'spmm',
+  device: 'cpu',
+  begin: 0,
+  end: 1,
+  predictedSeconds: predicted,
+  observedSeconds: observed,
+  predictedJoules: 0,
+  observedJoules: 0,
+  source: 'measured',
+  energySource: 'modelled',
+  wallStart: 0,
+  wallFinish: observed,
+  start: 0,
+  finish: observed,
 });
-const result = (pieces: RunResult['pieces']): RunResult => ({ pieces } as unknown as RunResult);
+const result = (pieces: RunResult['pieces']): RunResult => ({ pieces }) as unknown as RunResult;
 
 describe('why a run did not re-plan', () => {
   it('says re-planning was off', () => {

@@ -64,7 +64,10 @@ describe('dype run', () => {
     // The uncalibrated model overestimates the simulated GPU's SpMM: the run re-plans.
     expect(o.replans.length).toBeGreaterThan(0);
     // Its progress still ends at all of the pieces run (it stopped at 5/6 after the re-plan).
-    const progress = r.err.trim().split('\n').filter((l) => l.startsWith('run: '));
+    const progress = r.err
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('run: '));
     expect(progress[progress.length - 1]).toMatch(/^run: (\d+)\/\1 \(100%\) /);
     const events = (JSON.parse(readFileSync(trace, 'utf8')) as { traceEvents: { ph: string; name: string }[] }).traceEvents;
     expect(events.filter((e) => e.ph === 'X').length).toBeGreaterThanOrEqual(o.pieces.length);

@@ -11,7 +11,7 @@ describe('stale calibrations', () => {
   useTempCacheDir();
   const OTHER_MACHINE = { ...META, fingerprint: 'fedcba9876543210' };
 
-  it('reports this machine\'s calibration for another model version as stale, with its path', async () => {
+  it("reports this machine's calibration for another model version as stale, with its path", async () => {
     const old = await writeCalibration({ n: 1 }, { ...META, modelVersion: 2 });
     const found = await readCalibration(META);
     expect(found).toEqual({ state: 'stale', path: old, reason: "this machine's calibration is for model version 2, not 3" });
@@ -32,7 +32,7 @@ describe('stale calibrations', () => {
     });
   });
 
-  it('ignores another machine\'s own file: missing, not stale', async () => {
+  it("ignores another machine's own file: missing, not stale", async () => {
     await writeCalibration({ n: 1 }, OTHER_MACHINE);
     expect((await readCalibration(META)).state).toBe('missing');
     expect((await readCalibration(OTHER_MACHINE)).state).toBe('valid');

@@ -14,17 +14,23 @@ import { generate, parseGeneratorSpec } from '../../src/generators/index.js';
 import { fromRows, pathGraph, starGraph } from './feature-helpers.js';
 
 const INPUTS: Record<string, () => CsrMatrix> = {
-  'kronecker': () => generate(parseGeneratorSpec('kronecker:scale=11,seed=3')),
+  kronecker: () => generate(parseGeneratorSpec('kronecker:scale=11,seed=3')),
   'directed erdos-renyi': () => generate(parseGeneratorSpec('erdos-renyi:n=2000,m=12000,directed=true')),
-  'grid': () => generate(parseGeneratorSpec('grid:rows=50,cols=40,deleteFraction=0.2')),
-  'banded': () => generate(parseGeneratorSpec('banded:n=3000,halfBandwidth=9')),
+  grid: () => generate(parseGeneratorSpec('grid:rows=50,cols=40,deleteFraction=0.2')),
+  banded: () => generate(parseGeneratorSpec('banded:n=3000,halfBandwidth=9')),
   'one vertex': () => fromRows([[]]),
   'empty rows': () => fromRows([[], [3, 1, 1], [], [0, 2, 3]], 4),
   path: () => pathGraph(200),
   star: () => starGraph(80),
 };
 
-const CACHES: readonly (readonly [number, number])[] = [[0, 0], [512, 4096], [48 * 1024, 2 ** 21], [2 ** 26, 2 ** 30], [3.5, 1e12]];
+const CACHES: readonly (readonly [number, number])[] = [
+  [0, 0],
+  [512, 4096],
+  [48 * 1024, 2 ** 21],
+  [2 ** 26, 2 ** 30],
+  [3.5, 1e12],
+];
 
 /** Every term vector both builds produce for one input, in one engine's memory. */
 function allTerms(engine: FeatureEngine, mf: Float64Array, gf: Float64Array | undefined, rows: number, nnz: number): number[] {
@@ -40,7 +46,11 @@ function allTerms(engine: FeatureEngine, mf: Float64Array, gf: Float64Array | un
   for (const [near, far] of CACHES) {
     for (const k of [1, 2, 3, 5, 16, 17, 64, 1000]) {
       for (const bytes of [4, 8]) {
-        for (const [r, e] of [[rows, nnz], [Math.floor(rows / 3), Math.floor(nnz / 3)], [0, 0]] as const) {
+        for (const [r, e] of [
+          [rows, nnz],
+          [Math.floor(rows / 3), Math.floor(nnz / 3)],
+          [0, 0],
+        ] as const) {
           engine.spmmTerms(mfPtr, k, bytes, r, e, near, far, out);
           read(SPMM_TERMS);
         }
@@ -55,7 +65,11 @@ function allTerms(engine: FeatureEngine, mf: Float64Array, gf: Float64Array | un
         read(MSBFS_TERMS);
       }
     }
-    for (const [frontier, edges, unvisited] of [[1, 3, rows - 1], [rows / 4, nnz / 2, rows / 2], [0, -1, 0]] as const) {
+    for (const [frontier, edges, unvisited] of [
+      [1, 3, rows - 1],
+      [rows / 4, nnz / 2, rows / 2],
+      [0, -1, 0],
+    ] as const) {
       for (const bottomUp of [0, 1]) {
         for (const call of [0, 1]) {
           engine.bfsLevelTerms(gfPtr, near, far, frontier, edges, unvisited, bottomUp, call, out);

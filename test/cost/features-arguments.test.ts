@@ -21,7 +21,9 @@ describe('feature extraction arguments', () => {
   it('suggests the option meant', () => {
     expect(() => matrixFeatures(a, { sampleRow: 5 } as never)).toThrow(/^matrixFeatures: unknown option "sampleRow" \(did you mean "sampleRows"\?\)/);
     expect(() => graphFeatures(a, { source: 2 } as never)).toThrow(/^graphFeatures: unknown option "source" \(did you mean "sources"\?\)/);
-    expect(() => matrixFeatures(a, { engine: 'wasn' as never })).toThrow(/^matrixFeatures: options.engine must be one of "wasm", "typescript", got "wasn" \(did you mean "wasm"\?\)/);
+    expect(() => matrixFeatures(a, { engine: 'wasn' as never })).toThrow(
+      /^matrixFeatures: options.engine must be one of "wasm", "typescript", got "wasn" \(did you mean "wasm"\?\)/,
+    );
   });
 
   it('checks option ranges', () => {

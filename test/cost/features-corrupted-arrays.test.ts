@@ -10,7 +10,7 @@ import { InvalidArgumentError } from '../../src/errors.js';
 import { kroneckerGraph } from '../../src/generators/index.js';
 
 const CORRUPTIONS = {
-  'a column index past the end': (rp: Int32Array, ci: Int32Array) => ci.fill(1 << 29, 0, 50),
+  'a column index past the end': (_rp: Int32Array, ci: Int32Array) => ci.fill(1 << 29, 0, 50),
   'a negative column index': (_rp: Int32Array, ci: Int32Array) => ci.fill(-7, 0, 50),
   'a row pointer past nnz': (rp: Int32Array) => (rp[10] = 1 << 30),
   'a negative row pointer': (rp: Int32Array) => (rp[10] = -5),
@@ -20,7 +20,10 @@ const CORRUPTIONS = {
 describe.each(['wasm', 'typescript'] as const)('the %s engine', (engine) => {
   for (const [what, spoil] of Object.entries(CORRUPTIONS)) {
     it(`matrixFeatures and graphFeatures refuse ${what} with a typed error naming themselves`, () => {
-      for (const [fn, call] of [['matrixFeatures', matrixFeatures], ['graphFeatures', graphFeatures]] as const) {
+      for (const [fn, call] of [
+        ['matrixFeatures', matrixFeatures],
+        ['graphFeatures', graphFeatures],
+      ] as const) {
         const g = kroneckerGraph({ scale: 8, seed: 1 });
         spoil(g.rowPtr as Int32Array, g.colIdx);
         expect(() => call(g, { engine })).toThrow(InvalidArgumentError);

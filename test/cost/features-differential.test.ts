@@ -26,7 +26,7 @@ const EDGE_CASES: Record<string, () => CsrMatrix> = {
   'one vertex': () => fromRows([[]]),
   'one vertex with a loop': () => fromRows([[0]]),
   'empty rows': () => fromRows([[], [3, 1, 1], [], [], [0, 2, 3]], 4),
-  'rectangular': () => fromRows([[0, 9], [5], [1, 2, 3, 4]], 10),
+  rectangular: () => fromRows([[0, 9], [5], [1, 2, 3, 4]], 10),
   '64-bit row pointers': () => fromRows([[1], [0, 2], [1]], 3, true),
   path: () => pathGraph(300),
   star: () => starGraph(100),

@@ -23,9 +23,7 @@ describe('fitRelative arguments', () => {
   });
 
   it('refuses an underdetermined system', () => {
-    expect(() => fitRelative(Float64Array.of(1, 2, 3), 1, 3, Float64Array.of(1))).toThrow(
-      /^fitRelative: 1 rows cannot determine 3 coefficients/,
-    );
+    expect(() => fitRelative(Float64Array.of(1, 2, 3), 1, 3, Float64Array.of(1))).toThrow(/^fitRelative: 1 rows cannot determine 3 coefficients/);
   });
 
   it('refuses unknown options and mismatched lengths', () => {

@@ -11,7 +11,10 @@ import { denseFeatures, generate, type GeneratorSpec } from '../../src/generator
 
 const system = buildSystem({
   name: 'simulators',
-  devices: [{ name: 'gpu', backend: 'gpu-sim' }, { name: 'cgra', backend: 'cgra-sim' }],
+  devices: [
+    { name: 'gpu', backend: 'gpu-sim' },
+    { name: 'cgra', backend: 'cgra-sim' },
+  ],
   links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
 });
 const inputs: GeneratorSpec[] = [
@@ -63,7 +66,16 @@ describe('calibrated cost model', () => {
     const before = m.predict('gpu', { kind: 'spmm' }, { a, x });
     for (let i = 0; i < 6; i++) {
       const p = m.predict('gpu', { kind: 'spmm' }, { a, x });
-      m.observe(p, { device: 'gpu', operator: 'spmm', output: x, seconds: before.seconds * 2, joules: before.joules * 2, source: 'simulated', energySource: 'simulated', counters: {} });
+      m.observe(p, {
+        device: 'gpu',
+        operator: 'spmm',
+        output: x,
+        seconds: before.seconds * 2,
+        joules: before.joules * 2,
+        source: 'simulated',
+        energySource: 'simulated',
+        counters: {},
+      });
     }
     const after = m.predict('gpu', { kind: 'spmm' }, { a, x });
     expect(after.seconds / before.seconds).toBeCloseTo(2, 5);

@@ -32,7 +32,8 @@ describe('multi-source BFS terms', () => {
   it('re-process a road graph per source and a star once', () => {
     const path = pathGraph(3000);
     const star = starGraph(3000);
-    const repeats = (g: typeof path): number => msbfsTerms(packed(g), 32, { near, far, lanes: 64 })[7]! / msbfsTerms(packed(g), 32, { near, far, lanes: 64 })[3]!;
+    const repeats = (g: typeof path): number =>
+      msbfsTerms(packed(g), 32, { near, far, lanes: 64 })[7]! / msbfsTerms(packed(g), 32, { near, far, lanes: 64 })[3]!;
     expect(repeats(path)).toBeGreaterThan(25);
     expect(repeats(star)).toBeLessThan(1.01);
   });

@@ -24,7 +24,12 @@ describe('nnls scaling', () => {
     const a = Float64Array.of(1, 2, 3, 1, 0.5, 4, 2, 2, 2, 1, 1, 7);
     const b = Float64Array.of(1, 3, 2, 5);
     const x1 = nnls(a, 4, 3, b);
-    const x2 = nnls(a, 4, 3, b.map((v) => v * 1e-12));
+    const x2 = nnls(
+      a,
+      4,
+      3,
+      b.map((v) => v * 1e-12),
+    );
     x1.forEach((v, j) => expect(x2[j]! * 1e12).toBeCloseTo(v, 9));
     expect(x1.some((v) => v > 0)).toBe(true);
   });

@@ -13,7 +13,16 @@ function fake(simulated: boolean, times: number[]): { device: Device; calls: num
   const run = async (): Promise<DeviceResult> => {
     calls.push(performance.now());
     const seconds = times[Math.min(i++, times.length - 1)]!;
-    return { device: 'd', operator: 'bfs', output: {} as never, seconds, joules: 2 * seconds, source: simulated ? 'simulated' : 'measured', energySource: 'modelled', counters: {} };
+    return {
+      device: 'd',
+      operator: 'bfs',
+      output: {} as never,
+      seconds,
+      joules: 2 * seconds,
+      source: simulated ? 'simulated' : 'measured',
+      energySource: 'modelled',
+      counters: {},
+    };
   };
   return { device: { simulated } as Device, calls, run };
 }

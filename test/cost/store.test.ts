@@ -10,7 +10,12 @@ import { defaultCoefficients } from '../../src/cost/defaults.js';
 import { loadCostModel, readStoredCalibration, saveCalibration } from '../../src/cost/store.js';
 import { buildSystem } from '../../src/devices/system.js';
 
-const system = buildSystem({ devices: [{ name: 'cpu', backend: 'cpu' }, { name: 'cgra', backend: 'cgra-sim' }] });
+const system = buildSystem({
+  devices: [
+    { name: 'cpu', backend: 'cpu' },
+    { name: 'cgra', backend: 'cgra-sim' },
+  ],
+});
 const saved = process.env['DYPE_CACHE_DIR'];
 let dir = '';
 

@@ -5,7 +5,11 @@ import { randomCsr, triples } from './helpers.js';
 
 describe('dropSelfLoops', () => {
   it('removes exactly the diagonal entries, keeping order, values and flags', () => {
-    for (const [rows, cols, messy] of [[10, 10, false], [7, 12, true], [12, 7, false]] as const) {
+    for (const [rows, cols, messy] of [
+      [10, 10, false],
+      [7, 12, true],
+      [12, 7, false],
+    ] as const) {
       const a = randomCsr(rows, cols, rows * cols, { density: 0.5, messy, values: 'f32' });
       const d = dropSelfLoops(a);
       const expected = triples(a).filter((t) => {

@@ -48,8 +48,7 @@ export function randomCsr(rows: number, cols: number, seed: number, options: Ran
     }
     ptr.push(colList.length);
   }
-  const values: ValueArray | undefined =
-    kind === 'pattern' ? undefined : kind === 'f32' ? Float32Array.from(valList) : Float64Array.from(valList);
+  const values: ValueArray | undefined = kind === 'pattern' ? undefined : kind === 'f32' ? Float32Array.from(valList) : Float64Array.from(valList);
   return new CsrMatrix({
     rows,
     cols,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { symmetrize, type SymmetrizePolicy } from '../../src/data/convert.js';
-import { CsrMatrix } from '../../src/data/csr.js';
+import type { CsrMatrix } from '../../src/data/csr.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { randomCsr, triples } from './helpers.js';
 

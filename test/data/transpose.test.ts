@@ -4,7 +4,15 @@ import { CsrMatrix } from '../../src/data/csr.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { denseTranspose, randomCsr, toDense, triples, type ValueKind } from './helpers.js';
 
-const SHAPES: Array<[number, number]> = [[0, 0], [1, 1], [3, 0], [5, 7], [13, 4], [20, 20], [1, 30]];
+const SHAPES: Array<[number, number]> = [
+  [0, 0],
+  [1, 1],
+  [3, 0],
+  [5, 7],
+  [13, 4],
+  [20, 20],
+  [1, 30],
+];
 const KINDS: ValueKind[] = ['pattern', 'f32', 'f64'];
 
 describe('transpose', () => {

@@ -261,7 +261,15 @@ describe('native exports called directly with a bad resume', () => {
         e = await failure(() => call(depth, 3, 1, inline));
         expect(e.message).toMatch(new RegExp(`^${name}: depth\\[5\\] = 2147483647`));
         const clean = ref.map((d) => (d > 3 ? -1 : d));
-        for (const [start, max] of [[g.rows, 0], [-2, 0], [1.5, 0], ['1', 0], [3, -1], [3, 0.5], [3, NaN]] as const) {
+        for (const [start, max] of [
+          [g.rows, 0],
+          [-2, 0],
+          [1.5, 0],
+          ['1', 0],
+          [3, -1],
+          [3, 0.5],
+          [3, NaN],
+        ] as const) {
           e = await failure(() => call(clean.slice(), start, max, inline));
           expect(e.message, `startLevel ${start}, maxLevels ${max}`).toMatch(new RegExp(`^${name}: (startLevel|maxLevels)`));
           expect((e as { code?: string }).code).toBe('ERR_INVALID_ARGUMENT');

@@ -33,7 +33,13 @@ describe('device traits', () => {
   }
 
   it('a spec without a parameter the traits need is refused by name, not priced with a default', () => {
-    for (const [backend, key] of [['gpu-sim', 'l2Gbs'], ['gpu-sim', 'l1KbPerSm'], ['cgra-sim', 'spmBytes'], ['cpu', 'streamGbsPerCore'], ['gpu', 'launchUs']] as const) {
+    for (const [backend, key] of [
+      ['gpu-sim', 'l2Gbs'],
+      ['gpu-sim', 'l1KbPerSm'],
+      ['cgra-sim', 'spmBytes'],
+      ['cpu', 'streamGbsPerCore'],
+      ['gpu', 'launchUs'],
+    ] as const) {
       const b = BACKENDS.get(backend)!;
       const full = loadProfile('test', backend, b.defaultProfile, b.params);
       const { [key]: _gone, ...rest } = full.params;

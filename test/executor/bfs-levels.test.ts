@@ -27,7 +27,10 @@ afterEach(() => {
 
 async function bfsOn(planner: Planner, device: string): Promise<ReturnType<typeof withGenome>> {
   const plan = await planner.plan('bfs');
-  return withGenome(plan, Int32Array.from(plan.problem.bound.ops, (_, i) => wholeOn(plan, i, device)));
+  return withGenome(
+    plan,
+    Int32Array.from(plan.problem.bound.ops, (_, i) => wholeOn(plan, i, device)),
+  );
 }
 
 describe('BFS re-decided level by level', () => {
@@ -37,7 +40,14 @@ describe('BFS re-decided level by level', () => {
 
   it('a search planned on the CPU moves levels to the devices predicted cheaper for them; depths equal the reference', async () => {
     const plan = await bfsOn(tailed, 'cpu');
-    const ctx = { system, model: plan.problem.model, graph: tailed.graph, source: plan.problem.bound.ops[0]!.source!, planned: deviceIndex(plan, 'cpu'), usable: () => true };
+    const ctx = {
+      system,
+      model: plan.problem.model,
+      graph: tailed.graph,
+      source: plan.problem.bound.ops[0]!.source!,
+      planned: deviceIndex(plan, 'cpu'),
+      usable: () => true,
+    };
     expect(steppingPays(ctx, resumableBfsDevices(system)).pays).toBe(true);
     const result = await runPlan(plan);
     expectReferenceOutputs(plan, result);
@@ -59,7 +69,9 @@ describe('BFS re-decided level by level', () => {
     // The piece's time is the steps' and the moves' between memory spaces.
     const sum = steps.reduce((t, s) => t + s.observedSeconds + s.moveSeconds, 0);
     expect(piece.observedSeconds).toBeGreaterThanOrEqual(sum * (1 - 1e-12));
-    expect(steps.some((s) => s.device !== 'cpu' && s.moveSeconds > 0) || steps.every((s) => system.devices.find((d) => d.name === s.device)!.memorySpace === 'host')).toBe(true);
+    expect(
+      steps.some((s) => s.device !== 'cpu' && s.moveSeconds > 0) || steps.every((s) => system.devices.find((d) => d.name === s.device)!.memorySpace === 'host'),
+    ).toBe(true);
   });
 
   it('the trace draws each group of levels on its device, with its reason', async () => {
@@ -76,9 +88,16 @@ describe('BFS re-decided level by level', () => {
     });
   });
 
-  it('needs a predicted gain beyond the model\'s uncertainty: an uncalibrated model (+-100%) keeps the same search in one call', async () => {
+  it("needs a predicted gain beyond the model's uncertainty: an uncalibrated model (+-100%) keeps the same search in one call", async () => {
     const plan = await bfsOn(tailed, 'cpu');
-    const ctx = { system, model: plan.problem.model, graph: tailed.graph, source: plan.problem.bound.ops[0]!.source!, planned: deviceIndex(plan, 'cpu'), usable: () => true };
+    const ctx = {
+      system,
+      model: plan.problem.model,
+      graph: tailed.graph,
+      source: plan.problem.bound.ops[0]!.source!,
+      planned: deviceIndex(plan, 'cpu'),
+      usable: () => true,
+    };
     const confident = steppingPays(ctx, resumableBfsDevices(system));
     expect(confident.required).toBeCloseTo(0.2, 12);
     const gain = 1 - confident.hybrid / confident.planned;
@@ -103,7 +122,14 @@ describe('BFS re-decided level by level', () => {
 
   it('a road-like graph, where no device beats the planned one level by level, runs in one call', async () => {
     const plan = await road.plan('bfs');
-    const ctx = { system, model: plan.problem.model, graph: road.graph, source: plan.problem.bound.ops[0]!.source!, planned: plan.problem.choices[0]![plan.chosen.genome[0]!]!.parts[0]!.device, usable: () => true };
+    const ctx = {
+      system,
+      model: plan.problem.model,
+      graph: road.graph,
+      source: plan.problem.bound.ops[0]!.source!,
+      planned: plan.problem.choices[0]![plan.chosen.genome[0]!]!.parts[0]!.device,
+      usable: () => true,
+    };
     expect(steppingPays(ctx, resumableBfsDevices(system)).pays).toBe(false);
     const result = await runPlan(plan);
     expectReferenceOutputs(plan, result);

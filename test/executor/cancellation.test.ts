@@ -17,13 +17,15 @@ async function abortAfterFirstPiece(plan: Plan, reason: Error): Promise<{ outcom
     runPlan(plan, {
       replan: false,
       signal: controller.signal,
-      observers: [{
-        onPiece: (r) => {
-          seen.push(r);
-          if (seen.length === 1) controller.abort(reason);
+      observers: [
+        {
+          onPiece: (r) => {
+            seen.push(r);
+            if (seen.length === 1) controller.abort(reason);
+          },
+          onRunEnd: () => ends++,
         },
-        onRunEnd: () => ends++,
-      }],
+      ],
     }),
   ]);
   return { outcome: outcome!, seen, ends: () => ends };

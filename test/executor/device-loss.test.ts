@@ -17,7 +17,10 @@ afterEach(() => {
 
 async function allOnGpu(name = 'pagerank'): Promise<ReturnType<typeof withGenome>> {
   const plan = await planner.plan(name);
-  return withGenome(plan, Int32Array.from(plan.problem.bound.ops, (_, i) => wholeOn(plan, i, 'gpu')));
+  return withGenome(
+    plan,
+    Int32Array.from(plan.problem.bound.ops, (_, i) => wholeOn(plan, i, 'gpu')),
+  );
 }
 
 describe('device loss', () => {
@@ -28,7 +31,14 @@ describe('device loss', () => {
     const result = await runPlan(plan, {
       replan: false,
       deviceLoss: loss,
-      observers: [{ onPiece: (r) => { pieces.push(r); if (r.op === 'p1') loss.withdraw('gpu'); } }],
+      observers: [
+        {
+          onPiece: (r) => {
+            pieces.push(r);
+            if (r.op === 'p1') loss.withdraw('gpu');
+          },
+        },
+      ],
     });
     expectReferenceOutputs(plan, result);
     const after = pieces.slice(pieces.findIndex((p) => p.op === 'p1') + 1);

@@ -9,9 +9,20 @@ import { InvalidArgumentError } from '../../src/errors.js';
 import { Planner, withGenome, wholeOn } from './executor-fixtures.js';
 
 const piece = (over: Partial<PieceRecord>): PieceRecord => ({
-  op: 'y', kind: 'spmm', device: 'gpu', begin: 0, end: 10,
-  predictedSeconds: 1e-3, observedSeconds: 1e-3, predictedJoules: 1e-3, observedJoules: 1e-3,
-  source: 'simulated', energySource: 'simulated', wallStart: 0, wallFinish: 0, ...over,
+  op: 'y',
+  kind: 'spmm',
+  device: 'gpu',
+  begin: 0,
+  end: 10,
+  predictedSeconds: 1e-3,
+  observedSeconds: 1e-3,
+  predictedJoules: 1e-3,
+  observedJoules: 1e-3,
+  source: 'simulated',
+  energySource: 'simulated',
+  wallStart: 0,
+  wallFinish: 0,
+  ...over,
 });
 
 describe('DriftMonitor', () => {
@@ -32,7 +43,7 @@ describe('DriftMonitor', () => {
     expect(() => new DriftMonitor({ threshold: Number.NaN })).toThrow(/DriftMonitor: threshold/);
   });
 
-  it('refuses a cost model: learning is the run\'s', () => {
+  it("refuses a cost model: learning is the run's", () => {
     const planner = new Planner();
     expect(() => new DriftMonitor(planner.model as never)).toThrow(/^DriftMonitor: it no longer takes a cost model: runPlan teaches/);
   });

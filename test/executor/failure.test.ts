@@ -14,7 +14,13 @@ const planner = new Planner();
 /** Run `body` with `device.run` throwing `error`, restoring it afterwards. */
 async function withFailingRun<T>(device: Device, error: Error, body: () => Promise<T>): Promise<T> {
   const saved = Object.getOwnPropertyDescriptor(device, 'run');
-  Object.defineProperty(device, 'run', { configurable: true, writable: true, value: async () => { throw error; } });
+  Object.defineProperty(device, 'run', {
+    configurable: true,
+    writable: true,
+    value: async () => {
+      throw error;
+    },
+  });
   try {
     return await body();
   } finally {

@@ -11,7 +11,11 @@ import { Planner, widestSplit, withGenome } from './executor-fixtures.js';
 describe('the host gate', () => {
   it('classifies devices: the CPU exclusive, simulators shared', () => {
     const planner = new Planner();
-    expect(planner.system.devices.map((d) => [d.name, hostUse(d)])).toEqual([['cpu', 'exclusive'], ['gpu', 'shared'], ['cgra', 'shared']]);
+    expect(planner.system.devices.map((d) => [d.name, hostUse(d)])).toEqual([
+      ['cpu', 'exclusive'],
+      ['gpu', 'shared'],
+      ['cgra', 'shared'],
+    ]);
   });
 
   it('lets shared holders overlap, keeps an exclusive holder alone, and admits a waiting exclusive before later shared ones', async () => {
@@ -60,6 +64,7 @@ describe('the host gate', () => {
     const sims = spans.filter((s) => s.device !== 'cpu');
     expect(cpu.length).toBeGreaterThan(0);
     expect(sims.length).toBeGreaterThan(0);
-    for (const c of cpu) for (const s of sims) expect(c.end <= s.start || s.end <= c.start, `cpu [${c.start}, ${c.end}] overlaps ${s.device} [${s.start}, ${s.end}]`).toBe(true);
+    for (const c of cpu)
+      for (const s of sims) expect(c.end <= s.start || s.end <= c.start, `cpu [${c.start}, ${c.end}] overlaps ${s.device} [${s.start}, ${s.end}]`).toBe(true);
   });
 });

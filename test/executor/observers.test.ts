@@ -78,7 +78,7 @@ describe('measuredShare', () => {
     expect(result.measuredShare).toBe(0);
   });
 
-  it('is the CPU pieces\' share of the observed seconds', async () => {
+  it("is the CPU pieces' share of the observed seconds", async () => {
     const base = await planner.plan('gcn');
     const { result } = await observe(withGenome(base, widestSplit(base, 3)));
     const total = result.pieces.reduce((s, p) => s + p.observedSeconds, 0);
@@ -94,7 +94,10 @@ describe('several observers', () => {
     const a: PieceRecord[] = [];
     const b: PieceRecord[] = [];
     let endsB = 0;
-    const result = await runPlan(plan, { replan: false, observers: [{ onPiece: (r) => a.push(r) }, {}, { onPiece: (r) => b.push(r), onRunEnd: () => endsB++ }] });
+    const result = await runPlan(plan, {
+      replan: false,
+      observers: [{ onPiece: (r) => a.push(r) }, {}, { onPiece: (r) => b.push(r), onRunEnd: () => endsB++ }],
+    });
     expect(a).toHaveLength(result.pieces.length);
     expect(b).toEqual(a);
     expect(endsB).toBe(1);

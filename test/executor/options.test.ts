@@ -53,7 +53,7 @@ describe('runPlan option values', () => {
     const p = await plan();
     let pieces = 0;
     const counting = { onPiece: () => pieces++ };
-    const opts = { ...options, observers: [counting, ...(((options as { observers?: unknown[] }).observers) ?? [])] };
+    const opts = { ...options, observers: [counting, ...((options as { observers?: unknown[] }).observers ?? [])] };
     const run = runPlan(p, opts as unknown as RunPlanOptions);
     await expect(run).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(run).rejects.toThrow(/^runPlan: /);

@@ -26,7 +26,10 @@ afterEach(() => {
 
 async function allOnGpu(): Promise<ReturnType<typeof withGenome>> {
   const plan = await planner.plan('pagerank');
-  return withGenome(plan, Int32Array.from(plan.problem.bound.ops, (_, i) => wholeOn(plan, i, 'gpu')));
+  return withGenome(
+    plan,
+    Int32Array.from(plan.problem.bound.ops, (_, i) => wholeOn(plan, i, 'gpu')),
+  );
 }
 
 describe('runPlan re-planning', () => {
@@ -39,7 +42,9 @@ describe('runPlan re-planning', () => {
     expect(adaptive.replans.length).toBeGreaterThanOrEqual(1);
     expect(seen).toEqual(adaptive.replans);
     expect(adaptive.replans[0]!.after).toBe('p1');
-    expect(adaptive.replans[0]!.reason).toMatch(/^after p1, the remaining work is predicted at [\d.]+ (us|ms) against [\d.]+ (us|ms) when planned \(\+\d+%, threshold 25%\); the new mapping is predicted [\d.]+% better$/);
+    expect(adaptive.replans[0]!.reason).toMatch(
+      /^after p1, the remaining work is predicted at [\d.]+ (us|ms) against [\d.]+ (us|ms) when planned \(\+\d+%, threshold 25%\); the new mapping is predicted [\d.]+% better$/,
+    );
     expect(adaptive.replans[0]!.nowSeconds).toBeGreaterThan(adaptive.replans[0]!.plannedSeconds * 1.25);
     // p1 ran on the GPU; the last SpMV did not (wholly).
     const devicesOf = (op: string): string[] => adaptive.pieces.filter((p) => p.op === op).map((p) => p.device);

@@ -13,7 +13,14 @@ import { schedule } from '../../src/scheduler/schedule.js';
 import { workload } from '../../src/workloads/library.js';
 import { referenceValues } from '../../src/workloads/reference.js';
 
-const system = buildSystem({ name: 'stream', devices: [{ name: 'gpu', backend: 'gpu-sim' }, { name: 'cgra', backend: 'cgra-sim' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }] });
+const system = buildSystem({
+  name: 'stream',
+  devices: [
+    { name: 'gpu', backend: 'gpu-sim' },
+    { name: 'cgra', backend: 'cgra-sim' },
+  ],
+  links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+});
 const model = new CostModel(system);
 const inputs = [
   ...Array.from({ length: 10 }, (_, i) => gridGraph({ rows: 60, cols: 60, deleteFraction: 0.1, seed: i + 1 })),

@@ -20,12 +20,16 @@ function expectConsistentTimeline(plan: Plan, result: RunResult): void {
   for (const p of result.pieces) byDevice.set(p.device, [...(byDevice.get(p.device) ?? []), p]);
   for (const [device, ps] of byDevice) {
     const sorted = [...ps].sort((a, b) => a.start - b.start);
-    for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.start, `${device}: ${sorted[i]!.op} overlaps ${sorted[i - 1]!.op}`).toBeGreaterThanOrEqual(sorted[i - 1]!.finish);
+    for (let i = 1; i < sorted.length; i++)
+      expect(sorted[i]!.start, `${device}: ${sorted[i]!.op} overlaps ${sorted[i - 1]!.op}`).toBeGreaterThanOrEqual(sorted[i - 1]!.finish);
   }
   // An operator's pieces start after every piece of the operators producing its operands.
   const { bound } = plan.problem;
   for (const op of bound.ops) {
-    const producers = op.operands.map((v) => bound.values[v]!.producer).filter((p) => p >= 0).map((p) => bound.ops[p]!.id);
+    const producers = op.operands
+      .map((v) => bound.values[v]!.producer)
+      .filter((p) => p >= 0)
+      .map((p) => bound.ops[p]!.id);
     const ready = Math.max(0, ...result.pieces.filter((p) => producers.includes(p.op)).map((p) => p.finish));
     for (const p of result.pieces.filter((q) => q.op === op.id)) expect(p.start, `${op.id} starts before its operands exist`).toBeGreaterThanOrEqual(ready);
   }

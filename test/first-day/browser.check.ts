@@ -35,7 +35,12 @@ function count(png: DecodedPng, hex: string): number {
 
 const PAGES = [
   { name: 'explore front', args: ['explore', '--generate', 'kron12'], colours: ['#1f6fb4', '#d62728', '#e08a00'], report: 'Why this plan:' },
-  { name: 'explore, no plan meets the deadline', args: ['explore', '--generate', 'kron12', '--deadline', '1us'], colours: ['#1f6fb4', '#d62728'], report: 'To find plans, relax:' },
+  {
+    name: 'explore, no plan meets the deadline',
+    args: ['explore', '--generate', 'kron12', '--deadline', '1us'],
+    colours: ['#1f6fb4', '#d62728'],
+    report: 'To find plans, relax:',
+  },
   { name: 'run timeline', args: ['run', 'bfs', '--generate', 'tendril', '--no-trace'], colours: ['#4c78a8'], report: undefined },
   { name: 'inspect degrees', args: ['inspect', '--generate', 'kron12'], colours: [], report: undefined },
 ] as const;

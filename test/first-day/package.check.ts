@@ -70,7 +70,9 @@ import('dype').then(async (dype) => {
 
   it('runs the dype bin', () => {
     expect(run(join(app, 'node_modules', '.bin', 'dype'), ['--version'], app).trim()).toMatch(/^\d+\.\d+\.\d+/);
-    const o = JSON.parse(run(join(app, 'node_modules', '.bin', 'dype'), ['explore', 'bfs', '--generate', 'grid:rows=20,cols=20', '--json'], app)) as { front: unknown[] };
+    const o = JSON.parse(run(join(app, 'node_modules', '.bin', 'dype'), ['explore', 'bfs', '--generate', 'grid:rows=20,cols=20', '--json'], app)) as {
+      front: unknown[];
+    };
     expect(o.front.length).toBeGreaterThan(0);
   });
 
@@ -86,7 +88,10 @@ console.log(plan.chosen.label, a.nnz);
     );
     writeFileSync(
       join(app, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true }, include: ['consumer.ts'] }),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true },
+        include: ['consumer.ts'],
+      }),
     );
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     expect(run(process.execPath, [tsc, '-p', app], app)).toBe('');

@@ -52,11 +52,21 @@ function continuation(g: CsrMatrix, depth: Int32Array, level: number, limit: num
 }
 
 const resumeCase = fc
-  .record({ graph: fc.nat(GRAPHS.length - 1), entry: fc.constantFrom('bfs', 'gpuSimBfs', 'cgraBfs'), seed: fc.nat(), level: fc.integer({ min: -2, max: 40 }), limit: fc.integer({ min: -2, max: 5 }), spoil: fc.boolean() })
+  .record({
+    graph: fc.nat(GRAPHS.length - 1),
+    entry: fc.constantFrom('bfs', 'gpuSimBfs', 'cgraBfs'),
+    seed: fc.nat(),
+    level: fc.integer({ min: -2, max: 40 }),
+    limit: fc.integer({ min: -2, max: 5 }),
+    spoil: fc.boolean(),
+  })
   .map((c) => {
     const g = GRAPHS[c.graph]!;
     // A search state: a real partial search (depths up to the level), spoilt now and then.
-    const rng = fc.sample(fc.array(fc.integer({ min: -3, max: Math.max(2, c.level + 2) }), { minLength: g.rows, maxLength: g.rows }), { numRuns: 1, seed: c.seed })[0]!;
+    const rng = fc.sample(fc.array(fc.integer({ min: -3, max: Math.max(2, c.level + 2) }), { minLength: g.rows, maxLength: g.rows }), {
+      numRuns: 1,
+      seed: c.seed,
+    })[0]!;
     const depth = new Int32Array(g.rows).fill(-1);
     if (c.level >= 0) {
       const source = c.seed % g.rows;
@@ -75,9 +85,11 @@ describe('fuzz: resumed BFS on the native entry points', () => {
     const out = c.depth.slice();
     const inline = c.seed % 2 === 0;
     const args =
-      c.entry === 'bfs' ? [g.rows, g.rowPtr, g.colIdx, gi.rowPtr, gi.colIdx, 0, out, null, c.seed % 3, 15, 18, inline, c.level, c.limit]
-      : c.entry === 'gpuSimBfs' ? [g.rows, g.rowPtr, g.colIdx, gi.rowPtr, gi.colIdx, 0, out, GPU_SIM, inline, c.level, c.limit]
-      : [g.rows, g.rowPtr, g.colIdx, 0, out, CGRA, inline, c.level, c.limit];
+      c.entry === 'bfs'
+        ? [g.rows, g.rowPtr, g.colIdx, gi.rowPtr, gi.colIdx, 0, out, null, c.seed % 3, 15, 18, inline, c.level, c.limit]
+        : c.entry === 'gpuSimBfs'
+          ? [g.rows, g.rowPtr, g.colIdx, gi.rowPtr, gi.colIdx, 0, out, GPU_SIM, inline, c.level, c.limit]
+          : [g.rows, g.rowPtr, g.colIdx, 0, out, CGRA, inline, c.level, c.limit];
     const valid = c.level >= -1 && c.level < g.rows && c.limit >= 0 && (c.level === -1 || c.depth.every((d) => d >= -1 && d <= c.level));
     let settled: { ok: true } | { ok: false; error: unknown };
     try {

@@ -84,9 +84,17 @@ const CORRUPTIONS: Record<string, Corrupt> = {
     return { ...m, rowPtr: b };
   },
   valuesLength: (m) => ({ ...m, values: new Float64Array((m.colIdx as Int32Array).length + 1) }),
-  rowPtrType: (m, at) => ({ ...m, rowPtr: [Array.from(m.rowPtr as Int32Array, Number), Float64Array.from(m.rowPtr as Int32Array, Number), Uint32Array.from(m.rowPtr as Int32Array, Number)][at % 3] }),
+  rowPtrType: (m, at) => ({
+    ...m,
+    rowPtr: [Array.from(m.rowPtr as Int32Array, Number), Float64Array.from(m.rowPtr as Int32Array, Number), Uint32Array.from(m.rowPtr as Int32Array, Number)][
+      at % 3
+    ],
+  }),
   colIdxType: (m, at) => ({ ...m, colIdx: [Array.from(m.colIdx as Int32Array), Uint32Array.from(m.colIdx as Int32Array), null][at % 3] }),
-  valuesType: (m, at) => ({ ...m, values: [Array.from((m.values as Float64Array | undefined) ?? []), new Int32Array((m.colIdx as Int32Array).length), 'x'][at % 3] }),
+  valuesType: (m, at) => ({
+    ...m,
+    values: [Array.from((m.values as Float64Array | undefined) ?? []), new Int32Array((m.colIdx as Int32Array).length), 'x'][at % 3],
+  }),
   symmetricClaim: (m, at) => ({ ...m, symmetric: [true, 'yes', 1][at % 3] }),
 };
 

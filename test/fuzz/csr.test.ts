@@ -50,7 +50,13 @@ describe('cooToCsr', () => {
     const values = c.values && c.values.length >= n && c.rowIdx.length % 5 !== 0 ? c.values.slice(0, n) : c.values;
     const got = attempt('cooToCsr', () =>
       cooToCsr(
-        { rows: c.rows, cols: c.cols, rowIdx: Int32Array.from(c.rowIdx.slice(0, n)), colIdx: Int32Array.from(c.colIdx.slice(0, n)), values: values && Float64Array.from(values) },
+        {
+          rows: c.rows,
+          cols: c.cols,
+          rowIdx: Int32Array.from(c.rowIdx.slice(0, n)),
+          colIdx: Int32Array.from(c.colIdx.slice(0, n)),
+          values: values && Float64Array.from(values),
+        },
         { duplicates: c.duplicates as never, mirror: c.mirror as never, dropSelfLoops: c.dropSelfLoops as never },
       ),
     );
@@ -75,13 +81,27 @@ const denseArb = fc.record({
 describe('DenseMatrix', () => {
   fuzz('DenseMatrix checks its shape, element type and values', denseArb, 300, (d) => {
     const data =
-      d.kind === 'f32' ? new Float32Array(d.length) : d.kind === 'f64' ? new Float64Array(d.length) : d.kind === 'i32' ? new Int32Array(d.length) : new Array<number>(d.length).fill(0);
+      d.kind === 'f32'
+        ? new Float32Array(d.length)
+        : d.kind === 'f64'
+          ? new Float64Array(d.length)
+          : d.kind === 'i32'
+            ? new Int32Array(d.length)
+            : new Array<number>(d.length).fill(0);
     if (d.poison !== undefined && d.length > 0) (data as Float64Array)[d.length - 1] = d.poison;
     const got = attempt('DenseMatrix', () => new DenseMatrix(d.rows as number, d.cols as number, data as Float64Array));
     const valid =
-      typeof d.rows === 'number' && Number.isInteger(d.rows) && d.rows >= 0 && d.rows < 2 ** 31 &&
-      typeof d.cols === 'number' && Number.isInteger(d.cols) && d.cols >= 0 && d.cols < 2 ** 31 &&
-      (d.kind === 'f32' || d.kind === 'f64') && d.rows * d.cols === d.length && (d.poison === undefined || d.length === 0);
+      typeof d.rows === 'number' &&
+      Number.isInteger(d.rows) &&
+      d.rows >= 0 &&
+      d.rows < 2 ** 31 &&
+      typeof d.cols === 'number' &&
+      Number.isInteger(d.cols) &&
+      d.cols >= 0 &&
+      d.cols < 2 ** 31 &&
+      (d.kind === 'f32' || d.kind === 'f64') &&
+      d.rows * d.cols === d.length &&
+      (d.poison === undefined || d.length === 0);
     expect(got.ok).toBe(valid);
     return got.ok ? 'result' : 'refused';
   });

@@ -15,23 +15,40 @@ import { attempt, fuzz } from './harness.js';
 import { jsonMutations, mutateJson } from './json-mutations.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const workloads = readdirSync(join(root, 'workloads')).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(root, 'workloads', f), 'utf8')) as unknown);
+const workloads = readdirSync(join(root, 'workloads'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(join(root, 'workloads', f), 'utf8')) as unknown);
 const systems: unknown[] = [
-  ...readdirSync(join(root, 'examples', 'systems')).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(root, 'examples', 'systems', f), 'utf8')) as unknown),
-  { name: 'three', devices: [{ name: 'cpu', backend: 'cpu' }, { name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' }, { name: 'cgra', backend: 'cgra-sim' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }] },
+  ...readdirSync(join(root, 'examples', 'systems'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(root, 'examples', 'systems', f), 'utf8')) as unknown),
+  {
+    name: 'three',
+    devices: [
+      { name: 'cpu', backend: 'cpu' },
+      { name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' },
+      { name: 'cgra', backend: 'cgra-sim' },
+    ],
+    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+  },
 ];
 const graph = generate({ kind: 'kronecker', scale: 5, seed: 1 });
 
 describe('workload definitions', () => {
-  fuzz('defineWorkload on mutated shipped definitions: a workload or a typed refusal', fc.tuple(fc.constantFrom(...workloads), jsonMutations), 300, ([w, ms]) => {
-    const raw = mutateJson(w, ms);
-    const got = attempt('defineWorkload', () => defineWorkload(raw, '<fuzz>'));
-    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-    if (!got.ok) return 'refused';
-    // A definition that was accepted must bind to a graph, or refuse it with a typed error.
-    attempt(['bindWorkload', 'defineWorkload'], () => bindWorkload(got.value, graph, { params: {} }));
-    return 'result';
-  });
+  fuzz(
+    'defineWorkload on mutated shipped definitions: a workload or a typed refusal',
+    fc.tuple(fc.constantFrom(...workloads), jsonMutations),
+    300,
+    ([w, ms]) => {
+      const raw = mutateJson(w, ms);
+      const got = attempt('defineWorkload', () => defineWorkload(raw, '<fuzz>'));
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+      if (!got.ok) return 'refused';
+      // A definition that was accepted must bind to a graph, or refuse it with a typed error.
+      attempt(['bindWorkload', 'defineWorkload'], () => bindWorkload(got.value, graph, { params: {} }));
+      return 'result';
+    },
+  );
 });
 
 describe('system descriptions', () => {

@@ -58,7 +58,9 @@ export function expectTypedError(e: unknown, fn: string | readonly string[]): vo
   if (e instanceof Hang) throw e;
   const names = typeof fn === 'string' ? [fn] : fn;
   if (!(e instanceof DypeError)) {
-    throw new Error(`expected a DypeError from ${names.join('/')}, got ${e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e)}`, { cause: e });
+    throw new Error(`expected a DypeError from ${names.join('/')}, got ${e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e)}`, {
+      cause: e,
+    });
   }
   if (!names.some((n) => e.message.startsWith(`${n}:`) || e.message.startsWith(`${n} `))) {
     throw new Error(`expected a message starting with ${names.join(' or ')}, got ${e.constructor.name}: ${e.message}`, { cause: e });
@@ -90,7 +92,10 @@ export function attempt<T>(fn: string | readonly string[], body: () => T): { ok:
 }
 
 /** Async form of attempt. */
-export async function attemptAsync<T>(fn: string | readonly string[], body: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: DypeError }> {
+export async function attemptAsync<T>(
+  fn: string | readonly string[],
+  body: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: DypeError }> {
   try {
     return { ok: true, value: await body() };
   } catch (e) {
@@ -181,9 +186,7 @@ export function fuzzAsync<T>(property: string, arb: fc.Arbitrary<T>, base: numbe
 }
 
 /** Hostile integers: negatives, boundaries of 32-bit indices, unsafe and non-integral numbers. */
-export const hostileInt = fc.constantFrom(
-  -1, -2, -(2 ** 31), 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 53, -(2 ** 53), 1.5, -0.5, NaN, Infinity, -Infinity, 1e308,
-);
+export const hostileInt = fc.constantFrom(-1, -2, -(2 ** 31), 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 53, -(2 ** 53), 1.5, -0.5, NaN, Infinity, -Infinity, 1e308);
 
 /** Hostile non-numbers where a number is expected. */
 export const notANumber = fc.constantFrom<unknown>('3', null, undefined, true, {}, [], 3n, () => 3);

@@ -5,8 +5,31 @@
 import fc from 'fast-check';
 
 const HOSTILE_VALUES: unknown[] = [
-  null, undefined, -1, 0, 0.5, 1e308, -1e308, NaN, Infinity, 2 ** 53, '', 'x', 'spmm', '$k', 'A.cols', '$nope', [], [1], {}, { a: 1 }, true,
-  'x'.repeat(5000), [[[[[[[[[[]]]]]]]]]], { __proto__: { polluted: true } }, Object.create(null),
+  null,
+  undefined,
+  -1,
+  0,
+  0.5,
+  1e308,
+  -1e308,
+  NaN,
+  Infinity,
+  2 ** 53,
+  '',
+  'x',
+  'spmm',
+  '$k',
+  'A.cols',
+  '$nope',
+  [],
+  [1],
+  {},
+  { a: 1 },
+  true,
+  'x'.repeat(5000),
+  [[[[[[[[[[]]]]]]]]]],
+  { __proto__: { polluted: true } },
+  Object.create(null),
 ];
 
 export type JsonMutation =
@@ -20,7 +43,11 @@ export const jsonMutation: fc.Arbitrary<JsonMutation> = fc.oneof(
   fc.record({ kind: fc.constant('replace' as const), path: fc.nat(), value: fc.constantFrom(...HOSTILE_VALUES) }),
   fc.record({ kind: fc.constant('replace' as const), path: fc.nat(), value: fc.jsonValue({ maxDepth: 2 }) }),
   fc.record({ kind: fc.constant('remove' as const), path: fc.nat() }),
-  fc.record({ kind: fc.constant('addKey' as const), path: fc.nat(), key: fc.constantFrom('nmae', 'kind', 'inputz', '__proto__', 'constructor', 'toString', 'extra') }),
+  fc.record({
+    kind: fc.constant('addKey' as const),
+    path: fc.nat(),
+    key: fc.constantFrom('nmae', 'kind', 'inputz', '__proto__', 'constructor', 'toString', 'extra'),
+  }),
   fc.record({ kind: fc.constant('emptyArray' as const), path: fc.nat() }),
   fc.record({ kind: fc.constant('repeat' as const), path: fc.nat() }),
 );
@@ -29,8 +56,17 @@ export const jsonMutation: fc.Arbitrary<JsonMutation> = fc.oneof(
 function positions(root: unknown): { parent: Record<string, unknown> | unknown[]; key: string | number }[] {
   const out: { parent: Record<string, unknown> | unknown[]; key: string | number }[] = [];
   const walk = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach((x, i) => (out.push({ parent: v, key: i }), walk(x)));
-    else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) out.push({ parent: v as Record<string, unknown>, key: k }), walk((v as Record<string, unknown>)[k]);
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        out.push({ parent: v, key: i });
+        walk(x);
+      });
+    } else if (v !== null && typeof v === 'object') {
+      for (const k of Object.keys(v)) {
+        out.push({ parent: v as Record<string, unknown>, key: k });
+        walk((v as Record<string, unknown>)[k]);
+      }
+    }
   };
   walk(root);
   return out;
@@ -47,7 +83,8 @@ function freshCopy(v: unknown): unknown {
   const proto = Object.getPrototypeOf(v) as object | null;
   if (proto !== Object.prototype && proto !== null) return v;
   const copy = Object.create(proto) as Record<string, unknown>;
-  for (const k of Object.keys(v)) Object.defineProperty(copy, k, { value: freshCopy((v as Record<string, unknown>)[k]), enumerable: true, configurable: true, writable: true });
+  for (const k of Object.keys(v))
+    Object.defineProperty(copy, k, { value: freshCopy((v as Record<string, unknown>)[k]), enumerable: true, configurable: true, writable: true });
   return copy;
 }
 
@@ -71,7 +108,8 @@ export function mutateJson(value: unknown, ms: readonly JsonMutation[]): unknown
         else delete parent[p.key];
         break;
       case 'addKey':
-        if (target !== null && typeof target === 'object' && !Array.isArray(target)) Object.defineProperty(target, m.key, { value: 1, enumerable: true, configurable: true, writable: true });
+        if (target !== null && typeof target === 'object' && !Array.isArray(target))
+          Object.defineProperty(target, m.key, { value: 1, enumerable: true, configurable: true, writable: true });
         break;
       case 'emptyArray':
         if (Array.isArray(target)) target.length = 0;

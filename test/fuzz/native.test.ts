@@ -40,7 +40,15 @@ async function call(name: string, args: unknown[]): Promise<{ ok: true; value: R
  * With `structure` false the CSR arrays are not examined: a call with k = 0 or an empty row range
  * reads none of them, so it may be accepted or refused.
  */
-function safeSpmm(m: RawCsr, x: unknown, k: unknown, y: unknown, rb: unknown, re: unknown, structure = true): { y: Float64Array; bound: Float64Array } | undefined {
+function safeSpmm(
+  m: RawCsr,
+  x: unknown,
+  k: unknown,
+  y: unknown,
+  rb: unknown,
+  re: unknown,
+  structure = true,
+): { y: Float64Array; bound: Float64Array } | undefined {
   const isInt = (v: unknown, lo: number, hi: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
   if (!isInt(m.rows, 0, 2 ** 31 - 1) || !isInt(m.cols, 0, 2 ** 31 - 1) || !isInt(k, 0, 2 ** 31 - 1)) return undefined;
   const { rowPtr, colIdx, values } = m;
@@ -93,10 +101,14 @@ describe('raw SpMM entry points', () => {
     const cols = typeof c.m.cols === 'number' && Number.isInteger(c.m.cols) && c.m.cols >= 0 && c.m.cols < 64 ? c.m.cols : 0;
     const k = typeof c.k === 'number' && Number.isInteger(c.k) && c.k >= 0 && c.k < 64 ? c.k : 1;
     const [rb, re] = c.range === 'full' ? [0, rows] : c.range;
-    const yLen = typeof rb === 'number' && typeof re === 'number' && Number.isInteger(rb) && Number.isInteger(re) && re >= rb && re - rb < 64 ? (re - rb) * k : 0;
+    const yLen =
+      typeof rb === 'number' && typeof re === 'number' && Number.isInteger(rb) && Number.isInteger(re) && re >= rb && re - rb < 64 ? (re - rb) * k : 0;
     const yBase = dense(c.yShape === 'f32' ? 'f32' : c.precision, yLen + (c.yShape === 'short' ? -1 : c.yShape === 'long' ? 1 : 0));
     const y = c.yShape === 'f32' && c.precision === 'f32' ? new Float64Array(yBase.length) : yBase;
-    let x: unknown = dense(c.xShape === 'f32' ? (c.precision === 'f32' ? 'f64' : 'f32') : c.precision, cols * k + (c.xShape === 'short' ? -1 : c.xShape === 'long' ? 1 : 0));
+    let x: unknown = dense(
+      c.xShape === 'f32' ? (c.precision === 'f32' ? 'f64' : 'f32') : c.precision,
+      cols * k + (c.xShape === 'short' ? -1 : c.xShape === 'long' ? 1 : 0),
+    );
     if (c.xShape === 'nan' && (x as Float64Array).length > 0) (x as Float64Array)[0] = NaN;
     if (c.xShape === 'aliasY') x = y;
     if (c.xShape === 'notArray') x = Array.from(x as Float64Array);
@@ -143,7 +155,26 @@ const graphCase = fc.record({
   n: fc.integer({ min: 0, max: 7 }),
   edges: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 20 }),
   wide: fc.boolean(),
-  corrupt: fc.constantFrom('none', 'none', 'rowPtr', 'colIdx', 'inRowPtr', 'inColIdx', 'swapRowPtr', 'n', 'source', 'depthLength', 'direction', 'alpha', 'sources', 'depthsLength', 'inShorter', 'resumeDepth', 'startLevel', 'maxLevels'),
+  corrupt: fc.constantFrom(
+    'none',
+    'none',
+    'rowPtr',
+    'colIdx',
+    'inRowPtr',
+    'inColIdx',
+    'swapRowPtr',
+    'n',
+    'source',
+    'depthLength',
+    'direction',
+    'alpha',
+    'sources',
+    'depthsLength',
+    'inShorter',
+    'resumeDepth',
+    'startLevel',
+    'maxLevels',
+  ),
   at: fc.nat(),
   bad: fc.oneof(hostileInt, fc.integer({ min: -2, max: 9 }), nonFinite, notANumber),
   source: fc.nat(),
@@ -177,7 +208,11 @@ describe('raw BFS entry points', () => {
     const n = c.n;
     const pairs = n === 0 ? [] : c.edges.map(([u, v]) => [u % n, v % n] as const);
     const out = csrOf(n, pairs, c.wide);
-    const inn = csrOf(n, pairs.map(([u, v]) => [v, u] as const), c.wide);
+    const inn = csrOf(
+      n,
+      pairs.map(([u, v]) => [v, u] as const),
+      c.wide,
+    );
     let { rowPtr, colIdx } = out;
     let { rowPtr: inRowPtr, colIdx: inColIdx } = inn;
     let nArg: unknown = n;
@@ -189,10 +224,18 @@ describe('raw BFS entry points', () => {
     let direction: unknown = c.direction;
     let alpha: unknown = 15;
     switch (c.corrupt) {
-      case 'rowPtr': rowPtr = spoil(rowPtr, c.at, c.bad); break;
-      case 'colIdx': colIdx = spoil(colIdx, c.at, c.bad) as Int32Array; break;
-      case 'inRowPtr': inRowPtr = spoil(inRowPtr, c.at, c.bad); break;
-      case 'inColIdx': inColIdx = spoil(inColIdx, c.at, c.bad) as Int32Array; break;
+      case 'rowPtr':
+        rowPtr = spoil(rowPtr, c.at, c.bad);
+        break;
+      case 'colIdx':
+        colIdx = spoil(colIdx, c.at, c.bad) as Int32Array;
+        break;
+      case 'inRowPtr':
+        inRowPtr = spoil(inRowPtr, c.at, c.bad);
+        break;
+      case 'inColIdx':
+        inColIdx = spoil(inColIdx, c.at, c.bad) as Int32Array;
+        break;
       case 'swapRowPtr':
         if (rowPtr.length >= 3) {
           const i = 1 + (c.at % (rowPtr.length - 2));
@@ -202,14 +245,30 @@ describe('raw BFS entry points', () => {
           (rowPtr as Int32Array)[i + 1] = t as number;
         }
         break;
-      case 'n': nArg = c.bad; break;
-      case 'source': source = c.bad; break;
-      case 'depthLength': depthLength = Math.max(0, n + (c.at % 2 ? 1 : -1)); break;
-      case 'direction': direction = c.bad; break;
-      case 'alpha': alpha = c.bad; break;
-      case 'sources': if (sources.length) sources[c.at % sources.length] = typeof c.bad === 'number' && Number.isFinite(c.bad) ? Math.trunc(c.bad) | 0 : -1; break;
-      case 'depthsLength': depthsLength = Math.max(0, depthsLength + (c.at % 2 ? 1 : -1)); break;
-      case 'inShorter': inColIdx = inColIdx.subarray(0, Math.max(0, inColIdx.length - 1)); break;
+      case 'n':
+        nArg = c.bad;
+        break;
+      case 'source':
+        source = c.bad;
+        break;
+      case 'depthLength':
+        depthLength = Math.max(0, n + (c.at % 2 ? 1 : -1));
+        break;
+      case 'direction':
+        direction = c.bad;
+        break;
+      case 'alpha':
+        alpha = c.bad;
+        break;
+      case 'sources':
+        if (sources.length) sources[c.at % sources.length] = typeof c.bad === 'number' && Number.isFinite(c.bad) ? Math.trunc(c.bad) | 0 : -1;
+        break;
+      case 'depthsLength':
+        depthsLength = Math.max(0, depthsLength + (c.at % 2 ? 1 : -1));
+        break;
+      case 'inShorter':
+        inColIdx = inColIdx.subarray(0, Math.max(0, inColIdx.length - 1));
+        break;
     }
     const depth = new Int32Array(depthLength);
     const depths = new Int32Array(depthsLength);

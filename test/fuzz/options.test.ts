@@ -28,10 +28,55 @@ const matrix = erdosRenyiGraph({ n: 40, m: 100, seed: 2, weights: 'f64', directe
 const x = denseFeatures({ rows: matrix.cols, cols: 3, seed: 1, precision: 'f64' });
 
 const VALUES: unknown[] = [
-  undefined, null, true, false, 0, 1, 2, 3, 16, -1, 0.5, 1.5, -0.0, NaN, Infinity, -Infinity, 2 ** 31, 2 ** 53, 1e308,
-  '', 'f32', 'f64', 'sum', 'error', 'top-down', 'bottom-up', 'auto', 'typescript', 'wasm', 'symmetric', 'x', '3',
-  [], [0, 1], [5, 3], [0, 1e9], [-1, 2], [0, 40], {}, { k: 2 }, { k: -1 }, () => 0, 3n, Symbol('s'),
-  new Int32Array(3), new Float64Array(120), DenseMatrix.zeros(40, 3, 'f64'), DenseMatrix.zeros(40, 1, 'f64'), AbortSignal.abort(),
+  undefined,
+  null,
+  true,
+  false,
+  0,
+  1,
+  2,
+  3,
+  16,
+  -1,
+  0.5,
+  1.5,
+  -0.0,
+  NaN,
+  Infinity,
+  -Infinity,
+  2 ** 31,
+  2 ** 53,
+  1e308,
+  '',
+  'f32',
+  'f64',
+  'sum',
+  'error',
+  'top-down',
+  'bottom-up',
+  'auto',
+  'typescript',
+  'wasm',
+  'symmetric',
+  'x',
+  '3',
+  [],
+  [0, 1],
+  [5, 3],
+  [0, 1e9],
+  [-1, 2],
+  [0, 40],
+  {},
+  { k: 2 },
+  { k: -1 },
+  () => 0,
+  3n,
+  Symbol('s'),
+  new Int32Array(3),
+  new Float64Array(120),
+  DenseMatrix.zeros(40, 3, 'f64'),
+  DenseMatrix.zeros(40, 1, 'f64'),
+  AbortSignal.abort(),
 ];
 
 /** Misspell a known name (a swap, a dropped or a doubled letter) or use an unrelated one. */
@@ -60,16 +105,36 @@ interface Target {
 }
 
 const SYNC: Target[] = [
-  { fn: 'parseMatrixMarket', names: ['precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'format', 'label'], call: (o) => parseMatrixMarket('%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1.5\n2 2 -1\n', o as never) },
-  { fn: 'parseEdgeList', names: ['undirected', 'weights', 'precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'label'], call: (o) => parseEdgeList('0 1\n1 2\n', o as never) },
+  {
+    fn: 'parseMatrixMarket',
+    names: ['precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'format', 'label'],
+    call: (o) => parseMatrixMarket('%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1.5\n2 2 -1\n', o as never),
+  },
+  {
+    fn: 'parseEdgeList',
+    names: ['undirected', 'weights', 'precision', 'duplicates', 'dropSelfLoops', 'maxEntries', 'label'],
+    call: (o) => parseEdgeList('0 1\n1 2\n', o as never),
+  },
   { fn: 'parseMetis', names: ['precision', 'maxEntries', 'label'], call: (o) => parseMetis('3 2\n2\n1 3\n2\n', o as never) },
   { fn: 'formatMatrixMarket', names: ['symmetric', 'comment'], call: (o) => formatMatrixMarket(matrix, o as never) },
-  { fn: 'cooToCsr', names: ['duplicates', 'mirror', 'dropSelfLoops', 'symmetric', 'caller'], call: (o) => cooToCsr({ rows: 3, cols: 3, rowIdx: Int32Array.of(0, 2, 2), colIdx: Int32Array.of(1, 0, 0) }, o as never) },
+  {
+    fn: 'cooToCsr',
+    names: ['duplicates', 'mirror', 'dropSelfLoops', 'symmetric', 'caller'],
+    call: (o) => cooToCsr({ rows: 3, cols: 3, rowIdx: Int32Array.of(0, 2, 2), colIdx: Int32Array.of(1, 0, 0) }, o as never),
+  },
   { fn: 'symmetrize', names: ['duplicates'], call: (o) => symmetrize(matrix, o as never) },
   { fn: 'erdosRenyiGraph', names: ['n', 'm', 'directed', 'seed', 'weights'], call: (o) => erdosRenyiGraph({ n: 30, m: 40, ...(o as object) } as never) },
   { fn: 'gridGraph', names: ['rows', 'cols', 'deleteFraction', 'seed', 'weights'], call: (o) => gridGraph({ rows: 5, cols: 6, ...(o as object) } as never) },
-  { fn: 'kroneckerGraph', names: ['scale', 'edgeFactor', 'a', 'b', 'c', 'directed', 'seed', 'weights'], call: (o) => kroneckerGraph({ scale: 4, ...(o as object) } as never) },
-  { fn: 'bandedMatrix', names: ['n', 'halfBandwidth', 'fill', 'precision', 'seed'], call: (o) => bandedMatrix({ n: 20, halfBandwidth: 2, ...(o as object) } as never) },
+  {
+    fn: 'kroneckerGraph',
+    names: ['scale', 'edgeFactor', 'a', 'b', 'c', 'directed', 'seed', 'weights'],
+    call: (o) => kroneckerGraph({ scale: 4, ...(o as object) } as never),
+  },
+  {
+    fn: 'bandedMatrix',
+    names: ['n', 'halfBandwidth', 'fill', 'precision', 'seed'],
+    call: (o) => bandedMatrix({ n: 20, halfBandwidth: 2, ...(o as object) } as never),
+  },
   { fn: 'denseFeatures', names: ['rows', 'cols', 'seed', 'precision'], call: (o) => denseFeatures({ rows: 10, cols: 2, ...(o as object) } as never) },
   { fn: 'matrixFeatures', names: ['engine', 'sampleAbove', 'sampleRows'], call: (o) => matrixFeatures(matrix, o as never) },
   { fn: 'graphFeatures', names: ['engine', 'sources'], call: (o) => graphFeatures(graph, o as never) },
@@ -84,7 +149,10 @@ const ASYNC: { fn: string; names: readonly string[]; call: (options: unknown) =>
   { fn: 'msbfs', names: ['inEdges'], call: (o) => msbfs(graph, [0, 3], o as never) },
 ];
 
-function build(names: readonly string[], c: { known: Record<string, unknown>; unknown: [string, unknown] | undefined; notObject: boolean }): { options: unknown; unknownName: string | undefined } {
+function build(
+  names: readonly string[],
+  c: { known: Record<string, unknown>; unknown: [string, unknown] | undefined; notObject: boolean },
+): { options: unknown; unknownName: string | undefined } {
   if (c.notObject) return { options: c.known['x'] ?? 'options', unknownName: undefined };
   const options: Record<string, unknown> = { ...c.known };
   let unknownName: string | undefined;

@@ -25,7 +25,19 @@ const shapeCase = fc.record({
   cols: fc.constantFrom(...WIDE),
   square: fc.boolean(),
   entries: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 6 }),
-  fn: fc.constantFrom('transpose', 'symmetrize', 'toCoo', 'dropSelfLoops', 'matrixFeatures', 'graphFeatures', 'rowLengthStats', 'formatMatrixMarket', 'spmm', 'bfs', 'msbfs'),
+  fn: fc.constantFrom(
+    'transpose',
+    'symmetrize',
+    'toCoo',
+    'dropSelfLoops',
+    'matrixFeatures',
+    'graphFeatures',
+    'rowLengthStats',
+    'formatMatrixMarket',
+    'spmm',
+    'bfs',
+    'msbfs',
+  ),
   engine: fc.constantFrom('wasm', 'typescript'),
 });
 

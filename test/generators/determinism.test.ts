@@ -42,8 +42,6 @@ describe('determinism', () => {
   });
 
   it('dense features: same seed, same bytes', () => {
-    expect(denseFeatures({ rows: 30, cols: 7, seed: 9, precision: 'f64' }).data).toEqual(
-      denseFeatures({ rows: 30, cols: 7, seed: 9, precision: 'f64' }).data,
-    );
+    expect(denseFeatures({ rows: 30, cols: 7, seed: 9, precision: 'f64' }).data).toEqual(denseFeatures({ rows: 30, cols: 7, seed: 9, precision: 'f64' }).data);
   });
 });

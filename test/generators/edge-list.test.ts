@@ -26,7 +26,14 @@ function same(a: ArrayBufferView, b: ArrayBufferView): boolean {
 
 describe('edgeListToCsr', () => {
   // n covers one pass (n <= 2^11 keys), two and three radix passes, one and many buckets.
-  for (const [n, m] of [[1, 5], [5, 40], [100, 3000], [3000, 40000], [70000, 200000], [2 ** 21 + 3, 50000]] as const) {
+  for (const [n, m] of [
+    [1, 5],
+    [5, 40],
+    [100, 3000],
+    [3000, 40000],
+    [70000, 200000],
+    [2 ** 21 + 3, 50000],
+  ] as const) {
     for (const directed of [false, true]) {
       it(`matches cooToCsr for n = ${n}, m = ${m}, ${directed ? 'directed' : 'undirected'}`, () => {
         const { src, dst } = edges(n, m, n + m);

@@ -27,7 +27,11 @@ describe('kroneckerGraph', () => {
     const isolated = deg.filter((d) => d === 0).length;
     expect(isolated).toBeGreaterThan(0.05 * g.rows); // R-MAT leaves many vertices without edges
     // The random relabelling moves the hub away from id 0 (where R-MAT puts it).
-    const hubs = deg.map((d, i) => [d, i] as const).sort((a, b) => b[0] - a[0]).slice(0, 8).map(([, i]) => i);
+    const hubs = deg
+      .map((d, i) => [d, i] as const)
+      .sort((a, b) => b[0] - a[0])
+      .slice(0, 8)
+      .map(([, i]) => i);
     expect(hubs.filter((i) => i < 64).length).toBeLessThan(4);
   });
 

@@ -10,7 +10,11 @@ import { kroneckerGraph } from '../../src/generators/kronecker.js';
 describe('size limits', () => {
   const cases: Array<[string, () => unknown, RegExp]> = [
     ['kronecker scale 31', () => kroneckerGraph({ scale: 31 }), /^kroneckerGraph: scale = 31 is above the limit of 30/],
-    ['kronecker scale 26 x 16 undirected', () => kroneckerGraph({ scale: 26 }), /^kroneckerGraph: scale 26 with edgeFactor 16 \(undirected\) would store 2147483648 entries/],
+    [
+      'kronecker scale 26 x 16 undirected',
+      () => kroneckerGraph({ scale: 26 }),
+      /^kroneckerGraph: scale 26 with edgeFactor 16 \(undirected\) would store 2147483648 entries/,
+    ],
     ['kronecker directed edge count', () => kroneckerGraph({ scale: 27, edgeFactor: 16, directed: true }), /would store 2147483648 entries/],
     ['erdos-renyi vertices', () => erdosRenyiGraph({ n: 2 ** 31, m: 1 }), /^erdosRenyiGraph: n = 2147483648 is above the limit/],
     ['erdos-renyi edges', () => erdosRenyiGraph({ n: 1e6, m: 2 ** 30 }), /^erdosRenyiGraph: n = 1000000 with m = 1073741824 \(undirected\) would store/],

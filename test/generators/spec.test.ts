@@ -75,8 +75,12 @@ describe('generate', () => {
   });
 
   it('refuses unknown kinds and passes option errors through from the generator', () => {
-    expect(() => generate({ kind: 'grip', rows: 2, cols: 2 } as unknown as GeneratorSpec)).toThrow(/^generate: unknown generator kind "grip" \(did you mean "grid"\?\)/);
+    expect(() => generate({ kind: 'grip', rows: 2, cols: 2 } as unknown as GeneratorSpec)).toThrow(
+      /^generate: unknown generator kind "grip" \(did you mean "grid"\?\)/,
+    );
     expect(() => generate(null as unknown as GeneratorSpec)).toThrow(/^generate: options must be an object/);
-    expect(() => generate({ kind: 'grid', rows: 2, cols: 2, colums: 3 } as unknown as GeneratorSpec)).toThrow(/^gridGraph: unknown option "colums" \(did you mean "cols"\?\)/);
+    expect(() => generate({ kind: 'grid', rows: 2, cols: 2, colums: 3 } as unknown as GeneratorSpec)).toThrow(
+      /^gridGraph: unknown option "colums" \(did you mean "cols"\?\)/,
+    );
   });
 });

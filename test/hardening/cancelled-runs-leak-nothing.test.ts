@@ -25,31 +25,43 @@ async function settle(done: () => boolean): Promise<void> {
 
 it('24 aborted runs reject with their reason and leave no native call, thread or handle behind', async () => {
   const addon = nativeAddon();
-  const plans = await Promise.all(['gcn', 'msbfs', 'spmm', 'sage'].map(async (w) => {
-    const base = await planner.plan(w);
-    return withGenome(base, widestSplit(base, 3));
-  }));
+  const plans = await Promise.all(
+    ['gcn', 'msbfs', 'spmm', 'sage'].map(async (w) => {
+      const base = await planner.plan(w);
+      return withGenome(base, widestSplit(base, 3));
+    }),
+  );
   // Warm every backend once so lazily created state (the thread pool, the WebAssembly module) is in the baseline.
   for (const p of plans) await runPlan(p, { replan: false });
   await settle(() => addon.liveWorkers() === 0);
   const threads = addon.threads();
   const before = resources();
 
-  const outcomes = await Promise.allSettled(Array.from({ length: 24 }, (_, i) => {
-    const controller = new AbortController();
-    const reason = new Error(`stop ${i}`);
-    const abortAt = i % 3; // 0: before starting, 1: after the first piece, 2: after the second
-    if (abortAt === 0) controller.abort(reason);
-    let pieces = 0;
-    return runPlan(plans[i % plans.length]!, {
-      replan: false,
-      signal: controller.signal,
-      observers: [{ onPiece: () => { if (++pieces === abortAt) controller.abort(reason); } }],
-    }).then(
-      () => { throw new Error(`run ${i} was not cancelled`); },
-      (e: unknown) => expect(e).toBe(reason),
-    );
-  }));
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: 24 }, (_, i) => {
+      const controller = new AbortController();
+      const reason = new Error(`stop ${i}`);
+      const abortAt = i % 3; // 0: before starting, 1: after the first piece, 2: after the second
+      if (abortAt === 0) controller.abort(reason);
+      let pieces = 0;
+      return runPlan(plans[i % plans.length]!, {
+        replan: false,
+        signal: controller.signal,
+        observers: [
+          {
+            onPiece: () => {
+              if (++pieces === abortAt) controller.abort(reason);
+            },
+          },
+        ],
+      }).then(
+        () => {
+          throw new Error(`run ${i} was not cancelled`);
+        },
+        (e: unknown) => expect(e).toBe(reason),
+      );
+    }),
+  );
   for (const o of outcomes) expect(o.status, o.status === 'rejected' ? String((o as PromiseRejectedResult).reason) : '').toBe('fulfilled');
 
   await settle(() => addon.liveWorkers() === 0);

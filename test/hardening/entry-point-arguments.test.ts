@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import * as dype from '../../src/index.js';
-import { DypeError, InvalidArgumentError } from '../../src/errors.js';
+import { type DypeError, InvalidArgumentError } from '../../src/errors.js';
 
 type Call = () => unknown;
 

@@ -27,7 +27,11 @@ it('the inventory has rows, each naming tests that exist', () => {
 
 it('every function and class of the public API has a row', () => {
   const listed = new Set(rows.flatMap((cells) => [...(cells[0] ?? '').matchAll(/`([A-Za-z_][\w.]*)`/g)].map((m) => m[1]!.split('.')[0]!)));
-  const errors = new Set(Object.entries(dype).filter(([, v]) => typeof v === 'function' && (v as { prototype?: unknown }).prototype instanceof Error).map(([k]) => k));
+  const errors = new Set(
+    Object.entries(dype)
+      .filter(([, v]) => typeof v === 'function' && (v as { prototype?: unknown }).prototype instanceof Error)
+      .map(([k]) => k),
+  );
   const unlisted = Object.entries(dype)
     .filter(([k, v]) => typeof v === 'function' && !errors.has(k) && !listed.has(k))
     .map(([k]) => k);

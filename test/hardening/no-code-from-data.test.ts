@@ -36,7 +36,9 @@ it('src/ has no eval, no Function constructor and no import or require of a comp
   for (const file of sources(join(root, 'src'))) {
     const rel = relative(root, file).split('\\').join('/');
     const code = codeOnly(readFileSync(file, 'utf8'));
-    for (const m of code.matchAll(/\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(\s*['"`]|\bvm\.(runIn\w*|compileFunction|Script)\b|\bimport\s*\(\s*([^)]*)\)|\brequire\s*\(\s*([^)]*)\)|createRequire\([^)]*\)\s*\(\s*([^)]*)\)/g)) {
+    for (const m of code.matchAll(
+      /\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(\s*['"`]|\bvm\.(runIn\w*|compileFunction|Script)\b|\bimport\s*\(\s*([^)]*)\)|\brequire\s*\(\s*([^)]*)\)|createRequire\([^)]*\)\s*\(\s*([^)]*)\)/g,
+    )) {
       const text = m[0].replace(/\s+/g, ' ');
       const arg = (m[2] ?? m[3] ?? m[4] ?? '').trim();
       // import('vega') and require('x') with a plain string literal are fine: the code decides what loads.
@@ -56,7 +58,10 @@ it('src/ has no eval, no Function constructor and no import or require of a comp
 it('the scan finds what it looks for (a check that it can fail)', () => {
   const samples = ['eval("1")', 'new Function("return 1")', 'import(userPath)', 'require(file)', 'createRequire(import.meta.url)(p)'];
   for (const s of samples) {
-    expect(/\beval\s*\(|\bnew\s+Function\s*\(|\bimport\s*\(\s*([^)]*)\)|\brequire\s*\(\s*([^)]*)\)|createRequire\([^)]*\)\s*\(\s*([^)]*)\)/.test(codeOnly(s)), s).toBe(true);
+    expect(
+      /\beval\s*\(|\bnew\s+Function\s*\(|\bimport\s*\(\s*([^)]*)\)|\brequire\s*\(\s*([^)]*)\)|createRequire\([^)]*\)\s*\(\s*([^)]*)\)/.test(codeOnly(s)),
+      s,
+    ).toBe(true);
   }
   expect(codeOnly('// eval(x)\nconst a = 1; /* require(y) */')).not.toMatch(/eval|require/);
 });

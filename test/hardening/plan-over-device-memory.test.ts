@@ -26,7 +26,9 @@ it('refuses at schedule time a plan that only a too-small GPU could run', async 
   const e = await schedule('spmm', graph, { system, model, exclude: ['cpu', 'cgra'] }).catch((x: unknown) => x);
   expect(e).toBeInstanceOf(InfeasibleError);
   expect((e as InfeasibleError).code).toBe('ERR_INFEASIBLE');
-  expect((e as Error).message).toMatch(/^schedule: no mapping of \d+ evaluated satisfies the constraints; .*memory of gpu: needs [\d.]+ [KMG]?i?B, holds 4\.00 KiB/);
+  expect((e as Error).message).toMatch(
+    /^schedule: no mapping of \d+ evaluated satisfies the constraints; .*memory of gpu: needs [\d.]+ [KMG]?i?B, holds 4\.00 KiB/,
+  );
 });
 
 it('keeps the data off a GPU it does not fit when other devices can run it', async () => {

@@ -43,7 +43,11 @@ function diagonal(a: CsrMatrix): number {
 
 describe.skipIf(!present)('real datasets', () => {
   const table = present ? readTable() : new Map<string, Row>();
-  const files = present ? readdirSync(DATASETS).filter((f) => f.endsWith('.mtx')).sort() : [];
+  const files = present
+    ? readdirSync(DATASETS)
+        .filter((f) => f.endsWith('.mtx'))
+        .sort()
+    : [];
 
   it('has a README row for every .mtx file and a file for every row', () => {
     expect([...table.keys()].sort()).toEqual(files);

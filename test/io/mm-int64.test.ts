@@ -36,13 +36,19 @@ describe('64-bit integer values in Matrix Market files', () => {
   it('keeps the pattern exactly and warns of nothing with pattern: true', () => {
     const { a, warnings } = parse(`${INTEGER}2 3 2\n1 3 ${BIG}\n2 1 ${MAX}\n`, { pattern: true });
     expect(a.values).toBeUndefined();
-    expect([Array.from(a.rowPtr, Number), Array.from(a.colIdx)]).toEqual([[0, 1, 2], [2, 0]]);
+    expect([Array.from(a.rowPtr, Number), Array.from(a.colIdx)]).toEqual([
+      [0, 1, 2],
+      [2, 0],
+    ]);
     expect(warnings).toEqual([]);
   });
 
   it('reads 64-bit values of array files too', () => {
     const warnings: string[] = [];
-    const d = parseMatrixMarket(`%%MatrixMarket matrix array integer general\n2 1\n${BIG}\n1\n`, { format: 'array', onWarning: (m: string) => warnings.push(m) });
+    const d = parseMatrixMarket(`%%MatrixMarket matrix array integer general\n2 1\n${BIG}\n1\n`, {
+      format: 'array',
+      onWarning: (m: string) => warnings.push(m),
+    });
     expect(Array.from(d.data)).toEqual([2 ** 53, 1]);
     expect(warnings).toHaveLength(1);
   });
@@ -54,6 +60,8 @@ describe('64-bit integer values in Matrix Market files', () => {
   });
 
   it('warns through process.emitWarning by default and refuses an onWarning that is not a function', () => {
-    expect(() => parseMatrixMarket(`${INTEGER}1 1 1\n1 1 1\n`, { onWarning: 'stderr' as never })).toThrow(/parseMatrixMarket: onWarning must be a function, got "stderr"/);
+    expect(() => parseMatrixMarket(`${INTEGER}1 1 1\n1 1 1\n`, { onWarning: 'stderr' as never })).toThrow(
+      /parseMatrixMarket: onWarning must be a function, got "stderr"/,
+    );
   });
 });

@@ -32,7 +32,9 @@ function withArray(name: string, content: Buffer): Buffer {
 
 describe('.npz files that are refused', () => {
   it('refuses what is not a zip, or a truncated one', () => {
-    expect(refusal(() => parseNpz(Buffer.from('%%MatrixMarket matrix coordinate real general\n'), { label: 'a.npz' })).message).toBe('parseNpz: a.npz: not a zip archive (an .npz file is one)');
+    expect(refusal(() => parseNpz(Buffer.from('%%MatrixMarket matrix coordinate real general\n'), { label: 'a.npz' })).message).toBe(
+      'parseNpz: a.npz: not a zip archive (an .npz file is one)',
+    );
     const cut = refusal(() => parseNpz(good.subarray(0, good.length - 30)));
     expect(cut).toBeInstanceOf(FormatError);
     expect(cut.message).toMatch(/^parseNpz: <buffer>: .*(central directory|truncated)/);
@@ -53,7 +55,9 @@ describe('.npz files that are refused', () => {
 
   it('names a missing array and an index outside the shape', () => {
     const noFormat = zip({ 'data.npy': npy('<f8', [1], [1]) });
-    expect(refusal(() => parseNpz(noFormat)).message).toBe('parseNpz: <buffer>: no format.npy in the archive (is it from scipy.sparse.save_npz? it holds data.npy)');
+    expect(refusal(() => parseNpz(noFormat)).message).toBe(
+      'parseNpz: <buffer>: no format.npy in the archive (is it from scipy.sparse.save_npz? it holds data.npy)',
+    );
     const outside = withArray('indices.npy', npy('<i4', [2], [1, 5]));
     expect(refusal(() => parseNpz(outside)).message).toBe('parseNpz: <buffer>: indices.npy: column indices[1] = 5 is outside [0, 2)');
     const pointers = withArray('indptr.npy', npy('<i4', [3], [0, 2, 1]));

@@ -19,7 +19,14 @@ export function npy(descr: string, shape: readonly number[], values: readonly (n
     values.forEach((v, i) => {
       const at = i * size;
       const kind = descr[1];
-      if (kind === 'f') size === 8 ? (le ? data.writeDoubleLE(Number(v), at) : data.writeDoubleBE(Number(v), at)) : le ? data.writeFloatLE(Number(v), at) : data.writeFloatBE(Number(v), at);
+      if (kind === 'f')
+        size === 8
+          ? le
+            ? data.writeDoubleLE(Number(v), at)
+            : data.writeDoubleBE(Number(v), at)
+          : le
+            ? data.writeFloatLE(Number(v), at)
+            : data.writeFloatBE(Number(v), at);
       else if (kind === 'b') data.writeUInt8(v ? 1 : 0, at);
       else if (size === 8) le ? data.writeBigInt64LE(BigInt(v), at) : data.writeBigInt64BE(BigInt(v), at);
       else if (kind === 'u') le ? data.writeUInt32LE(Number(v), at) : data.writeUInt32BE(Number(v), at);

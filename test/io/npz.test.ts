@@ -83,6 +83,8 @@ describe('scipy sparse .npz files', () => {
     });
     const warnings: string[] = [];
     expect(Array.from(parseNpz(bytes, { onWarning: (m) => warnings.push(m) }).values!)).toEqual([2 ** 53]);
-    expect(warnings).toEqual(['parseNpz: <buffer>: 1 integer value beyond 2^53 rounded to the nearest double; the pattern alone (pattern: true) loses nothing']);
+    expect(warnings).toEqual([
+      'parseNpz: <buffer>: 1 integer value beyond 2^53 rounded to the nearest double; the pattern alone (pattern: true) loses nothing',
+    ]);
   });
 });

@@ -16,7 +16,10 @@ describe('bfs', () => {
   const directed = skewedMatrix(20_000, 20_000, 90_000, 5, 'pattern');
   const undirected = symmetrize(directed);
 
-  for (const [name, g] of [['directed', directed], ['undirected', undirected]] as const) {
+  for (const [name, g] of [
+    ['directed', directed],
+    ['undirected', undirected],
+  ] as const) {
     for (const direction of DIRECTIONS) {
       it(`${name} graph, ${direction}: exact depths, valid parents, consistent profile`, async () => {
         for (const source of [0, 1, 777, 19_999]) {
@@ -25,7 +28,11 @@ describe('bfs', () => {
           expect(checkBfsParents(g, source, r.depth, r.parent!)).toBe(-1);
           let reached = 0;
           let maxDepth = -1;
-          for (const d of r.depth) if (d >= 0) { reached++; maxDepth = Math.max(maxDepth, d); }
+          for (const d of r.depth)
+            if (d >= 0) {
+              reached++;
+              maxDepth = Math.max(maxDepth, d);
+            }
           expect(r.reached).toBe(reached);
           expect(r.frontier.length).toBe(maxDepth + 1);
           expect(r.bottomUp.length).toBe(maxDepth);
@@ -61,7 +68,10 @@ describe('bfs', () => {
     const n = 90_010;
     const rows: number[] = [];
     const cols: number[] = [];
-    const edge = (u: number, v: number) => { rows.push(u, v); cols.push(v, u); };
+    const edge = (u: number, v: number) => {
+      rows.push(u, v);
+      cols.push(v, u);
+    };
     for (let h = 1; h <= 3; h++) {
       edge(0, h);
       for (let i = 0; i < 30_000; i++) edge(h, 10 + (h - 1) * 30_000 + i);

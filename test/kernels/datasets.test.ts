@@ -3,7 +3,7 @@
 
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CsrMatrix } from '../../src/data/csr.js';
+import type { CsrMatrix } from '../../src/data/csr.js';
 import { denseFeatures } from '../../src/generators/index.js';
 import { loadMatrixMarket } from '../../src/io/index.js';
 import { bfs } from '../../src/kernels/bfs.js';
@@ -18,7 +18,10 @@ describe.skipIf(!haveDatasets)('kernels on the shared datasets', () => {
   for (const file of datasetFiles()) {
     it(basename(file), async () => {
       const a = (await loadMatrixMarket(file, { format: 'coordinate' })) as CsrMatrix;
-      for (const [k, precision] of [[8, 'f32'], [3, 'f64']] as const) {
+      for (const [k, precision] of [
+        [8, 'f32'],
+        [3, 'f64'],
+      ] as const) {
         const x = denseFeatures({ rows: a.cols, cols: k, precision, seed: k });
         const y = await spmm(a, x);
         expect(firstSpmmMismatch(a, x.data, k, y.data)).toBe(-1);

@@ -45,7 +45,13 @@ describe('native dense bindings', () => {
     const rowPtr = new Int32Array([0, 1, 2]);
     await refused(() => a.sddmm(2, 2, rowPtr, new Int32Array([0, 5]), null, f32(2), f32(2), 1, f32(2), 0, 2), /^sddmm: colIdx\[1\] = 5 is outside \[0, 2\)/);
     await refused(() => a.sddmm(2, 2, new Int32Array([0, 3, 2]), new Int32Array([0, 1]), null, f32(2), f32(2), 1, f32(2), 0, 2), /^sddmm: rowPtr\[/);
-    await refused(() => a.sddmm(2, 2, rowPtr, new Int32Array([0, 1]), null, f32(2), f32(2), 1, f32(1), 0, 2), /^sddmm: out has length 1, expected the range's 2 entries/);
-    await refused(() => a.sddmm(2, 2, rowPtr, new Int32Array([0, 1]), new Float64Array(2), f32(2), f32(2), 1, f32(2), 0, 2), /^sddmm: values must have the element type/);
+    await refused(
+      () => a.sddmm(2, 2, rowPtr, new Int32Array([0, 1]), null, f32(2), f32(2), 1, f32(1), 0, 2),
+      /^sddmm: out has length 1, expected the range's 2 entries/,
+    );
+    await refused(
+      () => a.sddmm(2, 2, rowPtr, new Int32Array([0, 1]), new Float64Array(2), f32(2), f32(2), 1, f32(2), 0, 2),
+      /^sddmm: values must have the element type/,
+    );
   });
 });

@@ -22,7 +22,12 @@ describe('kernels on every generator family', () => {
   for (const text of SPECS) {
     it(text, async () => {
       const g = generate(parseGeneratorSpec(text));
-      for (const [k, precision] of [[1, 'f64'], [16, 'f32'], [32, 'f64'], [40, 'f32']] as const) {
+      for (const [k, precision] of [
+        [1, 'f64'],
+        [16, 'f32'],
+        [32, 'f64'],
+        [40, 'f32'],
+      ] as const) {
         const x = denseFeatures({ rows: g.cols, cols: k, precision, seed: k });
         expect(firstSpmmMismatch(g, x.data, k, (await spmm(g, x)).data)).toBe(-1);
       }

@@ -12,7 +12,10 @@ describe('msbfs', () => {
   const directed = skewedMatrix(6000, 6000, 20_000, 13, 'pattern');
   const undirected = symmetrize(directed);
 
-  for (const [name, g] of [['directed', directed], ['undirected', undirected]] as const) {
+  for (const [name, g] of [
+    ['directed', directed],
+    ['undirected', undirected],
+  ] as const) {
     it(`${name}: 130 sources (three batches, duplicates included)`, async () => {
       const sources = Int32Array.from({ length: 130 }, (_, i) => (i * 97) % g.rows);
       sources[5] = sources[4]!;

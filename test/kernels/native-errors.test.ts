@@ -18,7 +18,10 @@ function fresh(): CsrMatrix {
 }
 
 async function rejection(p: Promise<unknown>): Promise<InvalidArgumentError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(InvalidArgumentError);
   return e as InvalidArgumentError;
 }
@@ -104,7 +107,10 @@ describe('arrays corrupted after validation', () => {
     const addon = nativeAddon();
     const rp = Int32Array.of(0, 1);
     const ci = Int32Array.of(0);
-    const call = (...args: unknown[]) => () => (addon.spmm as (...a: unknown[]) => unknown)(...args);
+    const call =
+      (...args: unknown[]) =>
+      () =>
+        (addon.spmm as (...a: unknown[]) => unknown)(...args);
     expect(call(1, 1, rp, ci, null, new Float32Array(1), 1, new Float32Array(2), 0, 1)).toThrow(/y has length 2/);
     expect(call(1, 1, rp, ci, null, new Float32Array(1), 1, new Float64Array(1), 0, 1)).toThrow(/same element type/);
     expect(call(1, 1, [0, 1], ci, null, new Float32Array(1), 1, new Float32Array(1), 0, 1)).toThrow(/rowPtr must be a typed array/);

@@ -12,7 +12,15 @@ describe('row-range variants', () => {
 
   it('every slice of spmm matches the reference slice', async () => {
     const x = randomDense(a.cols, 16, 'f32', 2);
-    for (const [b, e] of [[0, 0], [0, 1], [3, 17], [0, 2500], [2500, 5000], [4999, 5000], [1234, 4321]] as const) {
+    for (const [b, e] of [
+      [0, 0],
+      [0, 1],
+      [3, 17],
+      [0, 2500],
+      [2500, 5000],
+      [4999, 5000],
+      [1234, 4321],
+    ] as const) {
       const y = await spmm(a, x, { rows: [b, e] });
       expect(y.rows).toBe(e - b);
       expect(firstSpmmMismatch(a, x.data, 16, y.data, b, e)).toBe(-1);

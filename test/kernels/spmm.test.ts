@@ -50,8 +50,11 @@ describe('spmm matches the reference', () => {
   it('accepts 64-bit row pointers', async () => {
     const a = skewedMatrix(500, 400, 5000, 11, 'f32');
     const wide = new CsrMatrix({
-      rows: a.rows, cols: a.cols, rowPtr: BigInt64Array.from(a.rowPtr as Int32Array, (v) => BigInt(v)),
-      colIdx: a.colIdx, values: a.values,
+      rows: a.rows,
+      cols: a.cols,
+      rowPtr: BigInt64Array.from(a.rowPtr as Int32Array, (v) => BigInt(v)),
+      colIdx: a.colIdx,
+      values: a.values,
     });
     for (const k of [1, 5, 32]) {
       const x = randomDense(a.cols, k, 'f32', 5);

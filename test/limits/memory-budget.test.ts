@@ -46,7 +46,10 @@ describe('the budget itself', () => {
 describe('requests over the budget are refused before allocating', () => {
   it('generators', () => {
     setMemoryBudget(2 ** 20);
-    refused(() => kroneckerGraph({ scale: 16, seed: 1 }), /^kroneckerGraph: scale 16 with edgeFactor 16 \(undirected\) \(65536 vertices, 2097152 entries\) needs [\d.]+ MiB \(\d+ bytes\), more than the memory budget of 1\.0 MiB/);
+    refused(
+      () => kroneckerGraph({ scale: 16, seed: 1 }),
+      /^kroneckerGraph: scale 16 with edgeFactor 16 \(undirected\) \(65536 vertices, 2097152 entries\) needs [\d.]+ MiB \(\d+ bytes\), more than the memory budget of 1\.0 MiB/,
+    );
     refused(() => erdosRenyiGraph({ n: 100_000, m: 200_000 }), /^erdosRenyiGraph: .* more than the memory budget/);
     refused(() => gridGraph({ rows: 1000, cols: 1000 }), /^gridGraph: a 1000x1000 grid/);
     refused(() => bandedMatrix({ n: 100_000, halfBandwidth: 4 }), /^bandedMatrix: /);
@@ -65,9 +68,18 @@ describe('requests over the budget are refused before allocating', () => {
     setMemoryBudget(2 ** 20);
     // Priced on what the input can hold (a lying header in a short input is reported as truncated instead).
     const lines = (n: number, line: string) => line.repeat(n);
-    refused(() => parseMatrixMarket(`%%MatrixMarket matrix coordinate real general\n1000 1000 100000\n${lines(100_000, '1 1 1\n')}`), /^parseMatrixMarket: <buffer>: a 1000x1000 matrix of 100000 entries needs/);
-    refused(() => parseMatrixMarket(`%%MatrixMarket matrix array real general\n1000 1000\n${lines(1_000_000, '1\n')}`), /^parseMatrixMarket: <buffer>: a 1000x1000 dense matrix needs 7\.6 MiB/);
-    refused(() => parseMetis(`100000 100000\n${lines(100_000, '1 2 3 4\n')}`), /^parseMetis: <buffer>: a graph of 100000 vertices and 200000 adjacency entries needs/);
+    refused(
+      () => parseMatrixMarket(`%%MatrixMarket matrix coordinate real general\n1000 1000 100000\n${lines(100_000, '1 1 1\n')}`),
+      /^parseMatrixMarket: <buffer>: a 1000x1000 matrix of 100000 entries needs/,
+    );
+    refused(
+      () => parseMatrixMarket(`%%MatrixMarket matrix array real general\n1000 1000\n${lines(1_000_000, '1\n')}`),
+      /^parseMatrixMarket: <buffer>: a 1000x1000 dense matrix needs 7\.6 MiB/,
+    );
+    refused(
+      () => parseMetis(`100000 100000\n${lines(100_000, '1 2 3 4\n')}`),
+      /^parseMetis: <buffer>: a graph of 100000 vertices and 200000 adjacency entries needs/,
+    );
     const edges = Array.from({ length: 70_000 }, (_, i) => `${i} ${i + 1}`).join('\n');
     refused(() => parseEdgeList(edges), /^parseEdgeList: <buffer>:\d+: an edge list of \d+ edges needs/);
   });

@@ -62,7 +62,12 @@ afterAll(() => {
 });
 
 const using = (kind: string) =>
-  new WorkloadBuilder(`w-${kind}`).sparse('A', { square: true }).dense('X', { rows: 'A.rows', cols: 6, generate: 'random' }).op('y', kind, ['A', 'X']).output('y').build();
+  new WorkloadBuilder(`w-${kind}`)
+    .sparse('A', { square: true })
+    .dense('X', { rows: 'A.rows', cols: 6, generate: 'random' })
+    .op('y', kind, ['A', 'X'])
+    .output('y')
+    .build();
 
 it('runs in a workload, whole on the CPU and split, equal to its reference', async () => {
   const { system, model } = machine();
@@ -94,7 +99,10 @@ it('refuses a missing symbol or library at definition', () => {
 it("turns a kernel's error code into an OperatorError at its piece", async () => {
   const { system, model } = machine();
   const plan = await schedule(using('native-fails'), smallGraph(), { system, model, probe: false });
-  const err = await runPlan(withGenome(plan, allOn(plan, 'cpu')), { replan: false, learn: false }).then(() => undefined, (e: unknown) => e);
+  const err = await runPlan(withGenome(plan, allOn(plan, 'cpu')), { replan: false, learn: false }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ExecutionError);
   const cause = (err as ExecutionError).cause as OperatorError;
   expect(cause).toBeInstanceOf(OperatorError);

@@ -10,7 +10,9 @@ const BUILTINS = ['spmm', 'spmv', 'sddmm', 'gemm', 'relu', 'affine', 'add', 'red
 
 describe('operator registry', () => {
   it('has a complete record for every built-in kind', () => {
-    const names = operatorKinds().filter((k) => k.builtin).map((k) => k.name);
+    const names = operatorKinds()
+      .filter((k) => k.builtin)
+      .map((k) => k.name);
     expect(names).toEqual(expect.arrayContaining(BUILTINS));
     for (const k of operatorKinds().filter((x) => x.builtin)) {
       expect(k.description.length, k.name).toBeGreaterThan(0);

@@ -15,15 +15,30 @@ import { allOn } from '../executor/executor-fixtures.js';
 import { withGenome } from '../executor/executor-fixtures.js';
 import { rowScaleSpec } from './user-fixtures.js';
 
-const oneRowShort = ([, x]: readonly unknown[], [b, e]: readonly [number, number]) => new DenseMatrix(Math.max(0, e - b - 1), (x as DenseMatrix).cols, new Float32Array(Math.max(0, e - b - 1) * (x as DenseMatrix).cols));
+const oneRowShort = ([, x]: readonly unknown[], [b, e]: readonly [number, number]) =>
+  new DenseMatrix(Math.max(0, e - b - 1), (x as DenseMatrix).cols, new Float32Array(Math.max(0, e - b - 1) * (x as DenseMatrix).cols));
 defineOperator(rowScaleSpec({ name: 'short-rows', devices: { cpu: oneRowShort } }));
-defineOperator(rowScaleSpec({ name: 'throws', devices: { cpu: () => { throw new TypeError('kernel exploded'); } } }));
+defineOperator(
+  rowScaleSpec({
+    name: 'throws',
+    devices: {
+      cpu: () => {
+        throw new TypeError('kernel exploded');
+      },
+    },
+  }),
+);
 defineOperator(rowScaleSpec({ name: 'async-wrong', devices: { cpu: async () => 42 as never } }));
 defineOperator(rowScaleSpec({ name: 'bad-reference', reference: () => new DenseMatrix(1, 1, new Float64Array(1)) }));
 afterAll(() => ['short-rows', 'throws', 'async-wrong', 'bad-reference'].forEach(undefineOperator));
 
 const using = (kind: string) =>
-  new WorkloadBuilder(`w-${kind}`).sparse('A', { square: true }).dense('X', { rows: 'A.rows', cols: 4, generate: 'random' }).op('y', kind, ['A', 'X']).output('y').build();
+  new WorkloadBuilder(`w-${kind}`)
+    .sparse('A', { square: true })
+    .dense('X', { rows: 'A.rows', cols: 4, generate: 'random' })
+    .op('y', kind, ['A', 'X'])
+    .output('y')
+    .build();
 
 async function runFails(kind: string): Promise<OperatorError> {
   const { system, model } = machine();
@@ -72,5 +87,7 @@ it('the error surfaces at the session handle, and the session goes on', async ()
 it('a reference of the wrong shape is an OperatorError', async () => {
   const { referenceValues } = await import('../../src/workloads/reference.js');
   const { bindWorkload } = await import('../../src/workloads/bind.js');
-  expect(() => referenceValues(bindWorkload(using('bad-reference'), smallGraph()))).toThrow(/^bad-reference\.reference: returned a 1 x 1 f64 DenseMatrix; must be a 256 x 4 f32 DenseMatrix/);
+  expect(() => referenceValues(bindWorkload(using('bad-reference'), smallGraph()))).toThrow(
+    /^bad-reference\.reference: returned a 1 x 1 f64 DenseMatrix; must be a 256 x 4 f32 DenseMatrix/,
+  );
 });

@@ -38,7 +38,14 @@ it('refuses bad calibration inputs, built-ins, and systems where the operator ha
   defineOperator(rowScaleSpec({ name: 'cal-wrong', calibration: () => [[smallGraph()]] }));
   await expect(calibrateOperator('cal-wrong', system)).rejects.toThrow(OperatorError);
   await expect(calibrateOperator('cal-wrong', system)).rejects.toThrow(/^cal-wrong\.calibration: list 0 must hold 2 operands \(sparse, dense\)/);
-  defineOperator(rowScaleSpec({ name: 'cal-throws', calibration: () => { throw new Error('no inputs today'); } }));
+  defineOperator(
+    rowScaleSpec({
+      name: 'cal-throws',
+      calibration: () => {
+        throw new Error('no inputs today');
+      },
+    }),
+  );
   await expect(calibrateOperator('cal-throws', system)).rejects.toThrow(/^cal-throws\.calibration: threw: no inputs today/);
   expect(() => defineOperator(rowScaleSpec({ name: 'cal-bad', calibration: 5 as never }))).toThrow(InvalidArgumentError);
   expect(() => defineOperator(rowScaleSpec({ name: 'cal-bad', calibration: 5 as never }))).toThrow(/cal-bad: calibration must be a function/);

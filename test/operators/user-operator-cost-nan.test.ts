@@ -12,11 +12,23 @@ import { rowScaleSpec } from './user-fixtures.js';
 
 defineOperator(rowScaleSpec({ name: 'nan-cost', cost: () => ({ flops: Number.NaN, bytes: 1 }) }));
 defineOperator(rowScaleSpec({ name: 'negative-cost', cost: () => ({ flops: 1, bytes: -8 }) }));
-defineOperator(rowScaleSpec({ name: 'throwing-cost', cost: () => { throw new RangeError('no terms'); } }));
+defineOperator(
+  rowScaleSpec({
+    name: 'throwing-cost',
+    cost: () => {
+      throw new RangeError('no terms');
+    },
+  }),
+);
 afterAll(() => ['nan-cost', 'negative-cost', 'throwing-cost'].forEach(undefineOperator));
 
 const using = (kind: string) =>
-  new WorkloadBuilder(`w-${kind}`).sparse('A', { square: true }).dense('X', { rows: 'A.rows', cols: 4, generate: 'random' }).op('y', kind, ['A', 'X']).output('y').build();
+  new WorkloadBuilder(`w-${kind}`)
+    .sparse('A', { square: true })
+    .dense('X', { rows: 'A.rows', cols: 4, generate: 'random' })
+    .op('y', kind, ['A', 'X'])
+    .output('y')
+    .build();
 
 it('is refused when bound, naming the operator and the value', () => {
   const g = smallGraph();

@@ -31,7 +31,9 @@ describe('defineOperator', () => {
     );
     expect(() => defineOperator(rowScaleSpec({ name: 'a2', devices: { gpu: cpu } as never }))).toThrow(/devices\.gpu: .*a CUDA GPU runs only its own kernels/);
     expect(() => defineOperator(rowScaleSpec({ name: 'a3', devices: {} }))).toThrow(/^defineOperator: a3: devices must give code/);
-    expect(() => defineOperator(rowScaleSpec({ name: 'a4', devices: { cpu: 'cpu_kernel' as never } }))).toThrow(/^defineOperator: a4: devices\.cpu must be a function, got "cpu_kernel"/);
+    expect(() => defineOperator(rowScaleSpec({ name: 'a4', devices: { cpu: 'cpu_kernel' as never } }))).toThrow(
+      /^defineOperator: a4: devices\.cpu must be a function, got "cpu_kernel"/,
+    );
     expect(['a1', 'a2', 'a3', 'a4'].some(hasOperator)).toBe(false);
   });
 
@@ -39,7 +41,9 @@ describe('defineOperator', () => {
     expect(() => defineOperator({ ...rowScaleSpec({ name: 'b1' }), costs: () => 0 } as never)).toThrow(/unknown field "costs" \(did you mean "cost"\?\)/);
     expect(() => defineOperator(rowScaleSpec({ name: 'Bad Name' }))).toThrow(/^defineOperator: name must be lower-case/);
     expect(() => defineOperator(rowScaleSpec({ name: 'b2', inputs: ['csr'] as never }))).toThrow(/^defineOperator: b2: inputs must be/);
-    expect(() => defineOperator(rowScaleSpec({ name: 'b3', reference: undefined as never }))).toThrow(/^defineOperator: b3: reference must be a function, got undefined/);
+    expect(() => defineOperator(rowScaleSpec({ name: 'b3', reference: undefined as never }))).toThrow(
+      /^defineOperator: b3: reference must be a function, got undefined/,
+    );
     expect(() => defineOperator(null as never)).toThrow(/^defineOperator: spec must be an object, got null/);
   });
 });

@@ -13,7 +13,12 @@ defineRowScale();
 afterAll(() => undefineOperator('row-scale'));
 
 it('is probed on the CPU and priced by the roofline on a simulator', async () => {
-  const w = new WorkloadBuilder('probed').sparse('A', { square: true }).dense('X', { rows: 'A.rows', cols: 8, generate: 'random' }).op('s', 'row-scale', ['A', 'X']).output('s').build();
+  const w = new WorkloadBuilder('probed')
+    .sparse('A', { square: true })
+    .dense('X', { rows: 'A.rows', cols: 8, generate: 'random' })
+    .op('s', 'row-scale', ['A', 'X'])
+    .output('s')
+    .build();
   const system = mixedSystem();
   const plan = await schedule(w, smallGraph(), { system, model: new CostModel(system) });
   const op = plan.problem.bound.ops[0]!;

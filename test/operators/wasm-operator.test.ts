@@ -96,7 +96,12 @@ afterAll(() => {
 });
 
 const using = (kind: string, cols = 6) =>
-  new WorkloadBuilder(`w-${kind}`).sparse('A', { square: true }).dense('X', { rows: 'A.rows', cols, generate: 'random' }).op('y', kind, ['A', 'X']).output('y').build();
+  new WorkloadBuilder(`w-${kind}`)
+    .sparse('A', { square: true })
+    .dense('X', { rows: 'A.rows', cols, generate: 'random' })
+    .op('y', kind, ['A', 'X'])
+    .output('y')
+    .build();
 
 it('runs in a workload, whole on the CPU and split with the simulated GPU, equal to its reference', async () => {
   const { system, model } = machine();
@@ -126,7 +131,10 @@ it('runs from a session, also when the kernel grows the module memory mid-call',
 it("turns a kernel's error code into an OperatorError at its piece", async () => {
   const { system, model } = machine();
   const plan = await schedule(using('wasm-fails'), smallGraph(), { system, model, probe: false });
-  const err = await runPlan(withGenome(plan, allOn(plan, 'cpu')), { replan: false, learn: false }).then(() => undefined, (e: unknown) => e);
+  const err = await runPlan(withGenome(plan, allOn(plan, 'cpu')), { replan: false, learn: false }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ExecutionError);
   const cause = (err as ExecutionError).cause as OperatorError;
   expect(cause).toBeInstanceOf(OperatorError);
@@ -138,7 +146,10 @@ it('turns a trap in the kernel into an OperatorError at its piece, and the proce
   const { system, model } = machine();
   const graph = smallGraph();
   const plan = await schedule(using('wasm-traps'), graph, { system, model, probe: false });
-  const err = await runPlan(withGenome(plan, allOn(plan, 'cpu')), { replan: false, learn: false }).then(() => undefined, (e: unknown) => e);
+  const err = await runPlan(withGenome(plan, allOn(plan, 'cpu')), { replan: false, learn: false }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ExecutionError);
   expect((err as ExecutionError).cause).toBeInstanceOf(OperatorError);
   expect(((err as ExecutionError).cause as Error).message).toMatch(/^wasm-traps\.devices\.cpu: threw: unreachable/);

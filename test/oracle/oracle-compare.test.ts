@@ -10,7 +10,7 @@ import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fi
 const graph = smallGraph();
 
 describe('Oracle.compare', () => {
-  it('gives the best itself exactly the best\'s figures on simulated devices', async () => {
+  it("gives the best itself exactly the best's figures on simulated devices", async () => {
     const system = twoDeviceSystem();
     const ex = await explore('spmm', graph, { system, model: specModel(system) });
     const oracle = await Oracle.build(ex.problem);

@@ -5,7 +5,7 @@
 // 432 suite cases between a quick and a full calibration).
 
 import { describe, expect, it } from 'vitest';
-import { CostModel } from '../../src/cost/model.js';
+import type { CostModel } from '../../src/cost/model.js';
 import type { System } from '../../src/devices/system.js';
 import { Oracle } from '../../src/oracle/oracle.js';
 import { explore } from '../../src/scheduler/schedule.js';
@@ -42,7 +42,9 @@ describe('the oracle is independent of the model', () => {
     // A road-like grid: rows of even length, so a share lands within a row's weight of its target.
     const ex = await explore('spmm', gridInput(), { system, model: specModel(system) });
     const oracle = await Oracle.build(ex.problem);
-    const shares = oracle.choices[0]!.filter((c) => c.parts.length === 2 && c.parts[0]!.device === 0 && c.parts[1]!.device === 1).map((c) => c.parts[0]!.fraction);
+    const shares = oracle.choices[0]!.filter((c) => c.parts.length === 2 && c.parts[0]!.device === 0 && c.parts[1]!.device === 1).map(
+      (c) => c.parts[0]!.fraction,
+    );
     for (let s = 0.02; s <= 0.98; s += 0.01) {
       const nearest = Math.min(...shares.map((x) => Math.abs(x - s)));
       expect(nearest, `share ${s.toFixed(2)}`).toBeLessThanOrEqual(0.02 + 0.002); // a row is about 0.1% of the entries

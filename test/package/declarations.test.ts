@@ -29,7 +29,10 @@ describe('the shipped type declarations', () => {
     writeFileSync(join(app, 'consumer.ts'), CONSUMER);
     writeFileSync(
       join(app, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: [] }, include: ['consumer.ts'] }),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: [] },
+        include: ['consumer.ts'],
+      }),
     );
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     let output = '';
@@ -38,6 +41,11 @@ describe('the shipped type declarations', () => {
     } catch (e) {
       output = String((e as { stdout?: string }).stdout ?? e);
     }
-    expect(output.split('\n').filter((l) => l.includes('error')).slice(0, 10)).toEqual([]);
+    expect(
+      output
+        .split('\n')
+        .filter((l) => l.includes('error'))
+        .slice(0, 10),
+    ).toEqual([]);
   }, 120_000);
 });

@@ -61,7 +61,21 @@ describe('heftGenome', () => {
     expect(new Set(devicesOf(table, g))).toEqual(new Set(['gpu', 'cgra']));
     const ev = new Evaluator(sage, system, table, ['time', 'energy']);
     const t = ev.metrics(g).makespan;
-    expect(t).toBeLessThan(ev.metrics(genomeOf(sc, sage.ops.map(() => 'gpu'))).makespan);
-    expect(t).toBeLessThan(ev.metrics(genomeOf(sc, sage.ops.map(() => 'cgra'))).makespan);
+    expect(t).toBeLessThan(
+      ev.metrics(
+        genomeOf(
+          sc,
+          sage.ops.map(() => 'gpu'),
+        ),
+      ).makespan,
+    );
+    expect(t).toBeLessThan(
+      ev.metrics(
+        genomeOf(
+          sc,
+          sage.ops.map(() => 'cgra'),
+        ),
+      ).makespan,
+    );
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { portableMapping, translateMapping } from '../../src/scheduler/baselines.js';
 import { buildChoices } from '../../src/scheduler/candidates.js';
-import { type Choice } from '../../src/scheduler/space.js';
+import type { Choice } from '../../src/scheduler/space.js';
 import { bindWorkload } from '../../src/workloads/bind.js';
 import { workload } from '../../src/workloads/library.js';
 import { gridInput, smallGraph, threeDeviceSystem } from './schedule-fixtures.js';

@@ -28,7 +28,10 @@ describe('makespan of a chain', () => {
     const m = evaluator.metrics(genomeOf(choices, ['cgra', 'cgra']));
     expect(m.makespan).toBe(3);
     expect(m.transfers).toEqual([]);
-    expect(m.timeline.map((e) => [e.op, e.device, e.start, e.finish])).toEqual([[0, 1, 0, 1], [1, 1, 1, 3]]);
+    expect(m.timeline.map((e) => [e.op, e.device, e.start, e.finish])).toEqual([
+      [0, 1, 0, 1],
+      [1, 1, 1, 3],
+    ]);
   });
 
   it('adds the copy of the operand to GPU memory and of the result back to the host', () => {
@@ -60,7 +63,12 @@ describe('makespan of a chain', () => {
 
   it('evaluate() writes the same time and energy as metrics()', () => {
     const out = new Float64Array(2);
-    for (const labels of [['cgra', 'cgra'], ['cgra', 'gpu'], ['gpu', 'cgra'], ['gpu', 'gpu']]) {
+    for (const labels of [
+      ['cgra', 'cgra'],
+      ['cgra', 'gpu'],
+      ['gpu', 'cgra'],
+      ['gpu', 'gpu'],
+    ]) {
       const g = genomeOf(choices, labels);
       expect(evaluator.evaluate(g, out)).toBe(true);
       const m = evaluator.metrics(g);

@@ -38,7 +38,14 @@ it('exhaustive evaluates every genome exactly once, in odometer order, gene 0 fa
 
 it('a space of one genome gives one row', () => {
   const r = exhaustive.search(
-    { cardinality: new Int32Array([1, 1]), objectives: 3, evaluate: (_g, out) => (out.set([1, 2, 3]), true) },
+    {
+      cardinality: new Int32Array([1, 1]),
+      objectives: 3,
+      evaluate: (_g, out) => {
+        out.set([1, 2, 3]);
+        return true;
+      },
+    },
     { seed: 1, budget: 10 },
   );
   expect([r.count, r.front.length, Array.from(r.values)]).toEqual([1, 1, [1, 2, 3]]);

@@ -11,7 +11,13 @@ const system = twoDeviceSystem();
 const model = specModel(system);
 // Two CGRAs on host memory (no copies to pay for): splitting between them pays well beyond the
 // model's resolution.
-const cgras = buildSystem({ name: 'cgras', devices: [{ name: 'cgra', backend: 'cgra-sim' }, { name: 'cgra8', backend: 'cgra-sim', profile: 'hycube-8x8' }] });
+const cgras = buildSystem({
+  name: 'cgras',
+  devices: [
+    { name: 'cgra', backend: 'cgra-sim' },
+    { name: 'cgra8', backend: 'cgra-sim', profile: 'hycube-8x8' },
+  ],
+});
 const sageMinTime = schedule('sage', smallGraph(), { system: cgras, model: specModel(cgras) });
 
 it('lists every operator with its alternatives fastest first', async () => {

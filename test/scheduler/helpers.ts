@@ -103,7 +103,11 @@ export function sumFront(problem: TableProblem, options: number): number[][] {
       for (let o = 0; o < options; o++) sums.push(p.map((x, k) => x + problem.table[(g * options + o) * m + k]!));
     }
     const flat = sums.flat();
-    front = bruteFront(flat, m, sums.map((_, i) => i)).map((i) => sums[i]!);
+    front = bruteFront(
+      flat,
+      m,
+      sums.map((_, i) => i),
+    ).map((i) => sums[i]!);
   }
   return front.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
 }

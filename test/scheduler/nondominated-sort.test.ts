@@ -6,7 +6,11 @@ import { bruteRanks, lexCompare, randomPoints } from './helpers.js';
 describe('nonDominatedSort', () => {
   const rng = new Rng(31);
   for (const m of [2, 3] as const) {
-    for (const [n, levels] of [[50, undefined], [150, 4], [1600, 9]] as const) {
+    for (const [n, levels] of [
+      [50, undefined],
+      [150, 4],
+      [1600, 9],
+    ] as const) {
       it(`gives every point its peeling rank (m = ${m}, ${n} points${levels ? `, ${levels} levels` : ''})`, () => {
         const v = randomPoints(rng, n, m, levels);
         // A subset, given out of order, to check that only the listed rows are ranked.
@@ -30,7 +34,10 @@ describe('nonDominatedSort', () => {
     const v = new Float64Array([1, 1, 2, 2, 1, 1, 0, 3, 2, 2]);
     const ids = new Int32Array([4, 3, 2, 1, 0]);
     const fronts = nonDominatedSort(v, 2, ids);
-    expect(fronts.map((f) => Array.from(f))).toEqual([[3, 2, 0], [4, 1]]);
+    expect(fronts.map((f) => Array.from(f))).toEqual([
+      [3, 2, 0],
+      [4, 1],
+    ]);
     expect(Array.from(ids)).toEqual([4, 3, 2, 1, 0]);
     expect(nonDominatedSort(v, 2, new Int32Array(0))).toEqual([]);
   });
@@ -42,7 +49,12 @@ describe('crowdingDistance', () => {
     expect(Array.from(crowdingDistance(v, 2, new Int32Array([0, 1, 2])))).toEqual([Infinity, 2, Infinity]);
     // Order of `front` is kept in the output; gaps 1/4 + 3/6 for the point (1, 3).
     const w = new Float64Array([4, 0, 0, 6, 2, 1, 1, 3]);
-    expect(Array.from(crowdingDistance(w, 2, new Int32Array([3, 0, 2, 1])))).toEqual([(2 - 0) / 4 + (6 - 1) / 6, Infinity, (4 - 1) / 4 + (3 - 0) / 6, Infinity]);
+    expect(Array.from(crowdingDistance(w, 2, new Int32Array([3, 0, 2, 1])))).toEqual([
+      (2 - 0) / 4 + (6 - 1) / 6,
+      Infinity,
+      (4 - 1) / 4 + (3 - 0) / 6,
+      Infinity,
+    ]);
     expect(Array.from(crowdingDistance(w, 2, new Int32Array([3, 0])))).toEqual([Infinity, Infinity]);
   });
 

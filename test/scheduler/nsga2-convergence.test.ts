@@ -7,7 +7,10 @@ import { sumFront, tableProblem } from './helpers.js';
 // 8 genes of 5 (time, energy[, memory]) options each, objectives summed: 390625 genomes and a
 // front known exactly from per-gene Minkowski sums. 4000 evaluations are about 1% of the space.
 describe('nsga2 approaches the true front within 4000 evaluations', () => {
-  for (const [m, seeds, ratio] of [[2, [1, 2, 3], 0.99], [3, [1, 2], 0.95]] as const) {
+  for (const [m, seeds, ratio] of [
+    [2, [1, 2, 3], 0.99],
+    [3, [1, 2], 0.95],
+  ] as const) {
     for (const problemSeed of seeds) {
       it(`${m} objectives, problem ${problemSeed}: >= ${ratio * 100}% of the true hypervolume`, () => {
         const problem = tableProblem(problemSeed, 8, 5, m);

@@ -12,7 +12,15 @@ describe('paretoFront agrees with the O(n^2) definition', () => {
   for (const m of [2, 3] as const) {
     // Continuous values, few levels (ties and exact duplicates everywhere), and sizes on both
     // sides of the switch from merge sort to radix sort.
-    for (const [n, levels] of [[1, undefined], [7, 3], [60, undefined], [300, 4], [300, 12], [2500, undefined], [2500, 6]] as const) {
+    for (const [n, levels] of [
+      [1, undefined],
+      [7, 3],
+      [60, undefined],
+      [300, 4],
+      [300, 12],
+      [2500, undefined],
+      [2500, 6],
+    ] as const) {
       it(`m = ${m}, ${n} points${levels ? `, ${levels} levels` : ''}`, () => {
         for (let trial = 0; trial < 3; trial++) {
           const v = randomPoints(rng, n, m, levels);

@@ -31,8 +31,12 @@ describe('checkPolicy', () => {
   });
 
   it('needs energyBudget for fastest-within-budget and deadline for frugal-within-deadline', () => {
-    expect(fails('fastest-within-budget', { deadline: true, energyBudget: false }).message).toBe('schedule: policy "fastest-within-budget" needs the energyBudget option');
-    expect(fails('frugal-within-deadline', { deadline: false, energyBudget: true }).message).toBe('schedule: policy "frugal-within-deadline" needs the deadline option');
+    expect(fails('fastest-within-budget', { deadline: true, energyBudget: false }).message).toBe(
+      'schedule: policy "fastest-within-budget" needs the energyBudget option',
+    );
+    expect(fails('frugal-within-deadline', { deadline: false, energyBudget: true }).message).toBe(
+      'schedule: policy "frugal-within-deadline" needs the deadline option',
+    );
   });
 
   it('refuses bad weights', () => {

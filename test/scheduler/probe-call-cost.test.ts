@@ -32,10 +32,17 @@ describe('probes and the cost of a call', () => {
     // The whole operator within 10%; its parts within 20% (a call on this device costs more than
     // one row alone shows: a part's pipeline fill and tiles are not free, which no single call
     // term captures). Before, the whole was priced 1.5x and parts at 0.6x what they took.
-    for (const [b, e, tolerance] of [[0, op.units, 0.1], [0, Math.round(op.units * 0.3), 0.2], [Math.round(op.units * 0.6), op.units, 0.2]] as const) {
+    for (const [b, e, tolerance] of [
+      [0, op.units, 0.1],
+      [0, Math.round(op.units * 0.3), 0.2],
+      [Math.round(op.units * 0.6), op.units, 0.2],
+    ] as const) {
       const predicted = costs.cost(op, 0, b, e);
       const ran = await runPiece(bound, op, system.devices[0]!, operands, b, e);
-      for (const [what, p, r] of [['time', predicted.seconds, ran.seconds], ['energy', predicted.joules, ran.joules]] as const) {
+      for (const [what, p, r] of [
+        ['time', predicted.seconds, ran.seconds],
+        ['energy', predicted.joules, ran.joules],
+      ] as const) {
         expect(p / r, `${what} of rows [${b}, ${e})`).toBeGreaterThan(1 - tolerance);
         expect(p / r, `${what} of rows [${b}, ${e})`).toBeLessThan(1 + tolerance);
       }

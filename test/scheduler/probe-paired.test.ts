@@ -12,7 +12,14 @@ import { schedule } from '../../src/scheduler/schedule.js';
 import { specModel } from './schedule-fixtures.js';
 
 describe('probing parts together', () => {
-  const system = buildSystem({ name: 'cpu-cgra', devices: [{ name: 'cpu', backend: 'cpu' }, { name: 'cgra', backend: 'cgra-sim' }], links: [] });
+  const system = buildSystem({
+    name: 'cpu-cgra',
+    devices: [
+      { name: 'cpu', backend: 'cpu' },
+      { name: 'cgra', backend: 'cgra-sim' },
+    ],
+    links: [],
+  });
   const graph = generate({ kind: 'grid', rows: 40, cols: 40, seed: 1 });
 
   it('prices every real part given, as it ran in the same rounds, replacing an earlier price', async () => {

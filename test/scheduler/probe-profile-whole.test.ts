@@ -16,7 +16,11 @@ import { referenceValues } from '../../src/workloads/reference.js';
 import { specModel } from './schedule-fixtures.js';
 
 describe('a row profile and the whole operator', () => {
-  const system = buildSystem({ name: 'gpu', devices: [{ name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }] });
+  const system = buildSystem({
+    name: 'gpu',
+    devices: [{ name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' }],
+    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+  });
   const matrix = generate({ kind: 'banded', n: 2000, halfBandwidth: 30, fill: 0.5, seed: 2 });
 
   it('prices the whole operator, and every part, near what the device takes', async () => {
@@ -26,7 +30,11 @@ describe('a row profile and the whole operator', () => {
     const op = bound.ops.find((o) => o.kind === 'spmv')!;
     const values = referenceValues(bound);
     const operands = op.operands.map((v) => values[v]!);
-    for (const [b, e, tolerance] of [[0, op.units, 1e-9], [0, Math.round(op.units * 0.6), 0.2], [Math.round(op.units * 0.3), op.units, 0.2]] as const) {
+    for (const [b, e, tolerance] of [
+      [0, op.units, 1e-9],
+      [0, Math.round(op.units * 0.6), 0.2],
+      [Math.round(op.units * 0.3), op.units, 0.2],
+    ] as const) {
       const priced = costs.cost(op, 0, b, e).seconds;
       const ran = (await runPiece(bound, op, system.devices[0]!, operands, b, e)).seconds;
       expect(priced / ran, `rows [${b}, ${e})`).toBeGreaterThan(1 - tolerance);

@@ -16,7 +16,11 @@ import { referenceValues } from '../../src/workloads/reference.js';
 import { specModel } from './schedule-fixtures.js';
 
 describe('a sampled row profile', () => {
-  const system = buildSystem({ name: 'gpu', devices: [{ name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }] });
+  const system = buildSystem({
+    name: 'gpu',
+    devices: [{ name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' }],
+    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+  });
   const matrix = generate({ kind: 'banded', n: 12000, halfBandwidth: 12, seed: 8 });
 
   it('prices the whole operator at what it took, and a part near it', async () => {
@@ -27,7 +31,11 @@ describe('a sampled row profile', () => {
     const op = bound.ops.find((o) => o.kind === 'spmv')!;
     const values = referenceValues(bound);
     const operands = op.operands.map((v) => values[v]!);
-    for (const [b, e, tolerance] of [[0, op.units, 1e-9], [0, Math.round(op.units * 0.7), 0.25], [Math.round(op.units * 0.4), op.units, 0.25]] as const) {
+    for (const [b, e, tolerance] of [
+      [0, op.units, 1e-9],
+      [0, Math.round(op.units * 0.7), 0.25],
+      [Math.round(op.units * 0.4), op.units, 0.25],
+    ] as const) {
       const priced = costs.cost(op, 0, b, e).seconds;
       const ran = (await runPiece(bound, op, system.devices[0]!, operands, b, e)).seconds;
       expect(priced / ran, `rows [${b}, ${e})`).toBeGreaterThan(1 - tolerance);

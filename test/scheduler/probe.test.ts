@@ -4,7 +4,7 @@
 // device then plans as an accurate one does, and the plan's figures are what the devices do.
 
 import { describe, expect, it, vi } from 'vitest';
-import { CostModel } from '../../src/cost/model.js';
+import type { CostModel } from '../../src/cost/model.js';
 import type { System } from '../../src/devices/system.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { probeRanges } from '../../src/scheduler/probe.js';
@@ -34,14 +34,21 @@ describe('planning with probes', () => {
     expect(wrong.explanation.summary.join('\n')).toMatch(/scaled to what a probe of this input took on each device/);
   });
 
-  it('predicts what the devices then do: the plan\'s pieces cost what they cost', async () => {
+  it("predicts what the devices then do: the plan's pieces cost what they cost", async () => {
     const plan = await schedule('spmm', graph, { system, model: wrongModel(system), params: { k: 16 } });
     const { bound, choices, costs } = plan.problem;
     const values = referenceValues(bound);
     const op = bound.ops[0]!;
     for (const part of choices[0]![plan.chosen.genome[0]!]!.parts) {
       const predicted = costs.cost(op, part.device, part.begin, part.end);
-      const ran = await runPiece(bound, op, system.devices[part.device]!, op.operands.map((v) => values[v]!), part.begin, part.end);
+      const ran = await runPiece(
+        bound,
+        op,
+        system.devices[part.device]!,
+        op.operands.map((v) => values[v]!),
+        part.begin,
+        part.end,
+      );
       expect(predicted.seconds / ran.seconds).toBeGreaterThan(0.9);
       expect(predicted.seconds / ran.seconds).toBeLessThan(1.1);
     }
@@ -49,7 +56,13 @@ describe('planning with probes', () => {
 
   it('samples a large operator: no probe call touches more than its share of the entries', () => {
     const big = generate({ kind: 'kronecker', scale: 16, seed: 1 });
-    const plan = { values: [{ kind: 'sparse', pattern: big, entries: big.nnz }, { kind: 'dense', entries: big.rows * 8 }], ops: [] };
+    const plan = {
+      values: [
+        { kind: 'sparse', pattern: big, entries: big.nnz },
+        { kind: 'dense', entries: big.rows * 8 },
+      ],
+      ops: [],
+    };
     const op = { index: 0, id: 'Y', kind: 'spmm', operands: [0, 1], output: 1, split: 'rows', units: big.rows, whole: [false, true], flops: 0, bytes: 0 };
     const ranges = probeRanges(op as never, plan as never, 0, big.rows, 200_000);
     expect(ranges.length).toBe(4);
@@ -71,7 +84,9 @@ describe('planning with probes', () => {
 
   it('refuses a probe option it cannot read', async () => {
     await expect(schedule('spmm', graph, { system, model: specModel(system), probe: 'yes' as never })).rejects.toBeInstanceOf(InvalidArgumentError);
-    await expect(schedule('spmm', graph, { system, model: specModel(system), probe: { maxEntries: 0 } })).rejects.toThrow(/^schedule: probe.maxEntries must be in \[1, /);
+    await expect(schedule('spmm', graph, { system, model: specModel(system), probe: { maxEntries: 0 } })).rejects.toThrow(
+      /^schedule: probe.maxEntries must be in \[1, /,
+    );
     await expect(schedule('spmm', graph, { system, model: specModel(system), probe: { maxEntrie: 5 } as never })).rejects.toThrow(/maxEntries/);
   });
 });

@@ -26,7 +26,10 @@ async function refused(p: Promise<unknown>, message: RegExp): Promise<void> {
 describe('option checks', () => {
   it('refuses a misspelled option with the closest name', async () => {
     await refused(schedule('spmm', graph, { ...base, polcy: 'min-energy' } as never), /^schedule: unknown option "polcy" \(did you mean "policy"\?\)$/);
-    await refused(explore('spmm', graph, { ...base, objectivs: ['time', 'energy'] } as never), /^explore: unknown option "objectivs" \(did you mean "objectives"\?\)$/);
+    await refused(
+      explore('spmm', graph, { ...base, objectivs: ['time', 'energy'] } as never),
+      /^explore: unknown option "objectivs" \(did you mean "objectives"\?\)$/,
+    );
   });
 
   it('refuses policy in explore, which does not choose', async () => {
@@ -34,12 +37,18 @@ describe('option checks', () => {
   });
 
   it('refuses an unknown objective with the closest name', async () => {
-    await refused(schedule('spmm', graph, { ...base, objectives: ['time', 'enrgy'] } as never), /^schedule: unknown objective "enrgy" \(did you mean "energy"\?\)$/);
+    await refused(
+      schedule('spmm', graph, { ...base, objectives: ['time', 'enrgy'] } as never),
+      /^schedule: unknown objective "enrgy" \(did you mean "energy"\?\)$/,
+    );
   });
 
   it('needs two or three distinct objectives', async () => {
     for (const objectives of [['time'], ['time', 'time'], ['time', 'energy', 'memory', 'latency']]) {
-      await refused(explore('spmm', graph, { ...base, objectives } as never), /^explore: objectives must be 2 or 3 distinct names of time, energy, memory, latency/);
+      await refused(
+        explore('spmm', graph, { ...base, objectives } as never),
+        /^explore: objectives must be 2 or 3 distinct names of time, energy, memory, latency/,
+      );
     }
   });
 

@@ -3,7 +3,7 @@
 
 import { expect, it } from 'vitest';
 import { CsrMatrix } from '../../src/data/csr.js';
-import { DenseMatrix } from '../../src/data/dense.js';
+import type { DenseMatrix } from '../../src/data/dense.js';
 import { CostModel } from '../../src/cost/model.js';
 import { buildSystem } from '../../src/devices/system.js';
 import { kroneckerGraph } from '../../src/generators/index.js';
@@ -22,7 +22,14 @@ it('plans and measures sddmm -> spmm -> reduce', async () => {
     .op('n', 'reduce', ['agg'], { op: 'norm2' })
     .output('n')
     .build();
-  const system = buildSystem({ name: 't', devices: [{ name: 'gpu', backend: 'gpu-sim' }, { name: 'cgra', backend: 'cgra-sim' }], links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }] });
+  const system = buildSystem({
+    name: 't',
+    devices: [
+      { name: 'gpu', backend: 'gpu-sim' },
+      { name: 'cgra', backend: 'cgra-sim' },
+    ],
+    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+  });
   const g = kroneckerGraph({ scale: 8, seed: 2 });
   const plan = await schedule(w, g, { system, model: new CostModel(system) });
   expect(plan.front.length).toBeGreaterThan(0);

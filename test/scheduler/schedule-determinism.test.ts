@@ -27,7 +27,10 @@ it('gives identical results for the same seed (fresh model each time)', async ()
 
 it('NSGA-II and exhaustive search agree on the fastest mapping of a small space', async () => {
   const model = specModel(system);
-  for (const [name, budget] of [['gcn', 200], ['sage', 150]] as const) {
+  for (const [name, budget] of [
+    ['gcn', 200],
+    ['sage', 150],
+  ] as const) {
     const options = { system, model, splitRatios: [0.5] };
     const full = await explore(name, graph, { ...options, search: 'exhaustive' });
     const ga = await explore(name, graph, { ...options, search: 'nsga2', budget });

@@ -14,7 +14,10 @@ import { defineWorkload, type Workload } from '../../src/workloads/definition.js
 export function twoDeviceSystem(gpu: { memoryBytes?: number } = {}): System {
   return buildSystem({
     name: 't',
-    devices: [{ name: 'gpu', backend: 'gpu-sim', ...gpu }, { name: 'cgra', backend: 'cgra-sim' }],
+    devices: [
+      { name: 'gpu', backend: 'gpu-sim', ...gpu },
+      { name: 'cgra', backend: 'cgra-sim' },
+    ],
     links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
   });
 }

@@ -20,7 +20,9 @@ describe('a deadline no mapping can meet', () => {
     const e = await schedule('spmm', graph, { ...base, deadline: 1e-9 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InfeasibleError);
     expect((e as InfeasibleError).code).toBe('ERR_INFEASIBLE');
-    expect((e as Error).message).toMatch(/^schedule: no mapping of \d+ evaluated satisfies the constraints; the best by time breaks them: deadline: [\d.]+ (s|ms|us) > 1\.00 ns \(\+[\d,]+%\)$/);
+    expect((e as Error).message).toMatch(
+      /^schedule: no mapping of \d+ evaluated satisfies the constraints; the best by time breaks them: deadline: [\d.]+ (s|ms|us) > 1\.00 ns \(\+[\d,]+%\)$/,
+    );
   });
 
   it('gives explore() an empty front and the reason', async () => {

@@ -3,7 +3,14 @@ import { InvalidArgumentError } from '../../src/errors.js';
 import { STRATEGIES } from '../../src/scheduler/search/index.js';
 import type { SearchOptions, SearchProblem } from '../../src/scheduler/search/types.js';
 
-const good = (): SearchProblem => ({ cardinality: new Int32Array([3, 3]), objectives: 2, evaluate: (g, out) => (out.set([g[0]!, g[1]!]), true) });
+const good = (): SearchProblem => ({
+  cardinality: new Int32Array([3, 3]),
+  objectives: 2,
+  evaluate: (g, out) => {
+    out.set([g[0]!, g[1]!]);
+    return true;
+  },
+});
 
 describe.each([...STRATEGIES.keys()])('%s refuses malformed problems and options', (name) => {
   const strategy = STRATEGIES.get(name)!;
@@ -34,15 +41,32 @@ describe.each([...STRATEGIES.keys()])('%s refuses malformed problems and options
 
   it('refuses an evaluate that returns a non-boolean or NaN for a feasible genome', () => {
     const noReturn = { ...good(), evaluate: (_g: Int32Array, out: Float64Array) => void out.fill(1) } as unknown as SearchProblem;
-    expect(() => strategy.search(noReturn, { seed: 1, budget: 100 })).toThrow(new RegExp(`^${name}: problem\\.evaluate must return a boolean, got undefined for genome \\[0, 0\\]`));
-    const partial = { ...good(), evaluate: (_g: Int32Array, out: Float64Array) => ((out[0] = 1), true) };
-    expect(() => strategy.search(partial, { seed: 1, budget: 100 })).toThrow(new RegExp(`^${name}: problem\\.evaluate wrote NaN for objective 1 of feasible genome \\[0, 0\\]`));
+    expect(() => strategy.search(noReturn, { seed: 1, budget: 100 })).toThrow(
+      new RegExp(`^${name}: problem\\.evaluate must return a boolean, got undefined for genome \\[0, 0\\]`),
+    );
+    const partial = {
+      ...good(),
+      evaluate: (_g: Int32Array, out: Float64Array) => {
+        out[0] = 1;
+        return true;
+      },
+    };
+    expect(() => strategy.search(partial, { seed: 1, budget: 100 })).toThrow(
+      new RegExp(`^${name}: problem\\.evaluate wrote NaN for objective 1 of feasible genome \\[0, 0\\]`),
+    );
   });
 });
 
 it('exhaustive refuses spaces above 2e6 genomes before evaluating any', () => {
   let calls = 0;
-  const problem: SearchProblem = { cardinality: new Int32Array(7).fill(8), objectives: 2, evaluate: () => (calls++, false) };
+  const problem: SearchProblem = {
+    cardinality: new Int32Array(7).fill(8),
+    objectives: 2,
+    evaluate: () => {
+      calls++;
+      return false;
+    },
+  };
   const call = () => STRATEGIES.get('exhaustive')!.search(problem, { seed: 1, budget: 1 });
   expect(call).toThrow(InvalidArgumentError);
   expect(call).toThrow(/^exhaustive: the space has 2097152 genomes \(7 genes\), more than the 2000000 it enumerates; use nsga2/);

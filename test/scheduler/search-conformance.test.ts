@@ -6,7 +6,15 @@ import { tableProblem } from './helpers.js';
 // One suite for every registered strategy: what a SearchResult promises, on spaces small enough
 // for exhaustive to take (the 5 x 5 x 6 x 6 x 4 = 3600-genome space is also below nsga2's budget
 // 5000, where it enumerates, and above its budget 1000, where it searches).
-describe.each([...STRATEGIES.values()].flatMap((s) => [[s.name, s, 5000], [s.name, s, 1000]] as const))('%s (budget %s)', (_name, strategy, budget) => {
+describe.each(
+  [...STRATEGIES.values()].flatMap(
+    (s) =>
+      [
+        [s.name, s, 5000],
+        [s.name, s, 1000],
+      ] as const,
+  ),
+)('%s (budget %s)', (_name, strategy, budget) => {
   for (const m of [2, 3] as const) {
     it(`keeps its promises with ${m} objectives`, () => {
       const problem = tableProblem(9, 5, 6, m);

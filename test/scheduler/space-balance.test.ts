@@ -36,7 +36,7 @@ describe('split boundaries are balanced by nonzeros', () => {
     const asked = [0.1, 0.3, 0.5, 0.7, 0.9, 0.75];
     expect(splits).toHaveLength(asked.length);
     for (const [k, c] of splits.entries()) {
-      const [p, q] = c.parts as [typeof c.parts[0], typeof c.parts[0]];
+      const [p, q] = c.parts as [(typeof c.parts)[0], (typeof c.parts)[0]];
       expect(p.fraction).toBe((Number(rp[p.end]!) - Number(rp[p.begin]!)) / nnz);
       expect(q.fraction).toBe((Number(rp[q.end]!) - Number(rp[q.begin]!)) / nnz);
       // The boundary is the first row at which the cumulative nonzeros reach the share.
@@ -49,7 +49,10 @@ describe('split boundaries are balanced by nonzeros', () => {
     const bound = bindChain(headHeavy());
     const choices = buildChoices(bound, system, [0, 1], { splitRatios: [0.5] }, () => 1)[0]!;
     const half = choices.find((c) => c.parts.length === 2)!;
-    expect(half.parts.map((p) => [p.begin, p.end])).toEqual([[0, 1], [1, 100]]);
+    expect(half.parts.map((p) => [p.begin, p.end])).toEqual([
+      [0, 1],
+      [1, 100],
+    ]);
     expect(half.parts[0]!.fraction).toBeCloseTo(100 / 199, 12);
     expect(half.label).toBe('gpu 50% + cgra 50%');
   });
@@ -69,6 +72,9 @@ describe('split boundaries are balanced by nonzeros', () => {
     expect(bound.ops[0]!.units).toBe(8);
     const choices = buildChoices(bound, system, [0, 1], { splitRatios: [0.25] }, () => 1)[0]!;
     const quarter = choices.find((c) => c.parts.length === 2)!;
-    expect(quarter.parts.map((p) => [p.begin, p.end, p.fraction])).toEqual([[0, 2, 0.25], [2, 8, 0.75]]);
+    expect(quarter.parts.map((p) => [p.begin, p.end, p.fraction])).toEqual([
+      [0, 2, 0.25],
+      [2, 8, 0.75],
+    ]);
   });
 });

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { buildChoices } from '../../src/scheduler/candidates.js';
-import { type Choice } from '../../src/scheduler/space.js';
+import type { Choice } from '../../src/scheduler/space.js';
 import { bindChain, threeDeviceSystem } from './schedule-fixtures.js';
 
 const system = threeDeviceSystem();
@@ -31,7 +31,11 @@ describe('buildChoices on a sparse operator and three capable devices', () => {
   });
 
   it('offers each pair of devices at every ratio plus the time-balanced share', () => {
-    for (const [x, y] of [[0, 1], [0, 2], [1, 2]] as const) {
+    for (const [x, y] of [
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ] as const) {
       const pair = spmm.filter((c) => c.parts.length === 2 && devicesOf(c).join() === `${x},${y}`);
       const balanced = times[y]! / (times[x]! + times[y]!); // shares inversely proportional to time
       const expected = [0.25, 0.5, 0.75, balanced];

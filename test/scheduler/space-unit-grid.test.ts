@@ -12,7 +12,14 @@ import { bindWorkload } from '../../src/workloads/bind.js';
 import { workload } from '../../src/workloads/library.js';
 
 describe('the share grid of an operator of few units', () => {
-  const system = buildSystem({ name: 'two', devices: [{ name: 'cpu', backend: 'cpu' }, { name: 'cgra', backend: 'cgra-sim' }], links: [] });
+  const system = buildSystem({
+    name: 'two',
+    devices: [
+      { name: 'cpu', backend: 'cpu' },
+      { name: 'cgra', backend: 'cgra-sim' },
+    ],
+    links: [],
+  });
   const graph = generate({ kind: 'grid', rows: 20, cols: 20, seed: 1 });
 
   it('has a two-way split at every count of sources', () => {

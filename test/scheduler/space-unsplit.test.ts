@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { buildChoices } from '../../src/scheduler/candidates.js';
-import { type Choice } from '../../src/scheduler/space.js';
+import type { Choice } from '../../src/scheduler/space.js';
 import { bindWorkload } from '../../src/workloads/bind.js';
 import { workload } from '../../src/workloads/library.js';
 import { bindChain, smallGraph, threeDeviceSystem } from './schedule-fixtures.js';

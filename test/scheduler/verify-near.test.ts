@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSystem } from '../../src/devices/system.js';
 import { runPiece } from '../../src/executor/piece.js';
 import { generate } from '../../src/generators/index.js';
-import { valueOf } from '../../src/scheduler/branch-and-bound.js';
+import { objectiveValue } from '../../src/scheduler/branch-and-bound.js';
 import { Evaluator } from '../../src/scheduler/evaluate.js';
 import type { ProbedCostSource } from '../../src/scheduler/probed-costs.js';
 import { schedule } from '../../src/scheduler/schedule.js';
@@ -22,7 +22,11 @@ import { haveDatasets, sharedDatasets } from '../support/datasets.js';
 describe('verifying a pick against its near alternatives', () => {
   const system = buildSystem({
     name: 'gpu-cgra',
-    devices: [{ name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' }, { name: 'cgra', backend: 'cgra-sim' }, { name: 'cgra8', backend: 'cgra-sim', profile: 'hycube-8x8' }],
+    devices: [
+      { name: 'gpu', backend: 'gpu-sim', profile: 'h100-sxm' },
+      { name: 'cgra', backend: 'cgra-sim' },
+      { name: 'cgra8', backend: 'cgra-sim', profile: 'hycube-8x8' },
+    ],
     links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
   });
   const mesh = generate({ kind: 'banded', n: 3000, halfBandwidth: 20, fill: 0.6, seed: 16 });
@@ -57,7 +61,7 @@ describe('verifying a pick against its near alternatives', () => {
     const truth: CostSource = { cost: (_o, d, b, e) => executed.get(`${d}/${b}/${e}`)! };
     const evaluator = new Evaluator(bound, system, new CostTable(choices, bound.ops, truth), ['time', 'energy'], constraints);
     const out = new Float64Array(2);
-    const value = (c: number): number => (evaluator.evaluate(Int32Array.of(c), out) ? valueOf('min-time', out[0]!, out[1]!) : Infinity);
+    const value = (c: number): number => (evaluator.evaluate(Int32Array.of(c), out) ? objectiveValue('min-time', out[0]!, out[1]!) : Infinity);
     const picked = value(plan.chosen.genome[0]!);
     // The pick's parts were run exactly...
     for (const p of plan.chosen.genome.length ? choices[0]![plan.chosen.genome[0]!]!.parts : []) expect(costs.hasPart(0, p.device, p.begin, p.end)).toBe(true);

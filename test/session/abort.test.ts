@@ -2,7 +2,7 @@
 // (cause: the signal's reason), in-flight batches stop, and later calls throw it at once.
 
 import { expect, it } from 'vitest';
-import { AbortedError, DypeError } from '../../src/errors.js';
+import { AbortedError, type DypeError } from '../../src/errors.js';
 import { denseFeatures } from '../../src/generators/index.js';
 import { session } from '../../src/session/session.js';
 import { machine, quietSession, smallGraph } from './session-fixtures.js';

@@ -66,5 +66,7 @@ it('keeps one precision per session', () => {
   const s = open();
   s.relu(x);
   const f64 = new DenseMatrix(2, 2, new Float64Array(4));
-  expect(() => s.relu(f64)).toThrow('session.relu: x is f64 but this session computes in f32 (set by its first dense input or its precision option); convert it');
+  expect(() => s.relu(f64)).toThrow(
+    'session.relu: x is f64 but this session computes in f32 (set by its first dense input or its precision option); convert it',
+  );
 });

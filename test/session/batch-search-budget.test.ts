@@ -36,7 +36,8 @@ it('an 11-operator batch is searched with the session budget and picks as the de
     expect(batches).toHaveLength(1);
     return batches[0]!;
   };
-  const labels = (p: NonNullable<BatchRecord['plan']>): string[] => p.problem.bound.ops.map((op, i) => `${op.kind}:${p.problem.choices[i]![p.chosen.genome[i]!]!.label}`);
+  const labels = (p: NonNullable<BatchRecord['plan']>): string[] =>
+    p.problem.bound.ops.map((op, i) => `${op.kind}:${p.problem.choices[i]![p.chosen.genome[i]!]!.label}`);
 
   const small = (await batchOf({})).plan!;
   expect(small.search.evaluated).toBeLessThanOrEqual(SESSION_SEARCH_BUDGET);

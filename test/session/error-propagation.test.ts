@@ -11,7 +11,14 @@ import { expectSameValue, machine, quietSession, smallGraph } from './session-fi
 
 /** Every device's native run throws (dense steps run on the host and still work). */
 function breakDevices(devices: readonly Device[]): () => void {
-  for (const d of devices) Object.defineProperty(d, 'run', { configurable: true, writable: true, value: async () => { throw new Error('kernel fault'); } });
+  for (const d of devices)
+    Object.defineProperty(d, 'run', {
+      configurable: true,
+      writable: true,
+      value: async () => {
+        throw new Error('kernel fault');
+      },
+    });
   return () => devices.forEach((d) => delete (d as { run?: unknown }).run);
 }
 
@@ -39,7 +46,9 @@ it('surfaces at the failed handle and at its dependents, not at the others', asy
       const e = await h.value().catch((err: unknown) => err);
       expect(e).toBeInstanceOf(ExecutionError);
       expect((e as ExecutionError).operator).toBe(h.id);
-      expect((e as Error).message).toMatch(new RegExp(`^session: ${h.id} \\(\\w+\\) was not computed: it depends on v1 \\(spmm\\), which failed: runPlan: operator v1`));
+      expect((e as Error).message).toMatch(
+        new RegExp(`^session: ${h.id} \\(\\w+\\) was not computed: it depends on v1 \\(spmm\\), which failed: runPlan: operator v1`),
+      );
       expect((e as Error).cause).toBe(failed);
     }
     expect([agg.state, act.state, twice.state, independent.state]).toEqual(['failed', 'failed', 'failed', 'done']);

@@ -54,11 +54,25 @@ function killGroup(child: ChildProcess): void {
  * Open `url`, wait (at most `timeoutMs`) until `readyWhen` (a JavaScript expression) is true, then
  * wait `settleMs` more for late messages, and capture the element `selector`.
  */
-export async function visit(binary: string, url: string, options: { readyWhen: string; selector: string; timeoutMs?: number; settleMs?: number; width?: number; height?: number }): Promise<PageVisit> {
+export async function visit(
+  binary: string,
+  url: string,
+  options: { readyWhen: string; selector: string; timeoutMs?: number; settleMs?: number; width?: number; height?: number },
+): Promise<PageVisit> {
   const profile = mkdtempSync(join(tmpdir(), 'dype-chromium-'));
   const child: ChildProcess = spawn(
     binary,
-    ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check', '--disable-dev-shm-usage', `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank'],
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-dev-shm-usage',
+      `--user-data-dir=${profile}`,
+      '--remote-debugging-pipe',
+      'about:blank',
+    ],
     // Its own temporary files go into the profile folder too, removed with it.
     // Its own process group, so that its helpers (renderer, crash handler), which write to the
     // profile too, are killed with it.
@@ -101,7 +115,7 @@ export async function visit(binary: string, url: string, options: { readyWhen: s
   listeners.push((m) => {
     if (m.method === 'Runtime.consoleAPICalled') {
       const p = m.params as { type: string; args: { value?: unknown; description?: string }[] };
-      const text = `console.${p.type}: ${p.args.map((a) => (a.value !== undefined ? String(a.value) : a.description ?? '')).join(' ')}`;
+      const text = `console.${p.type}: ${p.args.map((a) => (a.value !== undefined ? String(a.value) : (a.description ?? ''))).join(' ')}`;
       messages.push(text);
       if (p.type === 'warning' || p.type === 'warn' || p.type === 'error' || p.type === 'assert') problems.push(text);
     } else if (m.method === 'Runtime.exceptionThrown') {
@@ -143,7 +157,9 @@ export async function visit(binary: string, url: string, options: { readyWhen: s
       returnByValue: true,
     })) as { result: { value: [number, number, number, number] } };
     const [x, y, width, height] = box.result.value;
-    const shot = (await s('Page.captureScreenshot', { format: 'png', clip: { x, y, width: Math.max(1, width), height: Math.max(1, height), scale: 1 } })) as { data: string };
+    const shot = (await s('Page.captureScreenshot', { format: 'png', clip: { x, y, width: Math.max(1, width), height: Math.max(1, height), scale: 1 } })) as {
+      data: string;
+    };
     await send('Browser.close').catch(() => undefined);
     return { problems, messages, screenshot: Buffer.from(shot.data, 'base64'), ready };
   } finally {
@@ -156,6 +172,7 @@ export async function visit(binary: string, url: string, options: { readyWhen: s
         rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
         break;
       } catch (e) {
+        // biome-ignore lint/correctness/noUnsafeFinally: a profile that cannot be removed is a failure of its own, reported even over the try's
         if (attempt >= 10) throw e;
         killGroup(child);
         await new Promise((res) => setTimeout(res, 500));

@@ -23,7 +23,10 @@ export async function runCli(argv: string[], options: { readonly cwd?: string } 
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'dype-cli-'));
   const previous = process.cwd();
   process.chdir(cwd);
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
+    err.push(String(s));
+    return true;
+  });
   try {
     const code = await main(argv, (s) => {
       out.push(s);

@@ -13,9 +13,7 @@ export const EPSILON = { f32: 2 ** -24, f64: 2 ** -53 } as const;
  * any summation order, so it cannot fail on a correct kernel and is tight enough to catch a
  * wrong index or a dropped entry.
  */
-export function firstSpmmMismatch(
-  a: CsrMatrix, x: DenseArray, k: number, y: DenseArray, rowBegin = 0, rowEnd = a.rows,
-): number {
+export function firstSpmmMismatch(a: CsrMatrix, x: DenseArray, k: number, y: DenseArray, rowBegin = 0, rowEnd = a.rows): number {
   const ref = spmmReference(a, x, k, rowBegin, rowEnd);
   const sums = spmmAbsoluteSums(a, x, k, rowBegin, rowEnd);
   const u = x instanceof Float32Array ? EPSILON.f32 : EPSILON.f64;

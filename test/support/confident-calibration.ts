@@ -15,7 +15,10 @@ export function confidentPayload(system: System, spread = 0.2): CalibrationPaylo
     seconds: 0,
     devices: system.devices.map((d) => {
       const operators = Object.fromEntries(
-        Object.entries(defaultCoefficients(d)).map(([op, c]) => [op, { ...c, timeMape: spread / 2, energyMape: spread / 2, timeSpread: spread, energySpread: spread, samples: 10 }]),
+        Object.entries(defaultCoefficients(d)).map(([op, c]) => [
+          op,
+          { ...c, timeMape: spread / 2, energyMape: spread / 2, timeSpread: spread, energySpread: spread, samples: 10 },
+        ]),
       );
       return { key: deviceKey(d), backend: d.backend, profile: d.spec.name, operators };
     }),

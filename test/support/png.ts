@@ -30,7 +30,8 @@ export function decodePng(file: Buffer): DecodedPng {
       const colour = body[9];
       const interlace = body[12];
       channels = ({ 0: 1, 2: 3, 4: 2, 6: 4 } as Record<number, number>)[colour!] ?? 0;
-      if (depth !== 8 || channels === 0 || interlace !== 0) throw new Error(`decodePng: unsupported depth ${depth}, colour type ${colour} or interlace ${interlace}`);
+      if (depth !== 8 || channels === 0 || interlace !== 0)
+        throw new Error(`decodePng: unsupported depth ${depth}, colour type ${colour} or interlace ${interlace}`);
     } else if (type === 'IDAT') idat.push(body);
     else if (type === 'IEND') break;
     at += 12 + length;

@@ -14,13 +14,7 @@ export function lcg(seed: number): () => number {
 }
 
 /** A rows x cols matrix with skewed row lengths (some rows far longer than the mean). */
-export function skewedMatrix(
-  rows: number,
-  cols: number,
-  entries: number,
-  seed: number,
-  values: Precision | 'pattern' = 'f64',
-): CsrMatrix {
+export function skewedMatrix(rows: number, cols: number, entries: number, seed: number, values: Precision | 'pattern' = 'f64'): CsrMatrix {
   const rnd = lcg(seed);
   const r = new Int32Array(entries);
   const c = new Int32Array(entries);

@@ -18,7 +18,9 @@ export default function setup(): () => void {
       // already gone
     }
     if (left.length > 0 && process.env['DYPE_REPORT_TEMP_LEFT'] !== '0') {
-      process.stderr.write(`temp-sandbox: tests left ${left.length} temporary entr${left.length === 1 ? 'y' : 'ies'} (removed now): ${left.sort().join(', ')}\n`);
+      process.stderr.write(
+        `temp-sandbox: tests left ${left.length} temporary entr${left.length === 1 ? 'y' : 'ies'} (removed now): ${left.sort().join(', ')}\n`,
+      );
     }
     rmSync(sandbox, { recursive: true, force: true });
     if (saved === undefined) delete process.env['TMPDIR'];

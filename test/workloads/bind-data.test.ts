@@ -45,7 +45,10 @@ describe('bindWorkload data', () => {
     const two = defineWorkload({
       name: 'two',
       inputs: { A: { kind: 'sparse' }, B: { kind: 'sparse' }, X: { kind: 'dense', rows: 'B.cols', cols: 2, generate: 'random' } },
-      operators: [{ id: 'bx', kind: 'spmm', inputs: ['B', 'X'] }, { id: 'abx', kind: 'spmm', inputs: ['A', 'bx'] }],
+      operators: [
+        { id: 'bx', kind: 'spmm', inputs: ['B', 'X'] },
+        { id: 'abx', kind: 'spmm', inputs: ['A', 'bx'] },
+      ],
       outputs: ['abx'],
     });
     expect(bindError(two, graph)).toBe('bindWorkload: workload two takes sparse inputs A, B; pass them by name, not one CsrMatrix');

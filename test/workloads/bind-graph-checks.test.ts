@@ -25,7 +25,9 @@ describe('bindWorkload graph checks', () => {
 
   it('refuses a matrix with rows but no columns', () => {
     const noCols = new CsrMatrix({ rows: 3, cols: 0, rowPtr: Int32Array.of(0, 0, 0, 0), colIdx: new Int32Array(0) });
-    expect(thrownBy(() => bindWorkload(workload('spmm'), noCols)).message).toBe('bindWorkload: input A is empty (3 x 0); spmm needs at least one vertex or row');
+    expect(thrownBy(() => bindWorkload(workload('spmm'), noCols)).message).toBe(
+      'bindWorkload: input A is empty (3 x 0); spmm needs at least one vertex or row',
+    );
   });
 
   it('refuses a non-square graph for an input declared square (bfs)', () => {

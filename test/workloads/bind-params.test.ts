@@ -24,7 +24,16 @@ function bindError(options: unknown, name = 'gcn'): string {
 describe('bindWorkload params and options', () => {
   it('uses the workload params by default', () => {
     expect(shapes()).toEqual({
-      graph: '30x30', A: '30x30', X: '30x64', W1: '64x16', W2: '16x8', xw1: '30x16', agg1: '30x16', h1: '30x16', xw2: '30x8', agg2: '30x8',
+      graph: '30x30',
+      A: '30x30',
+      X: '30x64',
+      W1: '64x16',
+      W2: '16x8',
+      xw1: '30x16',
+      agg1: '30x16',
+      h1: '30x16',
+      xw2: '30x8',
+      agg2: '30x8',
     });
     expect(bindWorkload(workload('gcn'), graph).params).toEqual({ features: 64, hidden: 16, classes: 8 });
   });

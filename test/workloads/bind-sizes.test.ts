@@ -10,13 +10,29 @@ import { csr } from './helpers.js';
 
 // 3 x 4 with 5 stored f64 values: row pointers 4 x 4 bytes, each entry a 4-byte column and an
 // 8-byte value.
-const a = csr(4, [[[0, 1], [3, 2]], [[1, 3]], [[2, 4], [3, 5]]], 'f64');
+const a = csr(
+  4,
+  [
+    [
+      [0, 1],
+      [3, 2],
+    ],
+    [[1, 3]],
+    [
+      [2, 4],
+      [3, 5],
+    ],
+  ],
+  'f64',
+);
 const A_BYTES = 4 * 4 + 5 * (4 + 8);
 
 describe('bindWorkload sizes', () => {
-  it('spmm: entries and bytes of A, X and Y, and the operator\'s work', () => {
+  it("spmm: entries and bytes of A, X and Y, and the operator's work", () => {
     const b = bindWorkload(workload('spmm'), a, { params: { k: 2 } });
-    expect(b.values.map(({ name, kind, rows, cols, entries, bytes, precision, producer }) => ({ name, kind, rows, cols, entries, bytes, precision, producer }))).toEqual([
+    expect(
+      b.values.map(({ name, kind, rows, cols, entries, bytes, precision, producer }) => ({ name, kind, rows, cols, entries, bytes, precision, producer })),
+    ).toEqual([
       { name: 'A', kind: 'sparse', rows: 3, cols: 4, entries: 5, bytes: A_BYTES, precision: 'f64', producer: -1 },
       { name: 'X', kind: 'dense', rows: 4, cols: 2, entries: 8, bytes: 8 * 4, precision: 'f32', producer: -1 },
       { name: 'Y', kind: 'dense', rows: 3, cols: 2, entries: 6, bytes: 6 * 4, precision: 'f32', producer: 0 },

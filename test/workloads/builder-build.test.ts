@@ -52,9 +52,7 @@ describe('WorkloadBuilder', () => {
     const g = gridGraph({ rows: 3, cols: 4 });
     const b = bindWorkload(w, g);
     expect(b.precision).toBe('f64');
-    expect(b.values.map((v) => `${v.name}:${v.rows}x${v.cols}`)).toEqual([
-      'graph:12x12', 'M:12x12', 'X:12x3', 'W:3x4', 'xw:12x4', 'agg:12x4', 'h:12x4',
-    ]);
+    expect(b.values.map((v) => `${v.name}:${v.rows}x${v.cols}`)).toEqual(['graph:12x12', 'M:12x12', 'X:12x3', 'W:3x4', 'xw:12x4', 'agg:12x4', 'h:12x4']);
     expect(b.ops[2]).toMatchObject({ id: 'h', scale: 2, shift: -1 / 12 });
     expect(b.values[2]!.data).toBeInstanceOf(DenseMatrix);
     expect(b.values[2]!.precision).toBe('f64');
@@ -62,11 +60,23 @@ describe('WorkloadBuilder', () => {
 
   it('build() of an invalid workload throws the FormatError defineWorkload gives, labelled by the builder', () => {
     const unknownOperand = layer().op('bad', 'relu', ['hh']).output('bad');
-    expectDefineError(thrownBy(() => unknownOperand.build()), '<builder layer>', 'operators[3].inputs[0]: "hh" is neither an input nor an operator (did you mean "h"?)');
+    expectDefineError(
+      thrownBy(() => unknownOperand.build()),
+      '<builder layer>',
+      'operators[3].inputs[0]: "hh" is neither an input nor an operator (did you mean "h"?)',
+    );
     const noOutput = new WorkloadBuilder('empty').sparse('g').op('d', 'bfs', ['g']);
-    expectDefineError(thrownBy(() => noOutput.build()), '<builder empty>', 'outputs: must be a non-empty array');
+    expectDefineError(
+      thrownBy(() => noOutput.build()),
+      '<builder empty>',
+      'outputs: must be a non-empty array',
+    );
     const badName = new WorkloadBuilder('has space').sparse('g').op('d', 'bfs', ['g']).output('d');
-    expectDefineError(thrownBy(() => badName.build()), '<builder has space>', 'name: must be a word');
+    expectDefineError(
+      thrownBy(() => badName.build()),
+      '<builder has space>',
+      'name: must be a word',
+    );
   });
 
   it('returns copies from definition(), so later builder calls do not change an earlier definition', () => {

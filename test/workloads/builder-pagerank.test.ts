@@ -18,9 +18,7 @@ describe('pagerankDefinition', () => {
   it('unrolls one spmv and one affine step per iteration, the damping a param', () => {
     const d = pagerankDefinition(2, 0.5);
     expect(d.params).toEqual({ damping: 0.5 });
-    expect(d.operators.map((o) => `${o.id}:${o.kind}(${o.inputs.join(',')})`)).toEqual([
-      'p1:spmv(P,x0)', 'x1:affine(p1)', 'p2:spmv(P,x1)', 'x2:affine(p2)',
-    ]);
+    expect(d.operators.map((o) => `${o.id}:${o.kind}(${o.inputs.join(',')})`)).toEqual(['p1:spmv(P,x0)', 'x1:affine(p1)', 'p2:spmv(P,x1)', 'x2:affine(p2)']);
     expect(d.outputs).toEqual(['x2']);
     expect(defineWorkload(d).order).toEqual([0, 1, 2, 3]);
   });

@@ -33,15 +33,39 @@ describe('concatRows', () => {
   });
 
   it('refuses gaps and overlaps, naming the rows', () => {
-    const gap = thrown(() => concatRows([{ range: [0, 4], matrix: slice(x, 0, 4) }, { range: [5, 10], matrix: slice(x, 5, 10) }], 10));
+    const gap = thrown(() =>
+      concatRows(
+        [
+          { range: [0, 4], matrix: slice(x, 0, 4) },
+          { range: [5, 10], matrix: slice(x, 5, 10) },
+        ],
+        10,
+      ),
+    );
     expect(gap).toBeInstanceOf(InvalidArgumentError);
     expect(gap.message).toMatch(/^concatRows: no part covers rows \[4, 5\)/);
     const tail = thrown(() => concatRows([{ range: [0, 4], matrix: slice(x, 0, 4) }], 10));
     expect(tail.message).toMatch(/^concatRows: no part covers rows \[4, 10\)/);
-    const overlap = thrown(() => concatRows([{ range: [0, 6], matrix: slice(x, 0, 6) }, { range: [5, 10], matrix: slice(x, 5, 10) }], 10));
+    const overlap = thrown(() =>
+      concatRows(
+        [
+          { range: [0, 6], matrix: slice(x, 0, 6) },
+          { range: [5, 10], matrix: slice(x, 5, 10) },
+        ],
+        10,
+      ),
+    );
     expect(overlap).toBeInstanceOf(InvalidArgumentError);
     expect(overlap.message).toMatch(/^concatRows: parts\[1\] rows \[5, 10\) overlap parts\[0\]/);
-    const twice = thrown(() => concatRows([{ range: [0, 10], matrix: x }, { range: [0, 10], matrix: x }], 10));
+    const twice = thrown(() =>
+      concatRows(
+        [
+          { range: [0, 10], matrix: x },
+          { range: [0, 10], matrix: x },
+        ],
+        10,
+      ),
+    );
     expect(twice.message).toMatch(/^concatRows: .*overlap/);
   });
 });
@@ -61,7 +85,13 @@ describe('concatCsrRows', () => {
           values: a.values?.slice(p0, p1),
         });
       };
-      const joined = concatCsrRows([{ range: [4, 9], matrix: rows(4, 9) }, { range: [0, 4], matrix: rows(0, 4) }], 9);
+      const joined = concatCsrRows(
+        [
+          { range: [4, 9], matrix: rows(4, 9) },
+          { range: [0, 4], matrix: rows(0, 4) },
+        ],
+        9,
+      );
       expect(joined.rows).toBe(9);
       expect(joined.rowPtr).toEqual(a.rowPtr);
       expect(joined.colIdx).toEqual(a.colIdx);
@@ -74,12 +104,36 @@ describe('concatCsrRows', () => {
   it('refuses gaps, overlaps and mixed value kinds', () => {
     const p = csr(3, [[0], [1, 2]]);
     const v = csr(3, [[0], [1, 2]], 'f32');
-    const gap = thrown(() => concatCsrRows([{ range: [0, 2], matrix: p }, { range: [3, 5], matrix: p }], 5));
+    const gap = thrown(() =>
+      concatCsrRows(
+        [
+          { range: [0, 2], matrix: p },
+          { range: [3, 5], matrix: p },
+        ],
+        5,
+      ),
+    );
     expect(gap).toBeInstanceOf(InvalidArgumentError);
     expect(gap.message).toMatch(/^concatCsrRows: no part covers rows \[2, 3\)/);
-    const overlap = thrown(() => concatCsrRows([{ range: [0, 2], matrix: p }, { range: [1, 3], matrix: p }], 3));
+    const overlap = thrown(() =>
+      concatCsrRows(
+        [
+          { range: [0, 2], matrix: p },
+          { range: [1, 3], matrix: p },
+        ],
+        3,
+      ),
+    );
     expect(overlap.message).toMatch(/^concatCsrRows: parts\[1\] rows \[1, 3\) overlap/);
-    const mixed = thrown(() => concatCsrRows([{ range: [0, 2], matrix: p }, { range: [2, 4], matrix: v }], 4));
+    const mixed = thrown(() =>
+      concatCsrRows(
+        [
+          { range: [0, 2], matrix: p },
+          { range: [2, 4], matrix: v },
+        ],
+        4,
+      ),
+    );
     expect(mixed).toBeInstanceOf(InvalidArgumentError);
     expect(mixed.message).toMatch(/^concatCsrRows: parts\[1\]\.matrix is 2x3 f32 but parts\[0\]\.matrix has 3 pattern columns/);
   });

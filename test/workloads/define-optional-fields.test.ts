@@ -32,23 +32,43 @@ describe('defineWorkload optional fields', () => {
   it('refuses optional fields of the wrong type', () => {
     const d = layerDefinition();
     d['description'] = 3;
-    expectDefineError(thrownBy(() => defineWorkload(d, 'o.json')), 'o.json', 'description: must be a string, got 3');
+    expectDefineError(
+      thrownBy(() => defineWorkload(d, 'o.json')),
+      'o.json',
+      'description: must be a string, got 3',
+    );
     const e = layerDefinition();
     e['inputs'].graph.square = 'yes';
-    expectDefineError(thrownBy(() => defineWorkload(e, 'o.json')), 'o.json', 'inputs.graph.square: must be true or false, got "yes"');
+    expectDefineError(
+      thrownBy(() => defineWorkload(e, 'o.json')),
+      'o.json',
+      'inputs.graph.square: must be true or false, got "yes"',
+    );
     const f = layerDefinition();
     f['params'] = [8];
-    expectDefineError(thrownBy(() => defineWorkload(f, 'o.json')), 'o.json', 'params: must be an object of numbers');
+    expectDefineError(
+      thrownBy(() => defineWorkload(f, 'o.json')),
+      'o.json',
+      'params: must be an object of numbers',
+    );
   });
 
   it('refuses "params": null at the top level', () => {
     const d = { ...withoutParams(), params: null };
-    expectDefineError(thrownBy(() => defineWorkload(d, 'o.json')), 'o.json', 'params: must be an object');
+    expectDefineError(
+      thrownBy(() => defineWorkload(d, 'o.json')),
+      'o.json',
+      'params: must be an object',
+    );
   });
 
   it('refuses "params": null on an operator', () => {
     const d = withoutParams();
     (d['operators'] as Array<Record<string, unknown>>)[1]!['params'] = null;
-    expectDefineError(thrownBy(() => defineWorkload(d, 'o.json')), 'o.json', 'operators[1].params: must be an object');
+    expectDefineError(
+      thrownBy(() => defineWorkload(d, 'o.json')),
+      'o.json',
+      'operators[1].params: must be an object',
+    );
   });
 });

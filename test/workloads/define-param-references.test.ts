@@ -25,7 +25,11 @@ describe('defineWorkload $param references', () => {
     it(`refuses $${name}, which only the object prototype has`, () => {
       const d = layerDefinition();
       d['inputs'].X.cols = `$${name}`;
-      expectDefineError(thrownBy(() => defineWorkload(d, 'x.json')), 'x.json', `$${name}`);
+      expectDefineError(
+        thrownBy(() => defineWorkload(d, 'x.json')),
+        'x.json',
+        `$${name}`,
+      );
     });
   }
 
@@ -35,6 +39,10 @@ describe('defineWorkload $param references', () => {
   it('names the field whose expression refers to an unknown $param', () => {
     const d = layerDefinition();
     d['inputs'].X.cols = '$hiden';
-    expectDefineError(thrownBy(() => defineWorkload(d, 'x.json')), 'x.json', 'inputs.X.cols');
+    expectDefineError(
+      thrownBy(() => defineWorkload(d, 'x.json')),
+      'x.json',
+      'inputs.X.cols',
+    );
   });
 });

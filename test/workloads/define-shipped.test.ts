@@ -44,9 +44,7 @@ describe('shipped workload files', () => {
 
   it('keeps every parsed expression under the field it came from', () => {
     const w = defineWorkload(raw('gcn'));
-    expect([...w.exprs.keys()].sort()).toEqual(
-      ['inputs.W1.cols', 'inputs.W1.rows', 'inputs.W2.cols', 'inputs.W2.rows', 'inputs.X.cols', 'inputs.X.rows'],
-    );
+    expect([...w.exprs.keys()].sort()).toEqual(['inputs.W1.cols', 'inputs.W1.rows', 'inputs.W2.cols', 'inputs.W2.rows', 'inputs.X.cols', 'inputs.X.rows']);
     expect(w.exprs.get('inputs.X.rows')).toEqual({ t: 'dim', input: 'graph', field: 'rows' });
     expect(w.exprs.get('inputs.W1.cols')).toEqual({ t: 'param', name: 'hidden' });
   });

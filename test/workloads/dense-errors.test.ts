@@ -5,7 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { DenseMatrix } from '../../src/data/dense.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import {
-  add, affine, combineReduce, concatCsrRows, concatRows, finishReduce, gemm, reduce, reducePartial, relu, sddmm,
+  add,
+  affine,
+  combineReduce,
+  concatCsrRows,
+  concatRows,
+  finishReduce,
+  gemm,
+  reduce,
+  reducePartial,
+  relu,
+  sddmm,
 } from '../../src/workloads/dense-kernels.js';
 import { randomDense } from '../support/random.js';
 import { csr, thrown } from './helpers.js';
@@ -90,7 +100,11 @@ describe('dense kernel errors', () => {
     const p = reducePartial(x32, 'sum');
     expectRefusal(() => combineReduce('sum', []), 'combineReduce', /parts must be a non-empty array/);
     expectRefusal(() => combineReduce('sum', [p, reduce(x32, 'sum')]), 'combineReduce', /parts\[1\] is a 1x3 f32 matrix; accumulators/);
-    expectRefusal(() => combineReduce('sum', [p, reducePartial(randomDense(2, 2, 'f64', 1), 'sum')]), 'combineReduce', /parts\[1\] is 1x2 but parts\[0\] is 1x3/);
+    expectRefusal(
+      () => combineReduce('sum', [p, reducePartial(randomDense(2, 2, 'f64', 1), 'sum')]),
+      'combineReduce',
+      /parts\[1\] is 1x2 but parts\[0\] is 1x3/,
+    );
     expectRefusal(() => combineReduce('min' as never, [p]), 'combineReduce', /op must be one of/);
     expectRefusal(() => finishReduce('sum', x64, 'f64'), 'finishReduce', /acc is a 4x3 f64 matrix/);
     expectRefusal(() => finishReduce('sum', p, 'f16' as never), 'finishReduce', /precision must be one of "f32", "f64", got "f16"/);
@@ -100,10 +114,40 @@ describe('dense kernel errors', () => {
     expectRefusal(() => concatRows([], 0), 'concatRows', /parts must be a non-empty array/);
     expectRefusal(() => concatRows([{ range: [0, 3], matrix: x32 }], 4), 'concatRows', /parts\[0\]\.matrix has 4 rows but its range \[0, 3\) has 3/);
     expectRefusal(() => concatRows([{ range: [0, 4], matrix: x32 }], 3), 'concatRows', /parts\[0\]\.range: rows \[0, 4\) is not a range within \[0, 3\]/);
-    expectRefusal(() => concatRows([{ range: [0, 4], matrix: x32 }, { range: [4, 8], matrix: x64 }], 8), 'concatRows', /parts\[1\]\.matrix is 4x3 f64 but parts\[0\]\.matrix has 3 f32 columns/);
-    expectRefusal(() => concatRows([{ range: [0, 4], matrix: x32 }, { range: [4, 8], matrix: randomDense(4, 2, 'f32', 1) }], 8), 'concatRows', /parts\[1\]\.matrix is 4x2 f32/);
-    expectRefusal(() => concatRows([{ range: [0, 4], matrix: csr(3, [[0], [1], [2], [0]]) as never }], 4), 'concatRows', /parts\[0\]\.matrix must be a DenseMatrix, got CsrMatrix object/);
+    expectRefusal(
+      () =>
+        concatRows(
+          [
+            { range: [0, 4], matrix: x32 },
+            { range: [4, 8], matrix: x64 },
+          ],
+          8,
+        ),
+      'concatRows',
+      /parts\[1\]\.matrix is 4x3 f64 but parts\[0\]\.matrix has 3 f32 columns/,
+    );
+    expectRefusal(
+      () =>
+        concatRows(
+          [
+            { range: [0, 4], matrix: x32 },
+            { range: [4, 8], matrix: randomDense(4, 2, 'f32', 1) },
+          ],
+          8,
+        ),
+      'concatRows',
+      /parts\[1\]\.matrix is 4x2 f32/,
+    );
+    expectRefusal(
+      () => concatRows([{ range: [0, 4], matrix: csr(3, [[0], [1], [2], [0]]) as never }], 4),
+      'concatRows',
+      /parts\[0\]\.matrix must be a DenseMatrix, got CsrMatrix object/,
+    );
     expectRefusal(() => concatRows([{ range: [0, 4], matrix: x32 }], 4.5), 'concatRows', /rows must be an integer, got 4.5/);
-    expectRefusal(() => concatCsrRows([{ range: [0, 4], matrix: x32 as never }], 4), 'concatCsrRows', /parts\[0\]\.matrix must be a CsrMatrix, got DenseMatrix object/);
+    expectRefusal(
+      () => concatCsrRows([{ range: [0, 4], matrix: x32 as never }], 4),
+      'concatCsrRows',
+      /parts\[0\]\.matrix must be a CsrMatrix, got DenseMatrix object/,
+    );
   });
 });

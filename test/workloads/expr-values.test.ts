@@ -58,7 +58,9 @@ describe('expression values', () => {
 
   it('builds the expected tree and reports every name it refers to', () => {
     expect(parseExpr('1 + 2 * $k')).toEqual({
-      t: 'bin', op: '+', l: { t: 'num', v: 1 },
+      t: 'bin',
+      op: '+',
+      l: { t: 'num', v: 1 },
       r: { t: 'bin', op: '*', l: { t: 'num', v: 2 }, r: { t: 'param', name: 'k' } },
     });
     const e = parseExpr('-(A.rows * $a) / (B.nnz - $b + A.cols)');

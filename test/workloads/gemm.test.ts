@@ -8,7 +8,15 @@ import { cutsOf, naiveGemm, PRECISIONS, rangesOf } from './helpers.js';
 
 // f not a multiple of 4 and odd row counts exercise every remainder path of the blocked loop;
 // 150 rows of f32 cross the widening block (64 rows) twice.
-const SHAPES: Array<[number, number, number]> = [[1, 1, 1], [7, 5, 3], [150, 64, 16], [33, 9, 1], [6, 0, 4], [5, 3, 0], [0, 4, 2]];
+const SHAPES: Array<[number, number, number]> = [
+  [1, 1, 1],
+  [7, 5, 3],
+  [150, 64, 16],
+  [33, 9, 1],
+  [6, 0, 4],
+  [5, 3, 0],
+  [0, 4, 2],
+];
 
 describe('gemm', () => {
   for (const precision of PRECISIONS) {

@@ -2,7 +2,7 @@
 // element at a time, double-precision accumulation rounded once into the output's precision).
 
 import { CsrMatrix } from '../../src/data/csr.js';
-import { DenseMatrix, type DenseArray, type Precision } from '../../src/data/dense.js';
+import type { DenseMatrix, DenseArray, Precision } from '../../src/data/dense.js';
 import { DypeError } from '../../src/errors.js';
 
 export const PRECISIONS: readonly Precision[] = ['f32', 'f64'];
@@ -76,7 +76,14 @@ export function csr(cols: number, rows: ReadonlyArray<ReadonlyArray<number | rea
 /** Ranges every row-wise kernel is checked on: full, empty at both ends and inside, a middle slice. */
 export function rangesOf(rows: number): Array<readonly [number, number]> {
   const mid = Math.floor(rows / 2);
-  return [[0, rows], [0, 0], [rows, rows], [mid, mid], [Math.floor(rows / 3), Math.min(rows, Math.floor((2 * rows) / 3) + 1)], [Math.min(1, rows), rows]];
+  return [
+    [0, rows],
+    [0, 0],
+    [rows, rows],
+    [mid, mid],
+    [Math.floor(rows / 3), Math.min(rows, Math.floor((2 * rows) / 3) + 1)],
+    [Math.min(1, rows), rows],
+  ];
 }
 
 /** Cut points splitting [0, rows) into uneven parts (odd sizes, one empty part). */

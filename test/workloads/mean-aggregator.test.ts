@@ -9,23 +9,50 @@ import { denseMean, expectClose, expectSortedRows } from './transform-helpers.js
 
 describe('meanAggregator', () => {
   it('averages over neighbours on a 3-vertex path and a star', () => {
-    expect(dense(meanAggregator(csr(3, [[1], [0, 2], [1]]), 'f64'))).toEqual([[0, 1, 0], [1 / 2, 0, 1 / 2], [0, 1, 0]]);
+    expect(dense(meanAggregator(csr(3, [[1], [0, 2], [1]]), 'f64'))).toEqual([
+      [0, 1, 0],
+      [1 / 2, 0, 1 / 2],
+      [0, 1, 0],
+    ]);
     const star = meanAggregator(csr(4, [[1, 2, 3], [0], [0], [0]]));
     expect(star.values).toBeInstanceOf(Float32Array);
-    expect(dense(star)).toEqual([[0, Math.fround(1 / 3), Math.fround(1 / 3), Math.fround(1 / 3)], [1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0]]);
+    expect(dense(star)).toEqual([
+      [0, Math.fround(1 / 3), Math.fround(1 / 3), Math.fround(1 / 3)],
+      [1, 0, 0, 0],
+      [1, 0, 0, 0],
+      [1, 0, 0, 0],
+    ]);
   });
 
   it('uses the weights, keeps a self-loop as an ordinary entry, and leaves empty rows empty', () => {
-    const a = csr(3, [[[0, 1], [2, 3]], [], [[1, 2]]], 'f64');
+    const a = csr(
+      3,
+      [
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        [],
+        [[1, 2]],
+      ],
+      'f64',
+    );
     const m = meanAggregator(a, 'f64');
-    expect(entries(m)).toEqual([[0, 0, 1 / 4], [0, 2, 3 / 4], [2, 1, 1]]);
+    expect(entries(m)).toEqual([
+      [0, 0, 1 / 4],
+      [0, 2, 3 / 4],
+      [2, 1, 1],
+    ]);
     expect(m.rowLength(1)).toBe(0);
   });
 
   it('accepts rectangular matrices', () => {
     const m = meanAggregator(csr(5, [[0, 4], [3]]), 'f64');
     expect([m.rows, m.cols]).toEqual([2, 5]);
-    expect(dense(m)).toEqual([[1 / 2, 0, 0, 0, 1 / 2], [0, 0, 0, 1, 0]]);
+    expect(dense(m)).toEqual([
+      [1 / 2, 0, 0, 0, 1 / 2],
+      [0, 0, 0, 1, 0],
+    ]);
   });
 
   it('matches the dense formula on unsorted input with duplicates (which add up)', () => {

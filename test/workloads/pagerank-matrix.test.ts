@@ -23,15 +23,40 @@ describe('pagerankMatrix', () => {
   });
 
   it('is symmetric-structured for a path and splits a star centre evenly', () => {
-    expect(dense(pagerankMatrix(csr(3, [[1], [0, 2], [1]]), 'f64'))).toEqual([[0, 1 / 2, 0], [1, 0, 1], [0, 1 / 2, 0]]);
+    expect(dense(pagerankMatrix(csr(3, [[1], [0, 2], [1]]), 'f64'))).toEqual([
+      [0, 1 / 2, 0],
+      [1, 0, 1],
+      [0, 1 / 2, 0],
+    ]);
     const star = pagerankMatrix(csr(4, [[1, 2, 3], [0], [0], [0]]));
     expect(star.values).toBeInstanceOf(Float32Array);
-    expect(dense(star)).toEqual([[0, 1, 1, 1], [Math.fround(1 / 3), 0, 0, 0], [Math.fround(1 / 3), 0, 0, 0], [Math.fround(1 / 3), 0, 0, 0]]);
+    expect(dense(star)).toEqual([
+      [0, 1, 1, 1],
+      [Math.fround(1 / 3), 0, 0, 0],
+      [Math.fround(1 / 3), 0, 0, 0],
+      [Math.fround(1 / 3), 0, 0, 0],
+    ]);
   });
 
   it('ignores values, keeps a self-loop as an out-edge and counts a duplicated edge twice', () => {
-    const g = csr(2, [[[0, 5], [1, 7]], [[0, 2], [0, 2]]], 'f64');
-    expect(dense(pagerankMatrix(g, 'f64'))).toEqual([[1 / 2, 1], [1 / 2, 0]]);
+    const g = csr(
+      2,
+      [
+        [
+          [0, 5],
+          [1, 7],
+        ],
+        [
+          [0, 2],
+          [0, 2],
+        ],
+      ],
+      'f64',
+    );
+    expect(dense(pagerankMatrix(g, 'f64'))).toEqual([
+      [1 / 2, 1],
+      [1 / 2, 0],
+    ]);
     const messy = randomCsr(14, 14, 8, { values: 'f32', messy: true, density: 0.3 });
     const p = pagerankMatrix(messy, 'f64');
     expectSortedRows(p);

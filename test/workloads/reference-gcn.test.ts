@@ -26,7 +26,9 @@ function spmm(a: CsrMatrix, x: Rows): Rows {
     const out = new Array<number>(x[0]!.length).fill(0);
     for (let p = a.rowStart(i); p < a.rowStart(i + 1); p++) {
       const v = a.values![p]!;
-      x[a.colIdx[p]!]!.forEach((xv, j) => { out[j]! += v * xv; });
+      x[a.colIdx[p]!]!.forEach((xv, j) => {
+        out[j]! += v * xv;
+      });
     }
     return out;
   });
@@ -41,7 +43,9 @@ describe('referenceValues: gcn', () => {
   const byName = (name: string): unknown => values[bound.values.findIndex((v) => v.name === name)];
 
   it('keeps the inputs as bound and derives Â as gcnNormalise does', () => {
-    bound.values.forEach((v, i) => { if (v.producer < 0) expect(values[i]).toBe(v.data); });
+    bound.values.forEach((v, i) => {
+      if (v.producer < 0) expect(values[i]).toBe(v.data);
+    });
     const ahat = byName('A') as CsrMatrix;
     const expected = gcnNormalise(graph, 'f32');
     expect(ahat).toBeInstanceOf(CsrMatrix);
@@ -65,10 +69,12 @@ describe('referenceValues: gcn', () => {
     expect([got.rows, got.cols, got.precision]).toEqual([256, 4, 'f32']);
     const scale = Math.max(...expected.flat().map(Math.abs));
     expect(scale).toBeGreaterThan(0.1);
-    expected.forEach((row, i) => row.forEach((e, j) => {
-      const v = got.get(i, j);
-      if (!(Math.abs(v - e) <= 1e-5 * scale)) expect.fail(`agg2(${i}, ${j}) = ${v}, expected ${e}`);
-    }));
+    expected.forEach((row, i) =>
+      row.forEach((e, j) => {
+        const v = got.get(i, j);
+        if (!(Math.abs(v - e) <= 1e-5 * scale)) expect.fail(`agg2(${i}, ${j}) = ${v}, expected ${e}`);
+      }),
+    );
   });
 
   it('applies relu between the layers: h1 is agg1 with its negatives zeroed', () => {

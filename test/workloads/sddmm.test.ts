@@ -53,7 +53,17 @@ describe('sddmm', () => {
   }
 
   it('computes hand-checked values on a valued 2x3 matrix', () => {
-    const a = csr(3, [[[0, 2], [2, -1]], [[1, 0.5]]], 'f64');
+    const a = csr(
+      3,
+      [
+        [
+          [0, 2],
+          [2, -1],
+        ],
+        [[1, 0.5]],
+      ],
+      'f64',
+    );
     const u = new DenseMatrix(2, 2, Float64Array.of(1, 2, 3, 4));
     const v = new DenseMatrix(3, 2, Float64Array.of(1, 1, 0, 1, 2, 0));
     // (0,0): (1+2)*2 = 6; (0,2): 2*-1 = -2; (1,1): 4*0.5 = 2
@@ -82,7 +92,13 @@ describe('sddmm', () => {
 
   it('accepts 64-bit row pointers and returns 32-bit ones when they fit', () => {
     const narrow = randomCsr(10, 10, 9, { values: 'f32' });
-    const wide = new CsrMatrix({ rows: 10, cols: 10, rowPtr: BigInt64Array.from(narrow.rowPtr as Int32Array, BigInt), colIdx: narrow.colIdx, values: narrow.values });
+    const wide = new CsrMatrix({
+      rows: 10,
+      cols: 10,
+      rowPtr: BigInt64Array.from(narrow.rowPtr as Int32Array, BigInt),
+      colIdx: narrow.colIdx,
+      values: narrow.values,
+    });
     const u = randomDense(10, 4, 'f32', 7);
     const v = randomDense(10, 4, 'f32', 8);
     const s = sddmm(wide, u, v, [2, 9]);

@@ -7,7 +7,11 @@ import { dense, entries } from './helpers.js';
 /** D^-1/2 (A + I) D^-1/2 on dense arrays; I is added where A stores no diagonal entry. */
 export function denseGcn(a: CsrMatrix): number[][] {
   const m = dense(a);
-  const stored = new Set(entries(a).filter(([i, j]) => i === j).map(([i]) => i));
+  const stored = new Set(
+    entries(a)
+      .filter(([i, j]) => i === j)
+      .map(([i]) => i),
+  );
   for (let i = 0; i < a.rows; i++) if (!stored.has(i)) m[i]![i] = 1;
   const d = m.map((row) => row.reduce((s, v) => s + v, 0));
   return m.map((row, i) => row.map((v, j) => v / Math.sqrt(d[i]!) / Math.sqrt(d[j]!)));

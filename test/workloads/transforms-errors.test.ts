@@ -23,7 +23,9 @@ describe('transform errors', () => {
 
   it('every transform refuses a non-CsrMatrix and an unknown precision', () => {
     const fns: Array<[string, (a: never, p?: never) => unknown]> = [
-      ['gcnNormalise', gcnNormalise], ['meanAggregator', meanAggregator], ['pagerankMatrix', pagerankMatrix],
+      ['gcnNormalise', gcnNormalise],
+      ['meanAggregator', meanAggregator],
+      ['pagerankMatrix', pagerankMatrix],
       ['transpose', (a, p) => TRANSFORMS.get('transpose')!.apply(a, p!)],
     ];
     for (const [fn, f] of fns) {
@@ -40,7 +42,17 @@ describe('transform errors', () => {
   });
 
   it('meanAggregator refuses a non-empty row summing to 0', () => {
-    const cancel = csr(2, [[[0, 1]], [[0, 2], [1, -2]]], 'f64');
+    const cancel = csr(
+      2,
+      [
+        [[0, 1]],
+        [
+          [0, 2],
+          [1, -2],
+        ],
+      ],
+      'f64',
+    );
     expectRefusal(() => meanAggregator(cancel), 'meanAggregator', /row 1 has 2 entries whose values sum to 0/);
   });
 });

@@ -6,6 +6,7 @@ import { DypeError, FormatError } from '../../src/errors.js';
 import { evalExpr, parseExpr } from '../../src/workloads/expr.js';
 
 /** A definition as loose JSON, so a test can write any wrong value into any field. */
+// biome-ignore lint/suspicious/noExplicitAny: loose on purpose, see above
 export type LooseDefinition = Record<string, any>;
 
 /**

@@ -29,7 +29,10 @@ export function degreeCounts(a: CsrMatrix): Map<number, number> {
 /** The Vega-Lite spec; its PNG is exactly `width` x `height` pixels. */
 export function degreeChart(input: DegreeChartInput): TopLevelSpec {
   const counts = degreeCounts(input.matrix);
-  const points = [...counts].filter(([d]) => d > 0).sort((p, q) => p[0] - q[0]).map(([degree, rows]) => ({ degree, rows, series: 'rows with this length' }));
+  const points = [...counts]
+    .filter(([d]) => d > 0)
+    .sort((p, q) => p[0] - q[0])
+    .map(([degree, rows]) => ({ degree, rows, series: 'rows with this length' }));
   const empty = counts.get(0) ?? 0;
   const pl = input.powerLaw;
   const fit: { degree: number; rows: number; series: string }[] = [];
@@ -48,7 +51,12 @@ export function degreeChart(input: DegreeChartInput): TopLevelSpec {
     }
   }
   const domain = ['rows with this length', ...(fit.length ? [fit[0]!.series] : [])];
-  const colour = { field: 'series', type: 'nominal', scale: { domain, range: ['#1f6fb4', '#d62728'] }, legend: { title: null, orient: 'top-right', labelLimit: 320, symbolOpacity: 1 } } as const;
+  const colour = {
+    field: 'series',
+    type: 'nominal',
+    scale: { domain, range: ['#1f6fb4', '#d62728'] },
+    legend: { title: null, orient: 'top-right', labelLimit: 320, symbolOpacity: 1 },
+  } as const;
   const xs = scaleType(points.map((p) => p.degree));
   const ys = scaleType(points.map((p) => p.rows));
   const subtitle = [...input.subtitle];
@@ -56,14 +64,42 @@ export function degreeChart(input: DegreeChartInput): TopLevelSpec {
   return {
     ...chartFrame(input, subtitle),
     encoding: {
-      x: { field: 'degree', type: 'quantitative', scale: axisScale(xs, paddedDomain(points.map((p) => p.degree), xs)), axis: { title: 'row length (out-degree)', grid: true } },
-      y: { field: 'rows', type: 'quantitative', scale: axisScale(ys, paddedDomain(points.map((p) => p.rows), ys)), axis: { title: 'rows (vertices) with that length', grid: true } },
+      x: {
+        field: 'degree',
+        type: 'quantitative',
+        scale: axisScale(
+          xs,
+          paddedDomain(
+            points.map((p) => p.degree),
+            xs,
+          ),
+        ),
+        axis: { title: 'row length (out-degree)', grid: true },
+      },
+      y: {
+        field: 'rows',
+        type: 'quantitative',
+        scale: axisScale(
+          ys,
+          paddedDomain(
+            points.map((p) => p.rows),
+            ys,
+          ),
+        ),
+        axis: { title: 'rows (vertices) with that length', grid: true },
+      },
     },
     layer: [
       {
         data: { values: points },
         mark: { type: 'point', filled: true, size: 22, opacity: 0.7 },
-        encoding: { color: colour, tooltip: [{ field: 'degree', type: 'quantitative', title: 'length' }, { field: 'rows', type: 'quantitative', title: 'rows' }] },
+        encoding: {
+          color: colour,
+          tooltip: [
+            { field: 'degree', type: 'quantitative', title: 'length' },
+            { field: 'rows', type: 'quantitative', title: 'rows' },
+          ],
+        },
         params: [{ name: 'zoom', select: 'interval', bind: 'scales' }],
       },
       ...(fit.length

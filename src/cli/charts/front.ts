@@ -95,7 +95,12 @@ export function frontChart(input: FrontChartInput): TopLevelSpec {
       ...[...groups.values()].map((g) => row(SERIES.baseline, g.p, { name: g.names.join(' = ') })),
     ],
     { x: x(input.chosen.time), y: y(input.chosen.energy) },
-    xDomain, xs, yDomain, ys, input.width - 260, input.height - 160,
+    xDomain,
+    xs,
+    yDomain,
+    ys,
+    input.width - 260,
+    input.height - 160,
   );
   const baselineRows = labelled.filter((r) => r['chosen'] !== true);
   const chosenRow = labelled.find((r) => r['chosen'] === true)!;
@@ -120,8 +125,30 @@ export function frontChart(input: FrontChartInput): TopLevelSpec {
   const modelled = measured.length > 0 ? '' : ', predicted';
   // Tick values chosen here: on a log axis spanning less than a decade Vega labels one tick or
   // none, and the chosen point could sit where the axis said nothing.
-  const axisX = { field: 'x', type: 'quantitative', scale: axisScale(xs, xDomain), axis: { title: `time per run (${tu.unit}${modelled})`, grid: true, values: axisTicks(xDomain, xs, x(input.chosen.time)), format: '~g', labelOverlap: 'greedy' } } as const;
-  const axisY = { field: 'y', type: 'quantitative', scale: axisScale(ys, yDomain), axis: { title: `energy per run (${eu.unit}${modelled})`, grid: true, values: axisTicks(yDomain, ys, y(input.chosen.energy)), format: '~g', labelOverlap: 'greedy' } } as const;
+  const axisX = {
+    field: 'x',
+    type: 'quantitative',
+    scale: axisScale(xs, xDomain),
+    axis: {
+      title: `time per run (${tu.unit}${modelled})`,
+      grid: true,
+      values: axisTicks(xDomain, xs, x(input.chosen.time)),
+      format: '~g',
+      labelOverlap: 'greedy',
+    },
+  } as const;
+  const axisY = {
+    field: 'y',
+    type: 'quantitative',
+    scale: axisScale(ys, yDomain),
+    axis: {
+      title: `energy per run (${eu.unit}${modelled})`,
+      grid: true,
+      values: axisTicks(yDomain, ys, y(input.chosen.energy)),
+      format: '~g',
+      labelOverlap: 'greedy',
+    },
+  } as const;
 
   const layer: unknown[] = [
     {
@@ -195,9 +222,12 @@ export function frontChart(input: FrontChartInput): TopLevelSpec {
 function placeLabels(
   rows: Record<string, unknown>[],
   ring: { x: number; y: number },
-  xDomain: [number, number], xs: 'log' | 'linear',
-  yDomain: [number, number], ys: 'log' | 'linear',
-  plotWidth: number, plotHeight: number,
+  xDomain: [number, number],
+  xs: 'log' | 'linear',
+  yDomain: [number, number],
+  ys: 'log' | 'linear',
+  plotWidth: number,
+  plotHeight: number,
 ): Record<string, unknown>[] {
   const frac = (v: number, [lo, hi]: [number, number], t: 'log' | 'linear'): number =>
     t === 'log' ? Math.log(v / lo) / Math.log(hi / lo) : (v - lo) / (hi - lo || 1);
@@ -242,14 +272,22 @@ function limitLayers(limits: { time?: number; energy?: number }, x: (t: number) 
     const at = x(limits.time);
     layers.push(
       { data: { values: [{ at }] }, mark: { type: 'rule', color: '#555', strokeDash: [6, 4] }, encoding: { x: { field: 'at', type: 'quantitative' } } },
-      { data: { values: [{ at, text: `deadline ${fmt(at, tUnit)}` }] }, mark: { type: 'text', angle: 270, align: 'right', baseline: 'bottom', dx: -4, dy: -4, y: 0, color: '#555' }, encoding: { x: { field: 'at', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } } },
+      {
+        data: { values: [{ at, text: `deadline ${fmt(at, tUnit)}` }] },
+        mark: { type: 'text', angle: 270, align: 'right', baseline: 'bottom', dx: -4, dy: -4, y: 0, color: '#555' },
+        encoding: { x: { field: 'at', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } },
+      },
     );
   }
   if (limits.energy !== undefined) {
     const at = y(limits.energy);
     layers.push(
       { data: { values: [{ at }] }, mark: { type: 'rule', color: '#555', strokeDash: [6, 4] }, encoding: { y: { field: 'at', type: 'quantitative' } } },
-      { data: { values: [{ at, text: `energy budget ${fmt(at, eUnit)}` }] }, mark: { type: 'text', align: 'right', baseline: 'bottom', dy: -3, x: { expr: 'width' }, color: '#555' }, encoding: { y: { field: 'at', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } } },
+      {
+        data: { values: [{ at, text: `energy budget ${fmt(at, eUnit)}` }] },
+        mark: { type: 'text', align: 'right', baseline: 'bottom', dy: -3, x: { expr: 'width' }, color: '#555' },
+        encoding: { y: { field: 'at', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } },
+      },
     );
   }
   return layers;

@@ -37,7 +37,14 @@ export function chartFrame(
     autosize: { type: 'fit', contains: 'padding' },
     padding: 12,
     background: 'white',
-    title: { text: wrapText(input.title, room, 16, true), subtitle: subtitle.flatMap((line) => wrapText(line, room, 12)), anchor: 'start', fontSize: 16, subtitleFontSize: 12, subtitleColor: '#444' },
+    title: {
+      text: wrapText(input.title, room, 16, true),
+      subtitle: subtitle.flatMap((line) => wrapText(line, room, 12)),
+      anchor: 'start',
+      fontSize: 16,
+      subtitleFontSize: 12,
+      subtitleColor: '#444',
+    },
     config: { font: CHART_FONT, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 12, ...legend } },
   };
 }

@@ -40,27 +40,37 @@ export function timelineChart(input: TimelineChartInput): TopLevelSpec {
   const unit = axisUnit([Math.max(1e-12, ...ends)], 's');
   const at = (s: number): number => s * unit.factor;
   const span = Math.max(1e-12, ...ends);
-  const bar = (series: string) => (b: TimelineBar): Record<string, unknown> => ({
-    track: b.track,
-    op: b.op,
-    series,
-    start: at(b.start),
-    finish: at(b.finish),
-    mid: at((b.start + b.finish) / 2),
-    // Labels only on bars wide enough to hold one.
-    label: series === OBSERVED && b.op !== 'copy' && (b.finish - b.start) / span > 0.05 ? b.op : '',
-    duration: `${(at(b.finish) - at(b.start)).toPrecision(3)} ${unit.unit}`,
-    source: b.source,
-  });
+  const bar =
+    (series: string) =>
+    (b: TimelineBar): Record<string, unknown> => ({
+      track: b.track,
+      op: b.op,
+      series,
+      start: at(b.start),
+      finish: at(b.finish),
+      mid: at((b.start + b.finish) / 2),
+      // Labels only on bars wide enough to hold one.
+      label: series === OBSERVED && b.op !== 'copy' && (b.finish - b.start) / span > 0.05 ? b.op : '',
+      duration: `${(at(b.finish) - at(b.start)).toPrecision(3)} ${unit.unit}`,
+      source: b.source,
+    });
   const rows = [...input.observed.map(bar(OBSERVED)), ...input.predicted.map(bar(PREDICTED))];
   // The rows given first, then the others (copies last).
   const used = new Set([...input.observed, ...input.predicted].map((b) => b.track));
-  const tracks = [...(input.tracks ?? []).filter((t) => used.has(t)), ...[...used].filter((t) => !input.tracks?.includes(t)).sort((a, b) => Number(a.includes('->')) - Number(b.includes('->')))];
+  const tracks = [
+    ...(input.tracks ?? []).filter((t) => used.has(t)),
+    ...[...used].filter((t) => !input.tracks?.includes(t)).sort((a, b) => Number(a.includes('->')) - Number(b.includes('->'))),
+  ];
   const ops = [...new Set([...input.observed, ...input.predicted].map((b) => b.op))].filter((o) => o !== 'copy');
   // `copy` in the legend only when the run copied something.
   const copies = [...input.observed, ...input.predicted].some((b) => b.op === 'copy');
   const y = { field: 'track', type: 'nominal', sort: tracks, axis: { title: null, labelFontSize: 12 } } as const;
-  const x = { field: 'start', type: 'quantitative', scale: { domain: [0, at(span) * 1.02], nice: false }, axis: { title: `time since the run started (${unit.unit})`, grid: true } } as const;
+  const x = {
+    field: 'start',
+    type: 'quantitative',
+    scale: { domain: [0, at(span) * 1.02], nice: false },
+    axis: { title: `time since the run started (${unit.unit})`, grid: true },
+  } as const;
   const layer: unknown[] = [
     {
       data: { values: rows },
@@ -71,8 +81,19 @@ export function timelineChart(input: TimelineChartInput): TopLevelSpec {
         yOffset: { field: 'series', type: 'nominal', sort: [OBSERVED, PREDICTED], scale: { paddingInner: 0.1 } },
         x,
         x2: { field: 'finish' },
-        color: { field: 'op', type: 'nominal', scale: { domain: copies ? [...ops, 'copy'] : ops, scheme: 'tableau10' }, legend: { title: 'operator', orient: 'right' } },
-        opacity: { field: 'series', type: 'ordinal', sort: [OBSERVED, PREDICTED], scale: { domain: [OBSERVED, PREDICTED], range: [1, 0.4] }, legend: { title: 'bars', orient: 'right', symbolType: 'square' } },
+        color: {
+          field: 'op',
+          type: 'nominal',
+          scale: { domain: copies ? [...ops, 'copy'] : ops, scheme: 'tableau10' },
+          legend: { title: 'operator', orient: 'right' },
+        },
+        opacity: {
+          field: 'series',
+          type: 'ordinal',
+          sort: [OBSERVED, PREDICTED],
+          scale: { domain: [OBSERVED, PREDICTED], range: [1, 0.4] },
+          legend: { title: 'bars', orient: 'right', symbolType: 'square' },
+        },
         tooltip: [
           { field: 'op', type: 'nominal', title: 'operator' },
           { field: 'track', type: 'nominal', title: 'on' },
@@ -85,7 +106,12 @@ export function timelineChart(input: TimelineChartInput): TopLevelSpec {
     {
       data: { values: rows.filter((r) => r['label'] !== '') },
       mark: { type: 'text', fontSize: 11, color: 'white', baseline: 'middle' },
-      encoding: { y, yOffset: { field: 'series', type: 'nominal', sort: [OBSERVED, PREDICTED] }, x: { field: 'mid', type: 'quantitative' }, text: { field: 'label', type: 'nominal' } },
+      encoding: {
+        y,
+        yOffset: { field: 'series', type: 'nominal', sort: [OBSERVED, PREDICTED] },
+        x: { field: 'mid', type: 'quantitative' },
+        text: { field: 'label', type: 'nominal' },
+      },
     },
   ];
   if (input.replans.length > 0) {

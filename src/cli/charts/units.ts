@@ -58,12 +58,14 @@ export function axisTicks([lo, hi]: [number, number], type: 'log' | 'linear', ma
     const ticks = axisTicks([lo, hi], type);
     const at = Number(mark.toPrecision(2));
     const close = (t: number): boolean => (type === 'log' ? Math.abs(Math.log10(t / at)) < 0.08 : Math.abs(t - at) < (hi - lo) / 25);
-    return ticks.some(close) ? ticks : [...ticks.filter((t) => !(type === 'log' ? Math.abs(Math.log10(t / at)) < 0.15 : Math.abs(t - at) < (hi - lo) / 12)), at].sort((u, v) => u - v);
+    return ticks.some(close)
+      ? ticks
+      : [...ticks.filter((t) => !(type === 'log' ? Math.abs(Math.log10(t / at)) < 0.15 : Math.abs(t - at) < (hi - lo) / 12)), at].sort((u, v) => u - v);
   }
   if (type === 'linear') {
     const raw = (hi - lo) / 6;
     const mag = 10 ** Math.floor(Math.log10(raw));
-    const step = ([1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag);
+    const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
     const ticks: number[] = [];
     for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
     return ticks;

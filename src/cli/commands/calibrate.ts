@@ -107,13 +107,24 @@ export async function calibrateCommand(argv: readonly string[], out: (s: string)
     progress.done();
     const densePath = dense.length ? await saveOperatorFits(dense) : undefined;
     if (values['json']) {
-      out(JSON.stringify({ command: 'calibrate', state: 'valid', path, calibration: payload, ...(densePath ? { operatorsPath: densePath, operators: dense } : {}) }, null, 2));
+      out(
+        JSON.stringify(
+          { command: 'calibrate', state: 'valid', path, calibration: payload, ...(densePath ? { operatorsPath: densePath, operators: dense } : {}) },
+          null,
+          2,
+        ),
+      );
       return;
     }
     out(`Calibrated ${system.devices.map((d) => d.name).join(', ')} in ${payload.seconds.toFixed(1)} s${payload.quick ? ' (quick)' : ''}; stored in ${path}\n`);
     out(fitTable(payload));
-    if (densePath) out(`\nOperators the host computes, fitted on ${[...new Set(dense.map((f) => f.device))].join(', ')}; stored in ${densePath}\n\n${operatorFitTable(dense)}`);
-    out(`\nFit errors are on the calibration inputs themselves; \`npm run accuracy\` measures the model on real datasets it was not fitted to. Cache folder: ${calibrationDir()}`);
+    if (densePath)
+      out(
+        `\nOperators the host computes, fitted on ${[...new Set(dense.map((f) => f.device))].join(', ')}; stored in ${densePath}\n\n${operatorFitTable(dense)}`,
+      );
+    out(
+      `\nFit errors are on the calibration inputs themselves; \`npm run accuracy\` measures the model on real datasets it was not fitted to. Cache folder: ${calibrationDir()}`,
+    );
   } finally {
     await system.dispose();
   }
@@ -124,7 +135,16 @@ function operatorFitTable(fits: readonly OperatorCostFit[]): string {
   const rate = (perUnit: number, unit: string): string => (perUnit > 0 ? formatRate(1 / perUnit, unit) : '-');
   const table = formatTable(
     ['operator', 'device', 'precision', 'samples', 'launch', 'flops', 'bytes', 'time fit error'],
-    fits.map((f) => [f.kind, f.device, f.precision, String(f.samples), formatSeconds(f.launchSeconds), rate(f.secondsPerFlop, 'flop/s'), rate(f.secondsPerByte, 'B/s'), pct(f.timeMape)]),
+    fits.map((f) => [
+      f.kind,
+      f.device,
+      f.precision,
+      String(f.samples),
+      formatSeconds(f.launchSeconds),
+      rate(f.secondsPerFlop, 'flop/s'),
+      rate(f.secondsPerByte, 'B/s'),
+      pct(f.timeMape),
+    ]),
   );
   return `${table}\n\nTime = launch + flops / flop rate + bytes / byte rate over the operator's cost terms (a rate of - costs nothing).`;
 }

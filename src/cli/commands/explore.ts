@@ -112,7 +112,14 @@ export async function exploreCommand(argv: readonly string[], out: (s: string) =
       // Nothing meets the constraints: a result to show (exit 0), not a failure.
       const x = await infeasible(args, points);
       if (path !== undefined && format !== undefined && x.unconstrained.front.length > 0) {
-        await writeChart('explore', frontChart({ ...emptyChartInput(args, x), ...size }), path, format, `dype explore: ${args.workloadLabel} on ${args.input.label}`, emptyPage(args, x));
+        await writeChart(
+          'explore',
+          frontChart({ ...emptyChartInput(args, x), ...size }),
+          path,
+          format,
+          `dype explore: ${args.workloadLabel} on ${args.input.label}`,
+          emptyPage(args, x),
+        );
       }
       if (values['json']) out(JSON.stringify(emptyJson(args, x, path ?? null), null, 2));
       else printEmpty(out, args, x, x.unconstrained.front.length > 0 ? path : undefined);
@@ -170,7 +177,11 @@ function measuredNote(plan: Plan, m: Measured): string {
 }
 
 function chartInput(args: PlanArgs, plan: Plan, m: Measured | undefined): Omit<Parameters<typeof frontChart>[0], 'width' | 'height'> {
-  const point = (p: Pick<MappingPoint, 'time' | 'energy' | 'genome'>): ChartPoint => ({ time: p.time, energy: p.energy, mapping: shortMapping(plan.operators, p.genome) });
+  const point = (p: Pick<MappingPoint, 'time' | 'energy' | 'genome'>): ChartPoint => ({
+    time: p.time,
+    energy: p.energy,
+    mapping: shortMapping(plan.operators, p.genome),
+  });
   const baselines = plan.baselines.flatMap((b) =>
     b.feasible && b.genome && b.time !== undefined && b.energy !== undefined ? [{ ...point(b as MappingPoint), name: b.name }] : [],
   );
@@ -179,9 +190,14 @@ function chartInput(args: PlanArgs, plan: Plan, m: Measured | undefined): Omit<P
       ? `${formatCount(plan.search.evaluated)} mappings evaluated (${formatCount(plan.dominated.length)} drawn)`
       : `${formatCount(plan.search.evaluated)} mappings evaluated`;
   const measuredPoints = m
-    ? [...plan.front.map((p, i) => ({ p, name: `#${i + 1}` })), ...plan.baselines.filter((b) => b.feasible && b.genome).map((b) => ({ p: b as MappingPoint, name: b.name }))].flatMap(({ p, name }) => {
+    ? [
+        ...plan.front.map((p, i) => ({ p, name: `#${i + 1}` })),
+        ...plan.baselines.filter((b) => b.feasible && b.genome).map((b) => ({ p: b as MappingPoint, name: b.name })),
+      ].flatMap(({ p, name }) => {
         const e = measuredOf(m, p.genome);
-        return e ? [{ time: e.time, energy: e.energy, mapping: shortMapping(plan.operators, p.genome), name, predictedTime: p.time, predictedEnergy: p.energy }] : [];
+        return e
+          ? [{ time: e.time, energy: e.energy, mapping: shortMapping(plan.operators, p.genome), name, predictedTime: p.time, predictedEnergy: p.energy }]
+          : [];
       })
     : undefined;
   return {
@@ -230,7 +246,7 @@ function exploreJson(args: PlanArgs, plan: Plan, m: Measured | undefined, plot: 
       feasible: b.feasible,
       ...(b.genome ? pointJson(plan, b, m) : {}),
       ...(b.reason ? { reason: b.reason } : {}),
-      sameAsFront: b.genome ? (plan.front.findIndex((p) => sameGenome(p.genome, b.genome)) + 1 || null) : null,
+      sameAsFront: b.genome ? plan.front.findIndex((p) => sameGenome(p.genome, b.genome)) + 1 || null : null,
     })),
     measured: m ? { repeats: m.repeats, pieces: m.result.pieces, note: measuredNote(plan, m) } : null,
     plot,
@@ -247,7 +263,9 @@ function shownRows(n: number, chosen: number): number[] {
 }
 
 function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, m: Measured | undefined, plot: string | undefined): void {
-  out(`${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
+  out(
+    `${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`,
+  );
   out(`System ${describeSystem(plan)}`);
   out(`Cost model: ${modelLine(plan, false)}`);
   out(
@@ -256,7 +274,9 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, m: Me
   );
   const c = plan.constraints;
   if (c.deadline !== undefined || c.energyBudget !== undefined) {
-    out(`Constraints: ${[c.deadline !== undefined ? `deadline ${formatSeconds(c.deadline)}` : '', c.energyBudget !== undefined ? `energy budget ${formatJoules(c.energyBudget)}` : ''].filter(Boolean).join(', ')}`);
+    out(
+      `Constraints: ${[c.deadline !== undefined ? `deadline ${formatSeconds(c.deadline)}` : '', c.energyBudget !== undefined ? `energy budget ${formatJoules(c.energyBudget)}` : ''].filter(Boolean).join(', ')}`,
+    );
   }
   out('');
   const chosenIndex = plan.front.findIndex((p) => sameGenome(p.genome, plan.chosen.genome));
@@ -299,7 +319,11 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, m: Me
 /** The chart when nothing meets the constraints: the front without them, the nearest miss ringed. */
 function emptyChartInput(args: PlanArgs, x: Infeasible): Omit<Parameters<typeof frontChart>[0], 'width' | 'height'> {
   const ex = x.unconstrained;
-  const point = (p: Pick<MappingPoint, 'time' | 'energy' | 'genome'>): ChartPoint => ({ time: p.time, energy: p.energy, mapping: shortMapping(ex.operators, p.genome) });
+  const point = (p: Pick<MappingPoint, 'time' | 'energy' | 'genome'>): ChartPoint => ({
+    time: p.time,
+    energy: p.energy,
+    mapping: shortMapping(ex.operators, p.genome),
+  });
   const near = nearestMiss(x, args)!;
   const c = args.options;
   return {
@@ -353,22 +377,45 @@ function emptyJson(args: PlanArgs, x: Infeasible, plot: string | null): Record<s
 function printEmpty(out: (s: string) => void, args: PlanArgs, x: Infeasible, plot: string | undefined): void {
   const ex = x.constrained;
   const c = args.options;
-  out(`${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
+  out(
+    `${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`,
+  );
   out(`System ${describeSystem(ex)}`);
   out(`Cost model: ${modelLine(ex, false)}`);
-  out(`Search: ${ex.search.strategy}, ${formatCount(ex.search.evaluated)} of ${formatCount(ex.search.spaceSize)} mappings evaluated in ${formatSeconds(ex.search.seconds)}; none satisfies the constraints`);
-  out(`Constraints: ${[c.deadline !== undefined ? `deadline ${formatSeconds(c.deadline)}` : '', c.energyBudget !== undefined ? `energy budget ${formatJoules(c.energyBudget)}` : '', c.exclude?.length ? `without ${c.exclude.join(', ')}` : ''].filter(Boolean).join(', ') || 'the devices\' memory'}`);
+  out(
+    `Search: ${ex.search.strategy}, ${formatCount(ex.search.evaluated)} of ${formatCount(ex.search.spaceSize)} mappings evaluated in ${formatSeconds(ex.search.seconds)}; none satisfies the constraints`,
+  );
+  out(
+    `Constraints: ${[c.deadline !== undefined ? `deadline ${formatSeconds(c.deadline)}` : '', c.energyBudget !== undefined ? `energy budget ${formatJoules(c.energyBudget)}` : '', c.exclude?.length ? `without ${c.exclude.join(', ')}` : ''].filter(Boolean).join(', ') || "the devices' memory"}`,
+  );
   out('');
   out(`No plan satisfies the constraints: ${x.reason}.`);
   const near = nearestMiss(x, args);
   const rows: string[][] = [];
   const front = x.unconstrained === ex ? [] : x.unconstrained.front;
   front.forEach((p, i) => {
-    const breaks = [c.deadline !== undefined && p.time > c.deadline ? 'over the deadline' : '', c.energyBudget !== undefined && p.energy > c.energyBudget ? 'over the energy budget' : ''].filter(Boolean).join(', ');
-    rows.push([`#${i + 1}`, formatSeconds(p.time), formatJoules(p.energy), shortMapping(x.unconstrained.operators, p.genome), [p === near ? '<- nearest miss' : '', breaks].filter(Boolean).join('; ')]);
+    const breaks = [
+      c.deadline !== undefined && p.time > c.deadline ? 'over the deadline' : '',
+      c.energyBudget !== undefined && p.energy > c.energyBudget ? 'over the energy budget' : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    rows.push([
+      `#${i + 1}`,
+      formatSeconds(p.time),
+      formatJoules(p.energy),
+      shortMapping(x.unconstrained.operators, p.genome),
+      [p === near ? '<- nearest miss' : '', breaks].filter(Boolean).join('; '),
+    ]);
   });
   for (const b of ex.baselines) {
-    rows.push([b.name, b.time !== undefined ? formatSeconds(b.time) : '-', b.energy !== undefined ? formatJoules(b.energy) : '-', b.genome ? shortMapping(ex.operators, b.genome) : '-', `baseline; ${b.feasible ? 'feasible' : `infeasible: ${b.reason ?? ''}`}`]);
+    rows.push([
+      b.name,
+      b.time !== undefined ? formatSeconds(b.time) : '-',
+      b.energy !== undefined ? formatJoules(b.energy) : '-',
+      b.genome ? shortMapping(ex.operators, b.genome) : '-',
+      `baseline; ${b.feasible ? 'feasible' : `infeasible: ${b.reason ?? ''}`}`,
+    ]);
   }
   if (rows.length > 0) {
     out(front.length > 0 ? '\nThe Pareto front without the constraints, and the baselines:\n' : '\nThe baselines:\n');

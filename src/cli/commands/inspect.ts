@@ -105,7 +105,9 @@ function matrixTable(f: MatrixFeatures): string {
     ['power law', pl.state === 'fitted' ? `alpha ${pl.alpha.toFixed(3)} above ${pl.xmin} (${formatCount(pl.tailRows)} rows)` : `not fitted: ${pl.reason}`],
     [
       'coverage',
-      cov.state === 'exact' ? 'exact (every row)' : `sampled ${formatCount(cov.rows)} rows (${(cov.fraction * 100).toFixed(1)}%), error <= ${cov.errorBound.toFixed(4)} at 99%`,
+      cov.state === 'exact'
+        ? 'exact (every row)'
+        : `sampled ${formatCount(cov.rows)} rows (${(cov.fraction * 100).toFixed(1)}%), error <= ${cov.errorBound.toFixed(4)} at 99%`,
     ],
   ];
   return formatTable(['feature', 'value'], rows);
@@ -150,7 +152,9 @@ export async function inspectCommand(argv: readonly string[], out: (s: string) =
       title,
       subtitle: [
         `${formatCount(features.rows)} rows, ${formatCount(features.nnz)} stored entries; row length mean ${num(features.rowLength.mean)}, max ${formatCount(features.rowLength.max)}, Gini ${num(features.rowLength.gini)}`,
-        pl.state === 'fitted' ? `power-law tail: alpha ${pl.alpha.toFixed(3)} above length ${pl.xmin} (${formatCount(pl.tailRows)} rows)` : `no power-law fit: ${pl.reason}`,
+        pl.state === 'fitted'
+          ? `power-law tail: alpha ${pl.alpha.toFixed(3)} above length ${pl.xmin} (${formatCount(pl.tailRows)} rows)`
+          : `no power-law fit: ${pl.reason}`,
       ],
       matrix: input.matrix,
       powerLaw: pl,
@@ -159,7 +163,20 @@ export async function inspectCommand(argv: readonly string[], out: (s: string) =
     await writeChart('inspect', spec, plot, format, title);
   }
   if (values['json']) {
-    out(JSON.stringify(plain({ command: 'inspect', input: input.label, matrix: features, ...(graph ? { graph } : {}), ...(predictions ? { predictions } : {}), plot: plot ?? null }), null, 2));
+    out(
+      JSON.stringify(
+        plain({
+          command: 'inspect',
+          input: input.label,
+          matrix: features,
+          ...(graph ? { graph } : {}),
+          ...(predictions ? { predictions } : {}),
+          plot: plot ?? null,
+        }),
+        null,
+        2,
+      ),
+    );
     return;
   }
   out(`Input: ${input.label} (${input.matrix})\n`);

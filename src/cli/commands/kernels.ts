@@ -130,8 +130,10 @@ export async function kernelsCommand(argv: readonly string[], write: (s: string)
     return;
   }
   const inp = result['input'] as { rows: number; cols: number; nnz: number };
-  write(`${input.label}: ${formatCount(inp.rows)} x ${formatCount(inp.cols)}, ${formatCount(inp.nnz)} nonzeros` +
-    `${a.symmetric ? ', undirected' : ''} (${input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(input.ms)})`);
+  write(
+    `${input.label}: ${formatCount(inp.rows)} x ${formatCount(inp.cols)}, ${formatCount(inp.nnz)} nonzeros` +
+      `${a.symmetric ? ', undirected' : ''} (${input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(input.ms)})`,
+  );
   write(`native CPU kernels, ${result['threads']} threads, all figures measured (median of ${repeat} runs)\n`);
   const rows: string[][] = [
     [`SpMM ${precision} k=${k}`, formatMs(spmmMs), formatRate((2 * a.nnz * k) / (spmmMs / 1000), 'FLOP/s'), `${(spmmBytes / (spmmMs * 1e6)).toFixed(1)} GB/s`],

@@ -80,7 +80,6 @@ const FLAGS = {
   size: { type: 'string' },
 } as const;
 
-
 function tracePath(values: FlagValues): string | undefined {
   const given = typeof values['trace'] === 'string' ? values['trace'] : undefined;
   if (given !== undefined && values['no-trace']) throw new UsageError('run: give --trace or --no-trace, not both');
@@ -119,11 +118,16 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
       if (!(e instanceof InfeasibleError)) throw e;
       // Nothing to run: a failure (exit 1), with what explore would show in one line.
       const x = await infeasible(args, 0);
-      throw new InfeasibleError(`run: no plan satisfies the constraints: ${x.reason}; to find plans, relax ${relaxAdvice(x, args).join('; or ')}`, { cause: e });
+      throw new InfeasibleError(`run: no plan satisfies the constraints: ${x.reason}; to find plans, relax ${relaxAdvice(x, args).join('; or ')}`, {
+        cause: e,
+      });
     }
-    const progress = pieceProgress(progressReporter('run'), plan.chosen.genome.reduce((s, c, i) => s + plan.problem.choices[i]![c]!.parts.length, 0));
+    const progress = pieceProgress(
+      progressReporter('run'),
+      plan.chosen.genome.reduce((s, c, i) => s + plan.problem.choices[i]![c]!.parts.length, 0),
+    );
     const observer: ExecutionObserver = { onPiece: (p) => progress.piece(`${p.op} on ${p.device}`) };
-    const replanning: number | false = values['no-replan'] ? false : threshold ?? 0.25;
+    const replanning: number | false = values['no-replan'] ? false : (threshold ?? 0.25);
     const result = await runPlan(plan, {
       observers: [observer],
       replan: values['no-replan'] ? false : threshold !== undefined ? { threshold } : {},
@@ -156,7 +160,9 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
 /** How the observed figures were obtained, in words. */
 function sourcesNote(result: RunResult): string {
   // A BFS re-decided level by level counts by its steps, each on its own device.
-  const ran = result.pieces.flatMap((p) => (p.steps ? p.steps.map((st) => ({ source: st.source as string, device: st.device })) : [{ source: p.source as string, device: p.device }]));
+  const ran = result.pieces.flatMap((p) =>
+    p.steps ? p.steps.map((st) => ({ source: st.source as string, device: st.device })) : [{ source: p.source as string, device: p.device }],
+  );
   const by = (s: string): string[] => [...new Set(ran.filter((p) => p.source === s).map((p) => p.device))];
   const parts = [];
   if (by('measured').length) parts.push(`measured on ${by('measured').join(', ')}`);
@@ -177,7 +183,13 @@ function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Paramet
   ];
   const names = plan.devices.map((d) => d.name);
   const predicted: TimelineBar[] = [
-    ...plan.predicted.timeline.map((e) => ({ track: names[e.device]!, op: plan.problem.bound.ops[e.op]!.id, start: e.start, finish: e.finish, source: 'modelled' })),
+    ...plan.predicted.timeline.map((e) => ({
+      track: names[e.device]!,
+      op: plan.problem.bound.ops[e.op]!.id,
+      start: e.start,
+      finish: e.finish,
+      source: 'modelled',
+    })),
     ...plan.predicted.transfers.map((t) => ({ track: `${t.from} -> ${t.to}`, op: 'copy', start: t.start, finish: t.finish, source: 'modelled' })),
   ];
   const replans = result.replans.map((r) => ({ at: replanAt(result, r.after), label: r.reason }));
@@ -199,9 +211,19 @@ function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | 
     ...jsonHead('run', args, plan),
     policy: plan.policy,
     units: { time: 's', energy: 'J' },
-    plan: { mapping: plan.chosen.label, short: shortMapping(plan.operators, plan.chosen.genome), predicted: { makespan: plan.predicted.makespan, energy: plan.predicted.energy } },
+    plan: {
+      mapping: plan.chosen.label,
+      short: shortMapping(plan.operators, plan.chosen.genome),
+      predicted: { makespan: plan.predicted.makespan, energy: plan.predicted.energy },
+    },
     mapping: result.mapping,
-    observed: { makespan: result.makespan, makespanSource: result.makespanSource, composedMakespan: result.composedMakespan, energy: result.energy, measuredShare: result.measuredShare },
+    observed: {
+      makespan: result.makespan,
+      makespanSource: result.makespanSource,
+      composedMakespan: result.composedMakespan,
+      energy: result.energy,
+      measuredShare: result.measuredShare,
+    },
     wallSeconds: result.wallSeconds,
     pieces: result.pieces,
     transfers: result.transfers.map((t) => ({ from: t.from, to: t.to, bytes: t.bytes, start: t.start, finish: t.finish })),
@@ -231,14 +253,28 @@ export function noReplanReason(result: RunResult, threshold: number | false): st
   return `none, though ${worst.op} on ${worst.device} took ${worstRatio.toFixed(2)}x its prediction: the work still to start, re-priced by what the run had observed, never moved ${Math.round(threshold * 100)}% from its prediction while an operator with a choice was left (drift late in a run has nothing left to re-plan)`;
 }
 
-function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, result: RunResult, trace: string | undefined, plot: string | undefined, replanning: number | false): void {
-  out(`${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`);
+function printReport(
+  out: (s: string) => void,
+  args: PlanArgs,
+  plan: Plan,
+  result: RunResult,
+  trace: string | undefined,
+  plot: string | undefined,
+  replanning: number | false,
+): void {
+  out(
+    `${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`,
+  );
   out(`System ${describeSystem(plan)}`);
   out(`Cost model: ${modelLine(plan, false)}`);
-  out(`Plan (${plan.policy}): ${shortMapping(plan.operators, plan.chosen.genome)}; predicted ${formatSeconds(plan.predicted.makespan)}, ${formatJoules(plan.predicted.energy)}\n`);
+  out(
+    `Plan (${plan.policy}): ${shortMapping(plan.operators, plan.chosen.genome)}; predicted ${formatSeconds(plan.predicted.makespan)}, ${formatJoules(plan.predicted.energy)}\n`,
+  );
   const rows: string[][] = [];
   let last = '';
-  for (const p of [...result.pieces].sort((x, y) => plan.problem.bound.ops.findIndex((o) => o.id === x.op) - plan.problem.bound.ops.findIndex((o) => o.id === y.op) || x.begin - y.begin)) {
+  for (const p of [...result.pieces].sort(
+    (x, y) => plan.problem.bound.ops.findIndex((o) => o.id === x.op) - plan.problem.bound.ops.findIndex((o) => o.id === y.op) || x.begin - y.begin,
+  )) {
     const first = p.op !== last;
     last = p.op;
     const where = pieceDevice(p);
@@ -260,18 +296,28 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, resul
     if (!p.steps) continue;
     out(`${p.op} (${p.kind}) re-decided level by level from the actual frontier, ${p.steps.length} step${p.steps.length === 1 ? '' : 's'}:`);
     for (const st of p.steps) {
-      out(`  levels ${st.fromLevel}..${st.fromLevel + st.levels} on ${st.device}: ${formatSeconds(st.observedSeconds)} ${SOURCE_TEXT[st.source]} (predicted ${formatSeconds(st.predictedSeconds)}, modelled)${st.moveSeconds > 0 ? `, after a ${formatSeconds(st.moveSeconds)} move (modelled)` : ''}`);
+      out(
+        `  levels ${st.fromLevel}..${st.fromLevel + st.levels} on ${st.device}: ${formatSeconds(st.observedSeconds)} ${SOURCE_TEXT[st.source]} (predicted ${formatSeconds(st.predictedSeconds)}, modelled)${st.moveSeconds > 0 ? `, after a ${formatSeconds(st.moveSeconds)} move (modelled)` : ''}`,
+      );
     }
     out('');
   }
-  const how = result.makespanSource === 'measured' ? 'measured on the host clock (every piece ran on real hardware)' : `composed from the pieces' observed costs (simulators take part; ${formatSeconds(result.wallSeconds)} of host wall time)`;
-  out(`Makespan ${formatSeconds(result.makespan)} ${how}, against ${formatSeconds(plan.predicted.makespan)} predicted; energy ${formatJoules(result.energy)} against ${formatJoules(plan.predicted.energy)}.`);
-  out(`Observed: ${sourcesNote(result)}; ${Math.round(result.measuredShare * 100)}% of piece time measured. Copies between memories are modelled from the links. Host wall time ${formatSeconds(result.wallSeconds)}.`);
+  const how =
+    result.makespanSource === 'measured'
+      ? 'measured on the host clock (every piece ran on real hardware)'
+      : `composed from the pieces' observed costs (simulators take part; ${formatSeconds(result.wallSeconds)} of host wall time)`;
+  out(
+    `Makespan ${formatSeconds(result.makespan)} ${how}, against ${formatSeconds(plan.predicted.makespan)} predicted; energy ${formatJoules(result.energy)} against ${formatJoules(plan.predicted.energy)}.`,
+  );
+  out(
+    `Observed: ${sourcesNote(result)}; ${Math.round(result.measuredShare * 100)}% of piece time measured. Copies between memories are modelled from the links. Host wall time ${formatSeconds(result.wallSeconds)}.`,
+  );
   if (result.replans.length === 0) out(`Re-plans: ${noReplanReason(result, replanning)}.`);
   else {
     out(`Re-plans: ${result.replans.length}`);
     for (const r of result.replans) out(`  ${r.reason}\n    from ${r.from}\n    to   ${r.to}`);
   }
   if (trace !== undefined) out(`\nTrace: ${trace} (open in https://ui.perfetto.dev or chrome://tracing)`);
-  if (plot !== undefined) out(`${trace !== undefined ? '' : '\n'}Chart: ${plot} (the timeline per device and link, predicted beneath observed, re-plans marked)`);
+  if (plot !== undefined)
+    out(`${trace !== undefined ? '' : '\n'}Chart: ${plot} (the timeline per device and link, predicted beneath observed, re-plans marked)`);
 }

@@ -74,7 +74,17 @@ let reuseCounts: usize = 0;
  * and the reuse distance of every edge visit's target to the histograms at `reuse`.
  */
 function search(
-  rowPtr: usize, colIdx: usize, n: i32, nnz: f64, source: i32, level: usize, queue: usize, accumulate: boolean, frontier: usize, edges: usize, reuse: usize,
+  rowPtr: usize,
+  colIdx: usize,
+  n: i32,
+  nnz: f64,
+  source: i32,
+  level: usize,
+  queue: usize,
+  accumulate: boolean,
+  frontier: usize,
+  edges: usize,
+  reuse: usize,
 ): void {
   for (let v: i32 = 0; v < n; v++) storeI32(level, v, -1);
   if (accumulate) {

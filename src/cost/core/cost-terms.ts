@@ -167,9 +167,7 @@ export function bfsTerms(gf: usize, near: f64, far: f64, out: usize): void {
  * search's rate, so the levels of a search add up to its terms. `call` (0 or 1) adds what a
  * call pays once: its fixed cost and a pass over the depth array.
  */
-export function bfsLevelTerms(
-  gf: usize, near: f64, far: f64, frontier: f64, frontierEdges: f64, unvisited: f64, bottomUp: i32, call: i32, out: usize,
-): void {
+export function bfsLevelTerms(gf: usize, near: f64, far: f64, frontier: f64, frontierEdges: f64, unvisited: f64, bottomUp: i32, call: i32, out: usize): void {
   const edges: f64 = Math.max(0, frontierEdges);
   const reachedEdges: f64 = loadF64(gf, GF_REACHED) * loadF64(gf, GF_NNZ);
   storeF64(out, 0, <f64>call);
@@ -230,7 +228,17 @@ function price(terms: usize, count: i32, timeCoef: usize, energyCoef: usize, out
 
 /** One prediction: terms into `terms`, then [seconds, joules] into `out`. */
 export function predictSpmm(
-  mf: usize, k: f64, elemBytes: f64, rowsR: f64, nnzR: f64, near: f64, far: f64, timeCoef: usize, energyCoef: usize, terms: usize, out: usize,
+  mf: usize,
+  k: f64,
+  elemBytes: f64,
+  rowsR: f64,
+  nnzR: f64,
+  near: f64,
+  far: f64,
+  timeCoef: usize,
+  energyCoef: usize,
+  terms: usize,
+  out: usize,
 ): void {
   spmmTerms(mf, k, elemBytes, rowsR, nnzR, near, far, terms);
   price(terms, SPMM_TERMS, timeCoef, energyCoef, out);
@@ -242,16 +250,24 @@ export function predictBfs(gf: usize, near: f64, far: f64, timeCoef: usize, ener
 }
 
 export function predictBfsLevel(
-  gf: usize, near: f64, far: f64, frontier: f64, frontierEdges: f64, unvisited: f64, bottomUp: i32, call: i32,
-  timeCoef: usize, energyCoef: usize, terms: usize, out: usize,
+  gf: usize,
+  near: f64,
+  far: f64,
+  frontier: f64,
+  frontierEdges: f64,
+  unvisited: f64,
+  bottomUp: i32,
+  call: i32,
+  timeCoef: usize,
+  energyCoef: usize,
+  terms: usize,
+  out: usize,
 ): void {
   bfsLevelTerms(gf, near, far, frontier, frontierEdges, unvisited, bottomUp, call, terms);
   price(terms, BFS_TERMS, timeCoef, energyCoef, out);
 }
 
-export function predictMsbfs(
-  gf: usize, sources: f64, lanes: f64, near: f64, far: f64, timeCoef: usize, energyCoef: usize, terms: usize, out: usize,
-): void {
+export function predictMsbfs(gf: usize, sources: f64, lanes: f64, near: f64, far: f64, timeCoef: usize, energyCoef: usize, terms: usize, out: usize): void {
   msbfsTerms(gf, sources, lanes, near, far, terms);
   price(terms, MSBFS_TERMS, timeCoef, energyCoef, out);
 }

@@ -3,7 +3,10 @@
 // them as globals (assembly/portable.ts, src/cost/engine-typescript.ts), since cores import
 // nothing.
 
+// Literals rather than Math.LN2 and Math.SQRT2: cores use no library, only arithmetic.
+// biome-ignore lint/suspicious/noApproximativeNumericConstant: see above
 const LN2: f64 = 0.6931471805599453;
+// biome-ignore lint/suspicious/noApproximativeNumericConstant: see above
 const SQRT2: f64 = 1.4142135623730951;
 
 /** Natural logarithm of x > 0 from + - * / only, so both builds agree to the bit. */

@@ -82,7 +82,7 @@ export function rowLengthFeatures(rowPtr: usize, rows: i32, work: usize, table: 
   const heavyList: usize = counts + <usize>table * 4;
   const vals: usize = heavyList + <usize>heavy * 4;
   // f64 arrays start 8-aligned whatever the i32 counts before them.
-  const cnt: usize = ((vals + <usize>distinct * 4) + 7) & ~(<usize>7);
+  const cnt: usize = (vals + <usize>distinct * 4 + 7) & ~(<usize>7);
   const tailN: usize = cnt + <usize>distinct * 8;
   const tailLn: usize = tailN + <usize>distinct * 8;
 

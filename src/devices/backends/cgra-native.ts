@@ -40,8 +40,18 @@ export interface CgraCounters {
 
 export interface CgraAddon {
   cgraSpmm(
-    rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array, values: ValueArray | null,
-    x: DenseArray, k: number, y: DenseArray, rowBegin: number, rowEnd: number, params: CgraParams, inline?: boolean,
+    rows: number,
+    cols: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    values: ValueArray | null,
+    x: DenseArray,
+    k: number,
+    y: DenseArray,
+    rowBegin: number,
+    rowEnd: number,
+    params: CgraParams,
+    inline?: boolean,
   ): Promise<CgraCounters>;
   /** cgraSpmm whose errors name cgraSpmv. */
   cgraSpmv: CgraAddon['cgraSpmm'];
@@ -51,11 +61,24 @@ export interface CgraAddon {
    * levels (0, the default: no limit). `frontier[0]` is the starting frontier's size.
    */
   cgraBfs(
-    n: number, rowPtr: RowPtrArray, colIdx: Int32Array, source: number, depth: Int32Array, params: CgraParams, inline?: boolean,
-    startLevel?: number, maxLevels?: number,
+    n: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    source: number,
+    depth: Int32Array,
+    params: CgraParams,
+    inline?: boolean,
+    startLevel?: number,
+    maxLevels?: number,
   ): Promise<CgraCounters & { readonly frontier: Float64Array }>;
   cgraMsbfs(
-    n: number, rowPtr: RowPtrArray, colIdx: Int32Array, sources: Int32Array, depths: Int32Array, params: CgraParams, inline?: boolean,
+    n: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    sources: Int32Array,
+    depths: Int32Array,
+    params: CgraParams,
+    inline?: boolean,
   ): Promise<CgraCounters>;
 }
 

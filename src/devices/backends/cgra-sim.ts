@@ -112,7 +112,11 @@ class CgraSimDevice extends BackendDevice {
   }
 
   protected async msbfs(req: CheckedMsbfs, fn: string): Promise<Execution> {
-    const { graph: g, sources, range: [begin, end] } = req;
+    const {
+      graph: g,
+      sources,
+      range: [begin, end],
+    } = req;
     const depths = new Int32Array(denseElements(fn, end - begin, g.rows));
     // A copy, so the sources cannot change under the simulation.
     const chosen = sources.slice(begin, end);

@@ -43,9 +43,18 @@ interface GpuSimGraphRun extends GpuSimRun {
 /** The simulator's exports (native/src/sim/gpu_binding.cc), positional like the CPU kernels. */
 interface GpuSimAddon {
   gpuSimSpmm(
-    rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array, values: ValueArray | null,
-    x: DenseArray, k: number, y: DenseArray, rowBegin: number, rowEnd: number,
-    params: Readonly<Record<string, number>>, inline?: boolean,
+    rows: number,
+    cols: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    values: ValueArray | null,
+    x: DenseArray,
+    k: number,
+    y: DenseArray,
+    rowBegin: number,
+    rowEnd: number,
+    params: Readonly<Record<string, number>>,
+    inline?: boolean,
   ): Promise<GpuSimSpmmRun>;
   gpuSimSpmv: GpuSimAddon['gpuSimSpmm'];
   /**
@@ -54,13 +63,28 @@ interface GpuSimAddon {
    * levels (0, the default: no limit). `frontier[0]` is the starting frontier's size.
    */
   gpuSimBfs(
-    n: number, rowPtr: RowPtrArray, colIdx: Int32Array, inRowPtr: RowPtrArray, inColIdx: Int32Array,
-    source: number, depth: Int32Array, params: Readonly<Record<string, number>>, inline?: boolean,
-    startLevel?: number, maxLevels?: number,
+    n: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    inRowPtr: RowPtrArray,
+    inColIdx: Int32Array,
+    source: number,
+    depth: Int32Array,
+    params: Readonly<Record<string, number>>,
+    inline?: boolean,
+    startLevel?: number,
+    maxLevels?: number,
   ): Promise<GpuSimGraphRun & { readonly frontier: Float64Array }>;
   gpuSimMsbfs(
-    n: number, rowPtr: RowPtrArray, colIdx: Int32Array, inRowPtr: RowPtrArray, inColIdx: Int32Array,
-    sources: Int32Array, depths: Int32Array, params: Readonly<Record<string, number>>, inline?: boolean,
+    n: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    inRowPtr: RowPtrArray,
+    inColIdx: Int32Array,
+    sources: Int32Array,
+    depths: Int32Array,
+    params: Readonly<Record<string, number>>,
+    inline?: boolean,
   ): Promise<GpuSimGraphRun>;
 }
 
@@ -99,8 +123,19 @@ class GpuSimDevice extends BackendDevice {
   protected async bfs(req: CheckedBfs, fn: string): Promise<Execution> {
     const { graph: g, inEdges, depth, startLevel, maxLevels } = req;
     const s = await callNative(fn, () =>
-      gpuSimAddon().gpuSimBfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, req.source, depth, this.values,
-        g.rows + g.nnz < INLINE_WORK, startLevel, maxLevels),
+      gpuSimAddon().gpuSimBfs(
+        g.rows,
+        g.rowPtr,
+        g.colIdx,
+        inEdges.rowPtr,
+        inEdges.colIdx,
+        req.source,
+        depth,
+        this.values,
+        g.rows + g.nnz < INLINE_WORK,
+        startLevel,
+        maxLevels,
+      ),
     );
     const output = { depth, frontier: s.frontier, complete: searchComplete(maxLevels, s.frontier) };
     return simulated(output, s, { levels: s.levels, bottomUpLevels: s.bottomUpLevels, edgesExamined: s.edgesExamined });
@@ -111,8 +146,17 @@ class GpuSimDevice extends BackendDevice {
     const sources = req.sources.slice(req.range[0], req.range[1]);
     const depths = new Int32Array(denseElements(fn, sources.length, g.rows));
     const s = await callNative(fn, () =>
-      gpuSimAddon().gpuSimMsbfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, sources, depths, this.values,
-        (g.rows + g.nnz) * Math.ceil(sources.length / 64) < INLINE_WORK),
+      gpuSimAddon().gpuSimMsbfs(
+        g.rows,
+        g.rowPtr,
+        g.colIdx,
+        inEdges.rowPtr,
+        inEdges.colIdx,
+        sources,
+        depths,
+        this.values,
+        (g.rows + g.nnz) * Math.ceil(sources.length / 64) < INLINE_WORK,
+      ),
     );
     return simulated({ depths }, s, { levels: s.levels, edgesExamined: s.edgesExamined });
   }
@@ -143,7 +187,7 @@ export const GPU_SIM_PARAMS: ParamRules = {
   ...GPU_TRAIT_PARAMS,
   maxWarpsPerSm: { min: 1, max: 128, integer: true, unit: 'warps', description: 'resident warps per SM' },
   schedulersPerSm: { min: 1, max: 16, integer: true, unit: 'warps/cycle', description: 'warp instructions issued per SM per cycle' },
-  memoryLatencyNs: { min: 1, max: 10000, unit: 'ns', description: 'average global-load latency (Little\'s law)' },
+  memoryLatencyNs: { min: 1, max: 10000, unit: 'ns', description: "average global-load latency (Little's law)" },
   sectorsInFlightPerWarp: { min: 1, max: 1024, unit: 'sectors', description: '32-byte requests one warp keeps outstanding' },
   levelSyncUs: { min: 0.01, max: 1000, unit: 'us', description: 'host round trip per BFS level beyond the launch (frontier size read back, synchronise)' },
   idleWatts: { min: 0.1, max: 5000, unit: 'W', description: 'board power when idle' },

@@ -15,7 +15,7 @@ import type { BackendDefinition } from '../backend.js';
 import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, spmmArgs } from '../backend-device.js';
 import type { Device, DeviceCapabilities, DevicePower, DeviceSpec, RunOptions } from '../device.js';
 import type { CheckedBfs, CheckedMsbfs, CheckedSpmm } from '../run-checks.js';
-import { type ParamRules } from '../spec.js';
+import type { ParamRules } from '../spec.js';
 import { GPU_TRAIT_PARAMS, gpuTraits, specNumber, type DeviceTraits } from '../traits.js';
 
 /** What the addon reports about CUDA on this machine (native/src/cuda/gpu.h, `Probe`). */
@@ -78,17 +78,39 @@ export type SpmmStrategy = keyof typeof SPMM_STRATEGIES;
 interface CudaAddon {
   gpuProbe(): CudaProbe;
   gpuSpmm(
-    rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array, values: ValueArray | null,
-    x: DenseArray, k: number, y: DenseArray, rowBegin: number, rowEnd: number, strategy: number,
+    rows: number,
+    cols: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    values: ValueArray | null,
+    x: DenseArray,
+    k: number,
+    y: DenseArray,
+    rowBegin: number,
+    rowEnd: number,
+    strategy: number,
   ): Promise<CudaRun & { readonly strategy: number; readonly group: number }>;
   gpuSpmv: CudaAddon['gpuSpmm'];
   gpuBfs(
-    n: number, rowPtr: RowPtrArray, colIdx: Int32Array, inRowPtr: RowPtrArray, inColIdx: Int32Array,
-    source: number, depth: Int32Array, direction: 0 | 1 | 2, alpha: number, beta: number,
+    n: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    inRowPtr: RowPtrArray,
+    inColIdx: Int32Array,
+    source: number,
+    depth: Int32Array,
+    direction: 0 | 1 | 2,
+    alpha: number,
+    beta: number,
   ): Promise<CudaRun & { readonly frontier: Float64Array; readonly bottomUp: Uint8Array; readonly edgesExamined: number }>;
   gpuMsbfs(
-    n: number, rowPtr: RowPtrArray, colIdx: Int32Array, inRowPtr: RowPtrArray, inColIdx: Int32Array,
-    sources: Int32Array, depths: Int32Array,
+    n: number,
+    rowPtr: RowPtrArray,
+    colIdx: Int32Array,
+    inRowPtr: RowPtrArray,
+    inColIdx: Int32Array,
+    sources: Int32Array,
+    depths: Int32Array,
   ): Promise<CudaRun & { readonly edgesExamined: number }>;
   gpuPrefetch(buffers: readonly ArrayBufferView[]): Promise<CudaPrefetch>;
   gpuRelease(buffers: readonly ArrayBufferView[]): number;
@@ -291,7 +313,7 @@ export function cudaResident(): { readonly buffers: number; readonly bytes: numb
  */
 export const CUDA_PARAMS: ParamRules = {
   ...GPU_TRAIT_PARAMS,
-  idleWatts: { min: 0, max: 5000, unit: 'W', description: 'board power when idle (the idle share of a plan\'s energy)' },
+  idleWatts: { min: 0, max: 5000, unit: 'W', description: "board power when idle (the idle share of a plan's energy)" },
   activeWatts: { min: 1, max: 5000, unit: 'W', description: 'board power when busy, used only where NVML cannot be read' },
   streams: { min: 1, max: 1024, integer: true, unit: 'streams', description: 'operators run at once' },
 };
@@ -313,7 +335,7 @@ function describeProbe(p: CudaProbe): string {
  */
 export const gpuBackend: BackendDefinition = {
   name: 'gpu',
-  description: 'dype\'s CUDA kernels on a real NVIDIA GPU (measured time from CUDA events; NVML or modelled energy)',
+  description: "dype's CUDA kernels on a real NVIDIA GPU (measured time from CUDA events; NVML or modelled energy)",
   kind: 'gpu',
   simulated: false,
   hostMemory: false,

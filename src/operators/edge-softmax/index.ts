@@ -17,7 +17,15 @@ export const edgeSoftmaxKind: OperatorKind = {
   splittable: true,
   bind(ctx) {
     const s = ctx.operands[0]!;
-    const output = { kind: 'sparse' as const, rows: s.rows, cols: s.cols, entries: s.entries, bytes: bytesOfSparse(s.pattern!, s.precision), precision: s.precision, pattern: s.pattern! };
+    const output = {
+      kind: 'sparse' as const,
+      rows: s.rows,
+      cols: s.cols,
+      entries: s.entries,
+      bytes: bytesOfSparse(s.pattern!, s.precision),
+      precision: s.precision,
+      pattern: s.pattern!,
+    };
     return {
       output,
       units: s.rows,

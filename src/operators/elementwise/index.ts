@@ -81,7 +81,11 @@ export const add: OperatorKind = {
     return like(a);
   },
   reference: (_op, x) => addRows(dense(x, 0), dense(x, 1)),
-  calibration: (quick) => denseCalibration(quick, (r, p, s) => [denseFeatures({ rows: r, cols: 64, precision: p, seed: s }), denseFeatures({ rows: r, cols: 64, precision: p, seed: s + 100 })]),
+  calibration: (quick) =>
+    denseCalibration(quick, (r, p, s) => [
+      denseFeatures({ rows: r, cols: 64, precision: p, seed: s }),
+      denseFeatures({ rows: r, cols: 64, precision: p, seed: s + 100 }),
+    ]),
   execution: {
     on: 'host',
     native: (_op, x, range) => nativeAdd(dense(x, 0), dense(x, 1), range),

@@ -36,7 +36,11 @@ export const gemm: OperatorKind = {
     return { kind: 'dense', rows: a.rows, cols: b.cols, precision: a.precision };
   },
   reference: (_op, x) => gemmRows(x[0] as DenseMatrix, x[1] as DenseMatrix),
-  calibration: (quick) => denseCalibration(quick, (r, p, s) => [denseFeatures({ rows: r, cols: 64, precision: p, seed: s }), denseFeatures({ rows: 64, cols: 64, precision: p, seed: s + 100 })]),
+  calibration: (quick) =>
+    denseCalibration(quick, (r, p, s) => [
+      denseFeatures({ rows: r, cols: 64, precision: p, seed: s }),
+      denseFeatures({ rows: 64, cols: 64, precision: p, seed: s + 100 }),
+    ]),
   execution: {
     on: 'host',
     native: (_op, x, range) => nativeGemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range),

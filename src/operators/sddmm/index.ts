@@ -20,9 +20,18 @@ export const sddmm: OperatorKind = {
   splittable: true,
   bind(ctx) {
     const [a, u, w] = ctx.operands as [(typeof ctx.operands)[0], (typeof ctx.operands)[0], (typeof ctx.operands)[0]];
-    if (u.rows !== a.rows || w.rows !== a.cols || u.cols !== w.cols) ctx.fail(`needs U with ${a.rows} rows and V with ${a.cols} rows of equal width; ${boundDims(u)}, ${boundDims(w)}`);
+    if (u.rows !== a.rows || w.rows !== a.cols || u.cols !== w.cols)
+      ctx.fail(`needs U with ${a.rows} rows and V with ${a.cols} rows of equal width; ${boundDims(u)}, ${boundDims(w)}`);
     const p = u.precision;
-    const output = { kind: 'sparse' as const, rows: a.rows, cols: a.cols, entries: a.entries, bytes: bytesOfSparse(a.pattern!, p), precision: p, pattern: a.pattern! };
+    const output = {
+      kind: 'sparse' as const,
+      rows: a.rows,
+      cols: a.cols,
+      entries: a.entries,
+      bytes: bytesOfSparse(a.pattern!, p),
+      precision: p,
+      pattern: a.pattern!,
+    };
     return {
       output,
       units: a.rows,
@@ -41,10 +50,11 @@ export const sddmm: OperatorKind = {
     return { kind: 'sparse', rows: a.rows, cols: a.cols, precision: b.precision };
   },
   reference: (_op, x) => sddmmRows(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix),
-  calibration: (quick) => denseCalibration(quick, (r, p, s) => {
-    const a = kroneckerGraph({ scale: Math.log2(r) - 2, seed: s });
-    return [a, denseFeatures({ rows: a.rows, cols: 32, precision: p, seed: s }), denseFeatures({ rows: a.cols, cols: 32, precision: p, seed: s + 100 })];
-  }),
+  calibration: (quick) =>
+    denseCalibration(quick, (r, p, s) => {
+      const a = kroneckerGraph({ scale: Math.log2(r) - 2, seed: s });
+      return [a, denseFeatures({ rows: a.rows, cols: 32, precision: p, seed: s }), denseFeatures({ rows: a.cols, cols: 32, precision: p, seed: s + 100 })];
+    }),
   execution: {
     on: 'host',
     native: (_op, x, range) => nativeSddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range),

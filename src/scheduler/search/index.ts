@@ -10,9 +10,7 @@ export { nsga2 } from './nsga2.js';
 export { spaceSize, type SearchOptions, type SearchProblem, type SearchResult, type SearchStrategy } from './types.js';
 
 /** Every search strategy, by name. */
-export const STRATEGIES: ReadonlyMap<string, SearchStrategy> = new Map(
-  [exhaustive, nsga2].map((s): [string, SearchStrategy] => [s.name, s]),
-);
+export const STRATEGIES: ReadonlyMap<string, SearchStrategy> = new Map([exhaustive, nsga2].map((s): [string, SearchStrategy] => [s.name, s]));
 
 /**
  * The strategy for a space: exhaustive when it has at most `exhaustiveLimit` genomes (its

@@ -155,14 +155,7 @@ export function checkSearch(fn: string, problem: SearchProblem, options: SearchO
  * objectives into `values` at row `row`. Returns feasibility.
  * @internal
  */
-export function evaluateInto(
-  fn: string,
-  problem: SearchProblem,
-  genome: Int32Array,
-  out: Float64Array,
-  values: Float64Array,
-  row: number,
-): boolean {
+export function evaluateInto(fn: string, problem: SearchProblem, genome: Int32Array, out: Float64Array, values: Float64Array, row: number): boolean {
   const m = out.length;
   out[0] = NaN;
   out[1] = NaN;
@@ -174,7 +167,7 @@ export function evaluateInto(
   const at = row * m;
   for (let k = 0; k < m; k++) {
     const v = out[k]!;
-    if (ok && v !== v) {
+    if (ok && Number.isNaN(v)) {
       throw new InvalidArgumentError(`${fn}: problem.evaluate wrote NaN for objective ${k} of feasible genome [${genome.join(', ')}]`);
     }
     values[at + k] = v;

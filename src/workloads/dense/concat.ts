@@ -38,9 +38,7 @@ function orderParts<M extends { readonly rows: number }>(
     const [begin, end] = checkRowRange(`${fn}: parts[${i}].range`, range, rows);
     checkMatrix(matrix, `parts[${i}].matrix`);
     if (matrix.rows !== end - begin) {
-      throw new InvalidArgumentError(
-        `${fn}: parts[${i}].matrix has ${matrix.rows} rows but its range [${begin}, ${end}) has ${end - begin}`,
-      );
+      throw new InvalidArgumentError(`${fn}: parts[${i}].matrix has ${matrix.rows} rows but its range [${begin}, ${end}) has ${end - begin}`);
     }
     return { begin, end, matrix, i };
   });
@@ -77,9 +75,7 @@ export function concatRows(parts: readonly RowPart<DenseMatrix>[], rows: number)
   const { cols, precision } = first;
   parts.forEach(({ matrix }, i) => {
     if (matrix.cols !== cols || matrix.precision !== precision) {
-      throw new InvalidArgumentError(
-        `${fn}: parts[${i}].matrix is ${shape(matrix)} ${matrix.precision} but parts[0].matrix has ${cols} ${precision} columns`,
-      );
+      throw new InvalidArgumentError(`${fn}: parts[${i}].matrix is ${shape(matrix)} ${matrix.precision} but parts[0].matrix has ${cols} ${precision} columns`);
     }
   });
   const out = allocDense(fn, rows, cols, precision);
@@ -104,9 +100,7 @@ export function concatCsrRows(parts: readonly RowPart<CsrMatrix>[], rows: number
   const kind = csrKind(first);
   parts.forEach(({ matrix }, i) => {
     if (matrix.cols !== first.cols || csrKind(matrix) !== kind) {
-      throw new InvalidArgumentError(
-        `${fn}: parts[${i}].matrix is ${shape(matrix)} ${csrKind(matrix)} but parts[0].matrix has ${first.cols} ${kind} columns`,
-      );
+      throw new InvalidArgumentError(`${fn}: parts[${i}].matrix is ${shape(matrix)} ${csrKind(matrix)} but parts[0].matrix has ${first.cols} ${kind} columns`);
     }
   });
   let nnz = 0;

@@ -2,7 +2,7 @@
 // accumulator per row range (the reference loop here; natively in src/kernels/dense.ts), their
 // combination, and the finish.
 
-import { type DenseMatrix, type Precision } from '../../data/dense.js';
+import type { DenseMatrix, Precision } from '../../data/dense.js';
 import type { RowRange } from '../../devices/device.js';
 import { describe, InvalidArgumentError } from '../../errors.js';
 import { allocDense, checkDense, checkReduce, REDUCE_OPS, type ReduceOp, shape, wrap } from '../../kernels/dense-checks.js';
@@ -129,9 +129,7 @@ function finish(op: ReduceOp, acc: DenseMatrix, precision: Precision): DenseMatr
 function checkAccumulator(fn: string, what: string, m: unknown): asserts m is DenseMatrix {
   checkDense(fn, what, m);
   if (m.rows !== 1 || m.precision !== 'f64') {
-    throw new InvalidArgumentError(
-      `${fn}: ${what} is a ${shape(m)} ${m.precision} matrix; accumulators from reducePartial are 1 x cols f64`,
-    );
+    throw new InvalidArgumentError(`${fn}: ${what} is a ${shape(m)} ${m.precision} matrix; accumulators from reducePartial are 1 x cols f64`);
   }
 }
 

@@ -51,9 +51,7 @@ export function sddmm(a: CsrMatrix, u: DenseMatrix, v: DenseMatrix, range?: RowR
       const stored = values[p]!;
       // An f32 result can overflow; a CsrMatrix must hold finite values.
       if (stored - stored !== 0) {
-        throw new InvalidArgumentError(
-          `${fn}: entry (${begin + r}, ${c}) = ${stored} is not finite in ${precision}; u and v are too large for it`,
-        );
+        throw new InvalidArgumentError(`${fn}: entry (${begin + r}, ${c}) = ${stored} is not finite in ${precision}; u and v are too large for it`);
       }
     }
     if (rowPtr instanceof Int32Array) rowPtr[r + 1] = rowEnd;
@@ -61,4 +59,3 @@ export function sddmm(a: CsrMatrix, u: DenseMatrix, v: DenseMatrix, range?: RowR
   }
   return CsrMatrix.trusted({ rows, cols: a.cols, rowPtr, colIdx, values, sortedColumns: sorted });
 }
-

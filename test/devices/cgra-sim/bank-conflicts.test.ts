@@ -10,7 +10,8 @@ import { cgraDevice } from './helpers.js';
 // In the default layout X starts in bank 0, colIdx[p] sits in bank (1 + p) mod 4 and A's value in
 // bank (2 + p) mod 4, so shift 1 collides with colIdx and shift 3 with nothing.
 function shifted(shift: number): CsrMatrix {
-  const rows = 500, perRow = 4;
+  const rows = 500,
+    perRow = 4;
   const rowPtr = Int32Array.from({ length: rows + 1 }, (_, r) => r * perRow);
   const colIdx = new Int32Array(rows * perRow);
   for (let p = 0; p < colIdx.length; p++) colIdx[p] = 4 * (Math.floor(p / perRow) % 256) + ((p + shift) % 4);

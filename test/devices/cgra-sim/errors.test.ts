@@ -38,8 +38,9 @@ describe('cgra-sim errors and edge cases', () => {
 
   it('refuses params that break the spec through the native check', async () => {
     const spec = cgraDevice().spec;
-    expect(() => cgraSimBackend.create('bad', { ...spec, params: { ...spec.params, memPorts: { value: 99, unit: 'PEs', source: 'x' } } }))
-      .toThrow(/^cgraSimBackend\.create: memPorts = 99/);
+    expect(() => cgraSimBackend.create('bad', { ...spec, params: { ...spec.params, memPorts: { value: 99, unit: 'PEs', source: 'x' } } })).toThrow(
+      /^cgraSimBackend\.create: memPorts = 99/,
+    );
   });
 
   it('runs empty matrices, k = 0 and zero-row ranges without cycles', async () => {

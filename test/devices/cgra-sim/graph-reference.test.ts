@@ -13,7 +13,10 @@ describe('cgra-sim bfs and msbfs', () => {
   const directed = skewedMatrix(3000, 3000, 12_000, 5, 'pattern');
   const undirected = symmetrize(directed);
 
-  for (const [name, g] of [['directed', directed], ['undirected', undirected]] as const) {
+  for (const [name, g] of [
+    ['directed', directed],
+    ['undirected', undirected],
+  ] as const) {
     it(`${name}: bfs depths and frontier profile equal the reference`, async () => {
       for (const source of [0, 17, 2999]) {
         const r = await device.run({ kind: 'bfs', source }, { graph: g });

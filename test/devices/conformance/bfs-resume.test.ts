@@ -50,8 +50,11 @@ describe('BFS handed between devices', () => {
 
 const fixed = all.filter((d) => !d.capabilities.bfsResume);
 describe('devices that cannot resume', () => {
-  it.skipIf(fixed.length === 0)(`${fixed.map((d) => d.backend).join(', ') || 'none here'}: resume and maxLevels are refused with UnsupportedError`, async () => {
-    const g = family('grid (road-like)');
-    for (const device of fixed) await expect(device.run({ kind: 'bfs', source: 0, maxLevels: 1 }, { graph: g })).rejects.toThrow(UnsupportedError);
-  });
+  it.skipIf(fixed.length === 0)(
+    `${fixed.map((d) => d.backend).join(', ') || 'none here'}: resume and maxLevels are refused with UnsupportedError`,
+    async () => {
+      const g = family('grid (road-like)');
+      for (const device of fixed) await expect(device.run({ kind: 'bfs', source: 0, maxLevels: 1 }, { graph: g })).rejects.toThrow(UnsupportedError);
+    },
+  );
 });

@@ -16,9 +16,7 @@ import { expect } from 'vitest';
 import type { CsrMatrix } from '../../../src/data/csr.js';
 import { DenseMatrix, type Precision } from '../../../src/data/dense.js';
 import type { RowRange } from '../../../src/devices/device.js';
-import {
-  nativeAdd, nativeAffine, nativeGemm, nativeReducePartial, nativeRelu, nativeSddmm, type NativeDenseResult,
-} from '../../../src/kernels/dense.js';
+import { nativeAdd, nativeAffine, nativeGemm, nativeReducePartial, nativeRelu, nativeSddmm, type NativeDenseResult } from '../../../src/kernels/dense.js';
 import { add, affine, gemm, reducePartial, relu, sddmm, type ReduceOp } from '../../../src/workloads/dense-kernels.js';
 import { EPSILON } from '../../support/compare.js';
 
@@ -65,7 +63,9 @@ export async function checkGemm(impl: DenseImplementation, x: DenseMatrix, w: De
         continue;
       }
       const tol = (k + 2) * u * mag;
-      expect(Math.abs(got - ref), `${impl.name} gemm ${x.precision} ${x.rows}x${k}x${w.cols} at (${range[0] + i}, ${j}): ${got} vs ${ref}`).toBeLessThanOrEqual(tol);
+      expect(Math.abs(got - ref), `${impl.name} gemm ${x.precision} ${x.rows}x${k}x${w.cols} at (${range[0] + i}, ${j}): ${got} vs ${ref}`).toBeLessThanOrEqual(
+        tol,
+      );
     }
   }
 }

@@ -12,7 +12,14 @@ import { family, splitRanges } from './harness.js';
 describe.each(DENSE_IMPLEMENTATIONS.map((d) => [d.name, d] as const))('%s: dense operators', (_, impl) => {
   for (const precision of ['f32', 'f64'] as const) {
     it(`gemm ${precision}: GNN shapes, odd shapes, split rows`, async () => {
-      for (const [m, k, n] of [[300, 16, 16], [257, 64, 64], [130, 37, 19], [64, 128, 256], [7, 1, 5], [50, 3, 1]] as const) {
+      for (const [m, k, n] of [
+        [300, 16, 16],
+        [257, 64, 64],
+        [130, 37, 19],
+        [64, 128, 256],
+        [7, 1, 5],
+        [50, 3, 1],
+      ] as const) {
         await checkGemm(impl, denseOf(m, k, precision, m + k), denseOf(k, n, precision, n + 7));
       }
       // Big enough to go to the pool in several blocks, with ranges that split them.
@@ -29,7 +36,12 @@ describe.each(DENSE_IMPLEMENTATIONS.map((d) => [d.name, d] as const))('%s: dense
     });
 
     it(`relu, affine and add ${precision}: bit for bit, NaN and -0 kept, split rows`, async () => {
-      for (const [rows, cols] of [[1000, 17], [70000, 3], [5, 1], [0, 4]] as const) {
+      for (const [rows, cols] of [
+        [1000, 17],
+        [70000, 3],
+        [5, 1],
+        [0, 4],
+      ] as const) {
         const x = denseOf(rows, cols, precision, rows + cols, rows > 0);
         const y = denseOf(rows, cols, precision, 99);
         for (const range of rows > 0 ? splitRanges(rows) : [[0, 0] as const]) {
@@ -41,7 +53,11 @@ describe.each(DENSE_IMPLEMENTATIONS.map((d) => [d.name, d] as const))('%s: dense
     });
 
     it(`reduce partials ${precision}: sum, max, norm2 over split rows`, async () => {
-      for (const [rows, cols] of [[40000, 8], [300, 1], [0, 5]] as const) {
+      for (const [rows, cols] of [
+        [40000, 8],
+        [300, 1],
+        [0, 5],
+      ] as const) {
         const x = denseOf(rows, cols, precision, rows + 3);
         for (const op of ['sum', 'max', 'norm2'] as const) {
           for (const range of rows > 0 ? splitRanges(rows) : [[0, 0] as const]) await checkReduce(impl, x, op, range);

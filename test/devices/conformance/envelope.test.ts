@@ -29,7 +29,13 @@ const someTraits = (): DeviceTraits => {
 
 /** A backend whose kernels return a fixed time, with or without its own energy figure. */
 class Fake extends BackendDevice {
-  readonly capabilities: DeviceCapabilities = { operators: ['spmm', 'spmv', 'bfs', 'msbfs'], precisions: ['f32'], memoryBytes: 1e9, concurrency: 1, bfsResume: false };
+  readonly capabilities: DeviceCapabilities = {
+    operators: ['spmm', 'spmv', 'bfs', 'msbfs'],
+    precisions: ['f32'],
+    memoryBytes: 1e9,
+    concurrency: 1,
+    bfsResume: false,
+  };
   readonly power: DevicePower = { idleWatts: 1, activeWatts: 10, source: 'modelled' };
   readonly traits = someTraits();
   calls: string[] = [];

@@ -30,7 +30,10 @@ describe.each(devices.map((d) => [d.backend, d] as const))('%s: bad requests', (
   ];
   for (const [what, call, message] of cases) {
     it(what, async () => {
-      const err = await call().then(() => undefined, (e: unknown) => e);
+      const err = await call().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(InvalidArgumentError);
       expect((err as Error).message).toMatch(message);
       expect((err as Error).message.startsWith(`${device.name}.run`)).toBe(true);

@@ -56,12 +56,7 @@ export function expectHonestCosts(device: Device, r: DeviceResult<OperatorKind>)
 }
 
 /** SpMM (or SpMV when k = 1) over the given ranges, each checked against the reference. */
-export async function checkSpmm(
-  device: Device,
-  a: CsrMatrix,
-  x: DenseMatrix,
-  ranges: readonly (readonly [number, number])[] = [[0, a.rows]],
-): Promise<void> {
+export async function checkSpmm(device: Device, a: CsrMatrix, x: DenseMatrix, ranges: readonly (readonly [number, number])[] = [[0, a.rows]]): Promise<void> {
   const kind = x.cols === 1 ? 'spmv' : 'spmm';
   for (const range of ranges) {
     const r = await device.run({ kind }, { a, x }, range);
@@ -78,7 +73,12 @@ export async function checkSpmm(
 export function splitRanges(rows: number): [number, number][] {
   const a = Math.floor(rows / 5);
   const b = Math.floor((rows * 3) / 4);
-  return [[0, a], [a, a], [a, b], [b, rows]];
+  return [
+    [0, a],
+    [a, a],
+    [a, b],
+    [b, rows],
+  ];
 }
 
 export async function checkBfs(device: Device, g: CsrMatrix, sources: readonly number[]): Promise<void> {

@@ -10,7 +10,14 @@ describe.each(devices.map((d) => [d.backend, d] as const))('%s: SpMM and SpMV', 
   for (const name of Object.keys(FAMILIES)) {
     it(name, async () => {
       const a = family(name);
-      for (const [k, precision] of [[1, 'f64'], [1, 'f32'], [4, 'f32'], [8, 'f64'], [32, 'f32'], [37, 'f64']] as const) {
+      for (const [k, precision] of [
+        [1, 'f64'],
+        [1, 'f32'],
+        [4, 'f32'],
+        [8, 'f64'],
+        [32, 'f32'],
+        [37, 'f64'],
+      ] as const) {
         await checkSpmm(device, a, features(a, k, precision));
       }
     });

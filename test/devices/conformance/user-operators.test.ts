@@ -3,7 +3,7 @@
 // and a workload that uses it); the suite runs whatever the registry then holds.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { DenseMatrix } from '../../../src/data/dense.js';
+import type { DenseMatrix } from '../../../src/data/dense.js';
 import { runPiece } from '../../../src/executor/piece.js';
 import { defineOperator, undefineOperator } from '../../../src/operators/define.js';
 import { operatorKinds } from '../../../src/operators/registry.js';
@@ -16,12 +16,25 @@ import { conformanceDevices, splitRanges } from './harness.js';
 
 /** One workload per user operator: its operands from a small graph and generated features. */
 const CASES = new Map([
-  ['row-scale', () => new WorkloadBuilder('c').sparse('A', { square: true }).dense('X', { rows: 'A.rows', cols: 5, generate: 'random' }).op('y', 'row-scale', ['A', 'X']).output('y').build()],
+  [
+    'row-scale',
+    () =>
+      new WorkloadBuilder('c')
+        .sparse('A', { square: true })
+        .dense('X', { rows: 'A.rows', cols: 5, generate: 'random' })
+        .op('y', 'row-scale', ['A', 'X'])
+        .output('y')
+        .build(),
+  ],
 ]);
 defineOperator(rowScaleSpec({ devices: { ...rowScaleSpec().devices, 'cgra-sim': rowScaleSpec().devices.cpu! } }));
 afterAll(() => undefineOperator('row-scale'));
 
-describe.each(operatorKinds().filter((k) => !k.builtin).map((k) => [k.name, k] as const))('user operator %s', (name, kind) => {
+describe.each(
+  operatorKinds()
+    .filter((k) => !k.builtin)
+    .map((k) => [k.name, k] as const),
+)('user operator %s', (name, kind) => {
   it('equals its reference on every device it runs on, whole and split', async () => {
     const workload = CASES.get(name);
     expect(workload, `a conformance case for ${name}`).toBeDefined();

@@ -12,7 +12,10 @@ const cols = 1 << 20;
 it('scattered column indices cost more L2 sectors, DRAM bytes and time than contiguous ones', async () => {
   const gpu = gpuSim();
   const rnd = lcg(3);
-  const contiguous = fromRows(cols, Array.from({ length: rows }, (_, r) => Array.from({ length: perRow }, (_, j) => r * perRow + j)));
+  const contiguous = fromRows(
+    cols,
+    Array.from({ length: rows }, (_, r) => Array.from({ length: perRow }, (_, j) => r * perRow + j)),
+  );
   const scattered = fromRows(
     cols,
     Array.from({ length: rows }, () => {

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { CsrMatrix } from '../../../src/data/csr.js';
-import { DenseMatrix } from '../../../src/data/dense.js';
+import type { DenseMatrix } from '../../../src/data/dense.js';
 import { InvalidArgumentError } from '../../../src/errors.js';
 import { cudaAddon, cudaProbe, SPMM_STRATEGIES } from '../../../src/devices/backends/gpu.js';
 import { inEdgesOf } from '../../../src/kernels/in-edges.js';
@@ -43,7 +43,17 @@ describe.skipIf(!available)('CUDA SpMM strategies', () => {
     it(`${name}: row split and nnz split both equal the reference`, async () => {
       // Scalar loads (k = 1, 3, 8) and vector loads (float4 from k = 32, double2 from k = 16),
       // with full and partial lane groups (k = 36: 9 float4 columns; k = 20: 10 double2 columns).
-      for (const [k, precision] of [[1, 'f32'], [1, 'f64'], [3, 'f64'], [8, 'f32'], [32, 'f32'], [36, 'f32'], [128, 'f32'], [20, 'f64'], [128, 'f64']] as const) {
+      for (const [k, precision] of [
+        [1, 'f32'],
+        [1, 'f64'],
+        [3, 'f64'],
+        [8, 'f32'],
+        [32, 'f32'],
+        [36, 'f32'],
+        [128, 'f32'],
+        [20, 'f64'],
+        [128, 'f64'],
+      ] as const) {
         const x = features(a, k, precision);
         for (const strategy of [SPMM_STRATEGIES['row-split'], SPMM_STRATEGIES['nnz-split']]) {
           const { y, r } = await gpuSpmm(a, x, strategy);
@@ -78,9 +88,10 @@ describe.skipIf(!available)('CUDA SpMM strategies', () => {
     const x = features(a, 4, 'f32');
     const y = new Float32Array(a.rows * 4);
     for (const strategy of [1, 2]) {
-      const err = await callNative('test', () =>
-        cudaAddon().gpuSpmm(a.rows, a.cols, a.rowPtr, colIdx, null, x.data, 4, y, 0, a.rows, strategy),
-      ).then(() => undefined, (e: unknown) => e);
+      const err = await callNative('test', () => cudaAddon().gpuSpmm(a.rows, a.cols, a.rowPtr, colIdx, null, x.data, 4, y, 0, a.rows, strategy)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(InvalidArgumentError);
       expect((err as Error).message).toMatch(new RegExp(`colIdx\\[5\\] = ${a.cols + 3} is outside \\[0, ${a.cols}\\)`));
     }
@@ -93,9 +104,10 @@ describe.skipIf(!available)('CUDA SpMM strategies', () => {
     spoilt[at] = -2;
     const depth = new Int32Array(a.rows);
     for (const direction of [1, 0] as const) {
-      const bfsErr = await callNative('test', () =>
-        cudaAddon().gpuBfs(a.rows, a.rowPtr, spoilt, a.rowPtr, spoilt, source, depth, direction, 15, 18),
-      ).then(() => undefined, (e: unknown) => e);
+      const bfsErr = await callNative('test', () => cudaAddon().gpuBfs(a.rows, a.rowPtr, spoilt, a.rowPtr, spoilt, source, depth, direction, 15, 18)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(bfsErr).toBeInstanceOf(InvalidArgumentError);
       expect((bfsErr as Error).message).toMatch(new RegExp(`colIdx\\[${at}\\] = -2 of the graph is outside`));
     }

@@ -17,7 +17,7 @@ const probe = cudaProbe();
 const create = (): Device => gpuBackend.create('gpu0', loadProfile('test', 'gpu', 'cuda', gpuBackend.params));
 
 describe.skipIf(probe.available)('prefetch without a CUDA device', () => {
-  it('is refused with the probe\'s reason, and nothing is resident', async () => {
+  it("is refused with the probe's reason, and nothing is resident", async () => {
     if (!probe.built) return; // the stub addon has no device to ask; cudaResident() is zero either way
     await expect(create().prefetch!([new Int32Array(4)])).rejects.toThrow(UnsupportedError);
     expect(cudaResident()).toEqual({ buffers: 0, bytes: 0 });
@@ -53,7 +53,12 @@ describe.skipIf(!probe.available)('inputs resident on a CUDA device', () => {
     await device.prefetch!([a.colIdx, a.values!]);
     for (const precision of ['f32', 'f64'] as const) {
       const x = features(a, 8, precision);
-      for (const [b, e] of [[0, 1], [3, a.rows >> 1], [a.rows >> 1, a.rows], [17, 18]] as const) {
+      for (const [b, e] of [
+        [0, 1],
+        [3, a.rows >> 1],
+        [a.rows >> 1, a.rows],
+        [17, 18],
+      ] as const) {
         const r = await device.run({ kind: 'spmm' }, { a, x }, [b, e]);
         expect(r.counters['residentBytes']).toBeGreaterThan(0);
         expect(firstSpmmMismatch(a, x.data, 8, r.output.data, b, e)).toBe(-1);

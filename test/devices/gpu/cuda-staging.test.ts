@@ -18,7 +18,10 @@ describe.skipIf(!probe.available)('staged copies on a CUDA device', () => {
   // 20,011 rows (prime): the results below span several chunks and end part-way through one.
   const a = generate({ kind: 'banded', n: 20011, halfBandwidth: 6, seed: 9 });
 
-  for (const [k, precision] of [[128, 'f32'], [67, 'f64']] as const) {
+  for (const [k, precision] of [
+    [128, 'f32'],
+    [67, 'f64'],
+  ] as const) {
     it(`an SpMM result of ${((a.rows * k * (precision === 'f32' ? 4 : 8)) / 2 ** 20).toFixed(1)} MiB (k = ${k}, ${precision}) comes back whole`, async () => {
       const size = a.cols * k;
       const data = precision === 'f32' ? new Float32Array(size) : new Float64Array(size);

@@ -23,7 +23,10 @@ describe.skipIf(probe.available)('gpu backend with no CUDA device', () => {
   it('a run is refused with a typed error naming the device and the reason', async () => {
     const device = gpuBackend.create('gpu0', loadProfile('test', 'gpu', 'cuda', gpuBackend.params));
     const a = family('grid (road-like)');
-    const err = await device.run({ kind: 'spmm' }, { a, x: features(a, 4, 'f32') }).then(() => undefined, (e: unknown) => e);
+    const err = await device.run({ kind: 'spmm' }, { a, x: features(a, 4, 'f32') }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(UnsupportedError);
     expect((err as Error).message).toMatch(/^gpu0\.run: no CUDA device \(/);
   });
@@ -38,7 +41,10 @@ describe.skipIf(probe.available)('gpu backend with no CUDA device', () => {
     const x = features(a, 2, 'f64');
     const err = await callNative('test', () =>
       cudaAddon().gpuSpmm(a.rows, a.cols, a.rowPtr, a.colIdx, null, x.data, 2, new Float64Array(a.rows * 2), 0, a.rows, 0),
-    ).then(() => undefined, (e: unknown) => e);
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(UnsupportedError);
   });
 

@@ -35,7 +35,16 @@ describe('buildSystem', () => {
     ['unknown backend', { devices: [{ name: 'a', backend: 'cpuu' }] }, /devices\[0\]\.backend: "cpuu" is not a backend \(did you mean "cpu"\?\)/],
     ['bad device name', { devices: [{ name: '1 cpu', backend: 'cpu' }] }, /devices\[0\]\.name/],
     ['device named host', { devices: [{ name: 'host', backend: 'cpu' }] }, /names host memory/],
-    ['duplicate names', { devices: [{ name: 'a', backend: 'cpu' }, { name: 'a', backend: 'cpu' }] }, /devices\[1\]\.name: duplicate/],
+    [
+      'duplicate names',
+      {
+        devices: [
+          { name: 'a', backend: 'cpu' },
+          { name: 'a', backend: 'cpu' },
+        ],
+      },
+      /devices\[1\]\.name: duplicate/,
+    ],
     ['unknown device field', { devices: [{ name: 'a', backend: 'cpu', profle: 'x' }] }, /devices\[0\]\.profle: unknown field \(did you mean "profile"\?\)/],
     ['override out of range', { devices: [{ name: 'a', backend: 'cpu', overrides: { idleWattsPerCore: -1 } }] }, /idleWattsPerCore = -1 is outside/],
     ['override not a parameter', { devices: [{ name: 'a', backend: 'cpu', overrides: { watts: 3 } }] }, /overrides\.watts is not a parameter/],

@@ -39,13 +39,11 @@ describe('parseSpec', () => {
     expect(() => parseSpec('t', 'f.json', { name: 'x', description: '', params: {} }, rules)).toThrow(/params\.watts is missing/);
   });
   it('refuses an unknown parameter with a suggestion', () => {
-    expect(() =>
-      parseSpec('t', 'f.json', { name: 'x', description: '', params: { watt: { value: 1, source: 'a datasheet' } } }, rules),
-    ).toThrow(/did you mean "watts"/);
+    expect(() => parseSpec('t', 'f.json', { name: 'x', description: '', params: { watt: { value: 1, source: 'a datasheet' } } }, rules)).toThrow(
+      /did you mean "watts"/,
+    );
   });
   it('refuses a value out of range', () => {
-    expect(() => parseSpec('t', 'f.json', { name: 'x', description: '', params: { watts: { value: 11, source: 'a datasheet' } } }, rules)).toThrow(
-      FormatError,
-    );
+    expect(() => parseSpec('t', 'f.json', { name: 'x', description: '', params: { watts: { value: 11, source: 'a datasheet' } } }, rules)).toThrow(FormatError);
   });
 });
