@@ -214,7 +214,9 @@ export class DypeServer implements ConnectionHost {
     this.#draining ??= (async () => {
       for (const s of this.#servers) s.close();
       await this.scheduler.drain();
-      // Replies of the last jobs are written; let them flush, then close every connection.
+      // The last jobs' replies travel through a few promise reactions: let those run (they all
+      // do before the next turn of the event loop) so every reply is written, then end each connection.
+      await new Promise((r) => setImmediate(r));
       await Promise.all(
         [...this.#connections].map(
           (c) =>
