@@ -66,7 +66,7 @@ it('cancels queued and running jobs, times them out, and refuses other tenants\'
     tenant: 'a',
     kind: 'run',
     run: (ctx) =>
-      new Promise((_, reject) => {
+      new Promise<never>((_, reject) => {
         ctx.signal.addEventListener('abort', () => {
           stopped = ctx.signal.reason;
           reject(ctx.signal.reason);
