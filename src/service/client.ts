@@ -100,7 +100,8 @@ export class DypeClient {
   readonly #codec = new MessageCodec();
   readonly #reader = new FrameReader(2 ** 32 - 1);
   readonly #pending = new Map<number, Pending>();
-  readonly #uploaded = new WeakMap<object, string>();
+  /** Hash of each matrix sent (or being sent): a matrix goes over the wire once per connection. */
+  readonly #uploaded = new WeakMap<object, Promise<string>>();
   #hello: Pending | undefined;
   #nextId = 1;
   #closed: Error | undefined;
@@ -160,9 +161,11 @@ export class DypeClient {
     if (!(matrix instanceof CsrMatrix) && !(matrix instanceof DenseMatrix)) {
       throw new InvalidArgumentError(`DypeClient.upload: matrix must be a CsrMatrix or DenseMatrix, got ${describe(matrix)}`);
     }
-    const stored = (await this.#call('upload', { matrix: encodeMatrix(matrix) })) as Stored;
-    this.#uploaded.set(matrix, stored.hash);
-    return stored;
+    const sent = this.#call('upload', { matrix: encodeMatrix(matrix) }) as Promise<Stored>;
+    const hash = sent.then((s) => s.hash);
+    hash.catch(() => this.#uploaded.delete(matrix));
+    this.#uploaded.set(matrix, hash);
+    return sent;
   }
 
   /** As the library's `explore`, planned on the server; the result is plain data (no live problem). */
@@ -231,7 +234,7 @@ export class DypeClient {
   /** Matrices become hashes, uploading those not sent yet. */
   async #dataWire(data: ServedData): Promise<string | Record<string, string>> {
     const one = async (m: unknown, name: string): Promise<string> => {
-      if (m instanceof CsrMatrix || m instanceof DenseMatrix) return this.#uploaded.get(m) ?? (await this.upload(m)).hash;
+      if (m instanceof CsrMatrix || m instanceof DenseMatrix) return (await this.#uploaded.get(m)) ?? (await this.upload(m)).hash;
       if (isRecord(m) && typeof m['hash'] === 'string') return m['hash'];
       throw new InvalidArgumentError(`${SCHEDULE_FN}: data${name ? `.${name}` : ''} must be a CsrMatrix, DenseMatrix or an uploaded DataRef, got ${describe(m)}`);
     };
