@@ -76,6 +76,7 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
     maxFrameBytes,
     storeBytes,
     slots,
+    ownsSystem: options.system === undefined,
     log: options.log ?? ((l) => void process.stderr.write(`dype serve: ${l}\n`)),
   });
   await server.listen(unix, tcp);
@@ -103,6 +104,7 @@ export class DypeServer implements ConnectionHost {
   #socketPath: string | undefined;
   #draining: Promise<void> | undefined;
   #next = 1;
+  readonly #ownsSystem: boolean;
 
   constructor(
     system: System,
@@ -110,11 +112,12 @@ export class DypeServer implements ConnectionHost {
     backends: Awaited<ReturnType<typeof probeBackends>>,
     policy: ServicePolicy,
     private readonly policyPath: string | undefined,
-    settings: { maxFrameBytes: number; storeBytes: number; slots: number; log: (line: string) => void },
+    settings: { maxFrameBytes: number; storeBytes: number; slots: number; ownsSystem: boolean; log: (line: string) => void },
   ) {
     this.maxFrameBytes = settings.maxFrameBytes;
     this.maxBufferedBytes = Math.max(64 * 2 ** 20, 2 * settings.maxFrameBytes);
     this.log = settings.log;
+    this.#ownsSystem = settings.ownsSystem;
     this.#policy = policy;
     this.#directory = new TenantDirectory(policy);
     const devices = system.devices.map((d) => d.name);
@@ -232,10 +235,10 @@ export class DypeServer implements ConnectionHost {
     return this.#draining;
   }
 
-  /** Drain and release the system. */
+  /** Drain, and release the system when the server made it. */
   async close(): Promise<void> {
     await this.drain();
-    await this.state.system.dispose();
+    if (this.#ownsSystem) await this.state.system.dispose();
   }
 }
 
