@@ -181,7 +181,7 @@ export {
 export { Handle, type HandleKind, type HandleShape, type HandleState, type SessionValue } from './session/handle.js';
 export {
   connect,
-  DypeClient,
+  type DypeClient,
   type ConnectOptions,
   type DataRef,
   type ServedData,

@@ -71,6 +71,41 @@ interface Pending {
 const SCHEDULE_FN = 'DypeClient.schedule';
 
 /**
+ * A connection to a dype server; see {@link connect}. Calls mirror the library's `explore`,
+ * `schedule` and `runPlan`, planned and run on the server.
+ */
+export interface DypeClient {
+  /** The tenant the server knows this client as. */
+  readonly tenant: string;
+  /** The server's dype version. */
+  readonly serverVersion: string;
+  /** Whether the connection is closed. */
+  readonly closed: boolean;
+  /**
+   * Send a matrix to the server once; later calls reference it by content hash (calls given the
+   * matrix itself upload it on first use).
+   * @throws the library's `CsrMatrix` / `DenseMatrix` errors as the server validates it; {LimitError} past the frame or store bound.
+   */
+  upload(matrix: CsrMatrix | DenseMatrix): Promise<DataRef & Stored>;
+  /** As the library's `explore`, planned on the server; the result is plain data (no live problem). */
+  explore(workload: Workload | string | object, data: ServedData, options?: ServedExploreOptions): Promise<ExplorationResult>;
+  /** As the library's `schedule`: the plan's data, kept on the server for {@link DypeClient.runPlan}. */
+  schedule(workload: Workload | string | object, data: ServedData, options?: ServedScheduleOptions): Promise<ServedPlan>;
+  /** As the library's `runPlan`, for a plan from {@link DypeClient.schedule}: runs the very plan the server kept. */
+  runPlan(plan: ServedPlan, options?: ServedRunOptions): Promise<ServedRunResult>;
+  /** Plan and run in one request (`schedule` then `runPlan` on the server). */
+  run(workload: Workload | string | object, data: ServedData, options?: ServedScheduleOptions & { readonly run?: Omit<ServedRunOptions, 'signal' | 'timeout'> }): Promise<ServedRunResult>;
+  /** The server's system (the fields of `dype system --json`). */
+  system(): Promise<SystemInfo>;
+  /** Tenants, queues, devices' busy time and shares, the store, and this tenant's jobs. */
+  status(): Promise<ServerStatus>;
+  /** Cancel one of this tenant's jobs by id (as `status` lists them). */
+  cancel(job: string): Promise<void>;
+  /** Close the connection; calls still waiting reject with a {@link SessionClosedError}. */
+  close(): Promise<void>;
+}
+
+/**
  * Connect to a dype server.
  * @throws {InvalidArgumentError} for a bad address or option; {AccessError} for a wrong token;
  *   {UnsupportedError} when the server speaks another protocol version; {IoError}-like
@@ -90,13 +125,13 @@ export async function connect(address: string, options: ConnectOptions = {}): Pr
   const timeout = options.timeout === undefined ? 10 : checkNumber(fn, 'timeout', options.timeout, 0.001, 3600);
   const socket = a.kind === 'unix' ? createConnection(a.path) : createConnection(a.port, a.host);
   socket.setNoDelay(true);
-  const client = new DypeClient(socket, a);
+  const client = new ServiceClient(socket, a);
   await client.handshake(token, timeout);
   return client;
 }
 
-/** A connection to a dype server; see {@link connect}. */
-export class DypeClient {
+/** The client behind {@link DypeClient} (the interface keeps the socket out of the public types). */
+class ServiceClient implements DypeClient {
   readonly #codec = new MessageCodec();
   readonly #reader = new FrameReader(2 ** 32 - 1);
   readonly #pending = new Map<number, Pending>();
@@ -111,7 +146,6 @@ export class DypeClient {
   /** The server's dype version. */
   serverVersion = '';
 
-  /** @internal use {@link connect} */
   constructor(
     private readonly socket: Socket,
     readonly address: ServerAddress,

@@ -59,6 +59,8 @@ interface Job {
 
 interface TenantState {
   policy: TenantPolicy;
+  /** False once a reloaded policy no longer names it: its accepted jobs finish, new ones are refused. */
+  active: boolean;
   vtime: number;
   readonly queue: Job[];
   running: number;
@@ -120,10 +122,13 @@ export class FairScheduler {
 
   /** Put a (re)loaded policy in force: tenants kept keep their queues and history; removed ones finish what they have. */
   setPolicy(policy: ServicePolicy): void {
+    for (const s of this.#tenants.values()) s.active = false;
     for (const t of policy.tenants) {
       const s = this.#tenants.get(t.name);
-      if (s) s.policy = t;
-      else this.#tenants.set(t.name, { policy: t, vtime: this.#vclock, queue: [], running: 0, completed: 0, failed: 0, refused: 0, served: 0, busy: new Map(), recent: [] });
+      if (s) {
+        s.policy = t;
+        s.active = true;
+      } else this.#tenants.set(t.name, { policy: t, active: true, vtime: this.#vclock, queue: [], running: 0, completed: 0, failed: 0, refused: 0, served: 0, busy: new Map(), recent: [] });
     }
     this.#pump();
   }
@@ -135,7 +140,7 @@ export class FairScheduler {
    */
   submit<T>(fn: string, spec: JobSpec<T>): JobHandle<T> {
     const tenant = this.#tenants.get(spec.tenant);
-    if (!tenant) throw new AccessError(`${fn}: tenant ${JSON.stringify(spec.tenant)} is not in the server's policy`);
+    if (!tenant?.active) throw new AccessError(`${fn}: tenant ${JSON.stringify(spec.tenant)} is not in the server's policy`);
     if (this.#draining) throw new SessionClosedError(`${fn}: the server is shutting down and accepts no new jobs`);
     const held = tenant.queue.length + tenant.running;
     if (held >= tenant.policy.maxQueued) {
@@ -207,6 +212,7 @@ export class FairScheduler {
     const now = this.now();
     const tenants: TenantStatus[] = [];
     for (const t of this.#tenants.values()) {
+      if (!t.active && t.queue.length + t.running === 0) continue;
       const devices: Record<string, { busySeconds: number; quota?: { share: number; window: number; used: number } }> = {};
       for (const d of this.devices) {
         const q = t.policy.quotas[d];
@@ -309,7 +315,7 @@ export class FairScheduler {
       this.#wake = undefined;
       this.#pump();
     }, delay);
-    this.#wake.unref?.();
+    // Not unref'd: a server draining with only quota-blocked jobs left must stay up to run them.
   }
 
   #start(job: Job, exclude: readonly string[]): void {

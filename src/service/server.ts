@@ -40,6 +40,9 @@ export interface ServeOptions {
   readonly log?: (line: string) => void;
 }
 
+/** Connections held at once, per listener. */
+const MAX_CONNECTIONS = 1024;
+
 const KEYS = ['socket', 'tcp', 'policy', 'maxFrameBytes', 'storeBytes', 'slots', 'system', 'model', 'log'] as const;
 
 /**
@@ -87,13 +90,13 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
   return server;
 }
 
-export class DypeServer implements ConnectionHost {
+export class DypeServer {
   readonly state: ServiceState;
   readonly scheduler: FairScheduler;
   readonly maxFrameBytes: number;
-  readonly maxBufferedBytes: number;
-  readonly helloSeconds = 10;
   readonly log: (line: string) => void;
+  /** What each connection is given of the server (kept out of the public types: it names sockets). */
+  readonly #host: ConnectionHost;
   /** Where the default tenant's token was written (no policy file). */
   tokenFile: string | undefined;
   readonly addresses: string[] = [];
@@ -115,7 +118,6 @@ export class DypeServer implements ConnectionHost {
     settings: { maxFrameBytes: number; storeBytes: number; slots: number; ownsSystem: boolean; log: (line: string) => void },
   ) {
     this.maxFrameBytes = settings.maxFrameBytes;
-    this.maxBufferedBytes = Math.max(64 * 2 ** 20, 2 * settings.maxFrameBytes);
     this.log = settings.log;
     this.#ownsSystem = settings.ownsSystem;
     this.#policy = policy;
@@ -134,21 +136,23 @@ export class DypeServer implements ConnectionHost {
       started: performance.now() / 1000,
       connections: () => this.#connections.size,
     };
-  }
-
-  directory(): TenantDirectory {
-    return this.#directory;
+    this.#host = {
+      state: this.state,
+      scheduler: this.scheduler,
+      directory: () => this.#directory,
+      maxFrameBytes: this.maxFrameBytes,
+      maxBufferedBytes: Math.max(64 * 2 ** 20, 2 * this.maxFrameBytes),
+      helloSeconds: 10,
+      log: (line) => this.log(line),
+      closed: (c) => void this.#connections.delete(c),
+    };
   }
 
   get policy(): ServicePolicy {
     return this.#policy;
   }
 
-  closed(c: Connection): void {
-    this.#connections.delete(c);
-  }
-
-  /** @internal */
+  /** Listen on the addresses (called once by {@link startServer}). */
   async listen(unix: ServerAddress & { kind: 'unix' }, tcp: (ServerAddress & { kind: 'tcp' }) | undefined): Promise<void> {
     mkdirSync(dirname(unix.path), { recursive: true, mode: 0o700 });
     await clearStaleSocket(unix.path);
@@ -165,6 +169,8 @@ export class DypeServer implements ConnectionHost {
 
   #listenOn(a: ServerAddress): Promise<void> {
     const server = createServer((socket) => this.#accept(socket));
+    // Each connection costs a little memory and a descriptor: a flood of them is turned away.
+    server.maxConnections = MAX_CONNECTIONS;
     return new Promise((resolve, reject) => {
       server.once('error', (e) => reject(new IoError('serve', formatAddress(a), e)));
       const ready = (): void => {
@@ -186,7 +192,7 @@ export class DypeServer implements ConnectionHost {
       return;
     }
     socket.setNoDelay(true);
-    const c = new Connection(socket, this, `connection ${this.#next++}`);
+    const c = new Connection(socket, this.#host, `connection ${this.#next++}`);
     this.#connections.add(c);
   }
 
@@ -225,7 +231,8 @@ export class DypeServer implements ConnectionHost {
           (c) =>
             new Promise<void>((res) => {
               c.end();
-              setTimeout(res, 50).unref?.();
+              // Not unref'd: this wait must keep the process alive (it exits once the drain resolves).
+              setTimeout(res, 50);
             }),
         ),
       );

@@ -29,9 +29,13 @@ it('finishes accepted jobs, refuses new ones, then exits 0', async () => {
   await expect(b.status()).resolves.toMatchObject({ tenant: 'b' });
   expect(proc.output()).toMatch(/reload: kept the policy in force: .*tenants\[0\]\.token/s);
 
-  // Several jobs, so that work is still going on when the signal is handled.
-  const accepted = Array.from({ length: 6 }, () => a.run('gcn', graph, { probe: false }));
-  // Requests of one connection are taken in order: once this answers, the runs were accepted.
+  await a.upload(graph);
+  // Enough jobs that work is still going on when the signal is handled, however loaded the machine.
+  const accepted = Array.from({ length: 8 }, () => a.run('gcn', graph, { probe: false }));
+  // The runs' requests are written once their data reference resolves (promise reactions, done
+  // before the next turn of the event loop); requests of one connection are taken in order, so
+  // once this status answers, the runs were accepted.
+  await new Promise((r) => setImmediate(r));
   await a.status();
   proc.child.kill('SIGTERM');
   await waitFor(() => proc.output().includes('draining'));

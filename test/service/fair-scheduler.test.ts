@@ -26,21 +26,32 @@ function job(order: string[], tenant: string, ms: number, device = 'cpu', seen?:
   };
 }
 
-it('shares by weight: a tenant of weight 3 gets about three jobs for each one of weight 1', async () => {
-  const s = new FairScheduler(policy({ heavy: { weight: 3 }, light: { weight: 1 } }), ['cpu']);
+it('shares by weight: a tenant of weight 4 gets four jobs for each one of weight 1', async () => {
+  // A clock that each job moves on by its length, so the order does not depend on the machine's load.
+  let clock = 0;
+  const s = new FairScheduler(policy({ heavy: { weight: 4 }, light: { weight: 1 } }), ['cpu'], 1, () => clock);
   const order: string[] = [];
+  const unit = (tenant: string) => ({
+    tenant,
+    kind: 'run',
+    run: async () => {
+      order.push(tenant);
+      await sleep(1);
+      clock += 1;
+      return { value: tenant, usage: new Map([['cpu', 1]]) };
+    },
+  });
   const all: Promise<unknown>[] = [];
   // A blocker first, so both backlogs are queued before the dispatcher chooses.
-  all.push(s.submit('t', job(order, 'light', 20)).result);
+  all.push(s.submit('t', unit('light')).result);
   for (let i = 0; i < 12; i++) {
-    all.push(s.submit('t', job(order, 'heavy', 10)).result);
-    all.push(s.submit('t', job(order, 'light', 10)).result);
+    all.push(s.submit('t', unit('heavy')).result);
+    all.push(s.submit('t', unit('light')).result);
   }
   await Promise.all(all);
-  const first = order.slice(1, 13);
-  const heavy = first.filter((t) => t === 'heavy').length;
-  expect(heavy).toBeGreaterThanOrEqual(8);
-  expect(heavy).toBeLessThanOrEqual(10);
+  // Virtual times: heavy gains 1/4 a job, light 1; ties go to the earlier job.
+  expect(order.slice(1, 11).join(' ')).toBe('heavy heavy heavy heavy light heavy heavy heavy heavy light');
+  expect(s.status('heavy').tenants.map((t) => [t.name, t.servedSeconds])).toEqual([['heavy', 12], ['light', 13]]);
 });
 
 it('runs higher priority first and refuses past maxQueued, while draining, and for unknown tenants', async () => {

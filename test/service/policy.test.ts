@@ -63,6 +63,8 @@ it('reloads on request; a bad file keeps the policy in force and logs why', asyn
   writeFileSync(path, JSON.stringify({ tenants: [{ name: 'a', token: TOKENS.a, weight: 5 }, { name: 'c', token: 'token-of-tenant-c-00000000' }] }));
   expect(server.reload()).toBe(true);
   expect(server.policy.tenants.map((t) => [t.name, t.weight])).toEqual([['a', 5], ['c', 1]]);
+  // b left the policy: its new jobs are refused.
+  expect(() => server.scheduler.submit('serve.run', { tenant: 'b', kind: 'run', run: async () => ({ value: 0, usage: new Map() }) })).toThrow(/tenant "b" is not in the server's policy/);
   writeFileSync(path, JSON.stringify({ tenants: [{ name: 'a', token: TOKENS.a, wieght: 2 }] }));
   expect(server.reload()).toBe(false);
   expect(server.policy.tenants.length).toBe(2);

@@ -55,7 +55,8 @@ export async function serverProcess(extraArgs: readonly string[] = []): Promise<
   let out = '';
   child.stdout!.on('data', (b: Buffer) => void (out += b.toString()));
   child.stderr!.on('data', (b: Buffer) => void (out += b.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the output is all read by then.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`dype serve did not start:\n${out}`)), 30_000);
     const check = (): void => {
