@@ -22,6 +22,8 @@ export interface ConnectionHost {
   readonly maxBufferedBytes: number;
   /** Seconds a client has to say hello. */
   readonly helloSeconds: number;
+  /** Seconds a frame may stall half-sent before the connection is dropped (it holds what was received). */
+  readonly stallSeconds: number;
   log(line: string): void;
   closed(c: Connection): void;
 }
@@ -45,6 +47,12 @@ export class Connection {
     this.#helloTimer.unref?.();
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('error', () => undefined); // 'close' follows and cleans up
+    // Idle between frames is fine; idle in the middle of one holds memory for nothing.
+    socket.setTimeout(host.stallSeconds * 1000, () => {
+      if (this.#reader.pending === 0) return;
+      host.log(`disconnected ${this.label}: a frame stalled for ${host.stallSeconds} s after ${this.#reader.pending} bytes`);
+      socket.destroy();
+    });
     socket.on('close', () => this.#onClose());
   }
 

@@ -143,6 +143,7 @@ export class DypeServer {
       maxFrameBytes: this.maxFrameBytes,
       maxBufferedBytes: Math.max(64 * 2 ** 20, 2 * this.maxFrameBytes),
       helloSeconds: 10,
+      stallSeconds: 60,
       log: (line) => this.log(line),
       closed: (c) => void this.#connections.delete(c),
     };
