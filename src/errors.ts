@@ -13,7 +13,8 @@ export type DypeErrorCode =
   | 'ERR_EXECUTION'
   | 'ERR_ABORTED'
   | 'ERR_CLOSED'
-  | 'ERR_OPERATOR';
+  | 'ERR_OPERATOR'
+  | 'ERR_ACCESS';
 
 /**
  * Base class of every error dype throws on purpose. Check `code` rather than the message.
@@ -151,5 +152,16 @@ export class OperatorError extends DypeError {
     options?: { cause?: unknown },
   ) {
     super('ERR_OPERATOR', message, options);
+  }
+}
+
+/**
+ * A request to `dype serve` was refused for who made it, not for what it asked: an unknown or
+ * missing token, or a job of another tenant. (Data of another tenant is reported as unknown, with
+ * an {@link InvalidArgumentError}, so that a tenant cannot learn what others uploaded.)
+ */
+export class AccessError extends DypeError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ERR_ACCESS', message, options);
   }
 }

@@ -1,6 +1,6 @@
 // dype's public API: data containers, loaders and generators, the native CPU kernels, the
 // devices (real and simulated) with the system that joins them, the cost model, workloads, and
-// the scheduler (`schedule`, `explore`).
+// the scheduler (`schedule`, `explore`), and the client of a dype server (`connect`).
 
 export {
   DypeError,
@@ -10,6 +10,7 @@ export {
   AbortedError,
   SessionClosedError,
   OperatorError,
+  AccessError,
   InfeasibleError,
   IoError,
   LimitError,
@@ -188,3 +189,17 @@ export {
   type SparseOperand,
 } from './session/session.js';
 export { Handle, type HandleKind, type HandleShape, type HandleState, type SessionValue } from './session/handle.js';
+export {
+  connect,
+  type DypeClient,
+  type ConnectOptions,
+  type DataRef,
+  type ServedData,
+  type ServedExploreOptions,
+  type ServedPlan,
+  type ServedRunOptions,
+  type ServedRunResult,
+  type ServedScheduleOptions,
+  type ServerStatus,
+} from './service/client.js';
+export { startServer, DypeServer, type ServeOptions } from './service/server.js';

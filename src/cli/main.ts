@@ -13,6 +13,8 @@ import { systemCommand, SYSTEM_HELP } from './commands/system.js';
 import { calibrateCommand, CALIBRATE_HELP } from './commands/calibrate.js';
 import { exploreCommand, EXPLORE_HELP } from './commands/explore.js';
 import { runCommand, RUN_HELP } from './commands/run.js';
+import { serveCommand, SERVE_HELP } from './commands/serve.js';
+import { statusCommand, STATUS_HELP } from './commands/status.js';
 import { describeFailure, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
 
 const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[], write: (s: string) => void) => Promise<void>; help: string }> = {
@@ -22,6 +24,8 @@ const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[],
   kernels: { summary: 'run the native CPU kernels (SpMM, SpMV, BFS) on a graph and print times', run: kernelsCommand, help: KERNELS_HELP },
   system: { summary: 'list the devices (real and simulated) and links dype schedules on', run: systemCommand, help: SYSTEM_HELP },
   calibrate: { summary: 'measure every device and fit the cost model (stored in the cache folder)', run: calibrateCommand, help: CALIBRATE_HELP },
+  serve: { summary: 'run dype as a service shared by several applications (tenants, fair sharing, quotas)', run: serveCommand, help: SERVE_HELP },
+  status: { summary: "show a dype server's tenants, queues, device use and shares", run: statusCommand, help: STATUS_HELP },
 };
 
 const HELP = `dype: data-aware scheduling of sparse and graph kernels on heterogeneous machines

@@ -13,6 +13,7 @@ import { type MeasuredPoints, measurePoints } from '../measure-points.js';
 import { intFlag, parseFlags, type FlagValues } from '../parse.js';
 import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } from '../plan-args.js';
 import { progressReporter } from '../progress.js';
+import { connectFromFlags, SERVER_FLAGS, SERVER_FLAGS_HELP } from '../server-flags.js';
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
 import { describeInput, describeSystem, jsonHead, modelLine } from './plan-text.js';
@@ -44,6 +45,11 @@ Output:
   --json               print one JSON object (schema in docs/cli-json.md)
   -h, --help           show this help
 
+Served:
+${SERVER_FLAGS_HELP}
+                       (the server plans on its machine with its model; not with --measure
+                       or a stream)
+
 Without --measure every time and energy is a prediction of the cost model (modelled), per run.
 
 Examples:
@@ -55,6 +61,7 @@ Examples:
 
 const FLAGS = {
   ...PLAN_FLAGS,
+  ...SERVER_FLAGS,
   out: { type: 'string' },
   'no-plot': { type: 'boolean' },
   size: { type: 'string' },
@@ -102,13 +109,15 @@ export async function exploreCommand(argv: readonly string[], out: (s: string) =
   const points = intFlag('explore', 'points', values['points'], 5000, 0, 100_000);
   const repeats = intFlag('explore', 'repeats', values['repeats'], 3, 1, 1000);
   if (values['repeats'] !== undefined && !values['measure']) throw new UsageError('explore: --repeats needs --measure');
+  const served = typeof values['server'] === 'string';
+  if (served && values['measure']) throw new UsageError('explore: --measure runs the mappings in this process; it does not go with --server');
   const args = await planArgs('explore', values, positionals);
   try {
     let plan: Plan;
     try {
-      plan = await schedulePlan(args, { maxPoints: points });
+      plan = served ? await servedPlan(args, points, values) : await schedulePlan(args, { maxPoints: points });
     } catch (e) {
-      if (!(e instanceof InfeasibleError)) throw e;
+      if (!(e instanceof InfeasibleError) || served) throw e;
       // Nothing meets the constraints: a result to show (exit 0), not a failure.
       const x = await infeasible(args, points);
       if (path !== undefined && format !== undefined && x.unconstrained.front.length > 0) {
@@ -138,6 +147,20 @@ export async function exploreCommand(argv: readonly string[], out: (s: string) =
     printReport(out, args, plan, measured, path);
   } finally {
     await args.system.dispose();
+  }
+}
+
+/**
+ * The plan made by a dype server (`--server`): the same plain data a local plan has, without its
+ * live problem, which nothing here reads unless --measure is given.
+ */
+async function servedPlan(args: PlanArgs, points: number, values: FlagValues): Promise<Plan> {
+  if (args.workload.stream) throw new UsageError('explore: a stream workload is not planned on a server yet; leave out --server');
+  const client = await connectFromFlags('explore', values);
+  try {
+    return (await client.schedule(args.workload, args.input.matrix, { ...args.options, maxPoints: points })) as unknown as Plan;
+  } finally {
+    await client.close();
   }
 }
 

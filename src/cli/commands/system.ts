@@ -3,10 +3,13 @@
 
 import type { Device } from '../../devices/device.js';
 import { detectSystem, loadSystem, probeBackends, type BackendStatus, type System } from '../../devices/system.js';
+import type { SystemInfo } from '../../service/system-info.js';
 import { parseFlags } from '../parse.js';
+import { connectFromFlags, SERVER_FLAGS } from '../server-flags.js';
 import { formatTable } from '../table.js';
+import { UsageError } from '../usage-error.js';
 
-export const SYSTEM_HELP = `Usage: dype system [--system FILE] [--params] [--json]
+export const SYSTEM_HELP = `Usage: dype system [--system FILE | --server ADDRESS] [--params] [--json]
 
 Show the system dype schedules on: each device (real or simulated, memory, power, operators),
 the links between device memories, and the backends that cannot run on this machine and why.
@@ -15,6 +18,9 @@ Options:
   --system FILE   a system description (JSON, see docs/system.md) instead of the detected one
   --params        also list every device parameter with its unit and source
   --json          print one JSON object (schema in docs/cli-json.md)
+  --server ADDR   show the system of a dype server (dype serve): a socket path, unix:PATH or
+                  HOST:PORT on loopback
+  --token TOKEN   its tenant token (default $DYPE_TOKEN, else the token file beside its socket)
   -h, --help      show this help
 
 Simulated devices (cgra-sim, gpu-sim) compute true results but report simulated time and
@@ -27,6 +33,7 @@ Examples:
   dype system --system examples/systems/two-gpus.json --json`;
 
 const FLAGS = {
+  ...SERVER_FLAGS,
   system: { type: 'string' },
   params: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -44,7 +51,16 @@ function bytes(n: number): string {
   return `${v.toPrecision(3)} ${units[i]}`;
 }
 
-function deviceJson(d: Device): object {
+/** What the listing reads of a device: a live one, or one a server described. */
+type DeviceView = Pick<Device, 'name' | 'backend' | 'kind' | 'simulated' | 'memorySpace' | 'capabilities' | 'power' | 'spec'>;
+/** What the listing reads of a system. */
+interface SystemView {
+  readonly name: string;
+  readonly devices: readonly DeviceView[];
+  readonly links: System['links'];
+}
+
+function deviceJson(d: DeviceView): object {
   return {
     name: d.name,
     backend: d.backend,
@@ -58,7 +74,7 @@ function deviceJson(d: Device): object {
 }
 
 /** The system as one JSON-ready object (`dype system --json`). */
-export function systemJson(system: System, backends: readonly BackendStatus[]): object {
+export function systemJson(system: SystemView, backends: readonly BackendStatus[]): object {
   return {
     command: 'system',
     name: system.name,
@@ -74,62 +90,77 @@ export async function systemCommand(argv: readonly string[], out: (s: string) =>
     out(SYSTEM_HELP);
     return;
   }
+  if (typeof values['server'] === 'string') {
+    if (typeof values['system'] === 'string') throw new UsageError('system: give --system or --server, not both');
+    const client = await connectFromFlags('system', values);
+    try {
+      const info = await client.system();
+      printSystem(info as unknown as SystemView & SystemInfo, info.backends, values, out);
+    } finally {
+      await client.close();
+    }
+    return;
+  }
   const system = typeof values['system'] === 'string' ? await loadSystem(values['system']) : await detectSystem();
   const backends = await probeBackends();
   try {
-    if (values['json']) {
-      out(JSON.stringify(systemJson(system, backends), null, 2));
-      return;
-    }
-    out(`System: ${system.name}\n`);
+    printSystem(system, backends, values, out);
+  } finally {
+    await system.dispose();
+  }
+}
+
+function printSystem(system: SystemView, backends: readonly BackendStatus[], values: Record<string, unknown>, out: (s: string) => void): void {
+  if (values['json']) {
+    out(JSON.stringify(systemJson(system, backends), null, 2));
+    return;
+  }
+  out(`System: ${system.name}\n`);
+  out(
+    formatTable(
+      ['device', 'backend', 'profile', 'time', 'energy', 'memory', 'idle W', 'busy W', 'operators', 'precisions'],
+      system.devices.map((d) => [
+        d.name,
+        d.backend,
+        d.spec.name,
+        d.simulated ? 'simulated' : 'measured',
+        d.power.source,
+        bytes(d.capabilities.memoryBytes),
+        d.power.idleWatts.toPrecision(3),
+        d.power.activeWatts.toPrecision(3),
+        d.capabilities.operators.join(' '),
+        d.capabilities.precisions.join(' '),
+      ]),
+    ),
+  );
+  if (system.links.length > 0) {
+    out('\nLinks');
     out(
       formatTable(
-        ['device', 'backend', 'profile', 'time', 'energy', 'memory', 'idle W', 'busy W', 'operators', 'precisions'],
-        system.devices.map((d) => [
-          d.name,
-          d.backend,
-          d.spec.name,
-          d.simulated ? 'simulated' : 'measured',
-          d.power.source,
-          bytes(d.capabilities.memoryBytes),
-          d.power.idleWatts.toPrecision(3),
-          d.power.activeWatts.toPrecision(3),
-          d.capabilities.operators.join(' '),
-          d.capabilities.precisions.join(' '),
+        ['between', 'profile', 'bandwidth', 'latency'],
+        system.links.map((l) => [
+          `${l.between[0]} <-> ${l.between[1]}`,
+          l.profile,
+          `${(l.bandwidth / 1e9).toPrecision(3)} GB/s`,
+          `${(l.latency * 1e6).toPrecision(3)} us`,
         ]),
       ),
     );
-    if (system.links.length > 0) {
-      out('\nLinks');
+  }
+  out('\nBackends on this machine');
+  for (const b of backends) out(`  ${b.backend.padEnd(10)} ${b.available ? `available: ${b.detail}` : `not available: ${b.reason}`}`);
+  if (values['params']) {
+    for (const d of system.devices) {
+      out(`\n${d.name} (${d.backend}, profile ${d.spec.name}): ${d.spec.description}`);
       out(
         formatTable(
-          ['between', 'profile', 'bandwidth', 'latency'],
-          system.links.map((l) => [
-            `${l.between[0]} <-> ${l.between[1]}`,
-            l.profile,
-            `${(l.bandwidth / 1e9).toPrecision(3)} GB/s`,
-            `${(l.latency * 1e6).toPrecision(3)} us`,
-          ]),
+          ['parameter', 'value', 'unit', 'source'],
+          Object.entries(d.spec.params).map(([k, p]) => [k, String(p.value), p.unit, p.source]),
         ),
       );
     }
-    out('\nBackends on this machine');
-    for (const b of backends) out(`  ${b.backend.padEnd(10)} ${b.available ? `available: ${b.detail}` : `not available: ${b.reason}`}`);
-    if (values['params']) {
-      for (const d of system.devices) {
-        out(`\n${d.name} (${d.backend}, profile ${d.spec.name}): ${d.spec.description}`);
-        out(
-          formatTable(
-            ['parameter', 'value', 'unit', 'source'],
-            Object.entries(d.spec.params).map(([k, p]) => [k, String(p.value), p.unit, p.source]),
-          ),
-        );
-      }
-    }
-    if (system.devices.some((d) => d.simulated)) {
-      out('\nSimulated devices compute true results; their times and energies are simulated, not measured.');
-    }
-  } finally {
-    await system.dispose();
+  }
+  if (system.devices.some((d) => d.simulated)) {
+    out('\nSimulated devices compute true results; their times and energies are simulated, not measured.');
   }
 }

@@ -1,0 +1,379 @@
+// The client of `dype serve`: `connect(address, { token })` returns an object with the library's
+// planning and running calls, so an application moves between in-process and served by changing
+// the line that makes it. Matrices are uploaded once (content hash, remembered per matrix object)
+// and referenced after; typed errors come back as the same classes the library throws.
+
+import { type Socket, createConnection } from 'node:net';
+import { CsrMatrix } from '../data/csr.js';
+import { DenseMatrix } from '../data/dense.js';
+import { AbortedError, describe, InvalidArgumentError, SessionClosedError } from '../errors.js';
+import type { RunPlanOptions, RunResult } from '../executor/run.js';
+import type { ExplorationResult, ExploreOptions, PlanResult, ScheduleOptions } from '../scheduler/schedule.js';
+import type { Value } from '../operators/kind.js';
+import { checkNumber, checkOptions } from '../validate.js';
+import type { Workload } from '../workloads/definition.js';
+import { parseAddress, type ServerAddress, formatAddress } from './address.js';
+import type { SchedulerStatus } from './fair-scheduler.js';
+import { DEFAULT_MAX_FRAME_BYTES, FrameReader, MessageCodec } from './frames.js';
+import { isRecord, MAX_REQUEST_ID, PROTOCOL_VERSION, reviveError, type RequestType, type Welcome } from './protocol.js';
+import type { Stored } from './data-store.js';
+import type { SystemInfo } from './system-info.js';
+import { packageVersion } from './version.js';
+import { decodeValue, encodeMatrix } from './wire-values.js';
+
+export interface ConnectOptions {
+  /** The tenant's token (`DYPE_TOKEN` when absent). */
+  readonly token?: string;
+  /** Seconds to wait for the connection and handshake. @default 10 */
+  readonly timeout?: number;
+}
+
+/** Options the server owns are left out: it plans on its own machine with its own model. */
+export type ServedScheduleOptions = Omit<ScheduleOptions, 'system' | 'model'> & ServedJobOptions;
+export type ServedExploreOptions = Omit<ExploreOptions, 'system' | 'model'> & ServedJobOptions;
+export type ServedRunOptions = Pick<RunPlanOptions, 'signal' | 'replan' | 'learn' | 'bfsLevels' | 'recoverDeviceFailures'> & ServedJobOptions;
+
+export interface ServedJobOptions {
+  /** Seconds after which the server cancels the job, queued or running. */
+  readonly timeout?: number;
+  /** Cancels the job on the server (a cancel request); the call rejects with an {@link AbortedError}. */
+  readonly signal?: AbortSignal;
+}
+
+/** Data as the server knows it: the content hash an upload returned. */
+export interface DataRef {
+  readonly hash: string;
+}
+
+export type ServedData = CsrMatrix | DataRef | { readonly [name: string]: CsrMatrix | DenseMatrix | DataRef };
+
+/** A plan made on the server: the plan's plain data, and the id under which the server keeps it. */
+export interface ServedPlan extends PlanResult {
+  readonly planId: string;
+}
+
+/** A run's result from the server: `runPlan`'s, and the plan it ran when the call planned too. */
+export interface ServedRunResult extends RunResult {
+  readonly plan?: PlanResult;
+}
+
+export interface ServerStatus extends SchedulerStatus {
+  readonly server: { readonly version: string; readonly uptimeSeconds: number; readonly connections: number; readonly system: string };
+  readonly tenant: string;
+  readonly store: {
+    readonly bytes: number;
+    readonly maxBytes: number;
+    readonly entries: number;
+    readonly evicted: number;
+    readonly tenantEntries?: number;
+    readonly tenantBytes?: number;
+  };
+}
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+}
+
+const SCHEDULE_FN = 'DypeClient.schedule';
+
+/**
+ * A connection to a dype server; see {@link connect}. Calls mirror the library's `explore`,
+ * `schedule` and `runPlan`, planned and run on the server.
+ */
+export interface DypeClient {
+  /** The tenant the server knows this client as. */
+  readonly tenant: string;
+  /** The server's dype version. */
+  readonly serverVersion: string;
+  /** Whether the connection is closed. */
+  readonly closed: boolean;
+  /**
+   * Send a matrix to the server once; later calls reference it by content hash (calls given the
+   * matrix itself upload it on first use).
+   * @throws the library's `CsrMatrix` / `DenseMatrix` errors as the server validates it; {LimitError} past the frame or store bound.
+   */
+  upload(matrix: CsrMatrix | DenseMatrix): Promise<DataRef & Stored>;
+  /** As the library's `explore`, planned on the server; the result is plain data (no live problem). */
+  explore(workload: Workload | string | object, data: ServedData, options?: ServedExploreOptions): Promise<ExplorationResult>;
+  /** As the library's `schedule`: the plan's data, kept on the server for {@link DypeClient.runPlan}. */
+  schedule(workload: Workload | string | object, data: ServedData, options?: ServedScheduleOptions): Promise<ServedPlan>;
+  /** As the library's `runPlan`, for a plan from {@link DypeClient.schedule}: runs the very plan the server kept. */
+  runPlan(plan: ServedPlan, options?: ServedRunOptions): Promise<ServedRunResult>;
+  /** Plan and run in one request (`schedule` then `runPlan` on the server). */
+  run(
+    workload: Workload | string | object,
+    data: ServedData,
+    options?: ServedScheduleOptions & { readonly run?: Omit<ServedRunOptions, 'signal' | 'timeout'> },
+  ): Promise<ServedRunResult>;
+  /** The server's system (the fields of `dype system --json`). */
+  system(): Promise<SystemInfo>;
+  /** Tenants, queues, devices' busy time and shares, the store, and this tenant's jobs. */
+  status(): Promise<ServerStatus>;
+  /** Cancel one of this tenant's jobs by id (as `status` lists them). */
+  cancel(job: string): Promise<void>;
+  /** Close the connection; calls still waiting reject with a {@link SessionClosedError}. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connect to a dype server.
+ * @throws {InvalidArgumentError} for a bad address or option; {AccessError} for a wrong token;
+ *   {UnsupportedError} when the server speaks another protocol version; {IoError}-like
+ *   {SessionClosedError} when nothing answers there.
+ * @example
+ * const dype = await connect('unix:/run/user/1000/dype/dype.sock', { token });
+ * const plan = await dype.schedule('gcn', graph);   // as schedule(), planned on the server
+ * const result = await dype.runPlan(plan);
+ * await dype.close();
+ */
+export async function connect(address: string, options: ConnectOptions = {}): Promise<DypeClient> {
+  const fn = 'connect';
+  checkOptions(fn, options, ['token', 'timeout']);
+  const a = parseAddress(fn, address);
+  const token = options.token ?? process.env['DYPE_TOKEN'];
+  if (typeof token !== 'string' || token.length === 0)
+    throw new InvalidArgumentError(`${fn}: token must be a non-empty string (or set DYPE_TOKEN), got ${describe(token)}`);
+  const timeout = options.timeout === undefined ? 10 : checkNumber(fn, 'timeout', options.timeout, 0.001, 3600);
+  const socket = a.kind === 'unix' ? createConnection(a.path) : createConnection(a.port, a.host);
+  socket.setNoDelay(true);
+  const client = new ServiceClient(socket, a);
+  await client.handshake(token, timeout);
+  return client;
+}
+
+/** The client behind {@link DypeClient} (the interface keeps the socket out of the public types). */
+class ServiceClient implements DypeClient {
+  readonly #codec = new MessageCodec();
+  readonly #reader = new FrameReader(2 ** 32 - 1);
+  readonly #pending = new Map<number, Pending>();
+  /** Hash of each matrix sent (or being sent): a matrix goes over the wire once per connection. */
+  readonly #uploaded = new WeakMap<object, Promise<string>>();
+  #hello: Pending | undefined;
+  #nextId = 1;
+  #closed: Error | undefined;
+  #maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
+  /** The tenant the server knows this client as. */
+  tenant = '';
+  /** The server's dype version. */
+  serverVersion = '';
+
+  constructor(
+    private readonly socket: Socket,
+    readonly address: ServerAddress,
+  ) {
+    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
+    socket.on('error', (e) => this.#fail(new SessionClosedError(`connect: ${formatAddress(address)}: ${e.message}`, { cause: e })));
+    socket.on('close', () => this.#fail(new SessionClosedError(`connect: the connection to ${formatAddress(address)} closed`)));
+  }
+
+  /** @internal */
+  handshake(token: string, timeout: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new SessionClosedError(`connect: no answer from ${formatAddress(this.address)} within ${timeout} s`));
+        this.socket.destroy();
+      }, timeout * 1000);
+      this.#hello = {
+        resolve: (w) => {
+          clearTimeout(timer);
+          const welcome = w as Welcome;
+          this.tenant = welcome.tenant;
+          this.serverVersion = welcome.server;
+          this.#maxFrameBytes = welcome.maxFrameBytes;
+          resolve();
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          this.socket.destroy();
+          reject(e);
+        },
+      };
+      this.socket.write(this.#codec.encode('connect', { type: 'hello', protocol: PROTOCOL_VERSION, client: packageVersion(), token }, this.#maxFrameBytes));
+    });
+  }
+
+  /** Whether the connection is closed. */
+  get closed(): boolean {
+    return this.#closed !== undefined;
+  }
+
+  /**
+   * Send a matrix to the server once; later calls reference it by content hash (calls given the
+   * matrix itself upload it on first use).
+   * @throws the library's `CsrMatrix` / `DenseMatrix` errors as the server validates it; {LimitError} past the frame or store bound.
+   */
+  async upload(matrix: CsrMatrix | DenseMatrix): Promise<DataRef & Stored> {
+    if (!(matrix instanceof CsrMatrix) && !(matrix instanceof DenseMatrix)) {
+      throw new InvalidArgumentError(`DypeClient.upload: matrix must be a CsrMatrix or DenseMatrix, got ${describe(matrix)}`);
+    }
+    const sent = this.#call('upload', { matrix: encodeMatrix(matrix) }) as Promise<Stored>;
+    const hash = sent.then((s) => s.hash);
+    hash.catch(() => this.#uploaded.delete(matrix));
+    this.#uploaded.set(matrix, hash);
+    return sent;
+  }
+
+  /** As the library's `explore`, planned on the server; the result is plain data (no live problem). */
+  async explore(workload: Workload | string | object, data: ServedData, options: ServedExploreOptions = {}): Promise<ExplorationResult> {
+    return (await this.#plan('explore', workload, data, options)) as ExplorationResult;
+  }
+
+  /** As the library's `schedule`: the plan's data, kept on the server for {@link runPlan}. */
+  async schedule(workload: Workload | string | object, data: ServedData, options: ServedScheduleOptions = {}): Promise<ServedPlan> {
+    return (await this.#plan('schedule', workload, data, options)) as ServedPlan;
+  }
+
+  /** As the library's `runPlan`, for a plan from {@link schedule}: runs the very plan the server kept. */
+  async runPlan(plan: ServedPlan, options: ServedRunOptions = {}): Promise<ServedRunResult> {
+    if (!isRecord(plan) || typeof (plan as { planId?: unknown }).planId !== 'string') {
+      throw new InvalidArgumentError(`DypeClient.runPlan: plan must come from this client's schedule(), got ${describe(plan)}`);
+    }
+    const { signal, timeout, ...run } = options;
+    return this.#runReply(await this.#call('run', { plan: plan.planId, run, ...(timeout !== undefined ? { timeout } : {}) }, signal));
+  }
+
+  /** Plan and run in one request (`schedule` then `runPlan` on the server). */
+  async run(
+    workload: Workload | string | object,
+    data: ServedData,
+    options: ServedScheduleOptions & { readonly run?: Omit<ServedRunOptions, 'signal' | 'timeout'> } = {},
+  ): Promise<ServedRunResult> {
+    const { signal, timeout, run, ...planning } = options;
+    const fields = {
+      workload: workloadWire(workload),
+      data: await this.#dataWire(data),
+      options: planning,
+      ...(run ? { run } : {}),
+      ...(timeout !== undefined ? { timeout } : {}),
+    };
+    return this.#runReply(await this.#call('run', fields, signal));
+  }
+
+  /** The server's system (the fields of `dype system --json`). */
+  async system(): Promise<SystemInfo> {
+    return (await this.#call('system', {})) as SystemInfo;
+  }
+
+  /** Tenants, queues, devices' busy time and shares, the store, and this tenant's jobs. */
+  async status(): Promise<ServerStatus> {
+    return (await this.#call('status', {})) as ServerStatus;
+  }
+
+  /** Cancel one of this tenant's jobs by id (as `status` lists them). */
+  async cancel(job: string): Promise<void> {
+    await this.#call('cancel', { job });
+  }
+
+  /** Close the connection; calls still waiting reject with a {@link SessionClosedError}. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await new Promise<void>((resolve) => {
+      this.socket.once('close', () => resolve());
+      this.socket.end();
+      setTimeout(() => this.socket.destroy(), 1000).unref?.();
+    });
+  }
+
+  async #plan(type: 'explore' | 'schedule', workload: Workload | string | object, data: ServedData, options: ServedScheduleOptions): Promise<unknown> {
+    const { signal, timeout, ...planning } = options;
+    return this.#call(
+      type,
+      { workload: workloadWire(workload), data: await this.#dataWire(data), options: planning, ...(timeout !== undefined ? { timeout } : {}) },
+      signal,
+    );
+  }
+
+  #runReply(raw: unknown): ServedRunResult {
+    const r = raw as ServedRunResult & { outputs: Record<string, unknown> };
+    const outputs: Record<string, Value> = {};
+    for (const [k, v] of Object.entries(r.outputs)) outputs[k] = decodeValue('DypeClient.run', v);
+    return { ...r, outputs };
+  }
+
+  /** Matrices become hashes, uploading those not sent yet. */
+  async #dataWire(data: ServedData): Promise<string | Record<string, string>> {
+    const one = async (m: unknown, name: string): Promise<string> => {
+      if (m instanceof CsrMatrix || m instanceof DenseMatrix) return (await this.#uploaded.get(m)) ?? (await this.upload(m)).hash;
+      if (isRecord(m) && typeof m['hash'] === 'string') return m['hash'];
+      throw new InvalidArgumentError(
+        `${SCHEDULE_FN}: data${name ? `.${name}` : ''} must be a CsrMatrix, DenseMatrix or an uploaded DataRef, got ${describe(m)}`,
+      );
+    };
+    if (data instanceof CsrMatrix || (isRecord(data) && typeof data['hash'] === 'string')) return one(data, '');
+    if (!isRecord(data))
+      throw new InvalidArgumentError(`${SCHEDULE_FN}: data must be a matrix, a DataRef or a map of input name -> matrix, got ${describe(data)}`);
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(data)) out[k] = await one(v, k);
+    return out;
+  }
+
+  #call(type: RequestType, fields: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    if (this.#closed) return Promise.reject(this.#closed);
+    if (signal?.aborted) return Promise.reject(new AbortedError(`DypeClient.${type}: the signal is already aborted`, { cause: signal.reason }));
+    const id = this.#nextId;
+    this.#nextId = this.#nextId >= MAX_REQUEST_ID ? 1 : this.#nextId + 1;
+    const frame = this.#codec.encode(`DypeClient.${type}`, { type, id, ...fields }, this.#maxFrameBytes);
+    return new Promise((resolve, reject) => {
+      // The server answers the request itself, with an AbortedError, once its job stops.
+      const onAbort = (): void => void this.#call('cancel', { request: id }).catch(() => undefined);
+      this.#pending.set(id, {
+        resolve: (v) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.socket.write(frame);
+    });
+  }
+
+  #onData(chunk: Buffer): void {
+    for (const ev of this.#reader.push(chunk)) {
+      if (ev.state !== 'frame') continue;
+      let msg: unknown;
+      try {
+        msg = this.#codec.decode('connect', ev.body);
+      } catch (e) {
+        this.#fail(e instanceof Error ? e : new Error(String(e)));
+        this.socket.destroy();
+        return;
+      }
+      if (!isRecord(msg)) continue;
+      if (this.#hello) {
+        const h = this.#hello;
+        this.#hello = undefined;
+        if (msg['type'] === 'welcome') h.resolve(msg);
+        else h.reject(reviveError(msg['error']));
+        continue;
+      }
+      const id = msg['id'];
+      const p = typeof id === 'number' ? this.#pending.get(id) : undefined;
+      if (!p) continue;
+      this.#pending.delete(id as number);
+      if (msg['type'] === 'result') p.resolve(msg['result']);
+      else p.reject(reviveError(msg['error']));
+    }
+  }
+
+  #fail(e: Error): void {
+    if (this.#closed) return;
+    this.#closed = e;
+    this.#hello?.reject(e);
+    this.#hello = undefined;
+    for (const p of this.#pending.values()) p.reject(e);
+    this.#pending.clear();
+  }
+}
+
+/** A workload as it travels: a shipped name, or its definition. */
+function workloadWire(w: Workload | string | object): string | object {
+  if (typeof w === 'string') return w;
+  const definition = (w as { definition?: unknown }).definition;
+  if (definition !== undefined && isRecord(definition) && 'order' in w) return definition;
+  return w;
+}

@@ -1,0 +1,223 @@
+// One client connection on the server: the handshake, then requests and their replies. Nothing
+// a client sends can crash the server: every bad frame or field is answered with a typed error
+// frame (id 0 when the request's id could not be read), and the connection goes on. A reply goes
+// only to the connection that asked, once; when the client leaves, its jobs are cancelled and
+// their results dropped. A client that stops reading is disconnected once its unread replies
+// pass a bound, so it holds no memory hostage.
+
+import type { Socket } from 'node:net';
+import { AccessError, describe, InvalidArgumentError, LimitError, UnsupportedError } from '../errors.js';
+import type { FairScheduler } from './fair-scheduler.js';
+import { FrameReader, MessageCodec } from './frames.js';
+import { checkEnvelope, checkFields, isRecord, PROTOCOL_VERSION, type Reply, RequestError, type Welcome, wireError } from './protocol.js';
+import { answer, type ServiceState } from './requests.js';
+import type { TenantDirectory } from './tokens.js';
+
+export interface ConnectionHost {
+  readonly state: ServiceState;
+  readonly scheduler: FairScheduler;
+  directory(): TenantDirectory;
+  readonly maxFrameBytes: number;
+  /** Unread reply bytes after which a client is cut off. */
+  readonly maxBufferedBytes: number;
+  /** Seconds a client has to say hello. */
+  readonly helloSeconds: number;
+  /** Seconds a frame may stall half-sent before the connection is dropped (it holds what was received). */
+  readonly stallSeconds: number;
+  log(line: string): void;
+  closed(c: Connection): void;
+}
+
+export class Connection {
+  readonly #reader: FrameReader;
+  readonly #codec = new MessageCodec();
+  #tenant: string | undefined;
+  #closed = false;
+  /** Requests answered by jobs still going: request id -> job id. */
+  readonly #inflight = new Map<number, string>();
+  readonly #helloTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly host: ConnectionHost,
+    readonly label: string,
+  ) {
+    this.#reader = new FrameReader(host.maxFrameBytes);
+    this.#helloTimer = setTimeout(() => this.#refuse(new AccessError(`serve: no hello within ${host.helloSeconds} s`)), host.helloSeconds * 1000);
+    this.#helloTimer.unref?.();
+    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
+    socket.on('error', () => undefined); // 'close' follows and cleans up
+    // Idle between frames is fine; idle in the middle of one holds memory for nothing.
+    socket.setTimeout(host.stallSeconds * 1000, () => {
+      if (this.#reader.pending === 0) return;
+      host.log(`disconnected ${this.label}: a frame stalled for ${host.stallSeconds} s after ${this.#reader.pending} bytes`);
+      socket.destroy();
+    });
+    socket.on('close', () => this.#onClose());
+  }
+
+  get tenant(): string | undefined {
+    return this.#tenant;
+  }
+
+  /** Requests of this connection still running. */
+  get inflight(): number {
+    return this.#inflight.size;
+  }
+
+  /** Close after the replies already written (draining). */
+  end(): void {
+    if (!this.#closed) this.socket.end();
+  }
+
+  #onData(chunk: Buffer): void {
+    if (this.#closed) return;
+    for (const ev of this.#reader.push(chunk)) {
+      if (this.#closed) return;
+      if (ev.state === 'oversized') {
+        const e = new LimitError(`serve: a frame of ${ev.bytes} bytes is over the limit of ${ev.limit} bytes (dype serve --max-frame); its bytes were skipped`);
+        if (this.#tenant === undefined) this.#refuse(e);
+        else this.#send({ type: 'error', id: 0, error: wireError(e) });
+        continue;
+      }
+      let message: unknown;
+      try {
+        message = this.#codec.decode('serve', ev.body);
+      } catch (e) {
+        if (this.#tenant === undefined) this.#refuse(e);
+        else this.#send({ type: 'error', id: 0, error: wireError(e) });
+        continue;
+      }
+      if (this.#tenant === undefined) this.#hello(message);
+      else this.#request(message);
+    }
+  }
+
+  #hello(message: unknown): void {
+    clearTimeout(this.#helloTimer);
+    const fn = 'serve.hello';
+    if (!isRecord(message) || message['type'] !== 'hello') {
+      this.#refuse(
+        new AccessError(
+          `${fn}: the first message must be a hello (type "hello", protocol, client, token), got ${isRecord(message) ? `type ${describe(message['type'])}` : describe(message)}`,
+        ),
+      );
+      return;
+    }
+    const protocol = message['protocol'];
+    if (protocol !== PROTOCOL_VERSION) {
+      this.#refuse(
+        new UnsupportedError(
+          `${fn}: the client speaks protocol ${describe(protocol)} (dype ${describe(message['client'])}); this server speaks ${PROTOCOL_VERSION} (dype ${this.host.state.version}): use matching versions`,
+        ),
+      );
+      return;
+    }
+    try {
+      const tenant = this.host.directory().authenticate(fn, message['token']);
+      this.#tenant = tenant.name;
+    } catch (e) {
+      this.host.log(`refused ${this.label}: bad token`);
+      this.#refuse(e);
+      return;
+    }
+    const welcome: Welcome = {
+      type: 'welcome',
+      protocol: PROTOCOL_VERSION,
+      server: this.host.state.version,
+      tenant: this.#tenant,
+      maxFrameBytes: this.host.maxFrameBytes,
+    };
+    this.#send(welcome);
+  }
+
+  #request(message: unknown): void {
+    const tenant = this.#tenant!;
+    let id = 0;
+    try {
+      const req = checkEnvelope(message);
+      id = req.id;
+      if (id === 0) throw new InvalidArgumentError('serve: field "id" must not be 0 (0 marks replies to frames whose id could not be read)');
+      if (req.type === 'cancel' && req.fields['request'] !== undefined) {
+        this.#cancelRequest(tenant, id, req.fields);
+        return;
+      }
+      if (this.#inflight.has(id)) throw new InvalidArgumentError(`serve.${req.type}: request id ${id} is still in flight on this connection; use a new id`);
+      const a = answer(this.host.state, tenant, req);
+      if (a.state === 'now') {
+        this.#send({ type: 'result', id, result: a.value });
+        return;
+      }
+      this.#inflight.set(id, a.jobId);
+      a.value.then(
+        (result) => this.#settle(id, { type: 'result', id, result }),
+        (e: unknown) => this.#settle(id, { type: 'error', id, error: wireError(e) }),
+      );
+    } catch (e) {
+      const err = e instanceof RequestError ? e.error : e;
+      this.#send({ type: 'error', id: e instanceof RequestError ? e.id : id, error: wireError(err) });
+    }
+  }
+
+  /** `cancel` by request id: the job answering that request of this connection (its reply says it was cancelled). */
+  #cancelRequest(tenant: string, id: number, fields: Readonly<Record<string, unknown>>): void {
+    const fn = 'serve.cancel';
+    checkFields(fn, fields, ['request'], []);
+    const target = fields['request'];
+    const jobId = typeof target === 'number' ? this.#inflight.get(target) : undefined;
+    if (jobId === undefined) throw new InvalidArgumentError(`${fn}: field "request": no request ${describe(target)} of this connection is waiting for a job`);
+    this.host.scheduler.cancel(fn, tenant, jobId);
+    this.#send({ type: 'result', id, result: { cancelled: jobId } });
+  }
+
+  /** A job's reply: sent once, and only while this connection is open. */
+  #settle(id: number, reply: Reply): void {
+    if (!this.#inflight.delete(id)) return;
+    this.#send(reply);
+  }
+
+  #send(reply: Reply | Welcome): void {
+    if (this.#closed || this.socket.destroyed) return;
+    let frame: Buffer;
+    try {
+      frame = this.#codec.encode('serve', reply, this.host.maxFrameBytes);
+    } catch (e) {
+      // Too large (or not encodable): the request still gets its one reply, as an error.
+      const id = 'id' in reply ? reply.id : 0;
+      frame = this.#codec.encode('serve', { type: 'error', id, error: wireError(e) }, this.host.maxFrameBytes);
+    }
+    this.socket.write(frame);
+    if (this.socket.writableLength > this.host.maxBufferedBytes) {
+      this.host.log(`disconnected ${this.label} (${this.#tenant}): ${this.socket.writableLength} reply bytes unread`);
+      this.socket.destroy();
+    }
+  }
+
+  /** Answer with an error and close (handshake failures). */
+  #refuse(e: unknown): void {
+    if (this.#closed) return;
+    this.#send({ type: 'error', id: 0, error: wireError(e) });
+    this.#closed = true;
+    clearTimeout(this.#helloTimer);
+    this.socket.end();
+    // A peer that never reads must not keep the socket open.
+    setTimeout(() => this.socket.destroy(), 2000).unref?.();
+  }
+
+  #onClose(): void {
+    this.#closed = true;
+    clearTimeout(this.#helloTimer);
+    const tenant = this.#tenant;
+    if (tenant !== undefined) {
+      for (const jobId of this.#inflight.values()) {
+        try {
+          this.host.scheduler.cancel('serve', tenant, jobId, 'cancelled: its client disconnected');
+        } catch {
+          // finished meanwhile
+        }
+      }
+    }
+    this.#inflight.clear();
+    this.host.closed(this);
+  }
+}

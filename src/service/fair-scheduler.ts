@@ -1,0 +1,405 @@
+// The service's one dispatcher: every tenant's jobs wait here and run on the machine's one set of
+// devices, a fixed number at a time (`slots`, 1 by default: a job's plan may use every device, so
+// two jobs at once would contend for them unseen by either plan).
+//
+// Order, as start-time fair queuing (Goyal et al., SFQ) over the tenants: the highest priority
+// with work waiting goes first; among equals, the tenant with the least virtual service, where a
+// tenant's virtual service grows by each job's seconds divided by its weight. A tenant that was idle
+// re-enters at the virtual time of the job in service, so idling banks no credit. Quotas: a tenant
+// that used more than `share x window` seconds of a device in the last `window` seconds has its
+// next jobs planned without that device, and waits when it needs only such devices.
+
+import { AbortedError, AccessError, describe, InvalidArgumentError, LimitError, SessionClosedError } from '../errors.js';
+import type { ServicePolicy, TenantPolicy } from './policy.js';
+
+/** What a job is told when it starts. */
+export interface JobContext {
+  readonly signal: AbortSignal;
+  /** Devices the tenant is over quota on: plan without them. */
+  readonly exclude: readonly string[];
+}
+
+/** What a job returns: its value and the busy seconds it put on each device. */
+export interface JobOutcome<T> {
+  readonly value: T;
+  readonly usage: ReadonlyMap<string, number>;
+}
+
+export interface JobSpec<T> {
+  readonly tenant: string;
+  /** The request type (`schedule`, `run`, ...), for messages and status. */
+  readonly kind: string;
+  /** Seconds from submission after which the job is cancelled, queued or running. */
+  readonly timeout?: number;
+  /** Devices the job will use whatever its plan (a run of a kept plan): it waits while any is over quota. */
+  readonly needs?: readonly string[];
+  run(ctx: JobContext): Promise<JobOutcome<T>>;
+}
+
+export interface JobHandle<T> {
+  readonly id: string;
+  readonly result: Promise<T>;
+}
+
+interface Job {
+  readonly id: string;
+  readonly seq: number;
+  readonly kind: string;
+  readonly tenant: TenantState;
+  readonly submitted: number;
+  readonly needs: readonly string[];
+  readonly controller: AbortController;
+  readonly spec: JobSpec<unknown>;
+  state: 'queued' | 'running';
+  started?: number;
+  timer?: NodeJS.Timeout;
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+}
+
+interface TenantState {
+  policy: TenantPolicy;
+  /** False once a reloaded policy no longer names it: its accepted jobs finish, new ones are refused. */
+  active: boolean;
+  vtime: number;
+  readonly queue: Job[];
+  running: number;
+  completed: number;
+  failed: number;
+  refused: number;
+  served: number;
+  readonly busy: Map<string, number>;
+  /** Device use inside the quota windows: (end time, device, seconds). */
+  readonly recent: { at: number; device: string; seconds: number }[];
+}
+
+export interface TenantStatus {
+  readonly name: string;
+  readonly weight: number;
+  readonly priority: number;
+  readonly maxQueued: number;
+  readonly queued: number;
+  readonly running: number;
+  readonly completed: number;
+  readonly failed: number;
+  readonly refused: number;
+  /** Seconds of service (job wall time) received. */
+  readonly servedSeconds: number;
+  /** Device -> { busy seconds, used share of its quota window when it has a quota }. */
+  readonly devices: Readonly<
+    Record<string, { readonly busySeconds: number; readonly quota?: { readonly share: number; readonly window: number; readonly used: number } }>
+  >;
+}
+
+export interface SchedulerStatus {
+  readonly slots: number;
+  readonly draining: boolean;
+  readonly queued: number;
+  readonly running: number;
+  readonly tenants: readonly TenantStatus[];
+  /** Per device: its busy seconds and each tenant's share of them. */
+  readonly devices: readonly { readonly name: string; readonly busySeconds: number; readonly shares: Readonly<Record<string, number>> }[];
+  /** The asking tenant's own jobs. */
+  readonly jobs: readonly { readonly id: string; readonly kind: string; readonly state: 'queued' | 'running'; readonly seconds: number }[];
+}
+
+export class FairScheduler {
+  readonly #tenants = new Map<string, TenantState>();
+  readonly #jobs = new Map<string, Job>();
+  #running = 0;
+  #seq = 0;
+  #vclock = 0;
+  #draining = false;
+  #drained: (() => void) | undefined;
+  #wake: NodeJS.Timeout | undefined;
+
+  constructor(
+    policy: ServicePolicy,
+    readonly devices: readonly string[],
+    readonly slots = 1,
+    private readonly now: () => number = () => performance.now() / 1000,
+  ) {
+    this.setPolicy(policy);
+  }
+
+  /** Put a (re)loaded policy in force: tenants kept keep their queues and history; removed ones finish what they have. */
+  setPolicy(policy: ServicePolicy): void {
+    for (const s of this.#tenants.values()) s.active = false;
+    for (const t of policy.tenants) {
+      const s = this.#tenants.get(t.name);
+      if (s) {
+        s.policy = t;
+        s.active = true;
+      } else
+        this.#tenants.set(t.name, {
+          policy: t,
+          active: true,
+          vtime: this.#vclock,
+          queue: [],
+          running: 0,
+          completed: 0,
+          failed: 0,
+          refused: 0,
+          served: 0,
+          busy: new Map(),
+          recent: [],
+        });
+    }
+    this.#pump();
+  }
+
+  /**
+   * Queue a job for its tenant.
+   * @throws {SessionClosedError} while draining; {LimitError} when the tenant has `maxQueued` jobs
+   *   queued or running; {AccessError} for a tenant the policy does not (or no longer) name.
+   */
+  submit<T>(fn: string, spec: JobSpec<T>): JobHandle<T> {
+    const tenant = this.#tenants.get(spec.tenant);
+    if (!tenant?.active) throw new AccessError(`${fn}: tenant ${JSON.stringify(spec.tenant)} is not in the server's policy`);
+    if (this.#draining) throw new SessionClosedError(`${fn}: the server is shutting down and accepts no new jobs`);
+    const held = tenant.queue.length + tenant.running;
+    if (held >= tenant.policy.maxQueued) {
+      tenant.refused++;
+      throw new LimitError(
+        `${fn}: tenant ${JSON.stringify(tenant.policy.name)} has ${held} jobs queued or running, its limit (maxQueued ${tenant.policy.maxQueued}); retry when one finishes`,
+      );
+    }
+    if (spec.timeout !== undefined && !(typeof spec.timeout === 'number' && spec.timeout > 0 && spec.timeout <= 86400 * 365)) {
+      throw new InvalidArgumentError(`${fn}: timeout must be a number of seconds in (0, 31536000], got ${describe(spec.timeout)}`);
+    }
+    // Re-entering after idling: start from the virtual time of the work in service.
+    if (held === 0) tenant.vtime = Math.max(tenant.vtime, this.#vclock);
+    const seq = ++this.#seq;
+    let resolve!: (v: unknown) => void;
+    let reject!: (e: unknown) => void;
+    const result = new Promise<T>((res, rej) => {
+      resolve = res as (v: unknown) => void;
+      reject = rej;
+    });
+    const job: Job = {
+      id: `j${seq}`,
+      seq,
+      kind: spec.kind,
+      tenant,
+      submitted: this.now(),
+      needs: spec.needs ?? [],
+      controller: new AbortController(),
+      spec: spec as JobSpec<unknown>,
+      state: 'queued',
+      resolve,
+      reject,
+    };
+    if (spec.timeout !== undefined) {
+      job.timer = setTimeout(
+        () => this.#stop(job, new AbortedError(`${fn}: job ${job.id} reached its timeout of ${spec.timeout} s while ${job.state}`)),
+        spec.timeout * 1000,
+      );
+      job.timer.unref?.();
+    }
+    tenant.queue.push(job);
+    this.#jobs.set(job.id, job);
+    this.#pump();
+    return { id: job.id, result };
+  }
+
+  /**
+   * Cancel `jobId` for `tenant`: a queued job is dropped, a running one stopped at its next piece
+   * boundary; either rejects with an {@link AbortedError}.
+   * @throws {AccessError} for another tenant's job; {InvalidArgumentError} for an unknown (or finished) one.
+   */
+  cancel(fn: string, tenant: string, jobId: string, why = 'cancelled by its client'): void {
+    const job = this.#jobs.get(jobId);
+    if (!job) throw new InvalidArgumentError(`${fn}: no job ${describe(jobId)} is queued or running`);
+    if (job.tenant.policy.name !== tenant) throw new AccessError(`${fn}: job ${jobId} belongs to another tenant`);
+    this.#stop(job, new AbortedError(`${fn}: job ${jobId} was ${why}`));
+  }
+
+  /** Stop admitting; resolves when every accepted job has finished. */
+  drain(): Promise<void> {
+    this.#draining = true;
+    if (this.#jobs.size === 0) return Promise.resolve();
+    return new Promise((res) => {
+      this.#drained = res;
+    });
+  }
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** The scheduler's state; `tenant`'s own jobs are listed. */
+  status(tenant: string): SchedulerStatus {
+    const now = this.now();
+    const tenants: TenantStatus[] = [];
+    for (const t of this.#tenants.values()) {
+      if (!t.active && t.queue.length + t.running === 0) continue;
+      const devices: Record<string, { busySeconds: number; quota?: { share: number; window: number; used: number } }> = {};
+      for (const d of this.devices) {
+        const q = t.policy.quotas[d];
+        devices[d] = { busySeconds: t.busy.get(d) ?? 0, ...(q ? { quota: { ...q, used: this.#used(t, d, q.window, now) / q.window } } : {}) };
+      }
+      const p = t.policy;
+      tenants.push({
+        name: p.name,
+        weight: p.weight,
+        priority: p.priority,
+        maxQueued: p.maxQueued,
+        queued: t.queue.length,
+        running: t.running,
+        completed: t.completed,
+        failed: t.failed,
+        refused: t.refused,
+        servedSeconds: t.served,
+        devices,
+      });
+    }
+    const devices = this.devices.map((name) => {
+      let busy = 0;
+      for (const t of this.#tenants.values()) busy += t.busy.get(name) ?? 0;
+      const shares: Record<string, number> = {};
+      for (const t of this.#tenants.values()) if (busy > 0) shares[t.policy.name] = (t.busy.get(name) ?? 0) / busy;
+      return { name, busySeconds: busy, shares };
+    });
+    const jobs = [...this.#jobs.values()]
+      .filter((j) => j.tenant.policy.name === tenant)
+      .map((j) => ({ id: j.id, kind: j.kind, state: j.state, seconds: now - (j.started ?? j.submitted) }));
+    let queued = 0;
+    for (const t of this.#tenants.values()) queued += t.queue.length;
+    return { slots: this.slots, draining: this.#draining, queued, running: this.#running, tenants, devices, jobs };
+  }
+
+  #stop(job: Job, reason: AbortedError): void {
+    if (!this.#jobs.has(job.id)) return;
+    if (job.state === 'queued') {
+      const q = job.tenant.queue;
+      q.splice(q.indexOf(job), 1);
+      this.#finish(job, false);
+      job.reject(reason);
+    } else if (!job.controller.signal.aborted) {
+      job.controller.abort(reason);
+    }
+  }
+
+  #finish(job: Job, ran: boolean): void {
+    if (job.timer) clearTimeout(job.timer);
+    this.#jobs.delete(job.id);
+    if (ran) {
+      this.#running--;
+      job.tenant.running--;
+    }
+    if (this.#jobs.size === 0 && this.#drained) this.#drained();
+  }
+
+  /** Seconds `t` used device `d` in the last `window` seconds (older records are dropped). */
+  #used(t: TenantState, d: string, window: number, now: number): number {
+    let s = 0;
+    for (const r of t.recent) if (r.device === d && r.at > now - window) s += r.seconds;
+    return s;
+  }
+
+  /** The devices `t` is over quota on now. */
+  #overQuota(t: TenantState, now: number): string[] {
+    const over: string[] = [];
+    for (const [d, q] of Object.entries(t.policy.quotas)) if (this.#used(t, d, q.window, now) >= q.share * q.window) over.push(d);
+    return over;
+  }
+
+  /** Start jobs while slots are free, in priority then fair order. */
+  #pump(): void {
+    while (this.#running < this.slots) {
+      const now = this.now();
+      let best: { t: TenantState; exclude: string[] } | undefined;
+      let blocked = false;
+      for (const t of this.#tenants.values()) {
+        const head = t.queue[0];
+        if (!head) continue;
+        const exclude = this.#overQuota(t, now);
+        if (exclude.length >= this.devices.length || head.needs.some((d) => exclude.includes(d))) {
+          blocked = true;
+          continue;
+        }
+        const b = best?.t;
+        if (
+          !b ||
+          t.policy.priority > b.policy.priority ||
+          (t.policy.priority === b.policy.priority && (t.vtime < b.vtime || (t.vtime === b.vtime && head.seq < b.queue[0]!.seq)))
+        ) {
+          best = { t, exclude };
+        }
+      }
+      if (!best) {
+        if (blocked) this.#wakeLater(now);
+        return;
+      }
+      this.#start(best.t.queue.shift()!, best.exclude);
+    }
+  }
+
+  /** Quota-blocked work waits: look again when the oldest record in any window expires. */
+  #wakeLater(now: number): void {
+    if (this.#wake) return;
+    let soonest = Infinity;
+    for (const t of this.#tenants.values()) {
+      if (t.queue.length === 0) continue;
+      for (const r of t.recent) {
+        const q = t.policy.quotas[r.device];
+        if (q) soonest = Math.min(soonest, r.at + q.window - now);
+      }
+    }
+    const delay = Number.isFinite(soonest) ? Math.max(10, soonest * 1000 + 1) : 1000;
+    this.#wake = setTimeout(() => {
+      this.#wake = undefined;
+      this.#pump();
+    }, delay);
+    // Not unref'd: a server draining with only quota-blocked jobs left must stay up to run them.
+  }
+
+  #start(job: Job, exclude: readonly string[]): void {
+    const t = job.tenant;
+    job.state = 'running';
+    job.started = this.now();
+    t.running++;
+    this.#running++;
+    this.#vclock = Math.max(this.#vclock, t.vtime);
+    const signal = job.controller.signal;
+    let work: Promise<JobOutcome<unknown>>;
+    try {
+      work = job.spec.run({ signal, exclude });
+    } catch (e) {
+      work = Promise.reject(e);
+    }
+    work.then(
+      (outcome) => {
+        this.#account(job, outcome.usage);
+        t.completed++;
+        this.#finish(job, true);
+        if (signal.aborted) job.reject(signal.reason);
+        else job.resolve(outcome.value);
+        this.#pump();
+      },
+      (e: unknown) => {
+        this.#account(job, new Map());
+        t.failed++;
+        this.#finish(job, true);
+        job.reject(signal.aborted ? signal.reason : e);
+        this.#pump();
+      },
+    );
+  }
+
+  /** Charge a finished job's seconds to its tenant's virtual time and device records. */
+  #account(job: Job, usage: ReadonlyMap<string, number>): void {
+    const t = job.tenant;
+    const now = this.now();
+    const seconds = now - job.started!;
+    t.served += seconds;
+    t.vtime += seconds / t.policy.weight;
+    for (const [d, s] of usage) {
+      t.busy.set(d, (t.busy.get(d) ?? 0) + s);
+      if (t.policy.quotas[d]) t.recent.push({ at: now, device: d, seconds: s });
+    }
+    // Forget records older than the longest window.
+    const longest = Math.max(0, ...Object.values(t.policy.quotas).map((q) => q.window));
+    while (t.recent.length > 0 && t.recent[0]!.at <= now - longest) t.recent.shift();
+  }
+}

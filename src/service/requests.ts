@@ -1,0 +1,220 @@
+// What each request does on the server. Fields are checked here (names and types) and the rest is
+// the library's: `schedule`, `explore` and `runPlan` check the options and data as they do
+// in-process, so a served call fails with the same typed error as a local one. Requests that use
+// the devices (planning probes them) go through the fair scheduler; the others answer at once.
+
+import type { CsrMatrix } from '../data/csr.js';
+import type { DenseMatrix } from '../data/dense.js';
+import type { CostModel } from '../cost/model.js';
+import type { BackendStatus, System } from '../devices/system.js';
+import { describe, InvalidArgumentError } from '../errors.js';
+import { runPlan, type RunPlanOptions, type RunResult } from '../executor/run.js';
+import { explore, planResult, schedule, type Plan, type ScheduleOptions } from '../scheduler/schedule.js';
+import type { WorkloadData } from '../workloads/bind.js';
+import type { DataStore } from './data-store.js';
+import type { FairScheduler, JobOutcome } from './fair-scheduler.js';
+import type { PlanCache } from './plan-cache.js';
+import { checkFields, type Envelope, isRecord, stringField } from './protocol.js';
+import { describeSystem } from './system-info.js';
+import { decodeMatrix, encodeValue } from './wire-values.js';
+
+/** What requests act on: the server's machine, model, data and dispatcher. */
+export interface ServiceState {
+  readonly system: System;
+  readonly model: CostModel;
+  readonly backends: readonly BackendStatus[];
+  readonly store: DataStore;
+  readonly scheduler: FairScheduler;
+  readonly plans: PlanCache;
+  readonly version: string;
+  readonly started: number;
+  connections(): number;
+}
+
+/** How a request is answered: now, or by a job whose id the connection keeps (to cancel it when the client leaves). */
+export type Answer = { readonly state: 'now'; readonly value: unknown } | { readonly state: 'job'; readonly jobId: string; readonly value: Promise<unknown> };
+
+/** Options the server owns: a client cannot pass its own machine, model or signal. */
+const SERVER_OWNED = ['system', 'model', 'signal', 'observers', 'deviceLoss'];
+const RUN_OPTION_KEYS = ['replan', 'learn', 'bfsLevels', 'recoverDeviceFailures'];
+const JOB_FIELDS = ['timeout'];
+
+/** Serve one request for `tenant`. @throws a typed error naming the request and the field. */
+export function answer(state: ServiceState, tenant: string, req: Envelope): Answer {
+  const fn = `serve.${req.type}`;
+  const f = req.fields;
+  switch (req.type) {
+    case 'upload': {
+      checkFields(fn, f, ['matrix'], []);
+      const stored = state.store.put(tenant, decodeMatrix(fn, 'matrix', f['matrix']));
+      return { state: 'now', value: stored };
+    }
+    case 'release': {
+      checkFields(fn, f, ['hash'], []);
+      return { state: 'now', value: { released: state.store.release(tenant, stringField(fn, 'hash', f['hash'], 64)) } };
+    }
+    case 'system':
+      checkFields(fn, f, [], []);
+      return { state: 'now', value: describeSystem(state.system, state.backends) };
+    case 'status':
+      checkFields(fn, f, [], []);
+      return {
+        state: 'now',
+        value: {
+          server: {
+            version: state.version,
+            uptimeSeconds: performance.now() / 1000 - state.started,
+            connections: state.connections(),
+            system: state.system.name,
+          },
+          tenant,
+          ...state.scheduler.status(tenant),
+          store: state.store.usage(tenant),
+        },
+      };
+    case 'cancel': {
+      checkFields(fn, f, ['job'], []);
+      state.scheduler.cancel(fn, tenant, stringField(fn, 'job', f['job'], 64));
+      return { state: 'now', value: { cancelled: f['job'] } };
+    }
+    case 'explore':
+    case 'schedule':
+      checkFields(fn, f, ['workload', 'data'], ['options', ...JOB_FIELDS]);
+      return planJob(state, tenant, fn, req.type, f);
+    case 'run':
+      if (f['plan'] !== undefined) {
+        checkFields(fn, f, ['plan'], ['run', ...JOB_FIELDS]);
+        return runKeptPlan(state, tenant, fn, f);
+      }
+      checkFields(fn, f, ['workload', 'data'], ['options', 'run', ...JOB_FIELDS]);
+      return planJob(state, tenant, fn, 'run', f);
+  }
+}
+
+/** The workload field: a shipped workload's name, or a definition (checked by the library). */
+function workloadField(fn: string, raw: unknown): string | object {
+  if (typeof raw === 'string' || isRecord(raw)) return raw;
+  throw new InvalidArgumentError(`${fn}: field "workload" must be a shipped workload's name or a workload definition map, got ${describe(raw)}`);
+}
+
+/** The data field: one content hash (the sparse input), or input name -> hash. Returns the data and the hashes to pin. */
+function dataField(state: ServiceState, tenant: string, fn: string, raw: unknown): { data: WorkloadData; hashes: string[] } {
+  if (typeof raw === 'string') return { data: state.store.get(fn, 'data', tenant, raw) as CsrMatrix, hashes: [raw] };
+  if (!isRecord(raw) || Object.keys(raw).length === 0) {
+    throw new InvalidArgumentError(`${fn}: field "data" must be a content hash or a map of input name -> content hash, got ${describe(raw)}`);
+  }
+  const data: Record<string, CsrMatrix | DenseMatrix> = {};
+  const hashes: string[] = [];
+  for (const [name, h] of Object.entries(raw)) {
+    data[name] = state.store.get(fn, `data.${name}`, tenant, h);
+    hashes.push(h as string);
+  }
+  return { data, hashes };
+}
+
+/** A map of options, without the keys the server owns. */
+function optionsField(fn: string, name: string, raw: unknown, allowed?: readonly string[]): Record<string, unknown> {
+  if (raw === undefined) return {};
+  if (!isRecord(raw)) throw new InvalidArgumentError(`${fn}: field ${JSON.stringify(name)} must be a map of options, got ${describe(raw)}`);
+  for (const k of Object.keys(raw)) {
+    if (SERVER_OWNED.includes(k)) throw new InvalidArgumentError(`${fn}: option "${name}.${k}" is the server's; a served call cannot set it`);
+    if (allowed && !allowed.includes(k)) throw new InvalidArgumentError(`${fn}: unknown option "${name}.${k}" (known: ${allowed.join(', ')})`);
+  }
+  return raw;
+}
+
+function timeoutField(fn: string, raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'number' || !(raw > 0) || raw > 86400 * 365)
+    throw new InvalidArgumentError(`${fn}: field "timeout" must be seconds in (0, 31536000], got ${describe(raw)}`);
+  return raw;
+}
+
+/** Busy seconds per device of a run's pieces. */
+function usageOf(result: RunResult): Map<string, number> {
+  const usage = new Map<string, number>();
+  for (const p of result.pieces) usage.set(p.device, (usage.get(p.device) ?? 0) + p.observedSeconds);
+  return usage;
+}
+
+/** A run's result as plain data: its outputs in wire form, the rest as it is. */
+function runReply(result: RunResult): object {
+  const { outputs, values: _, ...rest } = result;
+  const wire: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(outputs)) wire[k] = encodeValue(v);
+  return { ...rest, outputs: wire };
+}
+
+/** `explore`, `schedule`, or `run` of a workload on uploaded data: one job that plans (and runs). */
+function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore' | 'schedule' | 'run', f: Readonly<Record<string, unknown>>): Answer {
+  const workload = workloadField(fn, f['workload']);
+  const { data, hashes } = dataField(state, tenant, fn, f['data']);
+  const options = optionsField(fn, 'options', f['options']);
+  const runOptions = kind === 'run' ? optionsField(fn, 'run', f['run'], RUN_OPTION_KEYS) : {};
+  const timeout = timeoutField(fn, f['timeout']);
+  state.store.pin(hashes);
+  let handle: ReturnType<typeof state.scheduler.submit>;
+  try {
+    handle = state.scheduler.submit(fn, {
+      tenant,
+      kind,
+      ...(timeout !== undefined ? { timeout } : {}),
+      run: async ({ signal, exclude }): Promise<JobOutcome<unknown>> => {
+        const own = options['exclude'];
+        const merged = exclude.length === 0 ? own : Array.isArray(own) ? [...new Set([...(own as string[]), ...exclude])] : own === undefined ? exclude : own;
+        // The library checks every option (names and values) as it does in-process.
+        const planning = {
+          ...options,
+          ...(merged !== undefined ? { exclude: merged } : {}),
+          system: state.system,
+          model: state.model,
+          signal,
+        } as ScheduleOptions;
+        const t0 = performance.now();
+        if (kind === 'explore') {
+          const ex = await explore(workload, data, planning);
+          return { value: planResult(ex), usage: new Map([['host', (performance.now() - t0) / 1000]]) };
+        }
+        const plan = await schedule(workload, data, planning);
+        if (kind === 'schedule') {
+          const planId = state.plans.keep(tenant, plan, hashes);
+          return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
+        }
+        const result = await runPlan(plan, { ...runOptions, signal } as RunPlanOptions);
+        return { value: { ...runReply(result), plan: planResult(plan) }, usage: usageOf(result) };
+      },
+    });
+  } catch (e) {
+    state.store.unpin(hashes);
+    throw e;
+  }
+  const value = handle.result.finally(() => state.store.unpin(hashes));
+  return { state: 'job', jobId: handle.id, value };
+}
+
+/** `run` of a plan this tenant made with `schedule` (kept on the server by its id). */
+function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonly<Record<string, unknown>>): Answer {
+  const kept = state.plans.get(fn, tenant, f['plan']);
+  const runOptions = optionsField(fn, 'run', f['run'], RUN_OPTION_KEYS);
+  const timeout = timeoutField(fn, f['timeout']);
+  const plan: Plan = kept.plan;
+  const needs = [...new Set(plan.predicted.timeline.map((e) => plan.problem.system.devices[e.device]!.name))];
+  state.plans.pin(kept);
+  let handle: ReturnType<typeof state.scheduler.submit>;
+  try {
+    handle = state.scheduler.submit(fn, {
+      tenant,
+      kind: 'run',
+      needs,
+      ...(timeout !== undefined ? { timeout } : {}),
+      run: async ({ signal }): Promise<JobOutcome<unknown>> => {
+        const result = await runPlan(plan, { ...runOptions, signal } as RunPlanOptions);
+        return { value: runReply(result), usage: usageOf(result) };
+      },
+    });
+  } catch (e) {
+    state.plans.unpin(kept);
+    throw e;
+  }
+  return { state: 'job', jobId: handle.id, value: handle.result.finally(() => state.plans.unpin(kept)) };
+}

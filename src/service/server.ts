@@ -1,0 +1,279 @@
+// `dype serve`'s daemon: owns the system's devices, the cost model, the data store and the one
+// fair dispatcher, and listens on a Unix socket (mode 0600) and optionally loopback TCP. Drains on
+// request: no new connections or jobs, accepted jobs finish and their replies are sent, then it closes.
+
+import { existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import type { CostModel } from '../cost/model.js';
+import { loadCostModel } from '../cost/store.js';
+import { detectSystem, probeBackends, type System } from '../devices/system.js';
+import { IoError, InvalidArgumentError } from '../errors.js';
+import { checkInt, checkOptions } from '../validate.js';
+import { defaultSocketPath, formatAddress, parseAddress, type ServerAddress, tokenFileFor } from './address.js';
+import { Connection, type ConnectionHost } from './connection.js';
+import { DataStore } from './data-store.js';
+import { FairScheduler } from './fair-scheduler.js';
+import { DEFAULT_MAX_FRAME_BYTES, MAX_FRAME_LIMIT } from './frames.js';
+import { PlanCache } from './plan-cache.js';
+import { defaultPolicy, loadPolicy, type ServicePolicy } from './policy.js';
+import type { ServiceState } from './requests.js';
+import { generateToken, TenantDirectory, writeTokenFile } from './tokens.js';
+import { packageVersion } from './version.js';
+
+export interface ServeOptions {
+  /** Unix socket path. @default `$XDG_RUNTIME_DIR/dype/dype.sock`, else `dype.sock` in the cache folder */
+  readonly socket?: string;
+  /** Also listen on loopback TCP, `HOST:PORT` (port 0 picks one). */
+  readonly tcp?: string;
+  /** A policy file (JSON). @default one tenant, `default`, with a token generated now */
+  readonly policy?: string;
+  /** @default 256 MiB */
+  readonly maxFrameBytes?: number;
+  /** Bytes of uploaded data kept. @default 4 GiB */
+  readonly storeBytes?: number;
+  /** Jobs run at once. @default 1 */
+  readonly slots?: number;
+  readonly system?: System;
+  readonly model?: CostModel;
+  /** Where log lines go. @default stderr */
+  readonly log?: (line: string) => void;
+}
+
+/** Connections held at once, per listener. */
+const MAX_CONNECTIONS = 1024;
+
+const KEYS = ['socket', 'tcp', 'policy', 'maxFrameBytes', 'storeBytes', 'slots', 'system', 'model', 'log'] as const;
+
+/**
+ * Start a dype server.
+ * @throws {InvalidArgumentError} for bad options (a non-loopback TCP host included);
+ *   {FormatError} / {IoError} for a bad policy file; {IoError} when the socket is taken by a live server.
+ * @example
+ * const server = await startServer({ socket: '/tmp/dype.sock' });
+ * console.log(server.addresses, server.tokenFile);
+ * await server.drain();
+ */
+export async function startServer(options: ServeOptions = {}): Promise<DypeServer> {
+  const fn = 'startServer';
+  checkOptions(fn, options, KEYS as unknown as (keyof ServeOptions & string)[]);
+  const unix = parseAddress(fn, options.socket ?? defaultSocketPath());
+  if (unix.kind !== 'unix') throw new InvalidArgumentError(`${fn}: socket must be a path, got ${JSON.stringify(options.socket)}`);
+  const tcp =
+    options.tcp !== undefined ? parseAddress(fn, options.tcp.includes(':') && !options.tcp.startsWith('tcp:') ? `tcp:${options.tcp}` : options.tcp) : undefined;
+  if (tcp && tcp.kind !== 'tcp') throw new InvalidArgumentError(`${fn}: tcp must be HOST:PORT on loopback, got ${JSON.stringify(options.tcp)}`);
+  const maxFrameBytes =
+    options.maxFrameBytes === undefined ? DEFAULT_MAX_FRAME_BYTES : checkInt(fn, 'maxFrameBytes', options.maxFrameBytes, 1024, MAX_FRAME_LIMIT);
+  const storeBytes = options.storeBytes === undefined ? 4 * 2 ** 30 : checkInt(fn, 'storeBytes', options.storeBytes, 1);
+  const slots = options.slots === undefined ? 1 : checkInt(fn, 'slots', options.slots, 1, 64);
+  const system = options.system ?? (await detectSystem());
+  const devices = system.devices.map((d) => d.name);
+  let tokenFile: string | undefined;
+  let policy: ServicePolicy;
+  if (options.policy !== undefined) policy = loadPolicy(options.policy, devices);
+  else {
+    const token = generateToken();
+    policy = defaultPolicy(token);
+    tokenFile = tokenFileFor(unix);
+  }
+  const model = options.model ?? (await loadCostModel(system));
+  const server = new DypeServer(system, model, await probeBackends(), policy, options.policy, {
+    maxFrameBytes,
+    storeBytes,
+    slots,
+    ownsSystem: options.system === undefined,
+    log: options.log ?? ((l) => void process.stderr.write(`dype serve: ${l}\n`)),
+  });
+  await server.listen(unix, tcp);
+  if (tokenFile) {
+    writeTokenFile(tokenFile, policy.tenants[0]!.token);
+    server.tokenFile = tokenFile;
+  }
+  return server;
+}
+
+export class DypeServer {
+  readonly state: ServiceState;
+  readonly scheduler: FairScheduler;
+  readonly maxFrameBytes: number;
+  readonly log: (line: string) => void;
+  /** What each connection is given of the server (kept out of the public types: it names sockets). */
+  readonly #host: ConnectionHost;
+  /** Where the default tenant's token was written (no policy file). */
+  tokenFile: string | undefined;
+  readonly addresses: string[] = [];
+  readonly #connections = new Set<Connection>();
+  readonly #servers: Server[] = [];
+  #directory: TenantDirectory;
+  #policy: ServicePolicy;
+  #socketPath: string | undefined;
+  #draining: Promise<void> | undefined;
+  #next = 1;
+  readonly #ownsSystem: boolean;
+
+  constructor(
+    system: System,
+    model: CostModel,
+    backends: Awaited<ReturnType<typeof probeBackends>>,
+    policy: ServicePolicy,
+    private readonly policyPath: string | undefined,
+    settings: { maxFrameBytes: number; storeBytes: number; slots: number; ownsSystem: boolean; log: (line: string) => void },
+  ) {
+    this.maxFrameBytes = settings.maxFrameBytes;
+    this.log = settings.log;
+    this.#ownsSystem = settings.ownsSystem;
+    this.#policy = policy;
+    this.#directory = new TenantDirectory(policy);
+    const devices = system.devices.map((d) => d.name);
+    this.scheduler = new FairScheduler(policy, devices, settings.slots);
+    const store = new DataStore(settings.storeBytes);
+    this.state = {
+      system,
+      model,
+      backends,
+      store,
+      scheduler: this.scheduler,
+      plans: new PlanCache(store),
+      version: packageVersion(),
+      started: performance.now() / 1000,
+      connections: () => this.#connections.size,
+    };
+    this.#host = {
+      state: this.state,
+      scheduler: this.scheduler,
+      directory: () => this.#directory,
+      maxFrameBytes: this.maxFrameBytes,
+      maxBufferedBytes: Math.max(64 * 2 ** 20, 2 * this.maxFrameBytes),
+      helloSeconds: 10,
+      stallSeconds: 60,
+      log: (line) => this.log(line),
+      closed: (c) => void this.#connections.delete(c),
+    };
+  }
+
+  get policy(): ServicePolicy {
+    return this.#policy;
+  }
+
+  /** Listen on the addresses (called once by {@link startServer}). */
+  async listen(unix: ServerAddress & { kind: 'unix' }, tcp: (ServerAddress & { kind: 'tcp' }) | undefined): Promise<void> {
+    mkdirSync(dirname(unix.path), { recursive: true, mode: 0o700 });
+    await clearStaleSocket(unix.path);
+    // The socket is created with mode 0600: no moment when another user could connect.
+    const umask = process.umask(0o177);
+    try {
+      await this.#listenOn(unix);
+    } finally {
+      process.umask(umask);
+    }
+    this.#socketPath = unix.path;
+    if (tcp) await this.#listenOn(tcp);
+  }
+
+  #listenOn(a: ServerAddress): Promise<void> {
+    const server = createServer((socket) => this.#accept(socket));
+    // Each connection costs a little memory and a descriptor: a flood of them is turned away.
+    server.maxConnections = MAX_CONNECTIONS;
+    return new Promise((resolve, reject) => {
+      server.once('error', (e) => reject(new IoError('serve', formatAddress(a), e)));
+      const ready = (): void => {
+        server.removeAllListeners('error');
+        server.on('error', (e) => this.log(`listener error: ${e.message}`));
+        const bound = server.address();
+        this.addresses.push(
+          a.kind === 'tcp' && bound && typeof bound === 'object' ? formatAddress({ kind: 'tcp', host: a.host, port: bound.port }) : formatAddress(a),
+        );
+        this.#servers.push(server);
+        resolve();
+      };
+      if (a.kind === 'unix') server.listen(a.path, ready);
+      else server.listen(a.port, a.host, ready);
+    });
+  }
+
+  #accept(socket: Socket): void {
+    if (this.#draining) {
+      socket.destroy();
+      return;
+    }
+    socket.setNoDelay(true);
+    const c = new Connection(socket, this.#host, `connection ${this.#next++}`);
+    this.#connections.add(c);
+  }
+
+  /**
+   * Read the policy file again (SIGHUP). A bad file keeps the policy in force.
+   * @returns whether the new policy took effect; the log says why not.
+   */
+  reload(): boolean {
+    if (this.policyPath === undefined) {
+      this.log('reload: no policy file (the default tenant stays)');
+      return false;
+    }
+    try {
+      const next = loadPolicy(
+        this.policyPath,
+        this.state.system.devices.map((d) => d.name),
+      );
+      this.#policy = next;
+      this.#directory = new TenantDirectory(next);
+      this.scheduler.setPolicy(next);
+      this.log(`reload: policy ${this.policyPath} in force, ${next.tenants.length} tenant(s)`);
+      return true;
+    } catch (e) {
+      this.log(`reload: kept the policy in force: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
+    }
+  }
+
+  /** Stop accepting connections and jobs, let accepted jobs finish and their replies go out, then close. */
+  drain(): Promise<void> {
+    this.#draining ??= (async () => {
+      for (const s of this.#servers) s.close();
+      await this.scheduler.drain();
+      // The last jobs' replies travel through a few promise reactions: let those run (they all
+      // do before the next turn of the event loop) so every reply is written, then end each connection.
+      await new Promise((r) => setImmediate(r));
+      await Promise.all(
+        [...this.#connections].map(
+          (c) =>
+            new Promise<void>((res) => {
+              c.end();
+              // Not unref'd: this wait must keep the process alive (it exits once the drain resolves).
+              setTimeout(res, 50);
+            }),
+        ),
+      );
+      if (this.#socketPath && existsSync(this.#socketPath)) unlinkSync(this.#socketPath);
+      if (this.tokenFile && existsSync(this.tokenFile)) unlinkSync(this.tokenFile);
+    })();
+    return this.#draining;
+  }
+
+  /** Drain, and release the system when the server made it. */
+  async close(): Promise<void> {
+    await this.drain();
+    if (this.#ownsSystem) await this.state.system.dispose();
+  }
+}
+
+/** Remove a socket file left by a server that is gone; refuse when one answers there. */
+async function clearStaleSocket(path: string): Promise<void> {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return;
+  }
+  if (!stat.isSocket()) throw new IoError('serve', path, new Error('exists and is not a socket'));
+  const alive = await new Promise<boolean>((resolve) => {
+    const s = createConnection(path);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+  if (alive) throw new IoError('serve', path, new Error('another dype server is listening there'));
+  unlinkSync(path);
+}

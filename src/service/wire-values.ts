@@ -1,0 +1,130 @@
+// Matrices and results as they travel: plain maps whose arrays are msgpack typed arrays. What a
+// client uploads is rebuilt with the library's own constructors (`CsrMatrix`, `DenseMatrix`), so a
+// bad index, a NaN or a wrong length is refused with the library's typed error. A matrix is named
+// by the SHA-256 of its content: kind, shape and every array's type and bytes.
+
+import { createHash } from 'node:crypto';
+import { CsrMatrix } from '../data/csr.js';
+import { DenseMatrix } from '../data/dense.js';
+import { describe, InvalidArgumentError } from '../errors.js';
+import type { Value } from '../operators/kind.js';
+import { isRecord } from './protocol.js';
+
+export type WireMatrix =
+  | {
+      readonly kind: 'csr';
+      readonly rows: number;
+      readonly cols: number;
+      readonly rowPtr: Int32Array | BigInt64Array;
+      readonly colIdx: Int32Array;
+      readonly values?: Float32Array | Float64Array;
+      readonly symmetric?: boolean;
+    }
+  | { readonly kind: 'dense'; readonly rows: number; readonly cols: number; readonly data: Float32Array | Float64Array };
+
+/** A result value as it travels (depths of a BFS are an Int32Array as they are). */
+export type WireValue = WireMatrix | Int32Array;
+
+/** The wire form of a matrix (the arrays are shared, not copied). */
+export function encodeMatrix(m: CsrMatrix | DenseMatrix): WireMatrix {
+  if (m instanceof CsrMatrix) {
+    return {
+      kind: 'csr',
+      rows: m.rows,
+      cols: m.cols,
+      rowPtr: m.rowPtr,
+      colIdx: m.colIdx,
+      ...(m.values ? { values: m.values } : {}),
+      ...(m.symmetric ? { symmetric: true } : {}),
+    };
+  }
+  return { kind: 'dense', rows: m.rows, cols: m.cols, data: m.data };
+}
+
+const CSR_KEYS = ['kind', 'rows', 'cols', 'rowPtr', 'colIdx', 'values', 'symmetric'];
+const DENSE_KEYS = ['kind', 'rows', 'cols', 'data'];
+
+/**
+ * The matrix a client sent, validated as the library validates its own inputs.
+ * @param fn names the request in messages (`serve.upload`).
+ * @throws {InvalidArgumentError} naming the field for a wrong shape or type, and the library's
+ *   `CsrMatrix: ...` / `DenseMatrix: ...` errors for bad contents.
+ */
+export function decodeMatrix(fn: string, field: string, raw: unknown): CsrMatrix | DenseMatrix {
+  if (!isRecord(raw)) throw new InvalidArgumentError(`${fn}: field ${JSON.stringify(field)} must be a map describing a matrix, got ${describe(raw)}`);
+  const kind = raw['kind'];
+  if (kind !== 'csr' && kind !== 'dense') throw new InvalidArgumentError(`${fn}: field "${field}.kind" must be "csr" or "dense", got ${describe(kind)}`);
+  const keys = kind === 'csr' ? CSR_KEYS : DENSE_KEYS;
+  for (const k of Object.keys(raw)) {
+    if (!keys.includes(k)) throw new InvalidArgumentError(`${fn}: field "${field}.${k}" is not part of a ${kind} matrix (fields: ${keys.join(', ')})`);
+  }
+  const typed = (name: string, ok: readonly string[]): void => {
+    const v = raw[name];
+    if (!ArrayBuffer.isView(v) || !ok.includes(v.constructor.name)) {
+      throw new InvalidArgumentError(`${fn}: field "${field}.${name}" must be a typed array (${ok.join(' or ')}), got ${describe(v)}`);
+    }
+  };
+  if (kind === 'csr') {
+    typed('rowPtr', ['Int32Array', 'BigInt64Array']);
+    typed('colIdx', ['Int32Array']);
+    if (raw['values'] !== undefined) typed('values', ['Float32Array', 'Float64Array']);
+    if (raw['symmetric'] !== undefined && typeof raw['symmetric'] !== 'boolean') {
+      throw new InvalidArgumentError(`${fn}: field "${field}.symmetric" must be a boolean, got ${describe(raw['symmetric'])}`);
+    }
+    return new CsrMatrix({
+      rows: raw['rows'] as number,
+      cols: raw['cols'] as number,
+      rowPtr: raw['rowPtr'] as Int32Array,
+      colIdx: raw['colIdx'] as Int32Array,
+      values: raw['values'] as Float32Array | undefined,
+      symmetric: raw['symmetric'] as boolean | undefined,
+    });
+  }
+  typed('data', ['Float32Array', 'Float64Array']);
+  return new DenseMatrix(raw['rows'] as number, raw['cols'] as number, raw['data'] as Float32Array);
+}
+
+/** The content hash of a matrix: hex SHA-256 of its kind, shape, symmetry and arrays (type and bytes). */
+export function contentHash(m: CsrMatrix | DenseMatrix): string {
+  const h = createHash('sha256');
+  const array = (a: ArrayBufferView | undefined): void => {
+    if (!a) {
+      h.update('none;');
+      return;
+    }
+    h.update(`${a.constructor.name}:${a.byteLength};`);
+    h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  };
+  if (m instanceof CsrMatrix) {
+    h.update(`csr;${m.rows};${m.cols};${m.symmetric ? 1 : 0};`);
+    array(m.rowPtr);
+    array(m.colIdx);
+    array(m.values);
+  } else {
+    h.update(`dense;${m.rows};${m.cols};`);
+    array(m.data);
+  }
+  return h.digest('hex');
+}
+
+/** Bytes a matrix holds (what the store counts against its bound). */
+export function matrixBytes(m: CsrMatrix | DenseMatrix): number {
+  return m instanceof CsrMatrix ? m.rowPtr.byteLength + m.colIdx.byteLength + (m.values?.byteLength ?? 0) : m.data.byteLength;
+}
+
+/** The wire form of a workload's value. */
+export function encodeValue(v: Value): WireValue {
+  return v instanceof Int32Array ? v : encodeMatrix(v);
+}
+
+/**
+ * A result value back on the client. The server computed it, so its contents are trusted as the
+ * library trusts its own kernels' outputs (dense results may hold non-finite values).
+ */
+export function decodeValue(fn: string, raw: unknown): Value {
+  if (raw instanceof Int32Array) return raw;
+  if (isRecord(raw) && raw['kind'] === 'dense' && (raw['data'] instanceof Float32Array || raw['data'] instanceof Float64Array)) {
+    return new DenseMatrix(raw['rows'] as number, raw['cols'] as number, raw['data'], { allowNonFinite: true });
+  }
+  return decodeMatrix(fn, 'value', raw);
+}

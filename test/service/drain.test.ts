@@ -1,0 +1,50 @@
+// SIGTERM drains a real `dype serve`: a job accepted before the signal finishes and its client
+// gets the result; a new job is refused with a typed error; then the process exits 0 and
+// removes its socket. SIGHUP with a broken policy file keeps the server (and the policy) going.
+
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { DenseMatrix } from '../../src/data/dense.js';
+import { SessionClosedError } from '../../src/errors.js';
+import { kroneckerGraph } from '../../src/generators/index.js';
+import { connect } from '../../src/service/client.js';
+import { serverProcess, TOKENS } from './support.js';
+
+async function waitFor(ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+it('finishes accepted jobs, refuses new ones, then exits 0', async () => {
+  const proc = await serverProcess();
+  const a = await connect(proc.address, { token: TOKENS.a });
+  const b = await connect(proc.address, { token: TOKENS.b });
+  const graph = kroneckerGraph({ scale: 12, edgeFactor: 16, seed: 4 });
+  await b.upload(graph);
+
+  // SIGHUP with a bad file: logged, the policy stays, the server serves.
+  writeFileSync(join(proc.dir, 'policy.json'), '{"tenants": [{"name": "a"}]}');
+  proc.child.kill('SIGHUP');
+  await waitFor(() => proc.output().includes('reload:'));
+  await expect(b.status()).resolves.toMatchObject({ tenant: 'b' });
+  expect(proc.output()).toMatch(/reload: kept the policy in force: .*tenants\[0\]\.token/s);
+
+  await a.upload(graph);
+  // Enough jobs that work is still going on when the signal is handled, however loaded the machine.
+  const accepted = Array.from({ length: 8 }, () => a.run('gcn', graph, { probe: false }));
+  // The runs' requests are written once their data reference resolves (promise reactions, done
+  // before the next turn of the event loop); requests of one connection are taken in order, so
+  // once this status answers, the runs were accepted.
+  await new Promise((r) => setImmediate(r));
+  await a.status();
+  proc.child.kill('SIGTERM');
+  await waitFor(() => proc.output().includes('draining'));
+  await expect(b.schedule('spmm', graph, { probe: false })).rejects.toThrow(SessionClosedError);
+  await expect(b.schedule('spmm', graph, { probe: false })).rejects.toThrow(/shutting down/);
+  for (const result of await Promise.all(accepted)) expect(result.outputs['agg2']).toBeInstanceOf(DenseMatrix);
+  expect(await proc.exited).toBe(0);
+  expect(existsSync(proc.address.replace('unix:', ''))).toBe(false);
+  expect(proc.output()).toContain('dype serve: stopped');
+  await a.close();
+  await b.close();
+});
