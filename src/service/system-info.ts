@@ -1,6 +1,7 @@
 // The server's system as plain data (what `system` answers): the same fields `dype system --json`
 // prints, so a client can show it the same way.
 
+import type { Device } from '../devices/device.js';
 import type { BackendStatus, System } from '../devices/system.js';
 
 export interface SystemInfo {
@@ -19,20 +20,22 @@ export interface SystemInfo {
   readonly backends: readonly BackendStatus[];
 }
 
-export function describeSystem(system: System, backends: readonly BackendStatus[]): SystemInfo {
+/** A device's fields as `dype system --json` prints them (and a server answers them). */
+export function deviceInfo(
+  d: Pick<Device, 'name' | 'backend' | 'kind' | 'simulated' | 'memorySpace' | 'capabilities' | 'power' | 'spec'>,
+): SystemInfo['devices'][number] {
   return {
-    name: system.name,
-    devices: system.devices.map((d) => ({
-      name: d.name,
-      backend: d.backend,
-      kind: d.kind,
-      simulated: d.simulated,
-      memorySpace: d.memorySpace,
-      capabilities: d.capabilities,
-      power: d.power,
-      spec: d.spec,
-    })),
-    links: system.links,
-    backends,
+    name: d.name,
+    backend: d.backend,
+    kind: d.kind,
+    simulated: d.simulated,
+    memorySpace: d.memorySpace,
+    capabilities: d.capabilities,
+    power: d.power,
+    spec: d.spec,
   };
+}
+
+export function describeSystem(system: System, backends: readonly BackendStatus[]): SystemInfo {
+  return { name: system.name, devices: system.devices.map(deviceInfo), links: system.links, backends };
 }

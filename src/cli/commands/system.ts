@@ -8,6 +8,7 @@ import { parseFlags } from '../parse.js';
 import { connectFromFlags, SERVER_FLAGS } from '../server-flags.js';
 import { formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
+import { deviceInfo } from '../../service/system-info.js';
 
 export const SYSTEM_HELP = `Usage: dype system [--system FILE | --server ADDRESS] [--params] [--json]
 
@@ -60,25 +61,12 @@ interface SystemView {
   readonly links: System['links'];
 }
 
-function deviceJson(d: DeviceView): object {
-  return {
-    name: d.name,
-    backend: d.backend,
-    kind: d.kind,
-    simulated: d.simulated,
-    memorySpace: d.memorySpace,
-    capabilities: d.capabilities,
-    power: d.power,
-    spec: d.spec,
-  };
-}
-
 /** The system as one JSON-ready object (`dype system --json`). */
 export function systemJson(system: SystemView, backends: readonly BackendStatus[]): object {
   return {
     command: 'system',
     name: system.name,
-    devices: system.devices.map(deviceJson),
+    devices: system.devices.map(deviceInfo),
     links: system.links,
     backends,
   };
