@@ -7,15 +7,15 @@ import { InfeasibleError } from '../../errors.js';
 import type { BaselinePoint, MappingPoint, Plan } from '../../scheduler/schedule.js';
 import { chartFormat, writeChart } from '../charts/render.js';
 import { frontChart, type ChartPoint } from '../charts/front.js';
-import { type Infeasible, infeasible, nearestMiss, relaxAdvice } from '../infeasible.js';
+import { infeasible } from '../infeasible.js';
 import { shortMapping } from '../mapping-text.js';
-import { type MeasuredPoints, measurePoints } from '../measure-points.js';
 import { intFlag, parseFlags, type FlagValues } from '../parse.js';
 import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } from '../plan-args.js';
-import { progressReporter } from '../progress.js';
 import { connectFromFlags, SERVER_FLAGS, SERVER_FLAGS_HELP } from '../server-flags.js';
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
+import { emptyChartInput, emptyJson, emptyPage, printEmpty } from './explore-empty.js';
+import { type Measured, measure, measuredNote, measuredOf, sameGenome } from './explore-measure.js';
 import { describeInput, describeSystem, jsonHead, modelLine } from './plan-text.js';
 
 export const DEFAULT_FRONT_PLOT = 'dype-front.png';
@@ -93,9 +93,6 @@ export function plotPath(command: string, values: FlagValues, fallback: string):
   return given ?? (values['json'] ? undefined : fallback);
 }
 
-const sameGenome = (a: Int32Array | undefined, b: Int32Array | undefined): boolean =>
-  a !== undefined && b !== undefined && a.length === b.length && a.every((v, i) => v === b[i]);
-
 export async function exploreCommand(argv: readonly string[], out: (s: string) => void): Promise<void> {
   const { values, positionals } = parseFlags('explore', argv, FLAGS, true);
   if (values['help']) {
@@ -162,41 +159,6 @@ async function servedPlan(args: PlanArgs, points: number, values: FlagValues): P
   } finally {
     await client.close();
   }
-}
-
-/** The mappings --measure executes: the front (chosen included) and every feasible baseline. */
-function measuredGenomes(plan: Plan): Int32Array[] {
-  const genomes: Int32Array[] = plan.front.map((p) => p.genome);
-  for (const b of plan.baselines) if (b.feasible && b.genome && !genomes.some((g) => sameGenome(g, b.genome))) genomes.push(b.genome);
-  return genomes;
-}
-
-async function measure(plan: Plan, repeats: number): Promise<{ result: MeasuredPoints; genomes: Int32Array[]; repeats: number }> {
-  const genomes = measuredGenomes(plan);
-  const progress = progressReporter('explore --measure');
-  const result = await measurePoints(plan, genomes, repeats, (d, t, l) => progress.update(d, t, l));
-  progress.done();
-  return { result, genomes, repeats };
-}
-
-type Measured = Awaited<ReturnType<typeof measure>>;
-
-function measuredOf(m: Measured | undefined, genome: Int32Array | undefined): { time: number; energy: number } | undefined {
-  if (!m || !genome) return undefined;
-  const i = m.genomes.findIndex((g) => sameGenome(g, genome));
-  const metrics = i >= 0 ? m.result.metrics[i] : undefined;
-  return metrics ? { time: metrics.makespan, energy: metrics.energy } : undefined;
-}
-
-/** How the executed figures were obtained, in words. */
-function measuredNote(plan: Plan, m: Measured): string {
-  const real = plan.devices.filter((d) => !d.simulated).map((d) => d.name);
-  const sim = plan.devices.filter((d) => d.simulated).map((d) => d.name);
-  const parts = [];
-  if (real.length) parts.push(`${real.join(', ')} measured`);
-  if (sim.length) parts.push(`${sim.join(', ')} simulated`);
-  if (m.result.pieces.roofline > 0) parts.push('dense operators on simulated devices modelled (roofline)');
-  return parts.join('; ');
 }
 
 function chartInput(args: PlanArgs, plan: Plan, m: Measured | undefined): Omit<Parameters<typeof frontChart>[0], 'width' | 'height'> {
@@ -339,126 +301,9 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, m: Me
   if (plot !== undefined) out(`\nChart: ${plot} (every evaluated mapping, the front, the baselines, the chosen plan)`);
 }
 
-/** The chart when nothing meets the constraints: the front without them, the nearest miss ringed. */
-function emptyChartInput(args: PlanArgs, x: Infeasible): Omit<Parameters<typeof frontChart>[0], 'width' | 'height'> {
-  const ex = x.unconstrained;
-  const point = (p: Pick<MappingPoint, 'time' | 'energy' | 'genome'>): ChartPoint => ({
-    time: p.time,
-    energy: p.energy,
-    mapping: shortMapping(ex.operators, p.genome),
-  });
-  const near = nearestMiss(x, args)!;
-  const c = args.options;
-  return {
-    title: `dype explore: ${args.workloadLabel} on ${args.input.label}: no plan meets the constraints`,
-    subtitle: [
-      `${describeInput(args.input)}; system ${describeSystem(ex)}`,
-      `the front without the constraints (${[c.deadline !== undefined ? `deadline ${formatSeconds(c.deadline)}` : '', c.energyBudget !== undefined ? `energy budget ${formatJoules(c.energyBudget)}` : ''].filter(Boolean).join(', ')}); predictions ${modelLine(ex, true)}`,
-    ],
-    evaluated: ex.dominated.map(point),
-    front: ex.front.map(point),
-    baselines: ex.baselines.flatMap((b) => (b.genome && b.time !== undefined && b.energy !== undefined ? [{ ...point(b as MappingPoint), name: b.name }] : [])),
-    chosen: { ...point(near), policy: 'nearest miss' },
-    chosenLabel: 'nearest miss',
-    limits: { ...(c.deadline !== undefined ? { time: c.deadline } : {}), ...(c.energyBudget !== undefined ? { energy: c.energyBudget } : {}) },
-  };
-}
-
-/** The --json object when nothing meets the constraints: an empty front with `empty.reason`. */
-function emptyJson(args: PlanArgs, x: Infeasible, plot: string | null): Record<string, unknown> {
-  const ex = x.constrained;
-  const near = nearestMiss(x, args);
-  const point = (p: MappingPoint | (typeof ex.baselines)[number]): Record<string, unknown> => ({
-    time: p.time,
-    energy: p.energy,
-    memory: p.memory,
-    latency: p.latency,
-    mapping: p.label,
-    short: p.genome ? shortMapping(ex.operators, p.genome) : undefined,
-  });
-  return {
-    ...jsonHead('explore', args, ex),
-    constraints: ex.constraints,
-    modelled: true,
-    units: { time: 's', energy: 'J', memory: 'B', latency: 's' },
-    search: ex.search,
-    evaluated: { total: ex.search.evaluated, infeasible: ex.infeasible, drawn: 0 },
-    front: [],
-    chosen: null,
-    empty: {
-      reason: x.reason,
-      nearestMiss: near ? point(near) : null,
-      relax: x.relax,
-      frontWithoutConstraints: x.unconstrained === x.constrained ? [] : x.unconstrained.front.map(point),
-    },
-    baselines: ex.baselines.map((b) => ({ name: b.name, feasible: b.feasible, ...(b.genome ? point(b) : {}), ...(b.reason ? { reason: b.reason } : {}) })),
-    measured: null,
-    plot: x.unconstrained.front.length > 0 ? plot : null,
-  };
-}
-
-function printEmpty(out: (s: string) => void, args: PlanArgs, x: Infeasible, plot: string | undefined): void {
-  const ex = x.constrained;
-  const c = args.options;
-  out(
-    `${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`,
-  );
-  out(`System ${describeSystem(ex)}`);
-  out(`Cost model: ${modelLine(ex, false)}`);
-  out(
-    `Search: ${ex.search.strategy}, ${formatCount(ex.search.evaluated)} of ${formatCount(ex.search.spaceSize)} mappings evaluated in ${formatSeconds(ex.search.seconds)}; none satisfies the constraints`,
-  );
-  out(
-    `Constraints: ${[c.deadline !== undefined ? `deadline ${formatSeconds(c.deadline)}` : '', c.energyBudget !== undefined ? `energy budget ${formatJoules(c.energyBudget)}` : '', c.exclude?.length ? `without ${c.exclude.join(', ')}` : ''].filter(Boolean).join(', ') || "the devices' memory"}`,
-  );
-  out('');
-  out(`No plan satisfies the constraints: ${x.reason}.`);
-  const near = nearestMiss(x, args);
-  const rows: string[][] = [];
-  const front = x.unconstrained === ex ? [] : x.unconstrained.front;
-  front.forEach((p, i) => {
-    const breaks = [
-      c.deadline !== undefined && p.time > c.deadline ? 'over the deadline' : '',
-      c.energyBudget !== undefined && p.energy > c.energyBudget ? 'over the energy budget' : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
-    rows.push([
-      `#${i + 1}`,
-      formatSeconds(p.time),
-      formatJoules(p.energy),
-      shortMapping(x.unconstrained.operators, p.genome),
-      [p === near ? '<- nearest miss' : '', breaks].filter(Boolean).join('; '),
-    ]);
-  });
-  for (const b of ex.baselines) {
-    rows.push([
-      b.name,
-      b.time !== undefined ? formatSeconds(b.time) : '-',
-      b.energy !== undefined ? formatJoules(b.energy) : '-',
-      b.genome ? shortMapping(ex.operators, b.genome) : '-',
-      `baseline; ${b.feasible ? 'feasible' : `infeasible: ${b.reason ?? ''}`}`,
-    ]);
-  }
-  if (rows.length > 0) {
-    out(front.length > 0 ? '\nThe Pareto front without the constraints, and the baselines:\n' : '\nThe baselines:\n');
-    out(formatTable(['', 'time (predicted)', 'energy (predicted)', 'mapping', 'note'], rows));
-  }
-  out('\nTo find plans, relax:');
-  for (const line of relaxAdvice(x, args)) out(`  ${line}`);
-  if (plot !== undefined) out(`\nChart: ${plot} (the front without the constraints, the constraints as dashed lines, the nearest miss ringed)`);
-}
-
 /** What printReport prints, as text for the HTML page. */
 function frontPage(args: PlanArgs, plan: Plan, m: Measured | undefined): string {
   const lines: string[] = [];
   printReport((l) => void lines.push(l), args, plan, m, undefined);
-  return lines.join('\n');
-}
-
-/** What printEmpty prints, as text for the HTML page. */
-function emptyPage(args: PlanArgs, x: Infeasible): string {
-  const lines: string[] = [];
-  printEmpty((l) => void lines.push(l), args, x, undefined);
   return lines.join('\n');
 }
