@@ -13,6 +13,7 @@ import { AbortedError, describe, InvalidArgumentError, SessionClosedError } from
 import type { RunPlanOptions } from '../executor/options.js';
 import { scalarObjective } from '../scheduler/pick.js';
 import { checkPolicy, type Policy } from '../scheduler/policy.js';
+import { PREPARE_KEYS } from '../scheduler/problem.js';
 import type { ScheduleOptions } from '../scheduler/schedule.js';
 import { checkEnum, checkInt, checkOptions } from '../validate.js';
 import { operatorKind } from '../operators/registry.js';
@@ -59,30 +60,8 @@ export interface SessionOptions extends Omit<ScheduleOptions, 'params' | 'static
 /** Evaluations a session's batch front gets unless `budget` / `exhaustiveLimit` are given (schedule's defaults: 2000 and 100,000). */
 export const SESSION_SEARCH_BUDGET = 256;
 
-const SESSION_KEYS = [
-  'system',
-  'model',
-  'policy',
-  'objective',
-  'objectives',
-  'deadline',
-  'energyBudget',
-  'exclude',
-  'search',
-  'exhaustiveLimit',
-  'budget',
-  'seed',
-  'precision',
-  'splits',
-  'maxSplit',
-  'splitRatios',
-  'probe',
-  'maxPoints',
-  'window',
-  'signal',
-  'run',
-  'onBatch',
-] as const;
+// schedule's planning options (less the workload's params: each call has its own), and the session's.
+const SESSION_KEYS = [...PREPARE_KEYS.filter((k) => k !== 'params'), 'policy', 'objective', 'maxPoints', 'window', 'run', 'onBatch'] as const;
 const RUN_KEYS = ['observers', 'replan', 'learn', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels'] as const;
 
 // Operand names and kinds of each call, made once (the call path allocates as little as it can).
