@@ -11,6 +11,7 @@
 
 import { AbortedError, AccessError, describe, InvalidArgumentError, LimitError, SessionClosedError } from '../errors.js';
 import type { ServicePolicy, TenantPolicy } from './policy.js';
+import type { SchedulerStatus, TenantStatus } from './scheduler-status.js';
 
 /** What a job is told when it starts. */
 export interface JobContext {
@@ -73,35 +74,7 @@ interface TenantState {
   readonly recent: { at: number; device: string; seconds: number }[];
 }
 
-export interface TenantStatus {
-  readonly name: string;
-  readonly weight: number;
-  readonly priority: number;
-  readonly maxQueued: number;
-  readonly queued: number;
-  readonly running: number;
-  readonly completed: number;
-  readonly failed: number;
-  readonly refused: number;
-  /** Seconds of service (job wall time) received. */
-  readonly servedSeconds: number;
-  /** Device -> { busy seconds, used share of its quota window when it has a quota }. */
-  readonly devices: Readonly<
-    Record<string, { readonly busySeconds: number; readonly quota?: { readonly share: number; readonly window: number; readonly used: number } }>
-  >;
-}
-
-export interface SchedulerStatus {
-  readonly slots: number;
-  readonly draining: boolean;
-  readonly queued: number;
-  readonly running: number;
-  readonly tenants: readonly TenantStatus[];
-  /** Per device: its busy seconds and each tenant's share of them. */
-  readonly devices: readonly { readonly name: string; readonly busySeconds: number; readonly shares: Readonly<Record<string, number>> }[];
-  /** The asking tenant's own jobs. */
-  readonly jobs: readonly { readonly id: string; readonly kind: string; readonly state: 'queued' | 'running'; readonly seconds: number }[];
-}
+export type { SchedulerStatus, TenantStatus } from './scheduler-status.js';
 
 export class FairScheduler {
   readonly #tenants = new Map<string, TenantState>();
