@@ -51,13 +51,15 @@
         }],
         ["dype_cuda==1", {
           "sources": ["native/src/cuda/kernels.cu", "native/src/cuda/runtime.cu", "native/src/cuda/staging.cu",
-                      "native/src/cuda/resident.cu", "native/src/cuda/operators.cu"],
+                      "native/src/cuda/resident.cu", "native/src/cuda/operators.cu",
+                      "native/src/cuda/dense.cu", "native/src/cuda/cublas.cu"],
           "defines": ["DYPE_HAVE_CUDA=1"],
           "rules": [{
             "rule_name": "nvcc",
             "extension": "cu",
             "inputs": ["<(RULE_INPUT_PATH)", "native/src/cuda/kernels.cuh", "native/src/cuda/gpu.h",
-                       "native/src/cuda/runtime_internal.cuh", "native/src/cuda/kernels/common.cuh",
+                       "native/src/cuda/runtime_internal.cuh", "native/src/cuda/cublas_loader.cuh",
+                       "native/src/kernels/dense.h", "native/src/cuda/kernels/common.cuh",
                        "native/src/cuda/kernels/spmm.cuh", "native/src/cuda/kernels/bfs.cuh", "native/src/cuda/kernels/msbfs.cuh"],
             "outputs": ["<(INTERMEDIATE_DIR)/<(RULE_INPUT_ROOT).o"],
             "message": "nvcc <(RULE_INPUT_PATH)",

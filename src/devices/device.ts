@@ -133,6 +133,12 @@ export interface DeviceCapabilities {
   readonly concurrency: number;
   /** Whether single-source BFS takes `resume` and `maxLevels` (a search handed across devices). */
   readonly bfsResume: boolean;
+  /**
+   * Kinds computed on the host elsewhere (GEMM, element-wise, reductions, SDDMM) that this device
+   * runs on kernels of its own. A real device with memory of its own is offered only these of
+   * them, so host work is never timed as its work. @default none
+   */
+  readonly denseKernels?: readonly string[];
 }
 
 export interface DevicePower {

@@ -7,6 +7,7 @@
 
 import type { Device, EnergySource } from '../devices/device.js';
 import { operatorKind } from '../operators/registry.js';
+import type { OwnKernel } from '../operators/kind.js';
 import { UnsupportedError } from '../errors.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { computeHostDense } from '../workloads/host-dense.js';
@@ -30,6 +31,16 @@ export interface PieceResult {
 /** Whether `op` runs as a device kernel on `device` (else it is computed on the host). */
 export function isNative(op: BoundOp, device: Device): boolean {
   return operatorKind(op.kind, 'isNative').execution.on === 'device' && (device.capabilities.operators as readonly string[]).includes(op.kind);
+}
+
+/**
+ * The kernel of its own that `device` runs host-computed `op` with (a CUDA GPU's GEMM, say), or
+ * undefined where it has none and the host computes it.
+ */
+export function ownKernel(op: BoundOp, device: Device): OwnKernel | undefined {
+  if (!device.capabilities.denseKernels?.includes(op.kind)) return undefined;
+  const exec = operatorKind(op.kind, 'ownKernel').execution;
+  return exec.on === 'host' ? exec.onDevice?.[device.backend] : undefined;
 }
 
 /**
@@ -68,6 +79,17 @@ export async function executePiece(
   if (exec.on === 'device' && isNative(op, device)) {
     const { output, result: r } = await exec.run(device, op, x, full ? undefined : range, signal ? { signal } : {});
     return { output, seconds: r.seconds, joules: r.joules, source: r.source, energySource: r.energySource };
+  }
+  const own = exec.on === 'host' ? ownKernel(op, device) : undefined;
+  if (own) {
+    signal?.throwIfAborted();
+    const r = await own.run(op, x, range);
+    // The kernels' own time (copies are priced on the links, as for the sparse operators); NVML's
+    // board power over it where it was read, else the device's busy power (modelled).
+    const seconds = r.run?.kernelSeconds ?? r.seconds;
+    const measuredPower = r.run?.energyMeasured === true;
+    const joules = (measuredPower ? r.run!.watts : device.power.activeWatts) * seconds;
+    return { output: r.output, seconds, joules, source: 'measured', energySource: measuredPower ? 'measured' : 'modelled' };
   }
   if (!device.simulated && device.memorySpace !== 'host') {
     // Host code timed as another device's work would be a lie: the planner never offers this.

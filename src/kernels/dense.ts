@@ -1,9 +1,10 @@
 // The dense operators on the CPU's native kernels (native/src/kernels/dense.h): GEMM through
 // OpenBLAS or dype's blocked kernel, element-wise maps, reduction partials and SDDMM, each over a
-// range of output rows on every core. Arguments are checked as the TypeScript reference checks
-// them (dense-checks.ts), then again natively. Results equal the reference (src/workloads/dense/)
-// exactly for relu, affine and add, and within rounding for the sums: an f32 GEMM accumulates in
-// f32 as BLAS does; reductions and SDDMM sum in f64 in another order.
+// range of output rows on every core; and the same operators on a CUDA GPU (native/src/cuda/
+// dense.cu, GEMM through cuBLAS), over the same arguments (`on: 'gpu'`). Arguments are checked as
+// the TypeScript reference checks them (dense-checks.ts), then again natively. Results equal the
+// reference (src/workloads/dense/) exactly for relu, affine and add, and within rounding for the
+// sums: an f32 GEMM accumulates in f32 as BLAS does; reductions and SDDMM sum in f64 in another order.
 
 import { allocRowPtr, CsrMatrix, type ValueArray } from '../data/csr.js';
 import type { DenseMatrix } from '../data/dense.js';
@@ -11,11 +12,36 @@ import type { RowRange } from '../devices/device.js';
 import { KERNEL_INLINE_WORK, nativeAddon, type NativeGemmInfo } from '../native/addon.js';
 import { allocDense, checkAdd, checkAffine, checkGemm, checkReduce, checkRelu, checkSddmm, type ReduceOp, wrap } from './dense-checks.js';
 import { callNative } from './native-call.js';
+import type { CudaRun } from '../devices/backends/gpu.js';
 
 /** A native dense result and the kernel's own measured time (the CPU device's time for it). */
 export interface NativeDenseResult<M> {
   readonly output: M;
+  /** The call's wall time on the CPU (the kernel alone); on the GPU, the call's (kernels and copies: see `run`). */
   readonly seconds: number;
+  /** On the GPU: the kernels' own time from CUDA events, and the copies beside it. */
+  readonly run?: CudaRun;
+}
+
+/** Where a dense kernel runs: the CPU's cores, or the CUDA GPU (its kernels' time and copies in `run`). */
+export type DenseTarget = 'cpu' | 'gpu';
+
+type DenseEntry = 'gemm' | 'relu' | 'affine' | 'add' | 'reducePartial' | 'sddmm';
+
+/** The call's name, as errors give it: the CPU binding's, or its gpu-prefixed twin's (`gpuGemm`). */
+function nameOn(name: DenseEntry, on: DenseTarget): string {
+  return on === 'gpu' ? `gpu${name[0]!.toUpperCase()}${name.slice(1)}` : name;
+}
+
+/**
+ * Call binding `name` on `on` with positional `args`: the CPU's with `inline` last, or its
+ * gpu-prefixed twin (same arguments; a GPU call always runs on a worker).
+ */
+async function invoke(on: DenseTarget, name: DenseEntry, args: readonly unknown[], inline: boolean): Promise<{ seconds: number; run?: CudaRun }> {
+  const fn = nameOn(name, on);
+  const call = (nativeAddon() as unknown as Record<string, (...a: unknown[]) => Promise<{ readonly seconds: number }>>)[fn]!;
+  const r = await callNative(fn, () => (on === 'gpu' ? call(...args) : call(...args, inline)));
+  return on === 'gpu' ? { seconds: r.seconds, run: r as unknown as CudaRun } : { seconds: r.seconds };
 }
 
 /** Flops below which a GEMM runs on the calling thread: a few hundred microseconds, a few times the async round trip. */
@@ -30,18 +56,17 @@ export function gemmInline(m: number, k: number, n: number): boolean {
 }
 
 /**
- * `x[begin:end, :] * w` on the CPU.
+ * `x[begin:end, :] * w` on the CPU (or the GPU, through cuBLAS).
  * @throws {InvalidArgumentError} as the reference `gemm` does.
  * @example
  * const { output: h } = await nativeGemm(features, weights, [0, 1024]);
  */
-export async function nativeGemm(x: DenseMatrix, w: DenseMatrix, range?: RowRange): Promise<NativeDenseResult<DenseMatrix>> {
-  const fn = 'gemm';
+export async function nativeGemm(x: DenseMatrix, w: DenseMatrix, range?: RowRange, on: DenseTarget = 'cpu'): Promise<NativeDenseResult<DenseMatrix>> {
+  const fn = nameOn('gemm', on);
   const [begin, end] = checkGemm(fn, x, w, range);
   const y = allocDense(fn, end - begin, w.cols, x.precision);
-  const inline = gemmInline(end - begin, x.cols, w.cols);
-  const { seconds } = await callNative(fn, () => nativeAddon().gemm(x.rows, x.cols, w.cols, x.data, w.data, y, begin, end, inline));
-  return { output: wrap(end - begin, w.cols, y), seconds };
+  const r = await invoke(on, 'gemm', [x.rows, x.cols, w.cols, x.data, w.data, y, begin, end], gemmInline(end - begin, x.cols, w.cols));
+  return { output: wrap(end - begin, w.cols, y), ...r };
 }
 
 /**
@@ -50,13 +75,12 @@ export async function nativeGemm(x: DenseMatrix, w: DenseMatrix, range?: RowRang
  * @example
  * const { output } = await nativeRelu(h);
  */
-export async function nativeRelu(x: DenseMatrix, range?: RowRange): Promise<NativeDenseResult<DenseMatrix>> {
-  const fn = 'relu';
+export async function nativeRelu(x: DenseMatrix, range?: RowRange, on: DenseTarget = 'cpu'): Promise<NativeDenseResult<DenseMatrix>> {
+  const fn = nameOn('relu', on);
   const [begin, end] = checkRelu(fn, x, range);
   const out = allocDense(fn, end - begin, x.cols, x.precision);
-  const inline = out.length < KERNEL_INLINE_WORK;
-  const { seconds } = await callNative(fn, () => nativeAddon().relu(x.rows, x.cols, x.data, out, begin, end, inline));
-  return { output: wrap(end - begin, x.cols, out), seconds };
+  const r = await invoke(on, 'relu', [x.rows, x.cols, x.data, out, begin, end], out.length < KERNEL_INLINE_WORK);
+  return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
 /**
@@ -65,13 +89,18 @@ export async function nativeRelu(x: DenseMatrix, range?: RowRange): Promise<Nati
  * @example
  * const { output } = await nativeAffine(rank, 0.85, 0.15 / n);
  */
-export async function nativeAffine(x: DenseMatrix, scale: number, shift: number, range?: RowRange): Promise<NativeDenseResult<DenseMatrix>> {
-  const fn = 'affine';
+export async function nativeAffine(
+  x: DenseMatrix,
+  scale: number,
+  shift: number,
+  range?: RowRange,
+  on: DenseTarget = 'cpu',
+): Promise<NativeDenseResult<DenseMatrix>> {
+  const fn = nameOn('affine', on);
   const [begin, end] = checkAffine(fn, x, scale, shift, range);
   const out = allocDense(fn, end - begin, x.cols, x.precision);
-  const inline = out.length < KERNEL_INLINE_WORK;
-  const { seconds } = await callNative(fn, () => nativeAddon().affine(x.rows, x.cols, x.data, scale, shift, out, begin, end, inline));
-  return { output: wrap(end - begin, x.cols, out), seconds };
+  const r = await invoke(on, 'affine', [x.rows, x.cols, x.data, scale, shift, out, begin, end], out.length < KERNEL_INLINE_WORK);
+  return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
 /**
@@ -80,13 +109,12 @@ export async function nativeAffine(x: DenseMatrix, scale: number, shift: number,
  * @example
  * const { output } = await nativeAdd(h, residual);
  */
-export async function nativeAdd(x: DenseMatrix, y: DenseMatrix, range?: RowRange): Promise<NativeDenseResult<DenseMatrix>> {
-  const fn = 'add';
+export async function nativeAdd(x: DenseMatrix, y: DenseMatrix, range?: RowRange, on: DenseTarget = 'cpu'): Promise<NativeDenseResult<DenseMatrix>> {
+  const fn = nameOn('add', on);
   const [begin, end] = checkAdd(fn, x, y, range);
   const out = allocDense(fn, end - begin, x.cols, x.precision);
-  const inline = out.length < KERNEL_INLINE_WORK;
-  const { seconds } = await callNative(fn, () => nativeAddon().add(x.rows, x.cols, x.data, y.data, out, begin, end, inline));
-  return { output: wrap(end - begin, x.cols, out), seconds };
+  const r = await invoke(on, 'add', [x.rows, x.cols, x.data, y.data, out, begin, end], out.length < KERNEL_INLINE_WORK);
+  return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
 const REDUCE_CODES: Readonly<Record<ReduceOp, 0 | 1 | 2>> = { sum: 0, max: 1, norm2: 2 };
@@ -98,13 +126,12 @@ const REDUCE_CODES: Readonly<Record<ReduceOp, 0 | 1 | 2>> = { sum: 0, max: 1, no
  * @example
  * const { output: acc } = await nativeReducePartial(x, 'norm2', [0, 500]);
  */
-export async function nativeReducePartial(x: DenseMatrix, op: ReduceOp, range?: RowRange): Promise<NativeDenseResult<DenseMatrix>> {
-  const fn = 'reducePartial';
+export async function nativeReducePartial(x: DenseMatrix, op: ReduceOp, range?: RowRange, on: DenseTarget = 'cpu'): Promise<NativeDenseResult<DenseMatrix>> {
+  const fn = nameOn('reducePartial', on);
   const [begin, end] = checkReduce(fn, x, op, range);
   const acc = new Float64Array(x.cols);
-  const inline = (end - begin) * x.cols < KERNEL_INLINE_WORK;
-  const { seconds } = await callNative(fn, () => nativeAddon().reducePartial(x.rows, x.cols, x.data, REDUCE_CODES[op], acc, begin, end, inline));
-  return { output: wrap(1, x.cols, acc), seconds };
+  const r = await invoke(on, 'reducePartial', [x.rows, x.cols, x.data, REDUCE_CODES[op], acc, begin, end], (end - begin) * x.cols < KERNEL_INLINE_WORK);
+  return { output: wrap(1, x.cols, acc), ...r };
 }
 
 /**
@@ -115,17 +142,21 @@ export async function nativeReducePartial(x: DenseMatrix, op: ReduceOp, range?: 
  * @example
  * const { output: scores } = await nativeSddmm(adjacency, q, k);
  */
-export async function nativeSddmm(a: CsrMatrix, u: DenseMatrix, v: DenseMatrix, range?: RowRange): Promise<NativeDenseResult<CsrMatrix>> {
-  const fn = 'sddmm';
+export async function nativeSddmm(
+  a: CsrMatrix,
+  u: DenseMatrix,
+  v: DenseMatrix,
+  range?: RowRange,
+  on: DenseTarget = 'cpu',
+): Promise<NativeDenseResult<CsrMatrix>> {
+  const fn = nameOn('sddmm', on);
   const [begin, end] = checkSddmm(fn, a, u, v, range);
   const first = a.rowStart(begin);
   const nnz = a.rowStart(end) - first;
   const rows = end - begin;
   const values: ValueArray = u.precision === 'f32' ? new Float32Array(nnz) : new Float64Array(nnz);
-  const inline = nnz * Math.max(1, u.cols) + rows < KERNEL_INLINE_WORK;
-  const { seconds } = await callNative(fn, () =>
-    nativeAddon().sddmm(a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, u.data, v.data, u.cols, values, begin, end, inline),
-  );
+  const args = [a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, u.data, v.data, u.cols, values, begin, end];
+  const r = await invoke(on, 'sddmm', args, nnz * Math.max(1, u.cols) + rows < KERNEL_INLINE_WORK);
   const rowPtr = allocRowPtr(rows, nnz);
   for (let r = 1; r <= rows; r++) {
     const e = a.rowStart(begin + r) - first;
@@ -134,7 +165,7 @@ export async function nativeSddmm(a: CsrMatrix, u: DenseMatrix, v: DenseMatrix, 
   }
   const colIdx = a.colIdx.slice(first, first + nnz);
   const output = CsrMatrix.trusted({ rows, cols: a.cols, rowPtr, colIdx, values, sortedColumns: a.sortedColumns || sortedRows(colIdx, rowPtr) });
-  return { output, seconds };
+  return { output, ...r };
 }
 
 /** Whether every row's columns strictly increase (the reference's test). */

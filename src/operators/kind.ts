@@ -7,6 +7,7 @@ import type { CsrMatrix } from '../data/csr.js';
 import type { DenseMatrix, Precision } from '../data/dense.js';
 import type { Device, DeviceResult, RowRange, RunOptions } from '../devices/device.js';
 import type { OperatorShape } from '../cost/model.js';
+import type { NativeDenseResult } from '../kernels/dense.js';
 import type { BoundOp, BoundValue, SplitAxis } from '../workloads/bind.js';
 
 /** A computed value: a matrix, or BFS depths (`sources x n` row-major for multi-source). */
@@ -75,6 +76,16 @@ export interface DeviceExecution {
 }
 
 /**
+ * A host-computed kind's kernel on a device with memory of its own (a CUDA GPU): the output, and
+ * the device's own costs (`run`: the kernels' time from CUDA events, the copies beside it).
+ */
+export interface OwnKernel {
+  /** A library the device must have found at run time (cuBLAS for GEMM on a CUDA GPU). */
+  readonly needs?: 'blas';
+  run(op: BoundOp, x: readonly Value[], range: RowRange): Promise<NativeDenseResult<Value>>;
+}
+
+/**
  * A kind computed on the host: timed on the host CPU (its native kernel where it has one, else
  * its TypeScript code), priced by a simulator's roofline (or the kind's own cost) elsewhere.
  */
@@ -84,6 +95,11 @@ export interface HostExecution {
   native?(op: BoundOp, x: readonly Value[], range: RowRange): Promise<{ output: Value; seconds: number }>;
   /** Plain code over output rows `range` (on `device` where the kind has code per device): a simulator's true result, and the CPU's without `native`. */
   compute(op: BoundOp, x: readonly Value[], range: RowRange, device?: Device): Value | Promise<Value>;
+  /**
+   * Kernels of its own on devices with memory of their own, by backend name (`gpu`: CUDA). Such a
+   * device is offered the kind only where it has one (DeviceCapabilities.denseKernels).
+   */
+  readonly onDevice?: Readonly<Record<string, OwnKernel>>;
 }
 
 /** One operator kind. */

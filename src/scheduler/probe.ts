@@ -14,7 +14,7 @@ import { onHost } from '../devices/host-gate.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { aboveCall, type CallCost, type Cost, type ProbedCostSource, type Ratio, workOf } from './probed-costs.js';
-import { executePiece } from '../executor/piece.js';
+import { executePiece, ownKernel } from '../executor/piece.js';
 import type { Value } from '../workloads/reference.js';
 import { repeatInRounds } from '../executor/repeats.js';
 import { operatorKind } from '../operators/registry.js';
@@ -35,7 +35,7 @@ function runsKernel(op: BoundOp, device: Device): boolean {
 
 /** Whether a probe of `op` on `device` can tell the model anything: a kernel the device runs, or host work timed on the host. */
 export function probeable(op: BoundOp, device: Device): boolean {
-  if (runsKernel(op, device)) return true;
+  if (runsKernel(op, device) || ownKernel(op, device)) return true;
   return !device.simulated && device.memorySpace === 'host';
 }
 

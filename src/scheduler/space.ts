@@ -38,8 +38,8 @@ export interface SpaceOptions {
  * Can `device` run operator `op` at all (capabilities and precision)? Operators without a device
  * kernel (GEMM, element-wise, reductions, SDDMM) are computed on the host: timed there when the
  * device is the host's own CPU, priced by the device's roofline when it is a simulator. A real
- * device with memory of its own (a CUDA GPU) is offered them only when it has kernels for them,
- * so no host work is ever timed and labelled as that device's.
+ * device with memory of its own (a CUDA GPU) is offered them only where it has kernels of its own
+ * for them (`capabilities.denseKernels`), so no host work is ever timed and labelled as that device's.
  */
 export function canRun(device: Device, op: BoundOp, bound: BoundWorkload): boolean {
   const out = bound.values[op.output]!;
@@ -48,6 +48,7 @@ export function canRun(device: Device, op: BoundOp, bound: BoundWorkload): boole
   if ((device.capabilities.operators as readonly string[]).includes(op.kind)) return true;
   const kind = operatorKind(op.kind, 'canRun');
   if (kind.execution.on === 'device') return false;
+  if (device.capabilities.denseKernels?.includes(op.kind)) return true;
   if (kind.runsOn && !kind.runsOn(device)) return false;
   return device.simulated || device.memorySpace === 'host';
 }

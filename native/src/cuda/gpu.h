@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../kernels/bfs.h"
+#include "../kernels/dense.h"
 #include "../kernels/spmm.h"
 
 namespace dype {
@@ -39,6 +40,16 @@ struct Probe {
 
 // Probed once; later calls return the first answer.
 const Probe& probe();
+
+// cuBLAS, for GEMM on the card: loaded with dlopen when first asked (never needed to load the
+// addon), from $DYPE_CUBLAS, else libcublas.so.13, .12 or plain on the library path, else the
+// toolkit's lib64. `available` is false with a `reason` where it is not found or no device is.
+struct BlasProbe {
+  bool available = false;
+  std::string reason;
+  std::string library;  // "cuBLAS 13.0.2 (/usr/local/cuda/lib64/libcublas.so.13)"
+};
+const BlasProbe& blas_probe();
 
 // One operator's costs. Times come from CUDA events on the operator's own stream.
 struct Run {
@@ -72,6 +83,15 @@ struct PrefetchResult {
 Status spmm(const char* fn, const SpmmArgs& args, int strategy, Run* run);
 Status bfs(const char* fn, const BfsArgs& args, BfsStats* stats, Run* run);
 Status msbfs(const char* fn, const MsBfsArgs& args, int64_t* edges_examined, Run* run);
+
+// The dense operators on the card, over the same arguments as the CPU's (dense.h, checked by
+// the same binding): GEMM through cuBLAS, element-wise maps, column-reduction partials and SDDMM
+// as CUDA kernels, each over a range of output rows. Results equal the CPU kernels' exactly for
+// relu, affine and add, and within rounding for the sums (other summation orders).
+Status gemm(const char* fn, const GemmArgs& a, Run* run);
+Status map(const char* fn, const MapArgs& a, Run* run);
+Status reduce_partial(const char* fn, const ReduceArgs& a, Run* run);
+Status sddmm(const char* fn, const SddmmArgs& a, Run* run);
 
 // Copy these host buffers to the device, where later operators that read exactly these
 // buffers (same address and length) find them instead of copying again. The device copy keeps

@@ -6,19 +6,13 @@
 
 #include "../async_call.h"
 #include "gpu.h"
+#include "run_report.h"
 
 namespace dype {
 namespace gpu {
 namespace {
 
 using namespace napi;
-
-void set_run(Napi::Object& o, const Run& r) {
-  set_numbers(o, {{"kernelSeconds", r.kernel_s}, {"h2dSeconds", r.h2d_s}, {"d2hSeconds", r.d2h_s}, {"h2dBytes", r.h2d_bytes},
-                  {"d2hBytes", r.d2h_bytes}, {"watts", r.watts}});
-  o.Set("energyMeasured", Napi::Boolean::New(o.Env(), r.energy_measured));
-  set_numbers(o, {{"levels", static_cast<double>(r.levels)}, {"residentBytes", r.resident_bytes}});
-}
 
 // What a graph operator fills: the device's costs and the search's profile or edge count.
 struct SearchRun {
@@ -61,6 +55,16 @@ Napi::Value GpuProbe(const Napi::CallbackInfo& info) {
                   {"runtimeVersion", p.runtime_version}, {"driverVersion", p.driver_version}});
   set_booleans(o, {{"nvml", p.nvml}});
   set_numbers(o, {{"powerLimitWatts", p.power_limit_watts}});
+  return o;
+}
+
+// gpuBlasProbe() -> { available, reason, library }: cuBLAS, loaded on this first call (GEMM on
+// the card needs it; the other dense kernels do not).
+Napi::Value GpuBlasProbe(const Napi::CallbackInfo& info) {
+  const BlasProbe& b = blas_probe();
+  Napi::Object o = Napi::Object::New(info.Env());
+  set_booleans(o, {{"available", b.available}});
+  set_strings(o, {{"reason", b.reason}, {"library", b.library}});
   return o;
 }
 
@@ -148,7 +152,7 @@ Napi::Value Resident(const Napi::CallbackInfo& info) {
 
 void Register(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"gpuPrefetch", Prefetch}, {"gpuRelease", Release}, {"gpuResident", Resident},
-                                   {"gpuProbe", GpuProbe}, {"gpuSpmm", Spmm}, {"gpuSpmv", Spmv}, {"gpuBfs", Bfs},
+                                   {"gpuProbe", GpuProbe}, {"gpuBlasProbe", GpuBlasProbe}, {"gpuSpmm", Spmm}, {"gpuSpmv", Spmv}, {"gpuBfs", Bfs},
                                    {"gpuMsbfs", MsBfs}});
 }
 

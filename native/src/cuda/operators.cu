@@ -19,20 +19,6 @@ namespace {
 
 using namespace rt;
 
-// Row pointers of rows [begin, end] rebased to start at 0, as int64 (the kernels' one layout),
-// and the longest row.
-std::vector<int64_t> local_row_ptr(const Csr& a, int64_t begin, int64_t end, int64_t* max_row) {
-  std::vector<int64_t> rp(static_cast<size_t>(end - begin + 1));
-  const int64_t base = a.ptr(begin);
-  int64_t longest = 0;
-  for (int64_t r = begin; r <= end; ++r) {
-    rp[static_cast<size_t>(r - begin)] = a.ptr(r) - base;
-    if (r > begin) longest = std::max(longest, rp[static_cast<size_t>(r - begin)] - rp[static_cast<size_t>(r - begin - 1)]);
-  }
-  if (max_row) *max_row = longest;
-  return rp;
-}
-
 // The first column index outside [0, bound) in [from, to), for the error message (the kernels
 // only flag that one exists).
 Status bad_column_status(const char* fn, const Csr& g, int64_t from, int64_t to, int64_t bound, const char* graph) {

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -23,6 +24,20 @@ std::string cuda_reason(cudaError_t e);
 Status cuda_status(const char* fn, const char* what, cudaError_t e);
 // NVML board power now, 0 without NVML.
 double nvml_watts();
+
+// Row pointers of rows [begin, end] rebased to start at 0, as int64 (the kernels' one layout),
+// and the longest row.
+inline std::vector<int64_t> local_row_ptr(const Csr& a, int64_t begin, int64_t end, int64_t* max_row) {
+  std::vector<int64_t> rp(static_cast<size_t>(end - begin + 1));
+  const int64_t base = a.ptr(begin);
+  int64_t longest = 0;
+  for (int64_t r = begin; r <= end; ++r) {
+    rp[static_cast<size_t>(r - begin)] = a.ptr(r) - base;
+    if (r > begin) longest = std::max(longest, rp[static_cast<size_t>(r - begin)] - rp[static_cast<size_t>(r - begin - 1)]);
+  }
+  if (max_row) *max_row = longest;
+  return rp;
+}
 
 // ---- RAII over device resources: nothing leaks on any return path --------------------------
 

@@ -33,6 +33,14 @@ Status unavailable(const char* fn) {
 Status spmm(const char* fn, const SpmmArgs&, int, Run*) { return unavailable(fn); }
 Status bfs(const char* fn, const BfsArgs&, BfsStats*, Run*) { return unavailable(fn); }
 Status msbfs(const char* fn, const MsBfsArgs&, int64_t*, Run*) { return unavailable(fn); }
+Status gemm(const char* fn, const GemmArgs&, Run*) { return unavailable(fn); }
+Status map(const char* fn, const MapArgs&, Run*) { return unavailable(fn); }
+Status reduce_partial(const char* fn, const ReduceArgs&, Run*) { return unavailable(fn); }
+Status sddmm(const char* fn, const SddmmArgs&, Run*) { return unavailable(fn); }
+const BlasProbe& blas_probe() {
+  static const BlasProbe b{false, "cuBLAS was not looked for: no CUDA device (" + probe().reason + ")", ""};
+  return b;
+}
 Status prefetch(const char* fn, const std::vector<HostSpan>&, PrefetchResult*) { return unavailable(fn); }
 void release(const std::vector<HostSpan>&, double* freed_bytes) {
   if (freed_bytes) *freed_bytes = 0;

@@ -92,6 +92,11 @@ struct SddmmArgs {
 
 Status sddmm(const char* fn, const SddmmArgs& a);
 
+// The faults every SDDMM (CPU or GPU) reports at the first faulty entry p (an index into
+// a.col_idx): a column index outside [0, cols), or a result that is not finite in the type.
+Status sddmm_column_fault(const char* fn, const SddmmArgs& s, int64_t p);
+Status sddmm_value_fault(const char* fn, const SddmmArgs& s, int64_t p, double value);
+
 // Bytes of a dense element.
 inline int64_t element_bytes(DenseType t) { return t == DenseType::kF32 ? 4 : 8; }
 

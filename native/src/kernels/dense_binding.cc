@@ -1,11 +1,15 @@
-// Node-API face of the dense kernels (dense.h): gemm, relu, affine, add, reducePartial, sddmm and
-// gemmInfo. Like spmm, every array's type and length is checked here (the TypeScript layer checks
-// first) and outputs may not overlap inputs; the kernels then never index past what was checked.
+// Node-API face of the dense kernels: gemm, relu, affine, add, reducePartial, sddmm and gemmInfo
+// on the CPU (dense.h), and the same calls prefixed gpu (gpuGemm, ...) on the card (cuda/gpu.h),
+// over the same arguments. Like spmm, every array's type and length is checked here (the
+// TypeScript layer checks first) and outputs may not overlap inputs; the kernels then never
+// index past what was checked. The GPU calls always run on a libuv worker.
 #include <napi.h>
 
 #include <string>
 
 #include "../async_call.h"
+#include "../cuda/gpu.h"
+#include "../cuda/run_report.h"
 #include "dense.h"
 
 namespace dype {
@@ -58,9 +62,23 @@ Napi::Value run(const Napi::CallbackInfo& info, const char* fn, size_t inline_at
                          [compute](const char* f, Nothing&) { return compute(f); }, no_report);
 }
 
+// Where a dense call runs: the CPU's kernels or the card's, over the same checked arguments.
+enum class On { kCpu, kGpu };
+
+// Run `a` on the CPU (`cpu`) or the card (`gpu_fn`, which also reports the GPU's costs).
+template <class Args>
+Napi::Value dispatch(const Napi::CallbackInfo& info, const char* fn, On on, size_t inline_at, const Borrowed& out, const Args& a,
+                     Status (*cpu)(const char*, const Args&), Status (*gpu_fn)(const char*, const Args&, gpu::Run*)) {
+  if (on == On::kGpu) {
+    return launch<gpu::Run>(info.Env(), fn, false, Pins::args(info, inline_at).output(out.data, bytes_of(out)),
+                            [a, gpu_fn](const char* f, gpu::Run& r) { return gpu_fn(f, a, &r); },
+                            [](Napi::Object& o, const gpu::Run& r) { gpu::set_run(o, r); });
+  }
+  return run(info, fn, inline_at, out, [a, cpu](const char* f) { return cpu(f, a); });
+}
+
 // gemm(m, k, n, x, w, y, rowBegin, rowEnd, inline?): y = x[rowBegin:rowEnd, :] * w.
-Napi::Value Gemm(const Napi::CallbackInfo& info) {
-  const char* fn = "gemm";
+Napi::Value GemmCommon(const Napi::CallbackInfo& info, const char* fn, On on) {
   return with_arg_errors(info.Env(), [&] {
     GemmArgs a;
     a.x.rows = get_int(info, 0, fn, "m", 0, INT32_MAX);
@@ -76,12 +94,12 @@ Napi::Value Gemm(const Napi::CallbackInfo& info) {
     a.w.data = w.data;
     a.y = y.data;
     a.type = type_of(x);
-    return run(info, fn, 8, y, [a](const char* f) { return gemm(f, a); });
+    return dispatch(info, fn, on, 8, y, a, &dype::gemm, &gpu::gemm);
   });
 }
 
 // The element-wise maps: (rows, cols, x, [scale, shift | z,] y, rowBegin, rowEnd, inline?).
-Napi::Value MapCommon(const Napi::CallbackInfo& info, const char* fn, MapOp op) {
+Napi::Value MapCommon(const Napi::CallbackInfo& info, const char* fn, MapOp op, On on) {
   return with_arg_errors(info.Env(), [&] {
     MapArgs a;
     a.op = op;
@@ -106,17 +124,21 @@ Napi::Value MapCommon(const Napi::CallbackInfo& info, const char* fn, MapOp op) 
     a.x.data = x.data;
     a.y = y.data;
     a.type = type_of(x);
-    return run(info, fn, at + 2, y, [a](const char* f) { return map(f, a); });
+    return dispatch(info, fn, on, at + 2, y, a, &dype::map, &gpu::map);
   });
 }
 
-Napi::Value Relu(const Napi::CallbackInfo& info) { return MapCommon(info, "relu", MapOp::kRelu); }
-Napi::Value Affine(const Napi::CallbackInfo& info) { return MapCommon(info, "affine", MapOp::kAffine); }
-Napi::Value Add(const Napi::CallbackInfo& info) { return MapCommon(info, "add", MapOp::kAdd); }
+Napi::Value Gemm(const Napi::CallbackInfo& info) { return GemmCommon(info, "gemm", On::kCpu); }
+Napi::Value Relu(const Napi::CallbackInfo& info) { return MapCommon(info, "relu", MapOp::kRelu, On::kCpu); }
+Napi::Value Affine(const Napi::CallbackInfo& info) { return MapCommon(info, "affine", MapOp::kAffine, On::kCpu); }
+Napi::Value Add(const Napi::CallbackInfo& info) { return MapCommon(info, "add", MapOp::kAdd, On::kCpu); }
+Napi::Value GpuGemm(const Napi::CallbackInfo& info) { return GemmCommon(info, "gpuGemm", On::kGpu); }
+Napi::Value GpuRelu(const Napi::CallbackInfo& info) { return MapCommon(info, "gpuRelu", MapOp::kRelu, On::kGpu); }
+Napi::Value GpuAffine(const Napi::CallbackInfo& info) { return MapCommon(info, "gpuAffine", MapOp::kAffine, On::kGpu); }
+Napi::Value GpuAdd(const Napi::CallbackInfo& info) { return MapCommon(info, "gpuAdd", MapOp::kAdd, On::kGpu); }
 
 // reducePartial(rows, cols, x, op (0 sum, 1 max, 2 norm2), acc (cols doubles), rowBegin, rowEnd, inline?).
-Napi::Value ReducePartial(const Napi::CallbackInfo& info) {
-  const char* fn = "reducePartial";
+Napi::Value ReduceCommon(const Napi::CallbackInfo& info, const char* fn, On on) {
   return with_arg_errors(info.Env(), [&] {
     ReduceArgs a;
     a.x.rows = get_int(info, 0, fn, "rows", 0, INT32_MAX);
@@ -132,13 +154,15 @@ Napi::Value ReducePartial(const Napi::CallbackInfo& info) {
     a.x.data = x.data;
     a.acc = static_cast<double*>(acc.data);
     a.type = type_of(x);
-    return run(info, fn, 7, acc, [a](const char* f) { return reduce_partial(f, a); });
+    return dispatch(info, fn, on, 7, acc, a, &dype::reduce_partial, &gpu::reduce_partial);
   });
 }
 
+Napi::Value ReducePartial(const Napi::CallbackInfo& info) { return ReduceCommon(info, "reducePartial", On::kCpu); }
+Napi::Value GpuReducePartial(const Napi::CallbackInfo& info) { return ReduceCommon(info, "gpuReducePartial", On::kGpu); }
+
 // sddmm(rows, cols, rowPtr, colIdx, values|null, u, v, k, out, rowBegin, rowEnd, inline?).
-Napi::Value Sddmm(const Napi::CallbackInfo& info) {
-  const char* fn = "sddmm";
+Napi::Value SddmmCommon(const Napi::CallbackInfo& info, const char* fn, On on) {
   return with_arg_errors(info.Env(), [&] {
     SddmmArgs a;
     a.a = get_csr(info, 0, fn);
@@ -159,9 +183,12 @@ Napi::Value Sddmm(const Napi::CallbackInfo& info) {
     a.out = out.data;
     a.out_length = static_cast<int64_t>(out.length);
     a.type = type_of(u);
-    return run(info, fn, 11, out, [a](const char* f) { return sddmm(f, a); });
+    return dispatch(info, fn, on, 11, out, a, &dype::sddmm, &gpu::sddmm);
   });
 }
+
+Napi::Value Sddmm(const Napi::CallbackInfo& info) { return SddmmCommon(info, "sddmm", On::kCpu); }
+Napi::Value GpuSddmm(const Napi::CallbackInfo& info) { return SddmmCommon(info, "gpuSddmm", On::kGpu); }
 
 Napi::Value GemmInfoBinding(const Napi::CallbackInfo& info) {
   const GemmInfo g = gemm_info();
@@ -175,7 +202,9 @@ Napi::Value GemmInfoBinding(const Napi::CallbackInfo& info) {
 
 void register_dense(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"gemm", Gemm}, {"relu", Relu}, {"affine", Affine}, {"add", Add},
-                                   {"reducePartial", ReducePartial}, {"sddmm", Sddmm}, {"gemmInfo", GemmInfoBinding}});
+                                   {"reducePartial", ReducePartial}, {"sddmm", Sddmm}, {"gemmInfo", GemmInfoBinding},
+                                   {"gpuGemm", GpuGemm}, {"gpuRelu", GpuRelu}, {"gpuAffine", GpuAffine}, {"gpuAdd", GpuAdd},
+                                   {"gpuReducePartial", GpuReducePartial}, {"gpuSddmm", GpuSddmm}});
 }
 
 const ExportRegistrar reg(register_dense);

@@ -94,22 +94,24 @@ Status sddmm_typed(const char* fn, const SddmmArgs& s) {
       }
     }
   });
-  if (bad_col.load() != INT64_MAX) {
-    const int64_t p = bad_col.load();
-    return Status::invalid(std::string(fn) + ": colIdx[" + std::to_string(p) + "] = " + std::to_string(a.col_idx[p]) +
-                           " is outside [0, " + std::to_string(a.cols) + ")");
-  }
-  if (bad_value.load() != INT64_MAX) {
-    const int64_t p = bad_value.load();
-    const int64_t r = row_of(a, s.row_begin, s.row_end, p);
-    return Status::invalid(std::string(fn) + ": entry (" + std::to_string(r) + ", " + std::to_string(a.col_idx[p]) + ") = " +
-                           js_number(static_cast<double>(out[p - base])) + " is not finite in " +
-                           (s.type == DenseType::kF32 ? "f32" : "f64") + "; u and v are too large for it");
-  }
+  if (bad_col.load() != INT64_MAX) return sddmm_column_fault(fn, s, bad_col.load());
+  if (bad_value.load() != INT64_MAX) return sddmm_value_fault(fn, s, bad_value.load(), static_cast<double>(out[bad_value.load() - base]));
   return Status{};
 }
 
 }  // namespace
+
+Status sddmm_column_fault(const char* fn, const SddmmArgs& s, int64_t p) {
+  return Status::invalid(std::string(fn) + ": colIdx[" + std::to_string(p) + "] = " + std::to_string(s.a.col_idx[p]) +
+                         " is outside [0, " + std::to_string(s.a.cols) + ")");
+}
+
+Status sddmm_value_fault(const char* fn, const SddmmArgs& s, int64_t p, double value) {
+  const int64_t r = row_of(s.a, s.row_begin, s.row_end, p);
+  return Status::invalid(std::string(fn) + ": entry (" + std::to_string(r) + ", " + std::to_string(s.a.col_idx[p]) + ") = " +
+                         js_number(value) + " is not finite in " + (s.type == DenseType::kF32 ? "f32" : "f64") +
+                         "; u and v are too large for it");
+}
 
 Status sddmm(const char* fn, const SddmmArgs& s) {
   if (s.row_begin < 0 || s.row_end < s.row_begin || s.row_end > s.a.rows) {

@@ -116,7 +116,7 @@ function printSystem(system: SystemView, backends: readonly BackendStatus[], val
         bytes(d.capabilities.memoryBytes),
         d.power.idleWatts.toPrecision(3),
         d.power.activeWatts.toPrecision(3),
-        d.capabilities.operators.join(' '),
+        [...d.capabilities.operators, ...(d.capabilities.denseKernels ?? [])].join(' '),
         d.capabilities.precisions.join(' '),
       ]),
     ),

@@ -17,6 +17,7 @@ import type { Device, DeviceCapabilities, DevicePower, DeviceSpec, RunOptions } 
 import type { CheckedBfs, CheckedMsbfs, CheckedSpmm } from '../run-checks.js';
 import type { ParamRules } from '../spec.js';
 import { GPU_TRAIT_PARAMS, gpuTraits, specNumber, type DeviceTraits } from '../traits.js';
+import { operatorKinds } from '../../operators/registry.js';
 
 /** What the addon reports about CUDA on this machine (native/src/cuda/gpu.h, `Probe`). */
 export interface CudaProbe {
@@ -75,8 +76,18 @@ export interface CudaPrefetch {
 export const SPMM_STRATEGIES = { auto: 0, 'row-split': 1, 'nnz-split': 2 } as const;
 export type SpmmStrategy = keyof typeof SPMM_STRATEGIES;
 
+/** cuBLAS as the addon found it (loaded on the first ask): GEMM runs on the card only with it. */
+export interface CudaBlasProbe {
+  readonly available: boolean;
+  /** Why not, when `available` is false. */
+  readonly reason: string;
+  /** Version and path, when found. */
+  readonly library: string;
+}
+
 interface CudaAddon {
   gpuProbe(): CudaProbe;
+  gpuBlasProbe(): CudaBlasProbe;
   gpuSpmm(
     rows: number,
     cols: number,
@@ -123,6 +134,30 @@ export function cudaAddon(): CudaAddon {
 }
 
 let probed: CudaProbe | undefined;
+let blasProbed: CudaBlasProbe | undefined;
+
+/**
+ * Whether cuBLAS was found for GEMM on the card, looked for once per process (it is loaded
+ * then: a fraction of a second). Looked for only where a CUDA device answers.
+ * @example
+ * const b = cudaBlas(); // { available: false, reason: 'cuBLAS was not looked for: no CUDA device (...)' } here
+ */
+export function cudaBlas(): CudaBlasProbe {
+  blasProbed ??= cudaAddon().gpuBlasProbe();
+  return blasProbed;
+}
+
+/**
+ * The host-computed kinds this card runs on kernels of its own: every kind with a `gpu` kernel,
+ * GEMM only where cuBLAS was found. None without a device.
+ */
+function cudaDenseKinds(p: CudaProbe): string[] {
+  if (!p.available) return [];
+  return operatorKinds()
+    .filter((k) => k.execution.on === 'host' && k.execution.onDevice?.['gpu'])
+    .filter((k) => k.execution.on === 'host' && (k.execution.onDevice!['gpu']!.needs !== 'blas' || cudaBlas().available))
+    .map((k) => k.name);
+}
 
 /**
  * What CUDA looks like here, probed once per process (the first probe starts the CUDA runtime,
@@ -205,7 +240,10 @@ class CudaDevice extends BackendDevice {
     const fn = 'gpuBackend.create';
     this.probe = probe;
     // Not resumable yet: the CUDA search starts from its source (a resumable one needs a card to test).
-    this.capabilities = everyOperator({ memoryBytes: probe.totalBytes, concurrency: specNumber(fn, spec, 'streams'), bfsResume: false });
+    this.capabilities = {
+      ...everyOperator({ memoryBytes: probe.totalBytes, concurrency: specNumber(fn, spec, 'streams'), bfsResume: false }),
+      denseKernels: cudaDenseKinds(probe),
+    };
     this.power = {
       idleWatts: specNumber(fn, spec, 'idleWatts'),
       activeWatts: probe.powerLimitWatts > 0 ? probe.powerLimitWatts : specNumber(fn, spec, 'activeWatts'),
@@ -324,7 +362,8 @@ function describeProbe(p: CudaProbe): string {
   return (
     `${p.name}, compute capability ${p.computeCapability}, ${p.sms} SMs, ${gib(p.totalBytes)}, ` +
     `CUDA runtime ${cuda(p.runtimeVersion)}, driver ${cuda(p.driverVersion)}, ` +
-    (p.nvml ? 'energy from NVML power readings' : 'energy modelled (NVML unreadable)')
+    (p.nvml ? 'energy from NVML power readings' : 'energy modelled (NVML unreadable)') +
+    `; GEMM ${cudaBlas().available ? `through ${cudaBlas().library}` : `not on the card (${cudaBlas().reason})`}`
   );
 }
 

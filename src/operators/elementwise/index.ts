@@ -1,5 +1,5 @@
 // Element-wise operators (relu, affine, add): one output row per input row, never split (a split
-// cannot pay for itself); computed on the host (native on the CPU).
+// cannot pay for itself); computed on the host (native on the CPU), or by CUDA kernels on a GPU.
 
 import type { DenseMatrix } from '../../data/dense.js';
 import { nativeAdd, nativeAffine, nativeRelu } from '../../kernels/dense.js';
@@ -40,6 +40,7 @@ export const relu: OperatorKind = {
     on: 'host',
     native: (_op, x, range) => nativeRelu(dense(x, 0), range),
     compute: (_op, x, range) => reluRows(dense(x, 0), range),
+    onDevice: { gpu: { run: (_op, x, range) => nativeRelu(dense(x, 0), range, 'gpu') } },
   },
 };
 
@@ -59,6 +60,7 @@ export const affine: OperatorKind = {
     on: 'host',
     native: (op, x, range) => nativeAffine(dense(x, 0), op.scale ?? 1, op.shift ?? 0, range),
     compute: (op, x, range) => affineRows(dense(x, 0), op.scale ?? 1, op.shift ?? 0, range),
+    onDevice: { gpu: { run: (op, x, range) => nativeAffine(dense(x, 0), op.scale ?? 1, op.shift ?? 0, range, 'gpu') } },
   },
 };
 
@@ -90,5 +92,6 @@ export const add: OperatorKind = {
     on: 'host',
     native: (_op, x, range) => nativeAdd(dense(x, 0), dense(x, 1), range),
     compute: (_op, x, range) => addRows(dense(x, 0), dense(x, 1), range),
+    onDevice: { gpu: { run: (_op, x, range) => nativeAdd(dense(x, 0), dense(x, 1), range, 'gpu') } },
   },
 };

@@ -1,4 +1,5 @@
-// GEMM: a dense matrix product, split by output rows; computed on the host (native on the CPU).
+// GEMM: a dense matrix product, split by output rows; computed on the host (native on the CPU), or by
+// cuBLAS on a CUDA GPU where it was found.
 
 import type { DenseMatrix } from '../../data/dense.js';
 import { nativeGemm } from '../../kernels/dense.js';
@@ -45,5 +46,6 @@ export const gemm: OperatorKind = {
     on: 'host',
     native: (_op, x, range) => nativeGemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range),
     compute: (_op, x, range) => gemmRows(x[0] as DenseMatrix, x[1] as DenseMatrix, range),
+    onDevice: { gpu: { needs: 'blas', run: (_op, x, range) => nativeGemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range, 'gpu') } },
   },
 };

@@ -38,6 +38,7 @@ export const reduce: OperatorKind = {
     on: 'host',
     native: (op, x, range) => nativeReducePartial(x[0] as DenseMatrix, op.reduceOp ?? 'sum', range),
     compute: (op, x, range) => reducePartial(x[0] as DenseMatrix, op.reduceOp ?? 'sum', range),
+    onDevice: { gpu: { run: (op, x, range) => nativeReducePartial(x[0] as DenseMatrix, op.reduceOp ?? 'sum', range, 'gpu') } },
   },
   join(op, outputs, precision) {
     const acc = outputs.length === 1 ? (outputs[0] as DenseMatrix) : combineReduce(op.reduceOp ?? 'sum', outputs as DenseMatrix[]);

@@ -1,5 +1,5 @@
 // SDDMM: the dense product U V^T sampled on a sparse matrix's pattern (scaled by its values);
-// computed on the host (native on the CPU), split by rows balanced by nonzeros.
+// computed on the host (native on the CPU) or by a CUDA kernel on a GPU, split by rows balanced by nonzeros.
 
 import type { CsrMatrix } from '../../data/csr.js';
 import type { DenseMatrix } from '../../data/dense.js';
@@ -59,5 +59,6 @@ export const sddmm: OperatorKind = {
     on: 'host',
     native: (_op, x, range) => nativeSddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range),
     compute: (_op, x, range) => sddmmRows(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range),
+    onDevice: { gpu: { run: (_op, x, range) => nativeSddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range, 'gpu') } },
   },
 };

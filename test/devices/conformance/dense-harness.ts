@@ -1,5 +1,6 @@
 // The dense conformance suite's parts: every implementation of the dense operators besides the
-// TypeScript reference (today the CPU's native kernels), and the checks against the reference.
+// TypeScript reference (the CPU's native kernels, and the CUDA kernels where a GPU answers), and
+// the checks against the reference.
 //
 // Tolerances, per output element, where u is the unit roundoff of the precision (2^-24 for f32,
 // 2^-53 for f64) and u64 = 2^-53:
@@ -19,10 +20,13 @@ import type { RowRange } from '../../../src/devices/device.js';
 import { nativeAdd, nativeAffine, nativeGemm, nativeReducePartial, nativeRelu, nativeSddmm, type NativeDenseResult } from '../../../src/kernels/dense.js';
 import { add, affine, gemm, reducePartial, relu, sddmm, type ReduceOp } from '../../../src/workloads/dense-kernels.js';
 import { EPSILON } from '../../support/compare.js';
+import { cudaProbe } from '../../../src/devices/backends/gpu.js';
 
 /** One implementation of the dense operators, as the devices that run them call it. */
 export interface DenseImplementation {
   readonly name: string;
+  /** The name its errors give operator `op` (`gemm` on the CPU, `gpuGemm` on the GPU). */
+  fn(op: string): string;
   gemm(x: DenseMatrix, w: DenseMatrix, range?: RowRange): Promise<NativeDenseResult<DenseMatrix>>;
   relu(x: DenseMatrix, range?: RowRange): Promise<NativeDenseResult<DenseMatrix>>;
   affine(x: DenseMatrix, scale: number, shift: number, range?: RowRange): Promise<NativeDenseResult<DenseMatrix>>;
@@ -31,9 +35,35 @@ export interface DenseImplementation {
   sddmm(a: CsrMatrix, u: DenseMatrix, v: DenseMatrix, range?: RowRange): Promise<NativeDenseResult<CsrMatrix>>;
 }
 
-export const DENSE_IMPLEMENTATIONS: readonly DenseImplementation[] = [
-  { name: 'cpu (native)', gemm: nativeGemm, relu: nativeRelu, affine: nativeAffine, add: nativeAdd, reducePartial: nativeReducePartial, sddmm: nativeSddmm },
-];
+const cpu: DenseImplementation = {
+  name: 'cpu (native)',
+  fn: (op) => op,
+  gemm: nativeGemm,
+  relu: nativeRelu,
+  affine: nativeAffine,
+  add: nativeAdd,
+  reducePartial: nativeReducePartial,
+  sddmm: nativeSddmm,
+};
+
+const gpu: DenseImplementation = {
+  name: 'gpu (CUDA)',
+  fn: (op) => `gpu${op[0]!.toUpperCase()}${op.slice(1)}`,
+  gemm: (x, w, range) => nativeGemm(x, w, range, 'gpu'),
+  relu: (x, range) => nativeRelu(x, range, 'gpu'),
+  affine: (x, scale, shift, range) => nativeAffine(x, scale, shift, range, 'gpu'),
+  add: (x, y, range) => nativeAdd(x, y, range, 'gpu'),
+  reducePartial: (x, op, range) => nativeReducePartial(x, op, range, 'gpu'),
+  sddmm: (a, u, v, range) => nativeSddmm(a, u, v, range, 'gpu'),
+};
+
+/** The CPU's kernels everywhere; the CUDA kernels where a device answers (DYPE_REQUIRE_CUDA=1 insists on one). */
+export const DENSE_IMPLEMENTATIONS: readonly DenseImplementation[] = [cpu, ...(cudaProbe().available || requireCuda() ? [gpu] : [])];
+
+function requireCuda(): boolean {
+  if (process.env['DYPE_REQUIRE_CUDA'] !== '1') return false;
+  throw new Error(`DYPE_REQUIRE_CUDA=1 but ${cudaProbe().reason}`);
+}
 
 function expectHonestTime(seconds: number): void {
   expect(Number.isFinite(seconds) && seconds >= 0, `seconds = ${seconds}`).toBe(true);
