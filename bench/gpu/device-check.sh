@@ -3,7 +3,8 @@
 # was carried (a Node binary, node_modules, the shared datasets, an addon built with
 # DYPE_PORTABLE=1 and CUDA), run the device conformance suite and the CUDA tests with the GPU
 # required, then the GPU benchmark. Everything lands in $OUT: the probe, nvidia-smi, the test log,
-# the benchmark's JSON and Markdown. See bench/gpu/README.md for how to prepare the carry folder.
+# the benchmark's JSON and Markdown; with DECISIONS=1, the decision suite on the real CPU + GPU
+# (`decisions.json`, `decisions.md`); with DENSE_OPS=1, the dense operators on the card beside the CPU. See bench/gpu/README.md for how to prepare the carry folder.
 set -u
 cd "$(dirname "$0")/../.."
 C=${DYPE_CARRY:-.devcarry}
@@ -23,9 +24,15 @@ mkdir -p /tmp/datasets && tar -xJf "$C/datasets.tar.xz" -C /tmp/datasets
 export DYPE_SKIP_CLI_BUILD=1 DYPE_DATASETS=/tmp/datasets DYPE_NATIVE_ADDON=$PWD/$C/dype_native.node DYPE_CACHE_DIR=/tmp/dype-cache
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
 nproc
+# cuBLAS for GEMM on the card: the toolkit's, else NVIDIA's pip wheel where the image has one.
+if [ -z "${DYPE_CUBLAS:-}" ] && ! ls /usr/local/cuda/lib64/libcublas.so* >/dev/null 2>&1; then
+  DYPE_CUBLAS=$(find / -xdev -name 'libcublas.so.1[0-9]*' -not -path '*/proc/*' 2>/dev/null | sort | tail -1)
+  [ -n "$DYPE_CUBLAS" ] && export DYPE_CUBLAS && echo "cuBLAS: $DYPE_CUBLAS"
+fi
 
 step probe
-node -e 'console.log(JSON.stringify(require(process.env.DYPE_NATIVE_ADDON).gpuProbe()))' | tee "$OUT/probe.json"
+node -e 'const a = require(process.env.DYPE_NATIVE_ADDON); console.log(JSON.stringify({ ...a.gpuProbe(), blas: a.gpuBlasProbe() }))' | tee "$OUT/probe.json"
+node --import tsx src/cli/main.ts system 2>&1 | tee "$OUT/system.txt" | head -12
 
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   step tests
@@ -33,6 +40,25 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     ${TESTS:-test/devices/conformance test/devices/gpu/} >"$OUT/tests.log" 2>&1
   echo "tests exit $?"
   grep -E "Test Files|Tests |FAIL|✗|×" "$OUT/tests.log" | head -30
+fi
+
+if [ "${DECISIONS:-0}" = 1 ]; then
+  # Decision quality on this machine's CPU + its GPU + a simulated CGRA, against the oracle by execution.
+  step decisions
+  # Progress lines stamped with the seconds since the step began.
+  (timeout "${DECISIONS_TIMEOUT:-240}" node --import tsx bench/scheduler/decision-quality.ts --quick --systems "${DECISION_SYSTEMS:-cpu-cuda-cgra}" \
+    ${DECISION_ARGS:-} --json "$OUT/decisions.json" 2>&1 >"$OUT/decisions.md"; echo "decisions exit $?") |
+    { s=$SECONDS; while IFS= read -r l; do echo "$((SECONDS - s)) $l"; done; } >"$OUT/decisions.log"
+  tail -1 "$OUT/decisions.log"
+  tail -25 "$OUT/decisions.md"
+  grep -E "loss [0-9]" "$OUT/decisions.log" | tail -16
+fi
+
+if [ "${DENSE_OPS:-0}" = 1 ]; then
+  step dense-ops
+  timeout "${DENSE_TIMEOUT:-60}" node --import tsx bench/gpu/dense-ops.ts --repeats 5 >"$OUT/dense-ops.md" 2>&1
+  echo "dense-ops exit $?"
+  cat "$OUT/dense-ops.md"
 fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then

@@ -58,7 +58,7 @@ const { results, summary } = await runSuite({
     n++;
     if (!args.quiet)
       progress(
-        `${String(n).padStart(4)} ${r.system} ${r.calibration} ${r.workload} ${r.dataset} ${r.objective}: ${r.optimal ? 'optimal' : `loss ${fixed(100 * r.loss, 1)}%`}`,
+        `${String(n).padStart(4)} ${r.system} ${r.calibration} ${r.workload} ${r.dataset} ${r.objective}: ${r.optimal ? 'optimal' : `loss ${fixed(100 * r.loss, 1)}% (picked ${r.pickLabel}, best ${r.bestLabel})`}`,
       );
   },
   onSkip: (what, why) => progress(`skip ${what}: ${why}`),

@@ -70,6 +70,30 @@ export const SUITE_SYSTEMS: Readonly<Record<string, SystemDescription>> = {
   },
 };
 
+/**
+ * Systems with a real CUDA GPU, run only when named (`--systems cpu-cuda-cgra`) on a machine with
+ * one: this machine's CPU, its GPU and a simulated CGRA (the real-hardware figures of docs/gpu.md).
+ */
+export const GPU_SUITE_SYSTEMS: Readonly<Record<string, SystemDescription>> = {
+  'cpu-cuda-cgra': {
+    name: 'suite-cpu-cuda-cgra',
+    devices: [
+      { name: 'cpu', backend: 'cpu' },
+      { name: 'gpu', backend: 'gpu', profile: 'cuda' },
+      { name: 'cgra', backend: 'cgra-sim', profile: 'hycube-4x4' },
+    ],
+    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+  },
+  'cpu-cuda': {
+    name: 'suite-cpu-cuda',
+    devices: [
+      { name: 'cpu', backend: 'cpu' },
+      { name: 'gpu', backend: 'gpu', profile: 'cuda' },
+    ],
+    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+  },
+};
+
 export const SUITE_OBJECTIVES: readonly ScalarObjective[] = ['min-time', 'min-energy', 'min-edp'];
 export type SuiteObjective = ScalarObjective;
 export const SUITE_CALIBRATIONS = ['quick', 'full'] as const;
@@ -180,7 +204,10 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
   const training = generate(TRAINING_INPUT) as CsrMatrix;
   const repeats = options.repeats ?? 5;
   for (const sysName of options.systems ?? Object.keys(SUITE_SYSTEMS)) {
-    const system = buildSystem(SUITE_SYSTEMS[sysName]!, `suite ${sysName}`);
+    const description = SUITE_SYSTEMS[sysName] ?? GPU_SUITE_SYSTEMS[sysName];
+    if (!description)
+      throw new Error(`decision suite: unknown system ${sysName} (${[...Object.keys(SUITE_SYSTEMS), ...Object.keys(GPU_SUITE_SYSTEMS)].join(', ')})`);
+    const system = buildSystem(description, `suite ${sysName}`);
     const measured = system.devices.some((d) => !d.simulated);
     const models = new Map<SuiteCalibration, CostModel>();
     for (const c of calibrations) {
