@@ -8,6 +8,11 @@
 // real device timed together with the pick's own in rounds (a paired comparison), and the
 // policy picks again. What was run exactly is priced as it ran, so a second round only runs
 // what the new pick brings into reach.
+//
+// A real device the pick leaves out of an operator is compared too, through its best choice
+// there, however far it is predicted: its price came from one probe window, and on a shared
+// machine one slow window (a CPU part probed at twice its usual time) put it beyond any window,
+// so the pick moved to the simulators and nothing ever ran the CPU beside it again.
 
 import { type ScalarObjective, objectiveValue } from './branch-and-bound.js';
 import { Evaluator } from './evaluate.js';
@@ -22,6 +27,38 @@ const nearOf = (objective: ScalarObjective): number => (objective === 'min-edp' 
 const PER_OPERATOR = 4;
 /** Rounds of running alternatives and picking again. */
 const ROUNDS = 2;
+
+/**
+ * For each real (measured) device that the pick's choice for operator `i` leaves out, the choice
+ * that uses it and is predicted best, the rest of the mapping held.
+ */
+function bestOnLeftOutRealDevices(
+  i: number,
+  genome: Int32Array,
+  evaluator: Evaluator,
+  objective: ScalarObjective,
+  problem: PlanningProblem,
+): number[] {
+  const { choices, system } = problem;
+  const used = new Set(choices[i]![genome[i]!]!.parts.map((p) => p.device));
+  const out: number[] = [];
+  const g = Int32Array.from(genome);
+  const v = new Float64Array(2);
+  system.devices.forEach((device, d) => {
+    if (device.simulated || used.has(d)) return;
+    let best = -1;
+    let bestValue = Infinity;
+    for (let c = 0; c < choices[i]!.length; c++) {
+      if (!choices[i]![c]!.parts.some((p) => p.device === d)) continue;
+      g[i] = c;
+      if (!evaluator.evaluate(g, v)) continue;
+      const value = objectiveValue(objective, v[0]!, v[1]!);
+      if (value < bestValue) [best, bestValue] = [c, value];
+    }
+    if (best >= 0) out.push(best);
+  });
+  return out;
+}
 
 export async function verifyNear(
   problem: PlanningProblem,
@@ -50,7 +87,9 @@ export async function verifyNear(
         if (v <= base * (1 + nearOf(objective))) near.push({ c, v });
       }
       near.sort((a, b) => a.v - b.v);
-      const compared = [pick.genome[i]!, ...near.slice(0, PER_OPERATOR).map((n) => n.c)].map((c) => choices[i]![c]!);
+      const alternatives = near.slice(0, PER_OPERATOR).map((n) => n.c);
+      for (const c of bestOnLeftOutRealDevices(i, pick.genome, evaluator, objective, problem)) if (!alternatives.includes(c)) alternatives.push(c);
+      const compared = [pick.genome[i]!, ...alternatives].map((c) => choices[i]![c]!);
       const parts = compared.flatMap((ch) => ch.parts);
       // Nothing new to run: every part was run exactly already (a real part is timed again only
       // when something new is compared with it).
