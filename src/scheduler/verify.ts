@@ -9,10 +9,11 @@
 // policy picks again. What was run exactly is priced as it ran, so a second round only runs
 // what the new pick brings into reach.
 //
-// A real device the pick leaves out of an operator is compared too, through its best choice
-// there, however far it is predicted: its price came from one probe window, and on a shared
-// machine one slow window (a CPU part probed at twice its usual time) put it beyond any window,
-// so the pick moved to the simulators and nothing ever ran the CPU beside it again.
+// A real device the pick leaves out of an operator is timed again too, once, running the
+// operator alone, however far it was priced: its price came from one probe window, and on a
+// shared machine one slow window (a CPU part probed at twice its usual time) put it beyond any
+// near window, so the pick moved to the simulators and nothing ever ran the CPU beside it again.
+// Its exact price may be that slow window itself, so it is timed again even where it has one.
 
 import { type ScalarObjective, objectiveValue } from './branch-and-bound.js';
 import { Evaluator } from './evaluate.js';
@@ -30,15 +31,10 @@ const ROUNDS = 2;
 
 /**
  * For each real (measured) device that the pick's choice for operator `i` leaves out, the choice
- * that uses it and is predicted best, the rest of the mapping held.
+ * that runs the operator on it alone (re-timing its whole level; the splits near a new pick are
+ * then run in the next round), else the one using it that is predicted best, the rest held.
  */
-function bestOnLeftOutRealDevices(
-  i: number,
-  genome: Int32Array,
-  evaluator: Evaluator,
-  objective: ScalarObjective,
-  problem: PlanningProblem,
-): number[] {
+function bestOnLeftOutRealDevices(i: number, genome: Int32Array, evaluator: Evaluator, objective: ScalarObjective, problem: PlanningProblem): number[] {
   const { choices, system } = problem;
   const used = new Set(choices[i]![genome[i]!]!.parts.map((p) => p.device));
   const out: number[] = [];
@@ -46,6 +42,11 @@ function bestOnLeftOutRealDevices(
   const v = new Float64Array(2);
   system.devices.forEach((device, d) => {
     if (device.simulated || used.has(d)) return;
+    const alone = choices[i]!.findIndex((ch) => ch.parts.length === 1 && ch.parts[0]!.device === d);
+    if (alone >= 0) {
+      out.push(alone);
+      return;
+    }
     let best = -1;
     let bestValue = Infinity;
     for (let c = 0; c < choices[i]!.length; c++) {
@@ -71,6 +72,8 @@ export async function verifyNear(
   let current = problem;
   let pick = picked;
   const out = new Float64Array(2);
+  // Operators whose left-out real devices were timed again beside the pick.
+  const retimed = new Set<number>();
   for (let round = 0; round < ROUNDS; round++) {
     const evaluator = new Evaluator(bound, system, current.table, ['time', 'energy'], constraints);
     if (!evaluator.evaluate(pick.genome, out)) break;
@@ -88,12 +91,15 @@ export async function verifyNear(
       }
       near.sort((a, b) => a.v - b.v);
       const alternatives = near.slice(0, PER_OPERATOR).map((n) => n.c);
-      for (const c of bestOnLeftOutRealDevices(i, pick.genome, evaluator, objective, problem)) if (!alternatives.includes(c)) alternatives.push(c);
+      const leftOut = retimed.has(i) ? [] : bestOnLeftOutRealDevices(i, pick.genome, evaluator, objective, problem);
+      for (const c of leftOut) if (!alternatives.includes(c)) alternatives.push(c);
       const compared = [pick.genome[i]!, ...alternatives].map((c) => choices[i]![c]!);
       const parts = compared.flatMap((ch) => ch.parts);
       // Nothing new to run: every part was run exactly already (a real part is timed again only
-      // when something new is compared with it).
-      if (parts.every((p) => prober.costs.hasPart(i, p.device, p.begin, p.end))) continue;
+      // when something new is compared with it), unless a left-out real device is compared: its
+      // exact price may be the slow window itself, so it is timed again beside the pick, once.
+      if (leftOut.length === 0 && parts.every((p) => prober.costs.hasPart(i, p.device, p.begin, p.end))) continue;
+      if (leftOut.length > 0) retimed.add(i);
       await prober.probePartsTogether(i, parts);
       ran = true;
     }

@@ -74,5 +74,7 @@ describe.skipIf(!probe.available)('dense operators on a CUDA device', () => {
     expectReferenceOutputs(plan, result);
     expect(result.pieces.length).toBeGreaterThan(0);
     for (const p of result.pieces) expect([p.op, p.device, p.source]).toEqual([p.op, 'gpu', 'measured']);
+    // A system of real devices only: the makespan is read off the host's clock.
+    expect(result.makespanSource).toBe('measured');
   });
 });
