@@ -72,7 +72,9 @@ export const SUITE_SYSTEMS: Readonly<Record<string, SystemDescription>> = {
 
 /**
  * Systems with a real CUDA GPU, run only when named (`--systems cpu-cuda-cgra`) on a machine with
- * one: this machine's CPU, its GPU and a simulated CGRA (the real-hardware figures of docs/gpu.md).
+ * one: this machine's CPU, its GPU and a simulated CGRA (the real-hardware figures of
+ * docs/gpu-decisions.md). The host link is what dype's own copies take (`cuda-staged`); the runs
+ * of 2026-11-27 priced it at the PCIe 5 profile's 50 GB/s.
  */
 export const GPU_SUITE_SYSTEMS: Readonly<Record<string, SystemDescription>> = {
   'cpu-cuda-cgra': {
@@ -82,7 +84,7 @@ export const GPU_SUITE_SYSTEMS: Readonly<Record<string, SystemDescription>> = {
       { name: 'gpu', backend: 'gpu', profile: 'cuda' },
       { name: 'cgra', backend: 'cgra-sim', profile: 'hycube-4x4' },
     ],
-    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+    links: [{ between: ['host', 'gpu'], profile: 'cuda-staged' }],
   },
   'cpu-cuda': {
     name: 'suite-cpu-cuda',
@@ -90,7 +92,7 @@ export const GPU_SUITE_SYSTEMS: Readonly<Record<string, SystemDescription>> = {
       { name: 'cpu', backend: 'cpu' },
       { name: 'gpu', backend: 'gpu', profile: 'cuda' },
     ],
-    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+    links: [{ between: ['host', 'gpu'], profile: 'cuda-staged' }],
   },
 };
 

@@ -357,7 +357,9 @@ export async function detectSystem(): Promise<System> {
     const b = pick(kind);
     if (!b) continue;
     devices.push({ name, backend: b.name });
-    if (!b.hostMemory) links.push({ between: [HOST, name], profile: 'pcie-gen5-x16' });
+    // A simulated card is priced on its modelled PCIe link; a real one on what dype's own copies
+    // to it take (pageable memory through pinned staging: far below the link, see links.json).
+    if (!b.hostMemory) links.push({ between: [HOST, name], profile: b.simulated ? 'pcie-gen5-x16' : 'cuda-staged' });
   }
   return buildSystem({ name: 'detected', devices, links }, 'detectSystem');
 }

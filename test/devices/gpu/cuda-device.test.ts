@@ -56,8 +56,9 @@ describe.skipIf(!probe.available)('gpu backend on a CUDA device', () => {
     expect(await Promise.all(jobs)).toEqual(new Array(12).fill(-1));
   });
 
-  it('is the GPU of the detected system', async () => {
+  it("is the GPU of the detected system, linked at what dype's copies take", async () => {
     const system = await detectSystem();
     expect(system.devices.find((d) => d.kind === 'gpu')?.backend).toBe('gpu');
+    expect(system.links.find((l) => l.between.includes('gpu'))?.profile).toBe('cuda-staged');
   });
 });

@@ -51,5 +51,7 @@ describe.skipIf(probe.available)('gpu backend with no CUDA device', () => {
   it('the detected system simulates its GPU with gpu-sim', async () => {
     const system = await detectSystem();
     expect(system.devices.find((d) => d.kind === 'gpu')?.backend).toBe('gpu-sim');
+    // The simulated card's modelled link, not the one dype's copies to a real card take.
+    expect(system.links.find((l) => l.between.includes('gpu'))?.profile).toBe('pcie-gen5-x16');
   });
 });
