@@ -25,12 +25,17 @@ function slowAtFirst(inner: Device, factor: number, slow: number): Device {
     power: inner.power,
     spec: inner.spec,
     traits: inner.traits,
-    async run(op, inputs, range, options) {
+    run: (async (
+      op: Parameters<Device['run']>[0],
+      inputs: Parameters<Device['run']>[1],
+      range?: Parameters<Device['run']>[2],
+      options?: Parameters<Device['run']>[3],
+    ) => {
       const r = (await inner.run(op, inputs, range, options)) as DeviceResult;
       const f = wholeRuns < slow ? factor : 1;
       if (!range) wholeRuns++;
-      return { ...r, source: 'measured', seconds: r.seconds * f, joules: r.joules * f } as typeof r;
-    },
+      return { ...r, source: 'measured', seconds: r.seconds * f, joules: r.joules * f };
+    }) as Device['run'],
     dispose: () => inner.dispose?.() ?? Promise.resolve(),
   };
   return device;
