@@ -47,7 +47,8 @@ export class DenseMatrix<T extends DenseArray = DenseArray> {
   /** A zero matrix of the given precision. */
   static zeros(rows: number, cols: number, precision: Precision = 'f32'): DenseMatrix {
     const n = denseElements('DenseMatrix.zeros', rows, cols);
-    return new DenseMatrix(rows, cols, precision === 'f32' ? new Float32Array(n) : new Float64Array(n));
+    // Zero-filled, so finite by construction: nothing to scan.
+    return new DenseMatrix(rows, cols, precision === 'f32' ? new Float32Array(n) : new Float64Array(n), { allowNonFinite: true });
   }
 
   get precision(): Precision {

@@ -155,7 +155,8 @@ export function spmmArgs(a: CsrMatrix, x: DenseMatrix, y: DenseMatrix, [begin, e
  */
 export function outputRows(fn: string, x: DenseMatrix, [begin, end]: RowRange): DenseMatrix {
   const size = denseElements(fn, end - begin, x.cols);
-  return new DenseMatrix(end - begin, x.cols, x.precision === 'f32' ? new Float32Array(size) : new Float64Array(size));
+  // Zero-filled, so finite by construction: scanning a fresh output cost more than many kernels.
+  return new DenseMatrix(end - begin, x.cols, x.precision === 'f32' ? new Float32Array(size) : new Float64Array(size), { allowNonFinite: true });
 }
 
 /** Whether a search that ran `frontier.length - 1` levels under a limit of `maxLevels` (0: none) is finished. */

@@ -58,7 +58,8 @@ export async function spmmTimed(fn: string, a: CsrMatrix, x: DenseMatrix, option
     if (overlaps(y.data, x.data)) throw new InvalidArgumentError(`${fn}: out must not share memory with x`);
   } else {
     const n = denseElements(fn, end - begin, k);
-    y = new DenseMatrix(end - begin, k, x.precision === 'f32' ? new Float32Array(n) : new Float64Array(n));
+    // Zero-filled, so finite by construction: no scan of the fresh pages (4 ms for 4 MB here).
+    y = new DenseMatrix(end - begin, k, x.precision === 'f32' ? new Float32Array(n) : new Float64Array(n), { allowNonFinite: true });
   }
   const addon = nativeAddon();
   const { seconds } = await callNative(fn, () =>

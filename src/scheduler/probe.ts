@@ -106,7 +106,8 @@ function operandsOf(bound: BoundWorkload, op: BoundOp): unknown[] {
     const val = bound.values[v]!;
     if (val.data) return val.data;
     if (val.kind === 'sparse') return val.pattern!;
-    return new DenseMatrix(val.rows, val.cols, val.precision === 'f32' ? new Float32Array(val.rows * val.cols) : new Float64Array(val.rows * val.cols));
+    const n = val.rows * val.cols;
+    return new DenseMatrix(val.rows, val.cols, val.precision === 'f32' ? new Float32Array(n) : new Float64Array(n), { allowNonFinite: true });
   });
 }
 
