@@ -39,6 +39,18 @@ export function probeable(op: BoundOp, device: Device): boolean {
   return !device.simulated && device.memorySpace === 'host';
 }
 
+/**
+ * A probe's spread from its runs' seconds (sorted): half the interquartile range over the median
+ * (the whole range for three runs). One preempted run among five put the spread, the uncertainty
+ * the plan states for the probe, at +-2,000-9,000% where the other runs agreed within a few per cent.
+ */
+export function probeSpread(sorted: readonly number[]): number {
+  const n = sorted.length;
+  const median = sorted[n >> 1] ?? 0;
+  if (n === 0 || !(median > 0)) return 0;
+  return (sorted[Math.ceil((3 * (n - 1)) / 4)]! - sorted[Math.floor((n - 1) / 4)]!) / median / 2;
+}
+
 /** Whether an operator's cost varies along its rows in ways worth a profile: a sparse operand split by rows. */
 function profiled(op: BoundOp, bound: BoundWorkload): boolean {
   return op.split === 'rows' && bound.values[op.operands[0]!]!.kind === 'sparse' && op.units >= 8;
@@ -165,8 +177,7 @@ export class Prober {
       const timed = await repeatInRounds(runs, this.settings.repeats, this.signal ? { signal: this.signal } : {});
       out = timed.map((rs) => {
         const sorted = [...rs].sort((p, q) => p.seconds - q.seconds);
-        const cost = sorted[sorted.length >> 1]!;
-        return { cost, spread: cost.seconds > 0 ? (sorted[sorted.length - 1]!.seconds - sorted[0]!.seconds) / cost.seconds / 2 : 0 };
+        return { cost: sorted[sorted.length >> 1]!, spread: probeSpread(sorted.map((r) => r.seconds)) };
       });
     }
     for (const o of out) {

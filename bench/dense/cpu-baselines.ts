@@ -1,0 +1,53 @@
+// Issue 20: does `dype explore gcn` (and `sage`) show a CPU baseline that matches what it takes?
+// For each shared dataset, explore on the detected system with the stored model (as the CLI
+// does, probes on), execute the `cpu alone` baseline as `--measure` does (5 timed runs of each
+// piece after a warm-up, median), and set the prediction beside the execution and beside the
+// uncertainty the plan states for the CPU's figures (the largest over the operators).
+// Run: node --import tsx bench/dense/cpu-baselines.ts [--workloads gcn,sage] [--datasets cora,4elt]
+
+import { parseArgs } from 'node:util';
+import { loadCostModel } from '../../src/cost/store.js';
+import { CsrMatrix } from '../../src/data/csr.js';
+import { detectSystem } from '../../src/devices/system.js';
+import { measurePoints } from '../../src/cli/measure-points.js';
+import { explore } from '../../src/scheduler/schedule.js';
+import { median } from '../../src/stats.js';
+import { loadDataset } from '../common/datasets.js';
+
+const { values: args } = parseArgs({ options: { workloads: { type: 'string', default: 'gcn,sage' }, datasets: { type: 'string' } }, strict: true });
+const DATASETS = args.datasets?.split(',') ?? ['cora', 'citeseer', 'facebook_combined', 'bcsstk13', '4elt', 'email-Enron', 'delaunay_n16', 'mdual'];
+const system = await detectSystem();
+const model = await loadCostModel(system);
+const cpu = system.devices.findIndex((d) => d.name === 'cpu');
+console.log(`| workload | dataset | predicted | executed | predicted / executed | stated uncertainty | within |`);
+console.log('|---|---|---|---|---|---|---|');
+const errors: number[] = [];
+let within = 0;
+for (const workload of args.workloads.split(',')) {
+  for (const name of DATASETS) {
+    const loaded = await loadDataset(name, 'f32');
+    if (!loaded.matrix) {
+      console.log(`| ${workload} | ${name} | skipped: ${loaded.reason} |`);
+      continue;
+    }
+    const m = loaded.matrix;
+    const data = new CsrMatrix({ rows: m.rows, cols: m.cols, rowPtr: m.rowPtr, colIdx: m.colIdx });
+    const ex = await explore(workload, data, { system, model, maxPoints: 0 });
+    const baseline = ex.baselines.find((b) => b.name === 'cpu alone');
+    if (!baseline?.feasible || !baseline.genome) continue;
+    const [executed] = (await measurePoints(ex, [baseline.genome], 5)).metrics;
+    const stated = Math.max(...ex.problem.bound.ops.map((op) => ex.problem.costs.whole(op, cpu).uncertainty));
+    const ratio = baseline.time! / executed!.makespan;
+    const ok = Math.abs(ratio - 1) <= stated;
+    if (ok) within++;
+    errors.push(Math.abs(ratio - 1));
+    const ms = (s: number): string => `${(s * 1e3).toFixed(3)} ms`;
+    console.log(
+      `| ${workload} | ${name} | ${ms(baseline.time!)} | ${ms(executed!.makespan)} | ${ratio.toFixed(2)} | ±${(100 * stated).toFixed(0)}% | ${ok ? 'yes' : 'no'} |`,
+    );
+  }
+}
+console.log(
+  `\n${within} of ${errors.length} within the stated uncertainty; |predicted / executed - 1|: median ${(100 * median(errors)).toFixed(1)}%, worst ${(100 * Math.max(...errors)).toFixed(1)}%`,
+);
+await system.dispose?.();
