@@ -34,7 +34,7 @@ const ROUNDS = 2;
  * that runs the operator on it alone (re-timing its whole level; the splits near a new pick are
  * then run in the next round), else the one using it that is predicted best, the rest held.
  */
-function bestOnLeftOutRealDevices(i: number, genome: Int32Array, evaluator: Evaluator, objective: ScalarObjective, problem: PlanningProblem): number[] {
+function leftOutRealDeviceChoices(i: number, genome: Int32Array, evaluator: Evaluator, objective: ScalarObjective, problem: PlanningProblem): number[] {
   const { choices, system } = problem;
   const used = new Set(choices[i]![genome[i]!]!.parts.map((p) => p.device));
   const out: number[] = [];
@@ -91,7 +91,7 @@ export async function verifyNear(
       }
       near.sort((a, b) => a.v - b.v);
       const alternatives = near.slice(0, PER_OPERATOR).map((n) => n.c);
-      const leftOut = retimed.has(i) ? [] : bestOnLeftOutRealDevices(i, pick.genome, evaluator, objective, problem);
+      const leftOut = retimed.has(i) ? [] : leftOutRealDeviceChoices(i, pick.genome, evaluator, objective, problem);
       for (const c of leftOut) if (!alternatives.includes(c)) alternatives.push(c);
       const compared = [pick.genome[i]!, ...alternatives].map((c) => choices[i]![c]!);
       const parts = compared.flatMap((ch) => ch.parts);

@@ -154,8 +154,10 @@ export function cudaBlas(): CudaBlasProbe {
 function cudaDenseKinds(p: CudaProbe): string[] {
   if (!p.available) return [];
   return operatorKinds()
-    .filter((k) => k.execution.on === 'host' && k.execution.onDevice?.['gpu'])
-    .filter((k) => k.execution.on === 'host' && (k.execution.onDevice!['gpu']!.needs !== 'blas' || cudaBlas().available))
+    .filter((k) => {
+      const own = k.execution.on === 'host' ? k.execution.onDevice?.['gpu'] : undefined;
+      return own !== undefined && (own.needs !== 'blas' || cudaBlas().available);
+    })
     .map((k) => k.name);
 }
 
