@@ -38,6 +38,8 @@ export interface CaseResult {
   readonly bestLabel: string;
   /** Whether the oracle's search finished (its best is the best of its whole space). */
   readonly oracleExact: boolean;
+  /** With `rival`: a second oracle's best, judged as the pick is (the yardstick's own repeatability). */
+  readonly rival?: { readonly optimal: boolean; readonly loss: number; readonly label: string };
 }
 
 export interface RateSummary {
@@ -64,6 +66,8 @@ export interface SuiteSummary extends RateSummary {
   readonly byWorkload: Readonly<Record<string, RateSummary>>;
   /** The held-out inputs alone (absent when none ran). */
   readonly heldOut?: RateSummary;
+  /** A second oracle's best judged as the picks are, by system (absent unless the suite ran with `rival`). */
+  readonly rivalBySystem?: Readonly<Record<string, RateSummary>>;
 }
 
 const geomean = (xs: number[]): number => {
@@ -71,7 +75,7 @@ const geomean = (xs: number[]): number => {
   return ok.length ? Math.exp(ok.reduce((s, x) => s + Math.log(x), 0) / ok.length) : NaN;
 };
 
-function rates(results: readonly CaseResult[]): RateSummary {
+function rates(results: readonly { readonly optimal: boolean; readonly loss: number }[]): RateSummary {
   const optimal = results.filter((r) => r.optimal).length;
   const losses = results
     .filter((r) => !r.optimal)
@@ -87,8 +91,8 @@ function rates(results: readonly CaseResult[]): RateSummary {
   };
 }
 
-function by(results: readonly CaseResult[], key: (r: CaseResult) => string): Record<string, RateSummary> {
-  const groups = new Map<string, CaseResult[]>();
+function by<T extends { readonly optimal: boolean; readonly loss: number }>(results: readonly T[], key: (r: T) => string): Record<string, RateSummary> {
+  const groups = new Map<string, T[]>();
   for (const r of results) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
   return Object.fromEntries([...groups].map(([k, v]) => [k, rates(v)]));
 }
@@ -97,6 +101,7 @@ export function summarise(results: readonly CaseResult[]): SuiteSummary {
   const time = results.filter((r) => r.objective === 'min-time');
   const energy = results.filter((r) => r.objective === 'min-energy');
   const held = results.filter((r) => r.heldOut);
+  const rivals = results.flatMap((r) => (r.rival ? [{ ...r.rival, system: r.system }] : []));
   return {
     ...rates(results),
     oldOptimalRate: results.length ? results.filter((r) => r.oldOptimal).length / results.length : NaN,
@@ -108,6 +113,7 @@ export function summarise(results: readonly CaseResult[]): SuiteSummary {
     byCalibration: by(results, (r) => r.calibration),
     byWorkload: by(results, (r) => r.workload),
     ...(held.length ? { heldOut: rates(held) } : {}),
+    ...(rivals.length ? { rivalBySystem: by(rivals, (r) => r.system) } : {}),
   };
 }
 
