@@ -8,7 +8,6 @@
 // inputs can. Dense operators on simulated devices are rooflines (nothing to probe); on the host
 // CPU they are timed like any kernel.
 
-import { DenseMatrix } from '../data/dense.js';
 import type { Device } from '../devices/device.js';
 import { onHost } from '../devices/host-gate.js';
 import type { System } from '../devices/system.js';
@@ -18,6 +17,7 @@ import { executePiece, ownKernel } from '../executor/piece.js';
 import type { Value } from '../workloads/reference.js';
 import { repeatInRounds } from '../executor/repeats.js';
 import { operatorKind } from '../operators/registry.js';
+import { probeOperands } from './probe-operands.js';
 
 export interface ProbeSettings {
   /** Stored entries (or dense elements) one probe call may touch; larger operators are sampled. @default 200000 */
@@ -112,17 +112,6 @@ export function probeRanges(op: BoundOp, bound: BoundWorkload, begin: number, en
   return out.length ? out : [[begin, end]];
 }
 
-/** Operands of the right shapes for a probe: the sparse input itself, dense zeros where the data does not exist yet. */
-function operandsOf(bound: BoundWorkload, op: BoundOp): unknown[] {
-  return op.operands.map((v) => {
-    const val = bound.values[v]!;
-    if (val.data) return val.data;
-    if (val.kind === 'sparse') return val.pattern!;
-    const n = val.rows * val.cols;
-    return new DenseMatrix(val.rows, val.cols, val.precision === 'f32' ? new Float32Array(n) : new Float64Array(n), { allowNonFinite: true });
-  });
-}
-
 /** Run units `[b, e)` of `op` on `device` once, as the executor runs a piece: the device's own time and energy. */
 async function runOnce(bound: BoundWorkload, device: Device, op: BoundOp, x: readonly unknown[], b: number, e: number): Promise<Cost> {
   const r = await executePiece(bound, op, device, x as readonly Value[], b, e);
@@ -162,7 +151,7 @@ export class Prober {
     const op = this.bound.ops[i]!;
     const device = this.system.devices[d]!;
     let x = this.operands.get(i);
-    if (!x) this.operands.set(i, (x = operandsOf(this.bound, op)));
+    if (!x) this.operands.set(i, (x = probeOperands(this.bound, op)));
     this.signal?.throwIfAborted();
     const runs = ranges.map(
       ([b, e]) =>
