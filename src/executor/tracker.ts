@@ -59,7 +59,14 @@ export class DriftTracker {
     private readonly genome: Int32Array,
     private readonly started: readonly boolean[],
     /** The plan's planning costs: when they carry probes of this input, the run's predictions do too. */
-    probes?: PlanningCosts,
+    probes: PlanningCosts | undefined,
+    /**
+     * Whether the run re-plans on drift: only then are the pieces of every choice priced (frozen)
+     * at the start, as a re-plan reads them all. Otherwise the mapping in force is, and the rest
+     * is priced if a device is lost. Pricing the whole space at the start was three quarters of
+     * a tiny job's run (a 64-vertex SpMM: about 400 us of runPlan's 530).
+     */
+    replans: boolean,
   ) {
     this.D = system.devices.length;
     this.predicted = new PieceMap(bound.ops.length);
@@ -69,7 +76,12 @@ export class DriftTracker {
       for (const kind of device.capabilities.operators) this.startFactors.set(this.key(kind, d), model.correctionFactors(device, kind));
     });
     bound.ops.forEach((op, i) => {
-      for (const ch of choices[i]!) for (const part of ch.parts) this.base.cost(op, part.device, part.begin, part.end);
+      for (const ch of replans ? choices[i]! : [choices[i]![genome[i]!]!])
+        for (const part of ch.parts) {
+          this.base.cost(op, part.device, part.begin, part.end);
+          // The model's own figure too: what it learns against must be its prediction before it learned.
+          this.predictions.cost(op, part.device, part.begin, part.end);
+        }
     });
     this.scale = (kind, d) => this.median(this.key(kind, d));
     this.replanned();
