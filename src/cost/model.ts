@@ -174,12 +174,16 @@ export class CostModel {
     }
   }
 
-  /** Prediction from an operator's shape alone (the scheduler prices operators whose inputs do not exist yet). */
-  predictShape(device: string | Device, shape: OperatorShape): Prediction {
-    return this.shapePrediction('CostModel.predictShape', device, shape);
+  /**
+   * Prediction from an operator's shape alone (the scheduler prices operators whose inputs do not
+   * exist yet). `factors` replaces the online correction's factors [time, energy] as they stand
+   * now: a run prices pieces lazily at the factors of its start (learning changes nothing else).
+   */
+  predictShape(device: string | Device, shape: OperatorShape, factors?: readonly [number, number]): Prediction {
+    return this.shapePrediction('CostModel.predictShape', device, shape, factors);
   }
 
-  private shapePrediction(fn: string, device: string | Device, shape: OperatorShape): Prediction {
+  private shapePrediction(fn: string, device: string | Device, shape: OperatorShape, factors?: readonly [number, number]): Prediction {
     const entry = this.entry(fn, device);
     if (!entry.device.capabilities.operators.includes(shape.kind)) {
       throw new UnsupportedError(`${fn}: device ${entry.device.name} cannot run ${shape.kind}`);
@@ -199,7 +203,7 @@ export class CostModel {
     }
     const calibrated = entry.state.state === 'calibrated';
     const fit = entry.fits[shape.kind];
-    const [timeFactor, energyFactor] = this.correctionFactors(entry.device, shape.kind);
+    const [timeFactor, energyFactor] = factors ?? this.correctionFactors(entry.device, shape.kind);
     return {
       device: entry.device.name,
       operator: shape.kind,

@@ -78,7 +78,7 @@ class Run {
     this.done = bound.ops.map(() => false);
     this.unstarted = bound.ops.length;
     this.openChoices = choices.filter((c) => c.length > 1).length;
-    this.tracker = new DriftTracker(bound, choices, system, model, this.genome, this.started, plan.problem.costs, settings.replan);
+    this.tracker = new DriftTracker(bound, choices, system, model, this.genome, this.started, plan.problem.costs);
     this.residency = new Residency(settings.signal);
     const host = {
       signal: settings.signal,

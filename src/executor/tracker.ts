@@ -59,30 +59,17 @@ export class DriftTracker {
     private readonly genome: Int32Array,
     private readonly started: readonly boolean[],
     /** The plan's planning costs: when they carry probes of this input, the run's predictions do too. */
-    probes: PlanningCosts | undefined,
-    /**
-     * Whether the run re-plans on drift: only then are the pieces of every choice priced (frozen)
-     * at the start, as a re-plan reads them all. Otherwise the mapping in force is, and the rest
-     * is priced if a device is lost. Pricing the whole space at the start was three quarters of
-     * a tiny job's run (a 64-vertex SpMM: about 400 us of runPlan's 530).
-     */
-    replans: boolean,
+    probes?: PlanningCosts,
   ) {
     this.D = system.devices.length;
     this.predicted = new PieceMap(bound.ops.length);
-    this.predictions = new ModelCostSource(bound, system, model);
-    this.base = probes instanceof ProbedCostSource ? probes.over(this.predictions) : this.predictions;
     system.devices.forEach((device, d) => {
       for (const kind of device.capabilities.operators) this.startFactors.set(this.key(kind, d), model.correctionFactors(device, kind));
     });
-    bound.ops.forEach((op, i) => {
-      for (const ch of replans ? choices[i]! : [choices[i]![genome[i]!]!])
-        for (const part of ch.parts) {
-          this.base.cost(op, part.device, part.begin, part.end);
-          // The model's own figure too: what it learns against must be its prediction before it learned.
-          this.predictions.cost(op, part.device, part.begin, part.end);
-        }
-    });
+    // Priced when first asked, at the correction of the run's start: the same figures as pricing
+    // every piece of every choice up front, which was about 70% of a tiny job's runPlan.
+    this.predictions = new ModelCostSource(bound, system, model, (d, kind) => this.startFactors.get(this.key(kind, d)));
+    this.base = probes instanceof ProbedCostSource ? probes.over(this.predictions) : this.predictions;
     this.scale = (kind, d) => this.median(this.key(kind, d));
     this.replanned();
   }

@@ -41,6 +41,12 @@ export class ModelCostSource implements PlanningCosts {
     readonly bound: BoundWorkload,
     readonly system: System,
     readonly model: CostModel,
+    /**
+     * The online correction's factors to price at, per device and operator kind, instead of the
+     * model's as they stand when a piece is first priced: a run's predictions, made lazily,
+     * are then those of its start however much the run has taught the model since.
+     */
+    private readonly frozenFactors?: (device: number, kind: string) => readonly [number, number] | undefined,
   ) {
     this.rates = system.devices.map((d) => denseRates(d));
     this.memo = new PieceMap(bound.ops.length);
@@ -72,7 +78,8 @@ export class ModelCostSource implements PlanningCosts {
     const full = begin === 0 && end >= op.units;
     // Device kernels are priced by the cost model from the shape their kind gives it.
     const exec = operatorKind(op.kind, 'ModelCostSource').execution;
-    const p = exec.on === 'device' ? this.model.predictShape(d, exec.costShape(op, values, begin, end, full)) : undefined;
+    const p =
+      exec.on === 'device' ? this.model.predictShape(d, exec.costShape(op, values, begin, end, full), this.frozenFactors?.(device, op.kind)) : undefined;
     if (p) return { device: d.name, seconds: p.seconds, joules: p.joules, basis: 'cost model', uncertainty: p.uncertainty, state: p.state };
     const frac = full ? 1 : rangeFraction(op, this.bound, begin, end);
     const out = values[op.output]!;
