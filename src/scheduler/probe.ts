@@ -18,6 +18,7 @@ import type { Value } from '../workloads/reference.js';
 import { repeatInRounds } from '../executor/repeats.js';
 import { operatorKind } from '../operators/registry.js';
 import { probeOperands } from './probe-operands.js';
+import { measuredRanges, profileChunks } from './probe-ranges.js';
 
 export interface ProbeSettings {
   /** Stored entries (or dense elements) one probe call may touch; larger operators are sampled. @default 200000 */
@@ -75,43 +76,6 @@ export function profileCounts(op: BoundOp, bound: BoundWorkload, maxEntries: num
   return counts.reduce((a, c) => a + (c < op.units ? 2 : 1) * work(0, c), 0) <= COUNT_BUDGET * maxEntries ? counts : undefined;
 }
 
-/** Chunks of rows for an operator's profile: `k` covering it when it is small, else `k` samples spread over it. */
-export function profileChunks(op: BoundOp, bound: BoundWorkload, maxEntries: number, k = 8): [number, number][] {
-  const work = workOf(op, bound);
-  const units = op.units;
-  const out: [number, number][] = [];
-  if (work(0, units) <= maxEntries) {
-    // Covering chunks of equal work.
-    const total = work(0, units);
-    let b = 0;
-    for (let j = 1; j <= k && b < units; j++) {
-      let e = j === k ? units : b + 1;
-      while (e < units && work(0, e) < (total * j) / k) e++;
-      if (e > b) out.push([b, e]);
-      b = e;
-    }
-    return out;
-  }
-  return probeRanges(op, bound, 0, units, maxEntries, k);
-}
-
-/** Ranges of units to run for a probe of `[begin, end)`: all of it when small, else a few chunks spread over it. */
-export function probeRanges(op: BoundOp, bound: BoundWorkload, begin: number, end: number, maxEntries: number, chunks = 4): [number, number][] {
-  const work = workOf(op, bound);
-  if (op.split === 'none' || work(begin, end) <= maxEntries) return [[begin, end]];
-  const per = maxEntries / chunks;
-  const out: [number, number][] = [];
-  for (let k = 0; k < chunks; k++) {
-    let b = begin + Math.floor(((k + 0.5) / chunks) * (end - begin) - 0.5);
-    b = Math.max(begin, Math.min(end - 1, b));
-    let e = b + 1;
-    while (e < end && work(b, e + 1) <= per) e++;
-    if (out.length && b < out[out.length - 1]![1]) b = out[out.length - 1]![1];
-    if (b < e) out.push([b, e]);
-  }
-  return out.length ? out : [[begin, end]];
-}
-
 /** Run units `[b, e)` of `op` on `device` once, as the executor runs a piece: the device's own time and energy. */
 async function runOnce(bound: BoundWorkload, device: Device, op: BoundOp, x: readonly unknown[], b: number, e: number): Promise<Cost> {
   const r = await executePiece(bound, op, device, x as readonly Value[], b, e);
@@ -132,7 +96,9 @@ export class Prober {
 
   /** Observed / predicted over the probe ranges of `[begin, end)` of operator i on device d. */
   async measure(i: number, d: number, begin: number, end: number): Promise<Ratio> {
-    return this.measureRanges(i, d, probeRanges(this.bound.ops[i]!, this.bound, begin, end, this.settings.maxEntries));
+    const op = this.bound.ops[i]!;
+    const predicted = this.costs.model.cost(op, d, begin, end).seconds;
+    return this.measureRanges(i, d, measuredRanges(op, this.bound, this.system.devices[d]!, predicted, begin, end, this.settings.maxEntries));
   }
 
   /** Units `[b, e)` of operator i on device d as the device ran them (the median of repeats on a real device), and the spread seen. */

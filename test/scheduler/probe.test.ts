@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CostModel } from '../../src/cost/model.js';
 import type { System } from '../../src/devices/system.js';
 import { InvalidArgumentError } from '../../src/errors.js';
-import { probeRanges } from '../../src/scheduler/probe.js';
+import { probeRanges } from '../../src/scheduler/probe-ranges.js';
 import { schedule } from '../../src/scheduler/schedule.js';
 import { referenceValues } from '../../src/workloads/reference.js';
 import { runPiece } from '../../src/executor/piece.js';
