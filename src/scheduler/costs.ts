@@ -62,11 +62,6 @@ export class ModelCostSource implements PlanningCosts {
     return c;
   }
 
-  /** The model's prediction as it stands now, not memoised (the model may have learnt since). */
-  fresh(op: BoundOp, device: number, begin: number, end: number): { seconds: number; joules: number } {
-    const e = this.estimate(op, device, begin, end);
-    return { seconds: e.seconds, joules: e.joules };
-  }
   /** The whole operator on one device, with its basis and uncertainty. */
   whole(op: BoundOp, device: number): OperatorEstimate {
     return this.estimate(op, device, 0, Math.max(op.units, 1));

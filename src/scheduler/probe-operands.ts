@@ -10,7 +10,7 @@ export const PROBE_FILL = 0.5;
 /**
  * A probe's operands: the sparse input itself, and for dense data that does not exist yet a
  * stand-in of its shape with every element written. A fresh zeroed array's pages all map the
- * kernel's one zero page until written: an SpMM gathering from it ran 1.6-1.8x faster than on
+ * kernel's one zero page until written: an SpMM gathering from it ran 1.4-1.8x faster than on
  * real data (`bench/kernels/untouched-input.ts`), and the probes priced the CPU low.
  */
 export function probeOperands(bound: BoundWorkload, op: BoundOp): unknown[] {

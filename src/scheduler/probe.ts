@@ -1,6 +1,8 @@
 // Probes: the planner looks at this input on each device before it trusts the model. Each
 // operator the model prices for a device is run there on the real sparse input (a small sample
-// of its rows or sources when it is large: a few chunks spread over it), and the model's
+// of its rows or sources when it is large: a few chunks spread over it; on a real device the
+// whole of it unless it is predicted to be long), with written stand-ins for the dense values
+// the plan computes before it (probe-operands.ts), and the model's
 // prediction for the same units is scaled by what the device did. Splits are then refined the
 // same way: the parts of a chosen split are probed, and the shares re-balanced from their
 // observed times. The model keeps the shape of the costs (how they vary with a part's rows,
@@ -21,7 +23,10 @@ import { probeOperands } from './probe-operands.js';
 import { measuredRanges, profileChunks } from './probe-ranges.js';
 
 export interface ProbeSettings {
-  /** Stored entries (or dense elements) one probe call may touch; larger operators are sampled. @default 200000 */
+  /**
+   * Stored entries (or dense elements) one probe call may touch; larger operators are sampled
+   * (on a real device only those predicted above `WHOLE_PROBE_SECONDS`: probe-ranges.ts). @default 200000
+   */
   readonly maxEntries: number;
   /** Timed repeats on a real device (after a warm-up; more for short runs: executor/repeats.ts); the median counts. @default 3 */
   readonly repeats: number;
