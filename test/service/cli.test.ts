@@ -1,5 +1,5 @@
-// The CLI against a running server: `dype status` (text and --json), and `--server` on `system`
-// and `explore`, with the token from --token, DYPE_TOKEN, or the file beside the socket.
+// The CLI against a running server: `dype status` (text and --json), and `--server` on `system`,
+// `explore` and `run`, with the token from --token, DYPE_TOKEN, or the file beside the socket.
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -43,4 +43,20 @@ it('dype system --server and dype explore --server answer from the server', asyn
   const measure = await spawnCli(['explore', '--server', address, '--measure'], { cwd: dir });
   expect(measure.code).toBe(2);
   expect(measure.err).toMatch(/does not go with --server/);
+});
+
+it('dype run --server plans and runs on the server and reports here', async () => {
+  const run = await spawnCli(['run', 'gcn', '--generate', 'kron12', '--server', address, '--no-plot', '--no-trace', '--json'], { cwd: dir });
+  expect(run.code, run.err).toBe(0);
+  const r = JSON.parse(run.out) as { command: string; plan: { mapping: string }; pieces: { op: string }[]; observed: { makespan: number } };
+  expect(r.command).toBe('run');
+  expect(new Set(r.pieces.map((p) => p.op))).toEqual(new Set(['xw1', 'agg1', 'h1', 'xw2', 'agg2']));
+  expect(r.observed.makespan).toBeGreaterThan(0);
+  const text = await spawnCli(['run', 'spmm', '--generate', 'kron12', '--server', address, '--no-plot', '--no-trace'], { cwd: dir });
+  expect(text.code, text.err).toBe(0);
+  expect(text.out).toMatch(/^Plan \(min-time\): /m);
+  expect(text.out).toMatch(/^Makespan /m);
+  const stream = await spawnCli(['run', 'stream:gcn', '--generate', 'kron12', '--server', address], { cwd: dir });
+  expect(stream.code).toBe(2);
+  expect(stream.err).toMatch(/a stream workload is not run on a server yet/);
 });

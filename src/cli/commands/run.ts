@@ -17,6 +17,7 @@ import { pieceBars, pieceDevice, SOURCE_TEXT } from '../run-pieces.js';
 import { parseFlags, type FlagValues } from '../parse.js';
 import { PLAN_FLAGS, PLAN_FLAGS_HELP, planArgs, type PlanArgs, schedulePlan } from '../plan-args.js';
 import { pieceProgress, progressReporter } from '../progress.js';
+import { connectFromFlags, SERVER_FLAGS, SERVER_FLAGS_HELP } from '../server-flags.js';
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
 import { plotPath, sizeFlag } from './explore.js';
@@ -45,6 +46,11 @@ Execution:
   --no-bfs-levels          run each single-source BFS in one call on its planned device, instead of
                            re-deciding its device level by level from the actual frontier
 
+Server:
+${SERVER_FLAGS_HELP}
+                       (the server plans and runs on its machine with its model; the report,
+                       trace and chart are made here from what it sends back)
+
 Output:
   --trace FILE             Chrome trace JSON, for https://ui.perfetto.dev or chrome://tracing
                            (default ${DEFAULT_TRACE}; with --json, only when given)
@@ -66,10 +72,12 @@ Examples:
   dype run pagerank --data ../shared/datasets/email-Enron.mtx --out run.html
   dype run gcn --generate kron14 --no-replan --json
   dype run bfs --data graph.tsv --undirected --source TP53
-  dype run pagerank --generate road --iterations 10`;
+  dype run pagerank --generate road --iterations 10
+  dype run gcn --generate kron14 --server unix:/run/user/1000/dype/dype.sock`;
 
 const FLAGS = {
   ...PLAN_FLAGS,
+  ...SERVER_FLAGS,
   'no-replan': { type: 'boolean' },
   'replan-threshold': { type: 'string' },
   'no-bfs-levels': { type: 'boolean' },
@@ -111,29 +119,12 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
   if (threshold !== undefined && values['no-replan']) throw new UsageError('run: give --replan-threshold or --no-replan, not both');
   const args = await planArgs('run', values, positionals);
   try {
-    let plan: Plan;
-    try {
-      plan = await schedulePlan(args, { maxPoints: 0 });
-    } catch (e) {
-      if (!(e instanceof InfeasibleError)) throw e;
-      // Nothing to run: a failure (exit 1), with what explore would show in one line.
-      const x = await infeasible(args, 0);
-      throw new InfeasibleError(`run: no plan satisfies the constraints: ${x.reason}; to find plans, relax ${relaxAdvice(x, args).join('; or ')}`, {
-        cause: e,
-      });
-    }
-    const progress = pieceProgress(
-      progressReporter('run'),
-      plan.chosen.genome.reduce((s, c, i) => s + plan.problem.choices[i]![c]!.parts.length, 0),
-    );
-    const observer: ExecutionObserver = { onPiece: (p) => progress.piece(`${p.op} on ${p.device}`) };
     const replanning: number | false = values['no-replan'] ? false : (threshold ?? 0.25);
-    const result = await runPlan(plan, {
-      observers: [observer],
+    const execution: Execution = {
       replan: values['no-replan'] ? false : threshold !== undefined ? { threshold } : {},
-      ...(values['no-bfs-levels'] ? { bfsLevels: false } : {}),
-    });
-    progress.finish();
+      ...(values['no-bfs-levels'] ? { bfsLevels: false as const } : {}),
+    };
+    const { plan, result } = typeof values['server'] === 'string' ? await servedRun(args, values, execution) : await localRun(args, execution);
     const title = `dype run: ${args.workloadLabel} on ${args.input.label}`;
     if (trace !== undefined) {
       try {
@@ -154,6 +145,47 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
     printReport(out, args, plan, result, trace, plot, replanning);
   } finally {
     await args.system.dispose();
+  }
+}
+
+type Execution = { readonly replan: false | { readonly threshold?: number }; readonly bfsLevels?: false };
+
+/** Plan here and run the plan here, with a progress line per piece. */
+async function localRun(args: PlanArgs, execution: Execution): Promise<{ plan: Plan; result: RunResult }> {
+  let plan: Plan;
+  try {
+    plan = await schedulePlan(args, { maxPoints: 0 });
+  } catch (e) {
+    if (!(e instanceof InfeasibleError)) throw e;
+    // Nothing to run: a failure (exit 1), with what explore would show in one line.
+    const x = await infeasible(args, 0);
+    throw new InfeasibleError(`run: no plan satisfies the constraints: ${x.reason}; to find plans, relax ${relaxAdvice(x, args).join('; or ')}`, {
+      cause: e,
+    });
+  }
+  const progress = pieceProgress(
+    progressReporter('run'),
+    plan.chosen.genome.reduce((s, c, i) => s + plan.problem.choices[i]![c]!.parts.length, 0),
+  );
+  const observer: ExecutionObserver = { onPiece: (p) => progress.piece(`${p.op} on ${p.device}`) };
+  const result = await runPlan(plan, { observers: [observer], ...execution });
+  progress.finish();
+  return { plan, result };
+}
+
+/**
+ * Plan and run on a dype server (`--server`), in one request: the plan comes back as the plain
+ * data a local plan has (without its live problem, which the report does not read) beside the
+ * run's result.
+ */
+async function servedRun(args: PlanArgs, values: FlagValues, execution: Execution): Promise<{ plan: Plan; result: RunResult }> {
+  if (args.workload.stream) throw new UsageError('run: a stream workload is not run on a server yet; leave out --server');
+  const client = await connectFromFlags('run', values);
+  try {
+    const { plan, ...result } = await client.run(args.workload, args.input.matrix, { ...args.options, maxPoints: 0, run: execution });
+    return { plan: plan as unknown as Plan, result };
+  } finally {
+    await client.close();
   }
 }
 
@@ -185,7 +217,7 @@ function chartInput(args: PlanArgs, plan: Plan, result: RunResult): Omit<Paramet
   const predicted: TimelineBar[] = [
     ...plan.predicted.timeline.map((e) => ({
       track: names[e.device]!,
-      op: plan.problem.bound.ops[e.op]!.id,
+      op: plan.operators[e.op]!.id,
       start: e.start,
       finish: e.finish,
       source: 'modelled',
@@ -273,7 +305,7 @@ function printReport(
   const rows: string[][] = [];
   let last = '';
   for (const p of [...result.pieces].sort(
-    (x, y) => plan.problem.bound.ops.findIndex((o) => o.id === x.op) - plan.problem.bound.ops.findIndex((o) => o.id === y.op) || x.begin - y.begin,
+    (x, y) => plan.operators.findIndex((o) => o.id === x.op) - plan.operators.findIndex((o) => o.id === y.op) || x.begin - y.begin,
   )) {
     const first = p.op !== last;
     last = p.op;
