@@ -2,6 +2,8 @@
 // per machine word, one traversal of an edge serving every source whose frontier holds it.
 #include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -241,13 +243,34 @@ Status msbfs(const char* fn, const MsBfsArgs& a, int64_t* edges_examined) {
   *edges_examined = stats.edges_examined;
   if (a.num_sources == 1) return Status{};
   if (static_cast<int64_t>(stats.frontier.size()) > kMaxSharedLevels) {
-    for (int64_t i = 1; i < a.num_sources; ++i) {
-      first.source = a.sources[i];
-      first.depth = a.depths + i * n;
-      st = bfs(fn, first, &stats);
-      if (!st.ok) return st;
-      *edges_examined += stats.edges_examined;
-    }
+    // The searches are independent, and a long-diameter graph's levels are thin enough that each
+    // runs on one thread: spread the searches over the pool (a thick level still splits with
+    // whichever participant is free). Serial, 64 searches on luxembourg_osm at 2 threads took
+    // what 64 bfs calls did, each search using one core of two.
+    std::mutex failure;
+    Status failed;
+    std::atomic<int64_t> edges{0};
+    ThreadPool::instance().parallel_for(a.num_sources - 1, [&](int64_t k) {
+      BfsArgs one = first;
+      one.source = a.sources[k + 1];
+      one.depth = a.depths + (k + 1) * n;
+      BfsStats own;
+      Status r;
+      try {
+        r = bfs(fn, one, &own);
+      } catch (const std::bad_alloc&) {
+        // The pool's threads must not throw: report it as the call's error.
+        r = Status{false, "ERR_LIMIT", std::string(fn) + ": out of memory for a search's working arrays"};
+      }
+      if (r.ok) {
+        edges.fetch_add(own.edges_examined, std::memory_order_relaxed);
+        return;
+      }
+      std::lock_guard<std::mutex> lock(failure);
+      if (failed.ok) failed = std::move(r);
+    });
+    if (!failed.ok) return failed;
+    *edges_examined += edges.load();
     return Status{};
   }
   MsBfsArgs rest = a;
