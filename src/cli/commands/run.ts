@@ -72,8 +72,7 @@ Examples:
   dype run pagerank --data ../shared/datasets/email-Enron.mtx --out run.html
   dype run gcn --generate kron14 --no-replan --json
   dype run bfs --data graph.tsv --undirected --source TP53
-  dype run pagerank --generate road --iterations 10
-  dype run gcn --generate kron14 --server unix:/run/user/1000/dype/dype.sock`;
+  dype run pagerank --generate road --iterations 10`;
 
 const FLAGS = {
   ...PLAN_FLAGS,
