@@ -180,8 +180,8 @@ export async function suiteModel(system: System, how: SuiteCalibration | 'uncali
   return new CostModel(system, await calibrate(system, { quick: how === 'quick' }));
 }
 
-const mappingOf = (plan: { problem: { choices: readonly (readonly Choice[])[] } }, genome: Int32Array): Choice[] =>
-  Array.from(genome, (c, i) => plan.problem.choices[i]![c]!);
+/** The choices a genome picks from a space of choices per operator (a plan's or an oracle's). */
+const mappingOf = (choices: readonly (readonly Choice[])[], genome: Int32Array): Choice[] => Array.from(genome, (c, i) => choices[i]![c]!);
 
 function portableOf(oracle: Oracle, genome: Int32Array): PortableMapping {
   const devices = oracle.problem.system.devices;
@@ -277,18 +277,19 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
             oracle ??= await Oracle.build(plan.problem, { repeats });
             const best = oracle.optimum(objective);
             // The pick and the best executed together (Oracle.compare): the loss is not the load of two moments.
-            const paired = await oracle.compare(mappingOf(plan, plan.chosen.genome), objective);
+            const paired = await oracle.compare(mappingOf(plan.problem.choices, plan.chosen.genome), objective);
             const pick = paired.pick;
             const verdict = judge(objective, measured, paired);
             const bestValue = verdict.best;
             const stat = plan.baselines.find((b) => b.name === 'static');
             const gpu = plan.baselines.find((b) => b.name === 'gpu alone');
-            const s = stat?.genome ? (await oracle.score(mappingOf(plan, stat.genome))).median : undefined;
-            const g = gpu?.genome ? (await oracle.score(mappingOf(plan, gpu.genome))).median : undefined;
+            const s = stat?.genome ? (await oracle.score(mappingOf(plan.problem.choices, stat.genome))).median : undefined;
+            const g = gpu?.genome ? (await oracle.score(mappingOf(plan.problem.choices, gpu.genome))).median : undefined;
             const own = await plannerOptimum(oracle, plan, objective);
             const pickValue = verdict.pick;
-            const rivalPick = rival ? Array.from(rival.optimum(objective).genome, (c, i) => rival!.choices[i]![c]!) : undefined;
-            const rivalVerdict = rivalPick ? judge(objective, measured, await oracle.compare(rivalPick, objective)) : undefined;
+            const rivalBest = rival?.optimum(objective).genome;
+            const rivalVerdict =
+              rival && rivalBest ? judge(objective, measured, await oracle.compare(mappingOf(rival.choices, rivalBest), objective)) : undefined;
             const r: CaseResult = {
               workload: wName,
               dataset: input.name,
@@ -313,8 +314,8 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
               pickLabel: plan.chosen.label,
               bestLabel: labelOf(portableOf(oracle, best.genome)),
               oracleExact: best.exact,
-              ...(rival && rivalVerdict
-                ? { rival: { optimal: rivalVerdict.optimal, loss: rivalVerdict.loss, label: labelOf(portableOf(rival, rival.optimum(objective).genome)) } }
+              ...(rival && rivalBest && rivalVerdict
+                ? { rival: { optimal: rivalVerdict.optimal, loss: rivalVerdict.loss, label: labelOf(portableOf(rival, rivalBest)) } }
                 : {}),
             };
             results.push(r);
