@@ -1,8 +1,9 @@
 // Runs the benchmark suites, each in a fresh child process (no JIT state, heap or page cache
 // of one suite leaks into the next), and merges their reports into bench/results/latest.{json,md}.
 // Each suite's metrics for the regression gate (bench/gate) go into latest.json beside its report.
-// Run: node --expose-gc --import tsx bench/run.ts [--quick | --ci] [--suite spmm|bfs|dense|boundary|devices|features|predict|accuracy|search|decisions|plan|demos|overhead[,...]] [-- flags for that one suite]
+// Run: node --expose-gc --import tsx bench/run.ts [--quick | --ci] [--out NAME] [--suite spmm|bfs|dense|boundary|devices|features|predict|accuracy|search|decisions|plan|demos|overhead[,...]] [-- flags for that one suite]
 // --ci runs the gate's profile (bench/gate/profile.ts): spmm, bfs, dense, devices and decisions at CI size.
+// --out NAME writes bench/results/NAME.{json,md} instead of latest (the gate's confirmation run).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,11 +35,13 @@ const { values: args, positionals } = parseArgs({
     quick: { type: 'boolean', default: false },
     ci: { type: 'boolean', default: false },
     suite: { type: 'string', multiple: true },
+    out: { type: 'string', default: 'latest' },
   },
   allowPositionals: true,
   strict: true,
 });
 
+if (!/^[\w-]+$/.test(args.out)) throw new Error(`--out: ${JSON.stringify(args.out)} is not a plain file name (letters, digits, - and _)`);
 if (args.quick && args.ci) throw new Error('--quick and --ci are different profiles: pass one');
 const profile: ProfileName = args.ci ? 'ci' : args.quick ? 'quick' : 'full';
 
@@ -105,16 +108,17 @@ function main(): void {
     suites: reports,
     failures,
   };
-  writeFileSync(join(resultsDir, 'latest.json'), `${JSON.stringify(latest, null, 2)}\n`);
+  const out = join(resultsDir, args.out);
+  writeFileSync(`${out}.json`, `${JSON.stringify(latest, null, 2)}\n`);
   const md = [
     `# dype benchmarks${{ full: '', quick: ' (quick mode: fewer inputs, short runs)', ci: " (CI size: the regression gate's suites)" }[profile]}`,
     'All figures are wall time measured on the machine named in each section, in this run.',
     ...reports.map(reportMarkdown),
     ...(failures.length > 0 ? [`## Failed or skipped\n\n${failures.map((f) => `- ${f.suite}: ${f.reason}`).join('\n')}\n`] : []),
   ].join('\n\n');
-  writeFileSync(join(resultsDir, 'latest.md'), md);
+  writeFileSync(`${out}.md`, md);
   console.log(md);
-  process.stderr.write(`\nwritten: ${join(resultsDir, 'latest.json')}, ${join(resultsDir, 'latest.md')}\n`);
+  process.stderr.write(`\nwritten: ${out}.json, ${out}.md\n`);
   if (failures.some((f) => !f.reason.startsWith('skipped'))) process.exitCode = 1;
 }
 

@@ -24,6 +24,8 @@ export interface Verdict {
   readonly tolerance: number | undefined;
   readonly status: Status;
   readonly reason: string;
+  /** The confirmation run's value, where a timed failure was measured again (confirmFailures). */
+  readonly rerun?: number;
 }
 
 export interface Comparison {
@@ -90,6 +92,37 @@ export function compareMetrics(baseline: readonly Metric[], current: readonly Me
   return { ok: failures === 0, verdicts, failures };
 }
 
+/**
+ * The suites whose timed failures a confirmation run can judge: a ratio metric that failed with a
+ * value (not one that went missing) names its suite before its first dot (`bfs.2t.gap/dype`: bfs).
+ */
+export function suitesToConfirm(c: Comparison): string[] {
+  const failed = c.verdicts.filter((v) => v.status === 'fail' && v.kind === 'ratio' && v.current !== undefined);
+  return [...new Set(failed.map((v) => v.name.split('.')[0]!))];
+}
+
+/**
+ * The gate's second look at timed failures. A ratio is timed on a shared machine whose speed
+ * moves, so a ratio that failed in the first run stands only when it fails again in a
+ * confirmation run of its suite; it then fails with both values named. One that passes the second
+ * time passes, and says so. A real regression fails both times; noise seldom does twice. Every
+ * other verdict (deterministic metrics, missing metrics, kinds changed) stands as judged first.
+ */
+export function confirmFailures(first: Comparison, rerun: Comparison): Comparison {
+  const again = new Map(rerun.verdicts.map((v) => [v.name, v]));
+  const verdicts = first.verdicts.map((v): Verdict => {
+    if (v.status !== 'fail' || v.kind !== 'ratio' || v.current === undefined) return v;
+    const second = again.get(v.name);
+    const before = `${num(v.current)} (${signedPct(v.change)})`;
+    if (second === undefined || second.current === undefined) return { ...v, reason: `${v.reason}; missing from the confirmation run` };
+    const after = `${num(second.current)} (${signedPct(second.change)})`;
+    if (second.status === 'fail') return { ...v, rerun: second.current, reason: `${v.reason}, twice: ${before}, then ${after} on the confirmation run` };
+    return { ...v, status: 'pass', rerun: second.current, reason: `noise: failed at ${before}, passed on the confirmation run at ${after}` };
+  });
+  const failures = verdicts.filter((v) => v.status === 'fail').length;
+  return { ok: failures === 0, verdicts, failures };
+}
+
 function indexByName(metrics: readonly Metric[], what: string): Map<string, Metric> {
   const map = new Map<string, Metric>();
   for (const m of metrics) {
@@ -99,19 +132,27 @@ function indexByName(metrics: readonly Metric[], what: string): Map<string, Metr
   return map;
 }
 
+function num(x: number | undefined): string {
+  return x === undefined ? '-' : Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(4) : x.toFixed(4);
+}
+
+function signedPct(x: number | undefined): string {
+  return x === undefined ? '-' : `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
+}
+
 function pct(x: number): string {
   return `${+(100 * x).toFixed(2)}%`;
 }
 
-/** The verdicts as a Markdown table: gated metrics first (failures on top), then the others. */
+/** The verdicts as a Markdown table: gated metrics first (failures on top, then those passed on a second look), then the others. */
 export function verdictTable(c: Comparison, opts: { includeInfo: boolean } = { includeInfo: false }): string {
   const order: Record<Status, number> = { fail: 0, pass: 1, new: 2, info: 3 };
-  const rows = [...c.verdicts].filter((v) => opts.includeInfo || v.status !== 'info').sort((a, b) => order[a.status] - order[b.status]);
-  const num = (x: number | undefined): string =>
-    x === undefined ? '-' : Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(4) : x.toFixed(4);
+  // Failures first, then the timed failures that passed their confirmation run, then the rest.
+  const rank = (v: Verdict): number => order[v.status] - (v.status === 'pass' && v.rerun !== undefined ? 0.5 : 0);
+  const rows = [...c.verdicts].filter((v) => opts.includeInfo || v.status !== 'info').sort((a, b) => rank(a) - rank(b));
   const lines = ['| metric | kind | baseline | now | change | tolerance | verdict |', '|---|---|---|---|---|---|---|'];
   for (const v of rows) {
-    const change = v.change === undefined ? '-' : `${v.change >= 0 ? '+' : ''}${(100 * v.change).toFixed(1)}%`;
+    const change = signedPct(v.change);
     const verdict = v.status === 'fail' ? `**FAIL**: ${v.reason}` : `${v.status}: ${v.reason}`;
     lines.push(
       `| ${v.name} | ${v.kind} | ${num(v.baseline)} | ${num(v.current)} | ${change} | ${v.tolerance === undefined ? '-' : pct(v.tolerance)} | ${verdict} |`,
