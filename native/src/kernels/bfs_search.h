@@ -114,6 +114,8 @@ class DirectionOptimizingBfs {
   // Frontier edges below which a top-down step runs on the calling thread alone (see
   // top_down_step).
   static constexpr int64_t kParallelTopDownEdges = 4096;
+  // In-edges a bottom-up chunk should hold (see bottom_up_step).
+  static constexpr int64_t kBottomUpChunkEdges = 8192;
   // Frontier edges below which a step stays top-down (see run()).
   static constexpr int64_t kMinBottomUpScout = 1024;
   std::vector<int32_t> heavy_;
