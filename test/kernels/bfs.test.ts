@@ -63,6 +63,19 @@ describe('bfs', () => {
     expect(firstDifference(r.depth, ref)).toBe(-1);
   });
 
+  it('stays bottom-up after a first step that read far more than its frontier had, when what it found has more still', async () => {
+    // The waste rule compares a bottom-up step with top-down's reads for this step and the next:
+    // here the frontier grows from 24 to 1,037 vertices, and priced against the 24 alone the
+    // step looked wasteful, so the search fell back to top-down and read three times the edges.
+    const g = kroneckerGraph({ scale: 12, edgeFactor: 4, seed: 1 });
+    const r = await bfs(g, 16);
+    const bottomUp = [...r.bottomUp];
+    const first = bottomUp.indexOf(1);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(bottomUp[first + 1]).toBe(1);
+    expect(firstDifference(r.depth, bfsReference(g, 16))).toBe(-1);
+  });
+
   it('splits the edge lists of hub vertices across threads (top-down)', async () => {
     // Source 0 reaches three hubs (1..3) of 30,000 leaves each plus a few light vertices.
     const n = 90_010;
