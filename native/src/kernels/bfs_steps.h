@@ -40,9 +40,9 @@ int64_t DirectionOptimizingBfs<P>::top_down_step(int32_t level, int64_t q_begin,
 
   // Thin levels run on the calling thread alone: below kParallelTopDownEdges a level takes a
   // few microseconds, less than handing chunks to the pool and paying for compare-and-swap on
-  // every edge. Above it even a mesh's or a road network's levels are split (about 1024 edges a
-  // chunk): with the pool's workers spinning between jobs a hand-off costs a few microseconds,
-  // and a search of thousands of such levels on one thread did not scale at all.
+  // every edge, and for the depth array's lines moving between the cores' caches. Above it
+  // even a mesh's or a road network's levels are split (about 1024 edges a chunk): with the
+  // pool's workers spinning between jobs a hand-off costs a few microseconds.
   const int64_t chunks = frontier_edges < kParallelTopDownEdges || pool_.participants() == 1
                              ? 1
                              : std::min<int64_t>(pool_.participants() * 16, std::max<int64_t>(1, std::min(frontier_edges / 1024, f / 4)));
