@@ -19,6 +19,10 @@ describe.each(DENSE_IMPLEMENTATIONS.map((d) => [d.name, d] as const))('%s: dense
         [64, 128, 256],
         [7, 1, 5],
         [50, 3, 1],
+        // One vector a strip where a single vector holds the row (8 FP64 or 16 FP32 lanes with
+        // AVX-512, half that with AVX2): exactly, and one column past it.
+        [97, 24, 8],
+        [61, 10, 17],
       ] as const) {
         await checkGemm(impl, denseOf(m, k, precision, m + k), denseOf(k, n, precision, n + 7));
       }
