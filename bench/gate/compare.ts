@@ -123,6 +123,34 @@ export function confirmFailures(first: Comparison, rerun: Comparison): Compariso
   return { ok: failures === 0, verdicts, failures };
 }
 
+/**
+ * A baseline's metrics from several runs of the same profile: each timed ratio the median of its
+ * values over the runs that have it, so that one lucky or unlucky run does not set the bar every
+ * later run is held to; every other metric as the first run has it (deterministic metrics are
+ * the same in every run, and information-only ones are not gated).
+ * @throws Error when a later run gives a metric of the first run another kind.
+ */
+export function medianOfRuns(runs: readonly (readonly Metric[])[]): Metric[] {
+  const [first, ...rest] = runs;
+  if (first === undefined) return [];
+  const later = rest.map((r) => indexByName(r, 'a later run'));
+  return first.map((m) => {
+    const values = [m.value];
+    for (const run of later) {
+      const o = run.get(m.name);
+      if (o === undefined) continue;
+      if (o.kind !== m.kind) throw new Error(`medianOfRuns: ${m.name} is ${m.kind} in the first run and ${o.kind} in another`);
+      values.push(o.value);
+    }
+    if (m.kind !== 'ratio' || values.length === 1) return m;
+    const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+    if (sorted.length === 0) return m;
+    const mid = sorted.length >> 1;
+    const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    return { ...m, value: median };
+  });
+}
+
 function indexByName(metrics: readonly Metric[], what: string): Map<string, Metric> {
   const map = new Map<string, Metric>();
   for (const m of metrics) {

@@ -1,11 +1,15 @@
 // Writes bench/baseline.json from bench/results/latest.json: the only way the baseline changes.
 // Refuses a run of another profile than expected (CI unless --profile says otherwise), a run in
 // which a suite failed or was skipped, a run with a non-finite gated metric, and a missing note.
-// Run: node --import tsx bench/gate/update.ts --note "why the baseline changes" [--profile ci]
+// --also FILE (repeatable): further runs of the same profile, such as `bench/run.ts --ci --suite
+// spmm,bfs,dense --out rerun1`; each timed ratio then takes its median over the runs that have it
+// (medianOfRuns in compare.ts), the rest come from latest.json.
+// Run: node --import tsx bench/gate/update.ts --note "why the baseline changes" [--profile ci] [--also FILE ...]
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { baselinePath, type Baseline, latestPath, readLatest } from './files.js';
+import { medianOfRuns } from './compare.js';
 import { type ProfileName, PROFILES } from './profile.js';
 
 const { values: args } = parseArgs({
@@ -14,6 +18,7 @@ const { values: args } = parseArgs({
     profile: { type: 'string', default: 'ci' },
     latest: { type: 'string', default: latestPath },
     baseline: { type: 'string', default: baselinePath },
+    also: { type: 'string', multiple: true, default: [] },
   },
   strict: true,
 });
@@ -32,8 +37,16 @@ if (latest.failures.length > 0)
   fail(`the run has failed or skipped suites (${latest.failures.map((f) => `${f.suite}: ${f.reason}`).join('; ')}): a baseline must have every metric`);
 const bad = latest.metrics.filter((m) => m.kind !== 'info' && !Number.isFinite(m.value));
 if (bad.length > 0) fail(`gated metrics without a finite value: ${bad.map((m) => m.name).join(', ')}`);
-const baseline: Baseline = { note, profile: latest.profile, measured: latest.date, machine: latest.machine, metrics: latest.metrics };
+const others = args.also.map((file) => {
+  const run = readLatest(file);
+  if (run.profile !== latest.profile) fail(`${file} is a ${run.profile} run and ${args.latest} a ${latest.profile} one: medians need one profile`);
+  if (run.failures.length > 0) fail(`${file} has failed or skipped suites (${run.failures.map((f) => f.suite).join(', ')})`);
+  return run;
+});
+const metrics = medianOfRuns([latest.metrics, ...others.map((r) => r.metrics)]);
+const measured = [latest.date, ...others.map((r) => r.date)].join(', ');
+const baseline: Baseline = { note, profile: latest.profile, measured, machine: latest.machine, metrics };
 writeFileSync(args.baseline, `${JSON.stringify(baseline, null, 2)}\n`);
 console.log(
-  `bench:update: wrote ${args.baseline} (${latest.metrics.filter((m) => m.kind !== 'info').length} gated metrics, ${latest.profile} profile, measured ${latest.date}). Commit it with the note.`,
+  `bench:update: wrote ${args.baseline} (${metrics.filter((m) => m.kind !== 'info').length} gated metrics, ${latest.profile} profile, measured ${measured}${others.length > 0 ? `; timed ratios are medians over ${others.length + 1} runs` : ''}). Commit it with the note.`,
 );
