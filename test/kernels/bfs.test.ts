@@ -76,6 +76,34 @@ describe('bfs', () => {
     expect(firstDifference(r.depth, bfsReference(g, 16))).toBe(-1);
   });
 
+  it('takes no bottom-up step on a mesh, where a sample of the step shows it would read nearly every edge left and find little', async () => {
+    // A 60 x 60 grid with every vertex joined to those within two steps (24 neighbours, like
+    // an FEM mesh): mid-search Beamer's rule asks for a bottom-up step, which scanned most
+    // unvisited vertices' edges for few finds before the waste rule undid it.
+    const side = 60;
+    const rows: number[] = [];
+    const cols: number[] = [];
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        for (let dy = -2; dy <= 2; dy++) {
+          for (let dx = -2; dx <= 2; dx++) {
+            const yy = y + dy;
+            const xx = x + dx;
+            if ((dx !== 0 || dy !== 0) && yy >= 0 && yy < side && xx >= 0 && xx < side) {
+              rows.push(y * side + x);
+              cols.push(yy * side + xx);
+            }
+          }
+        }
+      }
+    }
+    const n = side * side;
+    const g = cooToCsr({ rows: n, cols: n, rowIdx: Int32Array.from(rows), colIdx: Int32Array.from(cols) }, { duplicates: 'first', symmetric: true });
+    const r = await bfs(g, 0);
+    expect([...r.bottomUp].every((b) => b === 0)).toBe(true);
+    expect(firstDifference(r.depth, bfsReference(g, 0))).toBe(-1);
+  });
+
   it('splits the edge lists of hub vertices across threads (top-down)', async () => {
     // Source 0 reaches three hubs (1..3) of 30,000 leaves each plus a few light vertices.
     const n = 90_010;

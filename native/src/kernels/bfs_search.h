@@ -44,6 +44,11 @@ class DirectionOptimizingBfs {
   // (every edge but those of vertices found before the frontier).
   Status resume(const char* fn, int64_t& q_end, int64_t& scout, int64_t& edges_to_check);
 
+  // Whether a bottom-up step from the frontier at `level` would read more than kBottomUpWaste
+  // times what top-down would (this step's `scout` edges, or the next step's), judged from a
+  // fixed sample of unvisited vertices before taking it (see run()).
+  bool bottom_up_looks_wasteful(int32_t level, int64_t scout) const;
+
   // Unvisited vertices hold -(out-degree + 1) in `depth` while the search runs (GAP keeps the
   // same trick in its parent array): a top-down step then learns a discovered vertex's degree,
   // which Beamer's switching rule needs, from the word it already loaded instead of a second
