@@ -7,14 +7,12 @@
 
 import { parseArgs } from 'node:util';
 import type { CsrMatrix } from '../../src/data/csr.js';
-import { dropSelfLoops, symmetrize } from '../../src/data/convert.js';
-import { kroneckerGraph } from '../../src/generators/index.js';
 import { bfs } from '../../src/kernels/bfs.js';
 import { nativeAddon } from '../../src/native/addon.js';
 import { checkParents, gapOwnProcess } from './bfs-gap.js';
+import { componentEdges, type GraphClass, GRAPHS, prepare } from './bfs-graphs.js';
 import { multiSource, pickSources, sameDepths } from './bfs-multi.js';
 import { type GraphblasBfs, type GraphblasReference, graphblasOf, loadReferences, type ReferenceAddon } from '../references/load.js';
-import { loadDataset } from '../common/datasets.js';
 import { type BenchSettings, type Candidate, collectGarbage, measurePaired, median, pairedRatio, type PairedSettings, type Timing } from '../common/measure.js';
 import { runPerThreadCount, threadCounts } from './threads.js';
 import { emitReport, fixed, machineInfo, ms, progress, type SuiteReport, type Table } from '../common/report.js';
@@ -51,70 +49,6 @@ const SEARCH: PairedSettings = {
 const MULTI: BenchSettings = quick
   ? { time: 0, warmupTime: 0, iterations: 2, warmupIterations: 1 }
   : { time: 500, warmupTime: 0, iterations: 5, warmupIterations: 1 };
-
-type Size = 'full' | 'ci' | 'quick';
-/** Graph classes, as the issue and the summary group them. */
-type GraphClass = 'kronecker' | 'social' | 'road' | 'mesh' | 'fem';
-interface GraphSpec {
-  readonly name: string;
-  readonly graphClass: GraphClass;
-  readonly sizes: readonly Size[];
-  readonly make: () => Promise<CsrMatrix | string>;
-}
-
-const kron = (scale: number, sizes: readonly Size[]): GraphSpec => ({
-  name: `kronecker-${scale}`,
-  graphClass: 'kronecker',
-  sizes,
-  make: async () => kroneckerGraph({ scale, edgeFactor: 16, seed: 1 }),
-});
-const dataset = (name: string, graphClass: GraphClass, sizes: readonly Size[]): GraphSpec => ({
-  name,
-  graphClass,
-  sizes,
-  make: async () => {
-    const r = await loadDataset(name, 'f32');
-    return r.matrix ?? r.reason;
-  },
-});
-
-const GRAPHS: readonly GraphSpec[] = [
-  kron(16, ['full', 'ci']),
-  kron(17, ['full']),
-  kron(18, ['full', 'quick']),
-  kron(19, ['full']),
-  kron(20, ['full']),
-  dataset('soc-Slashdot0902', 'social', ['full']),
-  dataset('email-Enron', 'social', ['full', 'ci', 'quick']),
-  dataset('facebook_combined', 'social', ['full', 'ci', 'quick']),
-  dataset('wiki-Vote', 'social', ['full', 'ci']),
-  dataset('bio-pathways', 'social', ['full']),
-  dataset('pubmed', 'social', ['full']),
-  dataset('luxembourg_osm', 'road', ['full', 'ci', 'quick']),
-  dataset('delaunay_n16', 'mesh', ['full', 'ci']),
-  dataset('mdual', 'mesh', ['full']),
-  dataset('4elt', 'mesh', ['full']),
-  dataset('wing', 'mesh', ['full']),
-  dataset('bcsstk16', 'fem', ['full']),
-  dataset('bcsstk25', 'fem', ['full', 'ci']),
-];
-
-/**
- * Graph500 and GAP search undirected graphs, so directed inputs are symmetrized unless asked
- * otherwise; self-loops are dropped everywhere since no search ever follows one.
- */
-function prepare(g: CsrMatrix): { graph: CsrMatrix; treatment: string } {
-  if (g.symmetric) return { graph: dropSelfLoops(g), treatment: 'undirected' };
-  if (args.directed) return { graph: dropSelfLoops(g), treatment: 'directed' };
-  return { graph: dropSelfLoops(symmetrize(g)), treatment: 'symmetrized' };
-}
-
-/** Edges in the reached component (Graph500 TEPS numerator): undirected edges counted once. */
-function componentEdges(g: CsrMatrix, depth: Int32Array): number {
-  let sum = 0;
-  for (let v = 0; v < g.rows; v++) if (depth[v]! >= 0) sum += g.rowLength(v);
-  return g.symmetric ? sum / 2 : sum;
-}
 
 interface SearchRow {
   readonly source: number;
@@ -235,7 +169,7 @@ async function main(): Promise<void> {
       notes.push(`${spec.name} skipped: ${made}`);
       continue;
     }
-    const { graph: g, treatment } = prepare(made);
+    const { graph: g, treatment } = prepare(made, args.directed);
     if (!(g.rowPtr instanceof Int32Array)) throw new Error(`${spec.name}: the plain BFS needs 32-bit row pointers`);
     progress(`bfs ${spec.name}: ${g.toString()} (${treatment}), ${sourceCount} sources`);
     // GraphBLAS's push-only BFS takes seconds a search on the larger graphs: --no-graphblas leaves it out.

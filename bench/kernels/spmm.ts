@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { CsrMatrix } from '../../src/data/csr.js';
 import { DenseMatrix, type Precision } from '../../src/data/dense.js';
-import { bandedMatrix, denseFeatures, gridGraph, kroneckerGraph } from '../../src/generators/index.js';
+import { denseFeatures } from '../../src/generators/index.js';
 import { spmm } from '../../src/kernels/spmm.js';
 import { nativeAddon } from '../../src/native/addon.js';
 import { type GraphblasReference, graphblasOf, type GraphblasSpmm, loadReferences, type ReferenceAddon } from '../references/load.js';
@@ -15,6 +15,7 @@ import { type CallCost, callCosts, gatherAwareBytes } from './spmm-bounds.js';
 import { verify, withValues } from './spmm-check.js';
 import { collectGarbage, measurePaired, median, pairedRatio, type PairedSettings, type Timing } from '../common/measure.js';
 import { runPerThreadCount, threadCounts } from './threads.js';
+import { INPUTS } from './spmm-inputs.js';
 import { emitReport, fixed, machineInfo, ms, progress, type SuiteReport, type Table } from '../common/report.js';
 
 /** Inputs of 10k-100k stored entries whose whole call is timed against its kernel. */
@@ -45,71 +46,6 @@ const size: 'full' | 'ci' | 'quick' = args.ci ? 'ci' : args.quick ? 'quick' : 'f
 const quick = size !== 'full';
 /** Dense X or Y above this many bytes is skipped (Kronecker 20 at k = 128 would need several GiB). */
 const DENSE_LIMIT_BYTES = 2 ** 28;
-
-interface Input {
-  readonly name: string;
-  /** One of the six real datasets the headline ratio is taken over. */
-  readonly required: boolean;
-  readonly sizes: readonly ('full' | 'ci' | 'quick')[];
-  /** In double precision; single precision is converted from it. */
-  readonly make: () => Promise<CsrMatrix | string>;
-}
-
-const ALL = ['full', 'ci', 'quick'] as const;
-const dataset = (name: string, sizes: Input['sizes']): Input => ({
-  name,
-  required: true,
-  sizes,
-  make: async () => {
-    const r = await loadDataset(name, 'f64');
-    return r.matrix ?? r.reason;
-  },
-});
-const kron = (scale: number, sizes: Input['sizes']): Input => ({
-  name: `kronecker-${scale}`,
-  required: false,
-  sizes,
-  make: async () => kroneckerGraph({ scale, edgeFactor: 16, seed: 1 }),
-});
-
-const INPUTS: readonly Input[] = [
-  dataset('soc-Slashdot0902', ['full']),
-  dataset('email-Enron', ALL),
-  dataset('luxembourg_osm', ALL),
-  dataset('mdual', ['full']),
-  dataset('delaunay_n16', ['full']),
-  dataset('bcsstk16', ALL),
-  kron(14, ['ci']),
-  kron(16, ['full', 'quick']),
-  kron(17, ['full']),
-  kron(18, ['full']),
-  kron(19, ['full']),
-  kron(20, ['full']),
-  {
-    name: 'grid-256x256-del0.1',
-    required: false,
-    sizes: ['ci'],
-    make: async () => gridGraph({ rows: 256, cols: 256, deleteFraction: 0.1, seed: 1 }),
-  },
-  {
-    name: 'grid-512x512-del0.1',
-    required: false,
-    sizes: ['full'],
-    make: async () => gridGraph({ rows: 512, cols: 512, deleteFraction: 0.1, seed: 1 }),
-  },
-  {
-    name: 'banded-2^15-hb8',
-    required: false,
-    sizes: ['ci'],
-    make: async () => bandedMatrix({ n: 2 ** 15, halfBandwidth: 8, precision: 'f64', seed: 1 }),
-  },
-  {
-    name: 'banded-2^18-hb8',
-    required: false,
-    sizes: ['full'],
-    make: async () => bandedMatrix({ n: 2 ** 18, halfBandwidth: 8, precision: 'f64', seed: 1 }),
-  },
-];
 
 const SETTINGS: PairedSettings = {
   full: { warmup: 3, minRounds: 15, maxRounds: 400, time: 2000 },
