@@ -2,6 +2,7 @@
 #include "gemm_builtin.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace dype {
@@ -9,11 +10,13 @@ namespace dype {
 template <typename T>
 BuiltinGemm<T>::BuiltinGemm(const T* w, int64_t k, int64_t n)
     : k_(k), n_(n), vectors_(n <= kLanes ? 1 : 2), strip_(vectors_ * kLanes), strips_((n + strip_ - 1) / strip_),
-      packed_(static_cast<size_t>(strips_ * k * strip_), T(0)) {
+      packed_(static_cast<size_t>(strips_ * k * strip_ + kLanes), T(0)) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(packed_.data());
+  base_ = packed_.data() + ((DYPE_GEMM_VECTOR_BYTES - at % DYPE_GEMM_VECTOR_BYTES) % DYPE_GEMM_VECTOR_BYTES) / sizeof(T);
   for (int64_t s = 0; s < strips_; ++s) {
     const int64_t c0 = s * strip_;
     const int64_t width = std::min<int64_t>(strip_, n - c0);
-    T* dst = packed_.data() + s * k * strip_;
+    T* dst = base_ + s * k * strip_;
     for (int64_t p = 0; p < k; ++p) std::memcpy(dst + p * strip_, w + p * n + c0, static_cast<size_t>(width) * sizeof(T));
   }
 }
@@ -27,7 +30,7 @@ void BuiltinGemm<T>::block(const T* x, int64_t strip, T* y) const {
   vec acc[R][NV];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v) acc[r][v] = vec{};
-  const T* b = packed_.data() + strip * k_ * kStrip;
+  const T* b = base_ + strip * k_ * kStrip;
   for (int64_t p = 0; p < k_; ++p) {
     vec bv[NV];
     for (int v = 0; v < NV; ++v) std::memcpy(&bv[v], b + p * kStrip + v * kLanes, sizeof(vec));

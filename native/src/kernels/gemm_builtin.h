@@ -41,7 +41,10 @@ class BuiltinGemm {
   void rows_of(const T* x, int64_t rows, T* y) const;
 
   int64_t k_, n_, vectors_, strip_, strips_;
+  // The strips, from a vector-aligned start within packed_'s storage: a 512-bit load that
+  // crosses a cache line costs two.
   std::vector<T> packed_;
+  T* base_;
 };
 
 extern template class BuiltinGemm<float>;
