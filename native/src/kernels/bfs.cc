@@ -120,7 +120,7 @@ bool DirectionOptimizingBfs<P>::bottom_up_looks_wasteful(int32_t level, int64_t 
   // the frontier (depth == level; unvisited vertices hold negative marks).
   constexpr int64_t kWasteSample = 64, kWasteTries = 1024;
   const int32_t* depth = a_.depth;
-  int64_t tries = 0, unvisited = 0, read = 0, found = 0, found_degree = 0;
+  int64_t tries = 0, unvisited = 0, read = 0, found_degree = 0;
   uint64_t h = 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(level);
   for (; tries < kWasteTries && unvisited < kWasteSample; ++tries) {
     h = h * 6364136223846793005ull + 1442695040888963407ull;
@@ -135,7 +135,6 @@ bool DirectionOptimizingBfs<P>::bottom_up_looks_wasteful(int32_t level, int64_t 
       if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= static_cast<uint64_t>(n_)) return false;  // and bad indices
       ++read;
       if (depth[u] == level) {
-        ++found;
         found_degree += -static_cast<int64_t>(mark) - 1;  // the negative mark is -(out-degree + 1)
         break;
       }
