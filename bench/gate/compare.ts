@@ -1,6 +1,7 @@
 // The regression gate's verdicts: every gated metric of the baseline against the same metric now.
 // Pure (no files, no clock), so the rules below are unit-tested (test/bench/compare.test.ts).
 
+import { median } from '../../src/stats.js';
 import type { Metric, MetricKind } from './metrics.js';
 
 export interface Tolerances {
@@ -143,11 +144,8 @@ export function medianOfRuns(runs: readonly (readonly Metric[])[]): Metric[] {
       values.push(o.value);
     }
     if (m.kind !== 'ratio' || values.length === 1) return m;
-    const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-    if (sorted.length === 0) return m;
-    const mid = sorted.length >> 1;
-    const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-    return { ...m, value: median };
+    const finite = values.filter(Number.isFinite);
+    return finite.length === 0 ? m : { ...m, value: median(finite, 'medianOfRuns') };
   });
 }
 
