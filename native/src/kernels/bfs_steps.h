@@ -4,6 +4,7 @@
 // conversions between the two frontier forms. Included by bfs.cc only.
 #pragma once
 
+#include "bfs_scan.h"
 #include "bfs_search.h"
 
 namespace dype {
@@ -167,7 +168,6 @@ bool DirectionOptimizingBfs<P>::bottom_up_words(int32_t next_depth, int64_t w0, 
   const uint64_t* front = front_.data();
   uint64_t* next = next_.data();
   const int32_t* ci = gi_.ci;
-  const uint64_t n = static_cast<uint64_t>(n_);
   const int64_t v_stop = std::min<int64_t>(n_, w1 * 64);
   // Visited vertices are >= 0. In an undirected graph an unvisited vertex's mark -(degree + 1)
   // is -1 exactly when it has no edges at all, so it can be skipped without touching its row
@@ -177,35 +177,31 @@ bool DirectionOptimizingBfs<P>::bottom_up_words(int32_t next_depth, int64_t w0, 
   int64_t ex = 0;
   for (int64_t w = w0; w < w1; ++w) {
     uint64_t bits = 0;
-    const int64_t v_end = std::min<int64_t>(n_, (w + 1) * 64);
-    for (int64_t v = w * 64; v < v_end; ++v) {
+    for (uint64_t todo = unvisited_in_word(depth, w, n_, skip_from); todo != 0; todo &= todo - 1) {
+      const int64_t v = w * 64 + __builtin_ctzll(todo);
       if constexpr (kPrefetch) {
         if (v + kAhead < v_stop && depth[v + kAhead] < skip_from) {
           const int64_t ahead = static_cast<int64_t>(gi_.rp[v + kAhead]);
           if (ahead >= 0 && ahead < gi_.nnz) __builtin_prefetch(ci + ahead);
         }
       }
-      const int32_t mark = depth[v];
-      if (mark >= skip_from) continue;
       int64_t b, e;
       if (!gi_.row(v, b, e)) return fault_.raise(2, v, "in-edges"), false;
-      for (int64_t p = b; p < e; ++p) {
-        const int32_t u = ci[p];
-        if (static_cast<uint64_t>(static_cast<uint32_t>(u)) >= n) return fault_.raise(1, p, "in-edges"), false;
-        if (bit_test(front, u)) {
-          ex += p - b + 1;
-          // The mark holds the out-degree: the next frontier's edges, what a top-down step from
-          // it would read, counted for the waste rule at no extra load.
-          sc += -static_cast<int64_t>(mark) - 1;
-          depth[v] = next_depth;
-          if (parent) parent[v] = u;
-          bits |= uint64_t(1) << (v & 63);
-          ++found;
-          goto next_vertex;
-        }
+      int32_t u = 0;
+      const int64_t at = first_in_frontier(ci, b, e, front, n_, &u);
+      if (at < 0) return fault_.raise(1, -at - 1, "in-edges"), false;
+      if (at == e) {
+        ex += e - b;
+        continue;
       }
-      ex += e - b;
-    next_vertex:;
+      ex += at - b + 1;
+      // The mark holds the out-degree: the next frontier's edges, what a top-down step from it
+      // would read, counted for the waste rule at no extra load.
+      sc += -static_cast<int64_t>(depth[v]) - 1;
+      depth[v] = next_depth;
+      if (parent) parent[v] = u;
+      bits |= uint64_t(1) << (v & 63);
+      ++found;
     }
     next[w] = bits;
   }
