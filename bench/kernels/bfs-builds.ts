@@ -9,12 +9,12 @@
 // (build the old addon first and copy build/Release/dype_native.node aside; DYPE_THREADS sets
 // the threads of both).
 
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { median } from '../../src/stats.js';
 import { loadReferences } from '../references/load.js';
 import { GRAPHS, prepare } from './bfs-graphs.js';
 import { sameDepths } from './bfs-multi.js';
+import { loadTwoBuilds, positiveCount } from './two-builds.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,18 +26,13 @@ const { values: args } = parseArgs({
   },
   strict: true,
 });
-if (args.old === undefined || args.new === undefined) throw new Error('--old and --new must name two builds of dype_native.node');
-const sourceCount = Number(args.sources);
-const rounds = Number(args.rounds);
-if (!Number.isInteger(sourceCount) || sourceCount < 1) throw new Error(`--sources must be a positive integer, got ${args.sources}`);
-if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer, got ${args.rounds}`);
+const sourceCount = positiveCount('--sources', args.sources);
+const rounds = positiveCount('--rounds', args.rounds);
 
 interface BfsAddon {
   bfs(...a: unknown[]): Promise<{ seconds: number }>;
 }
-const load = createRequire(import.meta.url);
-const oldBuild = load(args.old) as BfsAddon;
-const newBuild = load(args.new) as BfsAddon;
+const { oldBuild, newBuild } = loadTwoBuilds<BfsAddon>(args.old, args.new);
 const plain = loadReferences().addon;
 if (plain === undefined) throw new Error('bfs-builds: the reference addon (bench/references) is not built: run npm run build:references');
 

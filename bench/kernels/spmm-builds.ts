@@ -8,11 +8,11 @@
 // (build the old addon first and copy build/Release/dype_native.node aside; DYPE_THREADS sets
 // the threads of both).
 
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import type { CsrMatrix } from '../../src/data/csr.js';
 import { median } from '../../src/stats.js';
 import { INPUTS } from './spmm-inputs.js';
+import { loadTwoBuilds, positiveCount } from './two-builds.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,20 +25,16 @@ const { values: args } = parseArgs({
   },
   strict: true,
 });
-if (args.old === undefined || args.new === undefined) throw new Error('--old and --new must name two builds of dype_native.node');
 const ks = args.k.split(',').map(Number);
 if (!ks.every((k) => Number.isInteger(k) && k >= 1)) throw new Error(`--k must be positive integers separated by commas, got ${args.k}`);
 const precisions = args.precision.split(',');
 if (!precisions.every((p) => p === 'f32' || p === 'f64')) throw new Error(`--precision must be f32, f64 or f32,f64, got ${args.precision}`);
-const rounds = Number(args.rounds);
-if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer, got ${args.rounds}`);
+const rounds = positiveCount('--rounds', args.rounds);
 
 interface SpmmAddon {
   spmm(...a: unknown[]): Promise<{ seconds: number }>;
 }
-const load = createRequire(import.meta.url);
-const oldBuild = load(args.old) as SpmmAddon;
-const newBuild = load(args.new) as SpmmAddon;
+const { oldBuild, newBuild } = loadTwoBuilds<SpmmAddon>(args.old, args.new);
 
 const ratios: number[] = [];
 for (const name of args.only.split(',')) {
