@@ -196,7 +196,7 @@ bool DirectionOptimizingBfs<P>::bottom_up_words(int32_t next_depth, int64_t w0, 
       }
       ex += at - b + 1;
       // The mark holds the out-degree: the next frontier's edges, what a top-down step from it
-      // would read, counted for the waste rule at no extra load.
+      // would read, counted for the waste rule from a line unvisited_in_word just brought in.
       sc += -static_cast<int64_t>(depth[v]) - 1;
       depth[v] = next_depth;
       if (parent) parent[v] = u;
