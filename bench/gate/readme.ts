@@ -144,7 +144,7 @@ function spmmSection(s: { data: SpmmData; settings: Readonly<Record<string, unkn
       }),
     ]),
   };
-  const counts = Object.keys(s.data.byThreads ?? {});
+  const perCount = Object.entries(s.data.byThreads ?? {}).map(([t, d]) => ({ t, summary: d.summary }));
   const byThreads = {
     title: 'SpMM at each thread count (medians over the inputs, precisions and k; > 1: dype faster)',
     columns: [
@@ -155,8 +155,7 @@ function spmmSection(s: { data: SpmmData; settings: Readonly<Record<string, unkn
       '% of the gather-aware bound, inputs > cache (median, lowest)',
       'call / kernel, 10k-100k entries (median, worst)',
     ],
-    rows: counts.map((t) => {
-      const x = s.data.byThreads![t]!.summary;
+    rows: perCount.map(({ t, summary: x }) => {
       const bound = x.largeMeasured
         ? `${pct(x.medianBoundShareLarge ?? NaN, 0)}, ${pct(x.minBoundShareLarge ?? NaN, 0)} (${x.largeMeasured} cases)`
         : 'none larger than the cache';
@@ -166,7 +165,7 @@ function spmmSection(s: { data: SpmmData; settings: Readonly<Record<string, unkn
   return [
     `**SpMM** (\`bench/kernels/spmm.ts\`; ${String(s.settings['threads'])} thread(s) for dype and every reference; Eigen ${String(s.settings['eigen'])}, SuiteSparse:GraphBLAS ${String(s.settings['graphblas'] ?? 'not built')}). ` +
       `Over all ${summary.measured} (input, precision, k) measurements the median Eigen/dype is **${fixed(summary.medianEigenRatio)}**, GraphBLAS/dype **${opt(summary.medianGraphblasRatio)}**, plain OpenMP loop/dype **${fixed(summary.medianPlainRatio)}**.`,
-    ...(counts.length > 0 ? [table(byThreads)] : []),
+    ...(perCount.length > 0 ? [table(byThreads)] : []),
     table(perInput),
     table(times),
   ];
@@ -213,21 +212,21 @@ function bfsSection(s: { data: BfsData; settings: Readonly<Record<string, unknow
       ],
     ],
   };
-  const counts = Object.keys(s.data.byThreads ?? {});
-  const classes = [...new Set(counts.flatMap((t) => Object.keys(s.data.byThreads![t]!.summary.gapRatioByClass ?? {})))];
+  const perCount = Object.entries(s.data.byThreads ?? {}).map(([t, d]) => ({ t, summary: d.summary }));
+  const classes = [...new Set(perCount.flatMap(({ summary }) => Object.keys(summary.gapRatioByClass ?? {})))];
   const byClass = {
     title:
       "BFS against the GAP-style reference per graph class, at each thread count (median over the class's graphs of the per-source ratio; > 1: dype faster)",
-    columns: ['class', ...counts.map((t) => `GAP-style/dype, ${t} thread${t === '1' ? '' : 's'}`)],
+    columns: ['class', ...perCount.map(({ t }) => `GAP-style/dype, ${t} thread${t === '1' ? '' : 's'}`)],
     rows: [
-      ...classes.map((c) => [c, ...counts.map((t) => opt(s.data.byThreads![t]!.summary.gapRatioByClass?.[c]?.gapRatio))]),
-      ['**all graphs**', ...counts.map((t) => `**${opt(s.data.byThreads![t]!.summary.medianGapRatio)}**`)],
-      ['multi-source BFS / 64 single searches, lowest input', ...counts.map((t) => opt(s.data.byThreads![t]!.summary.msbfsMinSpeedup))],
+      ...classes.map((c) => [c, ...perCount.map(({ summary }) => opt(summary.gapRatioByClass?.[c]?.gapRatio))]),
+      ['**all graphs**', ...perCount.map(({ summary }) => `**${opt(summary.medianGapRatio)}**`)],
+      ['multi-source BFS / 64 single searches, lowest input', ...perCount.map(({ summary }) => opt(summary.msbfsMinSpeedup))],
     ],
   };
   return [
     `**BFS** (\`bench/kernels/bfs.ts\`; ${String(s.settings['threads'])} thread(s) in the per-graph table): dype's direction-optimising \`bfs\` against the GAP-style direction-optimising reference (\`bench/references/gap_bfs.h\`, written from Beamer et al. and the GAP suite's description, timed in this process and in one of its own, the faster counted), a serial queue BFS in C++ and GraphBLAS's level-synchronous BFS (\`GrB_vxm\` over ANY_PAIR with a complemented mask).`,
-    ...(counts.length > 0 ? [table(byClass)] : []),
+    ...(perCount.length > 0 ? [table(byClass)] : []),
     table(perGraph),
   ];
 }
