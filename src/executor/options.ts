@@ -2,6 +2,7 @@
 // devices leaving a running plan.
 
 import { describe, InvalidArgumentError } from '../errors.js';
+import { type Backlog, checkBacklog } from '../scheduler/backlog.js';
 import type { Plan } from '../scheduler/schedule.js';
 import { checkOptions } from '../validate.js';
 import type { ExecutionObserver } from './records.js';
@@ -51,6 +52,12 @@ export interface RunPlanOptions {
    * change the plan: outputs are copied home). @default false
    */
   readonly keepValues?: boolean;
+  /**
+   * Work queued ahead on the devices and link directions when the run starts, seconds by name
+   * (`{ gpu: 0.002, 'host->gpu': 0.0005 }`): the composed timeline starts each after its backlog,
+   * and `busyUntil` says when the run leaves each. @default the backlog the plan was made against
+   */
+  readonly backlog?: Backlog;
 }
 
 /**
@@ -82,9 +89,10 @@ export interface RunSettings {
   readonly recoverable: boolean;
   readonly bfsLevels: boolean;
   readonly keepValues: boolean;
+  readonly backlog: Backlog | undefined;
 }
 
-const KEYS = ['signal', 'observers', 'replan', 'learn', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels', 'keepValues'] as const;
+const KEYS = ['signal', 'observers', 'replan', 'learn', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels', 'keepValues', 'backlog'] as const;
 
 /**
  * Check `runPlan`'s arguments.
@@ -125,5 +133,6 @@ export function checkRunOptions(fn: string, plan: Plan, options: RunPlanOptions)
   if (typeof bfsLevels !== 'boolean') throw new InvalidArgumentError(`${fn}: bfsLevels must be true or false, got ${describe(bfsLevels)}`);
   const keepValues = options.keepValues ?? false;
   if (typeof keepValues !== 'boolean') throw new InvalidArgumentError(`${fn}: keepValues must be true or false, got ${describe(keepValues)}`);
-  return { signal, observers, replan: replan !== false, learn, threshold, deviceLoss: options.deviceLoss, recoverable, bfsLevels, keepValues };
+  const backlog = options.backlog === undefined ? plan.problem.constraints.backlog : checkBacklog(fn, options.backlog, plan.problem.system);
+  return { signal, observers, replan: replan !== false, learn, threshold, deviceLoss: options.deviceLoss, recoverable, bfsLevels, keepValues, backlog };
 }

@@ -86,6 +86,12 @@ export interface RunResult {
   /** The mapping that ran (after any re-plans), in the plan's short form. */
   readonly mapping: string;
   readonly replans: readonly ReplanRecord[];
+  /**
+   * On the composed timeline, seconds from the run's start to when it leaves each device and
+   * link direction (`host->gpu`): its last piece's or copy's end, or the backlog it started
+   * behind where it used none. A shared machine's next backlog is made from these.
+   */
+  readonly busyUntil: Readonly<Record<string, number>>;
 }
 
 /** Plugged into a run; never changes it. Hooks must not throw: an error they throw rejects the run. */

@@ -119,7 +119,7 @@ class Run {
     }
     // An abort that arrived while the last pieces ran still cancels the run: no result is presented.
     settings.signal?.throwIfAborted();
-    const composed = composeRun(plan, this.genome, this.runner.observed, this.runner.records);
+    const composed = composeRun(plan, this.genome, this.runner.observed, this.runner.records, settings.backlog);
     const outputs: Record<string, Value> = {};
     for (const v of bound.outputs) outputs[bound.values[v]!.name] = this.values[v]!;
     let values: Record<string, Value> | undefined;
@@ -141,6 +141,7 @@ class Run {
       measuredShare: composed.measuredShare,
       predicted: plan.predicted,
       wallSeconds: (performance.now() - this.t0) / 1000,
+      busyUntil: composed.busyUntil,
     };
     for (const o of settings.observers) o.onRunEnd?.(result);
     return result;

@@ -1,6 +1,7 @@
 // The timeline composer: a run's observed timeline is the plan's own list schedule over the
 // observed costs, so predicted and observed line up part for part.
 
+import { type Backlog, backlogStarts, linkDirectionName } from '../scheduler/backlog.js';
 import { Evaluator, type Metrics } from '../scheduler/evaluate.js';
 import { mappingLabel } from '../scheduler/front.js';
 import type { PieceMap } from '../scheduler/piece-map.js';
@@ -45,6 +46,19 @@ function observedTimeline(plan: Plan, genome: Int32Array, source: CostSource): {
   return cached;
 }
 
+/** When the run leaves each device and link direction, from the list schedule's state after it. */
+function busyUntil(plan: Plan, evaluator: Evaluator): Record<string, number> {
+  const { system } = plan.problem;
+  const { devFree, linkFree } = evaluator.schedule;
+  const out: Record<string, number> = {};
+  system.devices.forEach((d, i) => (out[d.name] = devFree[i]!));
+  for (let l = 0; l < system.links.length; l++) {
+    out[linkDirectionName(system, l, 0)] = linkFree[2 * l]!;
+    out[linkDirectionName(system, l, 1)] = linkFree[2 * l + 1]!;
+  }
+  return out;
+}
+
 export interface ComposedRun {
   readonly pieces: readonly TimedPieceRecord[];
   /** The composed timeline's figures. */
@@ -57,10 +71,17 @@ export interface ComposedRun {
   readonly mapping: string;
   /** Share of the pieces' seconds read off a clock. */
   readonly measuredShare: number;
+  readonly busyUntil: Record<string, number>;
 }
 
-/** Compose the run of `genome` from each piece's observed cost and record. */
-export function composeRun(plan: Plan, genome: Int32Array, observed: PieceMap<PieceResult>, records: PieceMap<PieceRecord>): ComposedRun {
+/** Compose the run of `genome` from each piece's observed cost and record, each device and link starting after its backlog. */
+export function composeRun(
+  plan: Plan,
+  genome: Int32Array,
+  observed: PieceMap<PieceResult>,
+  records: PieceMap<PieceRecord>,
+  backlog: Backlog | undefined,
+): ComposedRun {
   const n = plan.problem.bound.ops.length;
   const source: CostSource = {
     cost: (op, d, b, e) => {
@@ -69,6 +90,9 @@ export function composeRun(plan: Plan, genome: Int32Array, observed: PieceMap<Pi
     },
   };
   const timeline = observedTimeline(plan, genome, source);
+  const starts = backlogStarts(plan.problem.system, backlog);
+  timeline.evaluator.schedule.devStart.set(starts.devices);
+  timeline.evaluator.schedule.linkStart.set(starts.links);
   const metrics = timeline.evaluator.metrics(new Int32Array(n));
   // On real hardware only, the host's clock is the truth; a simulator's time is not on it.
   const real = metrics.timeline.every((e) => {
@@ -123,5 +147,6 @@ export function composeRun(plan: Plan, genome: Int32Array, observed: PieceMap<Pi
     energy,
     mapping: timeline.label,
     measuredShare: total > 0 ? measured / total : 0,
+    busyUntil: busyUntil(plan, timeline.evaluator),
   };
 }

@@ -9,6 +9,7 @@ import type { System } from '../devices/system.js';
 import type { BoundWorkload } from '../workloads/bind.js';
 import { ListSchedule, type Recorder, type TimelineEntry, type TransferEntry } from './list-schedule.js';
 import type { CostTable } from './space.js';
+import { type Backlog, backlogStarts } from './backlog.js';
 import { formatBytes, formatChange, formatJoules, formatSeconds } from '../units.js';
 
 export type { TimelineEntry, TransferEntry };
@@ -18,6 +19,11 @@ export type Objective = 'time' | 'energy' | 'memory' | 'latency';
 export const OBJECTIVES: readonly Objective[] = ['time', 'energy', 'memory', 'latency'];
 
 export interface Constraints {
+  /**
+   * Work queued ahead on devices and link directions, in seconds (checked by `checkBacklog`): the
+   * mapping starts each of them after it, and the makespan counts the wait.
+   */
+  readonly backlog?: Backlog;
   /** Longest acceptable makespan (a stream: seconds per input), in seconds. */
   readonly deadline?: number;
   /** Most energy acceptable (a stream: joules per input), in joules. */
@@ -71,6 +77,11 @@ export class Evaluator {
     readonly constraints: Constraints = {},
   ) {
     this.schedule = new ListSchedule(bound, system, table);
+    if (constraints.backlog) {
+      const starts = backlogStarts(system, constraints.backlog);
+      this.schedule.devStart.set(starts.devices);
+      this.schedule.linkStart.set(starts.links);
+    }
     const spaces = this.schedule.spaces;
     const S = (this.S = spaces.length);
     // A memory of its own is bounded by its device; host memory by the largest host device (the
@@ -131,7 +142,7 @@ export class Evaluator {
    */
   settle(makespan: number): void {
     let period = makespan;
-    const { busy, used, linkBusy } = this.schedule;
+    const { busy, used, linkBusy, devStart } = this.schedule;
     if (this.stream) {
       period = 0;
       for (let d = 0; d < busy.length; d++) if (busy[d]! > period) period = busy[d]!;
@@ -141,7 +152,8 @@ export class Evaluator {
     }
     let idle = 0;
     for (let d = 0; d < busy.length; d++) {
-      const rest = period - busy[d]!;
+      // A device's backlog is other work's time, not this mapping's idle time.
+      const rest = period - busy[d]! - devStart[d]!;
       if (used[d] === 1 && rest > 0) idle += this.idleWatts[d]! * rest;
     }
     this.period = period;

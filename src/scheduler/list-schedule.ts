@@ -73,10 +73,13 @@ export class ListSchedule {
   readonly touched: Float64Array;
   /** 1 where the mapping gives the device a part (only those draw idle power). */
   readonly used: Float64Array;
-  private readonly linkFree: Float64Array;
+  readonly linkFree: Float64Array;
   readonly linkBusy: Float64Array;
   readonly memUse: Float64Array;
   private readonly tail: number;
+  /** When each device and link direction is first free: 0, or the backlog of work queued ahead (backlog.ts). */
+  readonly devStart: Float64Array;
+  readonly linkStart: Float64Array;
 
   constructor(
     readonly bound: BoundWorkload,
@@ -167,6 +170,8 @@ export class ListSchedule {
     this.linkBusy = take(L2);
     this.memUse = take(S);
     this.tail = at;
+    this.devStart = new Float64Array(D);
+    this.linkStart = new Float64Array(L2);
   }
 
   /** Active energy of the parts placed so far, joules. */
@@ -179,13 +184,19 @@ export class ListSchedule {
     return this.state[this.tail + 1]!;
   }
 
-  /** Start an evaluation: inputs on the host, devices and links idle. */
+  /** Start an evaluation: inputs on the host, devices and links free from their backlog on. */
   reset(): void {
     const st = this.state;
     // Plain loops: on arrays this small, TypedArray.fill's call costs more than the work.
     const readyEnd = this.ready.length;
     for (let x = 0; x < readyEnd; x++) st[x] = Infinity;
     for (let x = readyEnd; x < st.length; x++) st[x] = 0;
+    const devFree = this.devFree;
+    const devStart = this.devStart;
+    for (let d = 0; d < devFree.length; d++) devFree[d] = devStart[d]!;
+    const linkFree = this.linkFree;
+    const linkStart = this.linkStart;
+    for (let l = 0; l < linkFree.length; l++) linkFree[l] = linkStart[l]!;
     const inputs = this.inputValues;
     for (let x = 0; x < inputs.length; x++) this.ready[inputs[x]! * this.S] = 0;
     this.memUse[0] = this.inputBytes;

@@ -17,6 +17,7 @@ import { Evaluator, type Constraints, type Objective, OBJECTIVES } from './evalu
 import { type FrontSearchSettings, checkSearchSettings } from './front.js';
 import { DEFAULT_PROBE, Prober, type ProbeSettings } from './probe.js';
 import { ProbedCostSource } from './probed-costs.js';
+import { type Backlog, checkBacklog } from './backlog.js';
 import { buildChoices } from './candidates.js';
 import { canRun } from './space.js';
 import { type Choice, CostTable, type SpaceOptions } from './space.js';
@@ -34,6 +35,12 @@ export interface PrepareOptions extends SpaceOptions {
   readonly energyBudget?: number;
   /** Device names to leave out. */
   readonly exclude?: readonly string[];
+  /**
+   * Seconds of other work queued ahead on devices (by name) and link directions (`host->gpu`):
+   * the plan starts each after its backlog and its makespan counts the wait, so a busy device
+   * costs its queue. The shared service plans every job this way.
+   */
+  readonly backlog?: Backlog;
   /** `auto` (exhaustive up to `exhaustiveLimit` mappings, NSGA-II above), or a strategy name. @default 'auto' */
   readonly search?: string;
   /** @default 100000 */
@@ -112,6 +119,7 @@ export const PREPARE_KEYS = [
   'deadline',
   'energyBudget',
   'exclude',
+  'backlog',
   'search',
   'exhaustiveLimit',
   'budget',
@@ -159,7 +167,7 @@ export async function prepare(
   checkOptions(fn, options, keys as (keyof PrepareOptions & string)[]);
   const workload = resolveWorkload(fn, workloadArg);
   const objectives = checkObjectives(fn, options.objectives ?? ['time', 'energy']);
-  const constraints: Constraints = {
+  let constraints: Constraints = {
     ...(options.deadline !== undefined ? { deadline: checkNumber(fn, 'deadline', options.deadline, Number.MIN_VALUE) } : {}),
     ...(options.energyBudget !== undefined ? { energyBudget: checkNumber(fn, 'energyBudget', options.energyBudget, Number.MIN_VALUE) } : {}),
   };
@@ -196,6 +204,7 @@ export async function prepare(
   const exclude = options.exclude ?? [];
   if (!Array.isArray(exclude)) throw new InvalidArgumentError(`${fn}: exclude must be an array of device names, got ${describe(exclude)}`);
   for (const name of exclude) system.device(name); // throws with a suggestion for an unknown name
+  if (options.backlog !== undefined) constraints = { ...constraints, backlog: checkBacklog(fn, options.backlog, system) };
   const allowed = system.devices.flatMap((d, i) => (exclude.includes(d.name) ? [] : [i]));
   if (allowed.length === 0) throw new InfeasibleError(`${fn}: every device is excluded (${exclude.join(', ')})`);
 
