@@ -14,12 +14,18 @@ import { checkNumber, checkOptions } from '../validate.js';
 import type { Workload } from '../workloads/definition.js';
 import { parseAddress, type ServerAddress, formatAddress } from './address.js';
 import type { SchedulerStatus } from './fair-scheduler.js';
+import type { MachineSlot } from './machine-timeline.js';
 import { DEFAULT_MAX_FRAME_BYTES, FrameReader, MessageCodec } from './frames.js';
 import { isRecord, MAX_REQUEST_ID, PROTOCOL_VERSION, reviveError, type RequestType, type Welcome } from './protocol.js';
 import type { Stored } from './data-store.js';
 import type { SystemInfo } from './system-info.js';
 import { packageVersion } from './version.js';
 import { decodeValue, encodeMatrix } from './wire-values.js';
+
+/** The request fields of a job's own options. */
+function jobFields(timeout: number | undefined, arrival: number | undefined): { timeout?: number; arrival?: number } {
+  return { ...(timeout !== undefined ? { timeout } : {}), ...(arrival !== undefined ? { arrival } : {}) };
+}
 
 export interface ConnectOptions {
   /** The tenant's token (`DYPE_TOKEN` when absent). */
@@ -38,6 +44,8 @@ export interface ServedJobOptions {
   readonly timeout?: number;
   /** Cancels the job on the server (a cancel request); the call rejects with an {@link AbortedError}. */
   readonly signal?: AbortSignal;
+  /** When the job arrives, service seconds: only on a server replaying declared arrivals (`clock: 'declared'`). */
+  readonly arrival?: number;
 }
 
 /** Data as the server knows it: the content hash an upload returned. */
@@ -55,6 +63,8 @@ export interface ServedPlan extends PlanResult {
 /** A run's result from the server: `runPlan`'s, and the plan it ran when the call planned too. */
 export interface ServedRunResult extends RunResult {
   readonly plan?: PlanResult;
+  /** Where the job sat on the machine's shared timeline (composed service seconds). */
+  readonly machine?: MachineSlot;
 }
 
 export interface ServerStatus extends SchedulerStatus {
@@ -104,7 +114,7 @@ export interface DypeClient {
   run(
     workload: Workload | string | object,
     data: ServedData,
-    options?: ServedScheduleOptions & { readonly run?: Omit<ServedRunOptions, 'signal' | 'timeout'> },
+    options?: ServedScheduleOptions & { readonly run?: Omit<ServedRunOptions, 'signal' | 'timeout' | 'arrival'> },
   ): Promise<ServedRunResult>;
   /** The server's system (the fields of `dype system --json`). */
   system(): Promise<SystemInfo>;
@@ -229,23 +239,23 @@ class ServiceClient implements DypeClient {
     if (!isRecord(plan) || typeof (plan as { planId?: unknown }).planId !== 'string') {
       throw new InvalidArgumentError(`DypeClient.runPlan: plan must come from this client's schedule(), got ${describe(plan)}`);
     }
-    const { signal, timeout, ...run } = options;
-    return this.#runReply(await this.#call('run', { plan: plan.planId, run, ...(timeout !== undefined ? { timeout } : {}) }, signal));
+    const { signal, timeout, arrival, ...run } = options;
+    return this.#runReply(await this.#call('run', { plan: plan.planId, run, ...jobFields(timeout, arrival) }, signal));
   }
 
   /** Plan and run in one request (`schedule` then `runPlan` on the server). */
   async run(
     workload: Workload | string | object,
     data: ServedData,
-    options: ServedScheduleOptions & { readonly run?: Omit<ServedRunOptions, 'signal' | 'timeout'> } = {},
+    options: ServedScheduleOptions & { readonly run?: Omit<ServedRunOptions, 'signal' | 'timeout' | 'arrival'> } = {},
   ): Promise<ServedRunResult> {
-    const { signal, timeout, run, ...planning } = options;
+    const { signal, timeout, arrival, run, ...planning } = options;
     const fields = {
       workload: workloadWire(workload),
       data: await this.#dataWire(data),
       options: planning,
       ...(run ? { run } : {}),
-      ...(timeout !== undefined ? { timeout } : {}),
+      ...jobFields(timeout, arrival),
     };
     return this.#runReply(await this.#call('run', fields, signal));
   }
@@ -276,12 +286,8 @@ class ServiceClient implements DypeClient {
   }
 
   async #plan(type: 'explore' | 'schedule', workload: Workload | string | object, data: ServedData, options: ServedScheduleOptions): Promise<unknown> {
-    const { signal, timeout, ...planning } = options;
-    return this.#call(
-      type,
-      { workload: workloadWire(workload), data: await this.#dataWire(data), options: planning, ...(timeout !== undefined ? { timeout } : {}) },
-      signal,
-    );
+    const { signal, timeout, arrival, ...planning } = options;
+    return this.#call(type, { workload: workloadWire(workload), data: await this.#dataWire(data), options: planning, ...jobFields(timeout, arrival) }, signal);
   }
 
   #runReply(raw: unknown): ServedRunResult {

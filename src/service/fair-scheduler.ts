@@ -16,8 +16,10 @@ import type { SchedulerStatus, TenantStatus } from './scheduler-status.js';
 /** What a job is told when it starts. */
 export interface JobContext {
   readonly signal: AbortSignal;
-  /** Devices the tenant is over quota on: plan without them. */
+  /** Devices the tenant may not use (outside its partition, or over quota): plan without them. */
   readonly exclude: readonly string[];
+  /** When the job arrived, service seconds. */
+  readonly arrival: number;
 }
 
 /** What a job returns: its value and the busy seconds it put on each device. */
@@ -32,6 +34,8 @@ export interface JobSpec<T> {
   readonly kind: string;
   /** Seconds from submission after which the job is cancelled, queued or running. */
   readonly timeout?: number;
+  /** When the job arrived, service seconds. @default the scheduler's clock at submission */
+  readonly arrival?: number;
   /** Devices the job will use whatever its plan (a run of a kept plan): it waits while any is over quota. */
   readonly needs?: readonly string[];
   run(ctx: JobContext): Promise<JobOutcome<T>>;
@@ -48,6 +52,7 @@ interface Job {
   readonly kind: string;
   readonly tenant: TenantState;
   readonly submitted: number;
+  readonly arrival: number;
   readonly needs: readonly string[];
   readonly controller: AbortController;
   readonly spec: JobSpec<unknown>;
@@ -76,6 +81,18 @@ interface TenantState {
 
 export type { SchedulerStatus, TenantStatus } from './scheduler-status.js';
 
+/** How the dispatcher chooses: `fair` (priority, then weighted fair queuing), or `fifo` (arrival order, the exclusive baseline). */
+export type DispatchOrder = 'fair' | 'fifo';
+
+export interface DispatchSettings {
+  readonly order?: DispatchOrder;
+  /**
+   * The latest arrival that may start now: jobs that arrived later wait even when the host is free
+   * (in replay, the machine has not reached them). @default the scheduler's clock
+   */
+  readonly horizon?: () => number;
+}
+
 export class FairScheduler {
   readonly #tenants = new Map<string, TenantState>();
   readonly #jobs = new Map<string, Job>();
@@ -91,6 +108,7 @@ export class FairScheduler {
     readonly devices: readonly string[],
     readonly slots = 1,
     private readonly now: () => number = () => performance.now() / 1000,
+    private readonly dispatch: DispatchSettings = {},
   ) {
     this.setPolicy(policy);
   }
@@ -149,12 +167,14 @@ export class FairScheduler {
       resolve = res as (v: unknown) => void;
       reject = rej;
     });
+    const submitted = this.now();
     const job: Job = {
       id: `j${seq}`,
       seq,
       kind: spec.kind,
       tenant,
-      submitted: this.now(),
+      submitted,
+      arrival: spec.arrival ?? submitted,
       needs: spec.needs ?? [],
       controller: new AbortController(),
       spec: spec as JobSpec<unknown>,
@@ -169,7 +189,9 @@ export class FairScheduler {
       );
       job.timer.unref?.();
     }
-    tenant.queue.push(job);
+    // A tenant's jobs run in arrival order (replayed arrivals may come out of order).
+    const at = tenant.queue.findIndex((j) => j.arrival > job.arrival);
+    tenant.queue.splice(at < 0 ? tenant.queue.length : at, 0, job);
     this.#jobs.set(job.id, job);
     this.#pump();
     return { id: job.id, result };
@@ -270,6 +292,13 @@ export class FairScheduler {
     return s;
   }
 
+  /** The devices `t` may not use now: outside its partition, or over quota. */
+  #excluded(t: TenantState, now: number): string[] {
+    const only = t.policy.devices;
+    const outside = only ? this.devices.filter((d) => !only.includes(d)) : [];
+    return [...new Set([...outside, ...this.#overQuota(t, now)])];
+  }
+
   /** The devices `t` is over quota on now. */
   #overQuota(t: TenantState, now: number): string[] {
     const over: string[] = [];
@@ -277,28 +306,27 @@ export class FairScheduler {
     return over;
   }
 
-  /** Start jobs while slots are free, in priority then fair order. */
+  /** Start jobs while slots are free, in priority then fair order (or arrival order), among those the horizon has reached. */
   #pump(): void {
     while (this.#running < this.slots) {
       const now = this.now();
-      let best: { t: TenantState; exclude: string[] } | undefined;
+      const heads: { t: TenantState; exclude: string[] }[] = [];
       let blocked = false;
       for (const t of this.#tenants.values()) {
         const head = t.queue[0];
         if (!head) continue;
-        const exclude = this.#overQuota(t, now);
-        if (exclude.length >= this.devices.length || head.needs.some((d) => exclude.includes(d))) {
-          blocked = true;
-          continue;
-        }
-        const b = best?.t;
-        if (
-          !b ||
-          t.policy.priority > b.policy.priority ||
-          (t.policy.priority === b.policy.priority && (t.vtime < b.vtime || (t.vtime === b.vtime && head.seq < b.queue[0]!.seq)))
-        ) {
-          best = { t, exclude };
-        }
+        const exclude = this.#excluded(t, now);
+        if (exclude.length >= this.devices.length || head.needs.some((d) => exclude.includes(d))) blocked = true;
+        else heads.push({ t, exclude });
+      }
+      // Nothing has arrived by the horizon: the earliest arrival goes next.
+      let horizon = this.dispatch.horizon?.() ?? now;
+      horizon = Math.max(horizon, Math.min(...heads.map((h) => h.t.queue[0]!.arrival)));
+      let best: { t: TenantState; exclude: string[] } | undefined;
+      for (const h of heads) {
+        const head = h.t.queue[0]!;
+        if (head.arrival > horizon) continue;
+        if (!best || this.#before(head, best.t.queue[0]!)) best = h;
       }
       if (!best) {
         if (blocked) this.#wakeLater(now);
@@ -306,6 +334,15 @@ export class FairScheduler {
       }
       this.#start(best.t.queue.shift()!, best.exclude);
     }
+  }
+
+  /** Whether job a goes before job b (both heads of their tenants' queues). */
+  #before(a: Job, b: Job): boolean {
+    if (this.dispatch.order === 'fifo') return a.arrival < b.arrival || (a.arrival === b.arrival && a.seq < b.seq);
+    const pa = a.tenant.policy.priority;
+    const pb = b.tenant.policy.priority;
+    if (pa !== pb) return pa > pb;
+    return a.tenant.vtime < b.tenant.vtime || (a.tenant.vtime === b.tenant.vtime && a.seq < b.seq);
   }
 
   /** Quota-blocked work waits: look again when the oldest record in any window expires. */
@@ -337,7 +374,7 @@ export class FairScheduler {
     const signal = job.controller.signal;
     let work: Promise<JobOutcome<unknown>>;
     try {
-      work = job.spec.run({ signal, exclude });
+      work = job.spec.run({ signal, exclude, arrival: job.arrival });
     } catch (e) {
       work = Promise.reject(e);
     }
@@ -364,9 +401,11 @@ export class FairScheduler {
   #account(job: Job, usage: ReadonlyMap<string, number>): void {
     const t = job.tenant;
     const now = this.now();
-    const seconds = now - job.started!;
-    t.served += seconds;
-    t.vtime += seconds / t.policy.weight;
+    t.served += now - job.started!;
+    // Fair shares are of the devices' time: a job advances its tenant by the seconds it held them.
+    let held = 0;
+    for (const s of usage.values()) held += s;
+    t.vtime += held / t.policy.weight;
     for (const [d, s] of usage) {
       t.busy.set(d, (t.busy.get(d) ?? 0) + s);
       if (t.policy.quotas[d]) t.recent.push({ at: now, device: d, seconds: s });

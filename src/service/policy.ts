@@ -25,6 +25,8 @@ export interface TenantPolicy {
   readonly maxQueued: number;
   /** Device name -> quota. @default {} */
   readonly quotas: Readonly<Record<string, DeviceQuota>>;
+  /** The only devices its jobs may use (a static partition of the machine). @default every device */
+  readonly devices?: readonly string[];
 }
 
 export interface ServicePolicy {
@@ -34,7 +36,7 @@ export interface ServicePolicy {
 }
 
 const TOP_KEYS = ['tenants'];
-const TENANT_KEYS = ['name', 'token', 'weight', 'priority', 'maxQueued', 'quotas'];
+const TENANT_KEYS = ['name', 'token', 'weight', 'priority', 'maxQueued', 'quotas', 'devices'];
 const QUOTA_KEYS = ['share', 'window'];
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Shortest token accepted: guessing must not be practical. */
@@ -96,19 +98,22 @@ export function checkPolicy(raw: unknown, source: string, devices?: readonly str
         const weight = number(`${at}.weight`, t['weight'], 1, (n) => n > 0 && n <= 1e6, 'a number in (0, 1e6]');
         const priority = number(`${at}.priority`, t['priority'], 0, (n) => Number.isInteger(n) && Math.abs(n) <= 1000, 'an integer in [-1000, 1000]');
         const maxQueued = number(`${at}.maxQueued`, t['maxQueued'], 64, (n) => Number.isInteger(n) && n >= 1 && n <= 1e6, 'an integer in [1, 1000000]');
+        const only = t['devices'];
+        const known = (path: string, device: string): void => {
+          if (!devices || devices.includes(device)) return;
+          const hint = suggest(device, devices);
+          bad(path, `no device ${JSON.stringify(device)} on this system${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (devices: ${devices.join(', ')})`}`);
+        };
+        if (only !== undefined && (!Array.isArray(only) || only.length === 0 || only.some((d) => typeof d !== 'string'))) {
+          bad(`${at}.devices`, `must be a non-empty array of device names, got ${describe(only)}`);
+        } else if (only) (only as string[]).forEach((d, k) => known(`${at}.devices[${k}]`, d));
         const quotas: Record<string, DeviceQuota> = {};
         const q = t['quotas'];
         if (q !== undefined && !isRecord(q)) bad(`${at}.quotas`, `must be an object of device name -> { share, window }, got ${describe(q)}`);
         else if (q) {
           for (const [device, spec] of Object.entries(q)) {
             const qp = `${at}.quotas.${device}`;
-            if (devices && !devices.includes(device)) {
-              const hint = suggest(device, devices);
-              bad(
-                qp,
-                `no device ${JSON.stringify(device)} on this system${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (devices: ${devices.join(', ')})`}`,
-              );
-            }
+            known(qp, device);
             if (!isRecord(spec)) {
               bad(qp, `must be an object { share, window }, got ${describe(spec)}`);
               continue;
@@ -120,7 +125,8 @@ export function checkPolicy(raw: unknown, source: string, devices?: readonly str
             quotas[device] = { share, window };
           }
         }
-        if (typeof name === 'string' && typeof token === 'string') tenants.push({ name, token, weight, priority, maxQueued, quotas });
+        if (typeof name === 'string' && typeof token === 'string')
+          tenants.push({ name, token, weight, priority, maxQueued, quotas, ...(Array.isArray(only) ? { devices: [...new Set(only as string[])] } : {}) });
       });
     }
   }

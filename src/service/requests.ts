@@ -13,6 +13,7 @@ import { explore, planResult, schedule, type Plan, type ScheduleOptions } from '
 import type { WorkloadData } from '../workloads/bind.js';
 import type { DataStore } from './data-store.js';
 import type { FairScheduler, JobOutcome } from './fair-scheduler.js';
+import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
 import type { PlanCache } from './plan-cache.js';
 import { checkFields, type Envelope, isRecord, stringField } from './protocol.js';
 import { describeSystem } from './system-info.js';
@@ -25,6 +26,9 @@ export interface ServiceState {
   readonly backends: readonly BackendStatus[];
   readonly store: DataStore;
   readonly scheduler: FairScheduler;
+  readonly machine: MachineTimeline;
+  /** `wall`: jobs arrive when received; `declared`: at the `arrival` their request gives (replay, for benchmarks). */
+  readonly clock: ServiceClock;
   readonly plans: PlanCache;
   readonly version: string;
   readonly started: number;
@@ -34,10 +38,12 @@ export interface ServiceState {
 /** How a request is answered: now, or by a job whose id the connection keeps (to cancel it when the client leaves). */
 export type Answer = { readonly state: 'now'; readonly value: unknown } | { readonly state: 'job'; readonly jobId: string; readonly value: Promise<unknown> };
 
-/** Options the server owns: a client cannot pass its own machine, model or signal. */
-const SERVER_OWNED = ['system', 'model', 'signal', 'observers', 'deviceLoss'];
+export type ServiceClock = 'wall' | 'declared';
+
+/** Options the server owns: a client cannot pass its own machine, model, signal or the machine's backlog. */
+const SERVER_OWNED = ['system', 'model', 'signal', 'observers', 'deviceLoss', 'backlog'];
 const RUN_OPTION_KEYS = ['replan', 'learn', 'bfsLevels', 'recoverDeviceFailures'];
-const JOB_FIELDS = ['timeout'];
+const JOB_FIELDS = ['timeout', 'arrival'];
 
 /** Serve one request for `tenant`. @throws a typed error naming the request and the field. */
 export function answer(state: ServiceState, tenant: string, req: Envelope): Answer {
@@ -130,6 +136,29 @@ function timeoutField(fn: string, raw: unknown): number | undefined {
   return raw;
 }
 
+/** The arrival field: service seconds, given only where the server replays declared arrivals. */
+function arrivalField(state: ServiceState, fn: string, raw: unknown): number | undefined {
+  if (state.clock === 'wall') {
+    if (raw === undefined) return undefined;
+    throw new InvalidArgumentError(`${fn}: field "arrival" is for servers that replay declared arrivals (started with clock "declared"); this one stamps jobs as they come`);
+  }
+  if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0 || raw > 1e9)
+    throw new InvalidArgumentError(`${fn}: field "arrival" must be service seconds in [0, 1e9] on a server that replays declared arrivals, got ${describe(raw)}`);
+  return raw;
+}
+
+/** Run `plan` behind the backlog its arrival finds, and put it on the machine's timeline. */
+async function runOnMachine(
+  state: ServiceState,
+  plan: Plan,
+  arrival: number,
+  options: RunPlanOptions,
+): Promise<{ result: RunResult; machine: MachineSlot }> {
+  const backlog = state.machine.backlogAt(arrival);
+  const result = await runPlan(plan, { ...options, backlog });
+  return { result, machine: state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan) };
+}
+
 /** Busy seconds per device of a run's pieces. */
 function usageOf(result: RunResult): Map<string, number> {
   const usage = new Map<string, number>();
@@ -152,6 +181,7 @@ function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore
   const options = optionsField(fn, 'options', f['options']);
   const runOptions = kind === 'run' ? optionsField(fn, 'run', f['run'], RUN_OPTION_KEYS) : {};
   const timeout = timeoutField(fn, f['timeout']);
+  const arrival = arrivalField(state, fn, f['arrival']);
   state.store.pin(hashes);
   let handle: ReturnType<typeof state.scheduler.submit>;
   try {
@@ -159,13 +189,17 @@ function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore
       tenant,
       kind,
       ...(timeout !== undefined ? { timeout } : {}),
-      run: async ({ signal, exclude }): Promise<JobOutcome<unknown>> => {
+      ...(arrival !== undefined ? { arrival } : {}),
+      run: async ({ signal, exclude, arrival: at }): Promise<JobOutcome<unknown>> => {
         const own = options['exclude'];
         const merged = exclude.length === 0 ? own : Array.isArray(own) ? [...new Set([...(own as string[]), ...exclude])] : own === undefined ? exclude : own;
         // The library checks every option (names and values) as it does in-process.
+        // Planned against the machine's backlog at its arrival: a busy device costs its queue.
+        const backlog = state.machine.backlogAt(at);
         const planning = {
           ...options,
           ...(merged !== undefined ? { exclude: merged } : {}),
+          ...(Object.keys(backlog).length > 0 ? { backlog } : {}),
           system: state.system,
           model: state.model,
           signal,
@@ -180,8 +214,8 @@ function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore
           const planId = state.plans.keep(tenant, plan, hashes);
           return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
         }
-        const result = await runPlan(plan, { ...runOptions, signal } as RunPlanOptions);
-        return { value: { ...runReply(result), plan: planResult(plan) }, usage: usageOf(result) };
+        const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions);
+        return { value: { ...runReply(result), plan: planResult(plan), machine }, usage: usageOf(result) };
       },
     });
   } catch (e) {
@@ -197,6 +231,7 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
   const kept = state.plans.get(fn, tenant, f['plan']);
   const runOptions = optionsField(fn, 'run', f['run'], RUN_OPTION_KEYS);
   const timeout = timeoutField(fn, f['timeout']);
+  const arrival = arrivalField(state, fn, f['arrival']);
   const plan: Plan = kept.plan;
   const needs = [...new Set(plan.predicted.timeline.map((e) => plan.problem.system.devices[e.device]!.name))];
   state.plans.pin(kept);
@@ -207,9 +242,10 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
       kind: 'run',
       needs,
       ...(timeout !== undefined ? { timeout } : {}),
-      run: async ({ signal }): Promise<JobOutcome<unknown>> => {
-        const result = await runPlan(plan, { ...runOptions, signal } as RunPlanOptions);
-        return { value: runReply(result), usage: usageOf(result) };
+      ...(arrival !== undefined ? { arrival } : {}),
+      run: async ({ signal, arrival: at }): Promise<JobOutcome<unknown>> => {
+        const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions);
+        return { value: { ...runReply(result), machine }, usage: usageOf(result) };
       },
     });
   } catch (e) {

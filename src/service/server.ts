@@ -9,7 +9,7 @@ import type { CostModel } from '../cost/model.js';
 import { loadCostModel } from '../cost/store.js';
 import { detectSystem, probeBackends, type System } from '../devices/system.js';
 import { IoError, InvalidArgumentError } from '../errors.js';
-import { checkInt, checkOptions } from '../validate.js';
+import { checkEnum, checkInt, checkOptions } from '../validate.js';
 import { defaultSocketPath, formatAddress, parseAddress, type ServerAddress, tokenFileFor } from './address.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { DataStore } from './data-store.js';
@@ -17,7 +17,9 @@ import { FairScheduler } from './fair-scheduler.js';
 import { DEFAULT_MAX_FRAME_BYTES, MAX_FRAME_LIMIT } from './frames.js';
 import { PlanCache } from './plan-cache.js';
 import { defaultPolicy, loadPolicy, type ServicePolicy } from './policy.js';
-import type { ServiceState } from './requests.js';
+import type { ServiceClock, ServiceState } from './requests.js';
+import { MachineTimeline, SHARING, type Sharing } from './machine-timeline.js';
+import { backlogNames } from '../scheduler/backlog.js';
 import { generateToken, TenantDirectory, writeTokenFile } from './tokens.js';
 import { packageVersion } from './version.js';
 
@@ -32,8 +34,19 @@ export interface ServeOptions {
   readonly maxFrameBytes?: number;
   /** Bytes of uploaded data kept. @default 4 GiB */
   readonly storeBytes?: number;
-  /** Jobs run at once. @default 1 */
+  /** Jobs the host runs at once. Above 1, a job is planned without the backlog of the others in flight. @default 1 */
   readonly slots?: number;
+  /**
+   * `shared`: jobs co-run on the devices their plans leave free, each planned against the
+   * machine's backlog; `exclusive`: each job holds the whole machine, first come first served
+   * (the baseline the load bench compares with). @default 'shared'
+   */
+  readonly sharing?: Sharing;
+  /**
+   * `wall`: a job arrives when its request is received; `declared`: at the `arrival` (service
+   * seconds) its request gives, for replaying a trace of arrivals in benchmarks. @default 'wall'
+   */
+  readonly clock?: ServiceClock;
   readonly system?: System;
   readonly model?: CostModel;
   /** Where log lines go. @default stderr */
@@ -43,7 +56,7 @@ export interface ServeOptions {
 /** Connections held at once, per listener. */
 const MAX_CONNECTIONS = 1024;
 
-const KEYS = ['socket', 'tcp', 'policy', 'maxFrameBytes', 'storeBytes', 'slots', 'system', 'model', 'log'] as const;
+const KEYS = ['socket', 'tcp', 'policy', 'maxFrameBytes', 'storeBytes', 'slots', 'sharing', 'clock', 'system', 'model', 'log'] as const;
 
 /**
  * Start a dype server.
@@ -66,6 +79,8 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
     options.maxFrameBytes === undefined ? DEFAULT_MAX_FRAME_BYTES : checkInt(fn, 'maxFrameBytes', options.maxFrameBytes, 1024, MAX_FRAME_LIMIT);
   const storeBytes = options.storeBytes === undefined ? 4 * 2 ** 30 : checkInt(fn, 'storeBytes', options.storeBytes, 1);
   const slots = options.slots === undefined ? 1 : checkInt(fn, 'slots', options.slots, 1, 64);
+  const sharing = checkEnum(fn, 'sharing', options.sharing ?? 'shared', SHARING);
+  const clock = checkEnum(fn, 'clock', options.clock ?? 'wall', ['wall', 'declared'] as const);
   const system = options.system ?? (await detectSystem());
   const devices = system.devices.map((d) => d.name);
   let tokenFile: string | undefined;
@@ -81,6 +96,8 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
     maxFrameBytes,
     storeBytes,
     slots,
+    sharing,
+    clock,
     ownsSystem: options.system === undefined,
     log: options.log ?? ((l) => void process.stderr.write(`dype serve: ${l}\n`)),
   });
@@ -117,7 +134,15 @@ export class DypeServer {
     backends: Awaited<ReturnType<typeof probeBackends>>,
     policy: ServicePolicy,
     private readonly policyPath: string | undefined,
-    settings: { maxFrameBytes: number; storeBytes: number; slots: number; ownsSystem: boolean; log: (line: string) => void },
+    settings: {
+      maxFrameBytes: number;
+      storeBytes: number;
+      slots: number;
+      sharing: Sharing;
+      clock: ServiceClock;
+      ownsSystem: boolean;
+      log: (line: string) => void;
+    },
   ) {
     this.maxFrameBytes = settings.maxFrameBytes;
     this.log = settings.log;
@@ -125,7 +150,12 @@ export class DypeServer {
     this.#policy = policy;
     this.#directory = new TenantDirectory(policy);
     const devices = system.devices.map((d) => d.name);
-    this.scheduler = new FairScheduler(policy, devices, settings.slots);
+    const machine = new MachineTimeline(backlogNames(system), devices, settings.sharing);
+    // Replayed arrivals are reached as the machine frees up; received ones as they come.
+    this.scheduler = new FairScheduler(policy, devices, settings.slots, undefined, {
+      order: settings.sharing === 'exclusive' ? 'fifo' : 'fair',
+      ...(settings.clock === 'declared' ? { horizon: () => machine.earliestFree } : {}),
+    });
     const store = new DataStore(settings.storeBytes);
     this.state = {
       system,
@@ -133,6 +163,8 @@ export class DypeServer {
       backends,
       store,
       scheduler: this.scheduler,
+      machine,
+      clock: settings.clock,
       plans: new PlanCache(store),
       version: packageVersion(),
       started: performance.now() / 1000,

@@ -20,6 +20,9 @@ Options:
                        0600 file beside the socket
   --max-frame BYTES    largest message accepted (default 268435456, 256 MiB)
   --store-mib N        uploaded data kept, in MiB, least recently used evicted first (default 4096)
+  --sharing MODE       shared (default): jobs co-run on the devices their plans leave free, each
+                       planned against the machine's backlog; exclusive: each job holds the whole
+                       machine, first come first served
   -h, --help           show this help
 
 Signals: SIGTERM or SIGINT drain (accepted jobs finish, new ones are refused, then exit 0);
@@ -35,6 +38,7 @@ const FLAGS = {
   policy: { type: 'string' },
   'max-frame': { type: 'string' },
   'store-mib': { type: 'string' },
+  sharing: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -52,6 +56,7 @@ export async function serveCommand(argv: readonly string[], out: (s: string) => 
     ...(typeof values['policy'] === 'string' ? { policy: values['policy'] } : {}),
     maxFrameBytes,
     storeBytes: storeMib * 2 ** 20,
+    ...(typeof values['sharing'] === 'string' ? { sharing: values['sharing'] as 'shared' } : {}),
   });
   out(`dype serve: listening on ${server.addresses.join(', ')}`);
   out(

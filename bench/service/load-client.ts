@@ -1,0 +1,72 @@
+// One tenant of the service load bench (bench/service/load.ts), as its own process: it connects
+// with its token, sends its trace of jobs (Poisson arrivals, a seeded mix of GCN, GraphSAGE, BFS,
+// multi-source BFS and SpMM), each declared at its arrival on the service clock and sent when the
+// dilated wall clock reaches it, and prints one JSON line: every job's place on the machine's
+// timeline and the device seconds it used.
+// Run by load.ts: node --import tsx bench/service/load-client.ts '<config JSON>'
+
+import type { CsrMatrix } from '../../src/data/csr.js';
+import { Rng } from '../../src/generators/rng.js';
+import { connect, type ServedRunResult } from '../../src/service/client.js';
+import { loadInputs, type LoadJob } from './load-jobs.js';
+
+export interface ClientConfig {
+  readonly address: string;
+  readonly token: string;
+  readonly tenant: string;
+  readonly seed: number;
+  readonly jobs: number;
+  /** Mean seconds between this tenant's arrivals, service clock. */
+  readonly meanGap: number;
+  /** Wall seconds per service second: a job is sent when the wall clock reaches its arrival. */
+  readonly dilation: number;
+  readonly mix: readonly LoadJob[];
+}
+
+export interface JobRecord {
+  readonly tenant: string;
+  readonly job: string;
+  readonly arrival: number;
+  readonly start: number;
+  readonly finish: number;
+  readonly turnaround: number;
+  readonly devices: Record<string, number>;
+  readonly mapping: string;
+}
+
+const config = JSON.parse(process.argv[2]!) as ClientConfig;
+const inputs: Map<string, CsrMatrix> = await loadInputs(config.mix);
+const client = await connect(config.address, { token: config.token, timeout: 60 });
+const rng = new Rng(config.seed);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+// The trace: exponential gaps (Poisson arrivals) and a uniform pick from the mix.
+const trace: { arrival: number; job: LoadJob }[] = [];
+let t = 0;
+for (let i = 0; i < config.jobs; i++) {
+  t += -Math.log(1 - rng.nextFloat()) * config.meanGap;
+  trace.push({ arrival: t, job: config.mix[Math.floor(rng.nextFloat() * config.mix.length)]! });
+}
+
+const t0 = performance.now();
+const pending: Promise<JobRecord>[] = [];
+for (const { arrival, job } of trace) {
+  await sleep(t0 + arrival * config.dilation * 1000 - performance.now());
+  const run = client.run(job.workload, inputs.get(job.input)!, {
+    probe: false,
+    ...(job.params ? { params: job.params } : {}),
+    arrival,
+    run: { replan: false, learn: false },
+  });
+  pending.push(
+    run.then((r: ServedRunResult) => {
+      const devices: Record<string, number> = {};
+      for (const p of r.pieces) devices[p.device] = (devices[p.device] ?? 0) + p.observedSeconds;
+      const m = r.machine!;
+      return { tenant: config.tenant, job: `${job.workload}/${job.input}`, arrival, start: m.start, finish: m.finish, turnaround: m.turnaround, devices, mapping: r.mapping };
+    }),
+  );
+}
+const records = await Promise.all(pending);
+await client.close();
+process.stdout.write(`${JSON.stringify(records)}\n`);

@@ -1,0 +1,159 @@
+// Issue 22's load bench: eight tenants, each a client process with Poisson arrivals of mixed jobs
+// (GCN, GraphSAGE, BFS, multi-source BFS, SpMM on the shared datasets), replayed against three
+// servers in the same run with the same traces: (a) exclusive first come first served (each job
+// holds the whole machine), (b) a static partition (tenant i may use device i mod D only), and
+// (c) the shared scheduler (one timeline per device, every job planned against the backlog).
+//
+// Times are on the service's composed clock (real CPU pieces as measured, simulated devices as
+// simulated: modelled where simulators take part), since the simulators take far longer on the
+// host than the devices they model would. Arrivals are declared on that clock; each client sends a
+// job when the wall clock, dilated so the host keeps up, reaches its arrival. The offered load is
+// set against the exclusive machine's capacity (mean makespan of the mix, each job alone).
+// Run: node --expose-gc --import tsx bench/service/load.ts [--quick] [--load 2] [--jobs 24]
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadCostModel } from '../../src/cost/store.js';
+import { detectSystem } from '../../src/devices/system.js';
+import { runPlan } from '../../src/executor/run.js';
+import { schedule } from '../../src/scheduler/schedule.js';
+import type { Sharing } from '../../src/service/machine-timeline.js';
+import { startServer } from '../../src/service/server.js';
+import { median, quantile } from '../../src/stats.js';
+import type { ClientConfig, JobRecord } from './load-client.js';
+import { JOB_MIX, loadInputs } from './load-jobs.js';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    load: { type: 'string', default: '2' },
+    jobs: { type: 'string' },
+    tenants: { type: 'string', default: '8' },
+    json: { type: 'string' },
+  },
+  strict: true,
+});
+const TENANTS = Number(args.tenants);
+const JOBS = Number(args.jobs ?? (args.quick ? 8 : 24));
+const LOAD = Number(args.load);
+
+const system = await detectSystem();
+const model = await loadCostModel(system);
+const devices = system.devices.map((d) => d.name);
+const notes: string[] = [];
+const inputs = await loadInputs(JOB_MIX, notes);
+
+// Each job of the mix alone: its composed makespan (the exclusive machine's service time) and the
+// host's wall time to plan and run it (what the dilation must leave room for).
+const alone: number[] = [];
+const wall: number[] = [];
+for (const job of JOB_MIX) {
+  const options = { system, model, probe: false, ...(job.params ? { params: job.params } : {}) } as const;
+  for (let k = 0; k < 3; k++) {
+    const t = performance.now();
+    const plan = await schedule(job.workload, inputs.get(job.input)!, options);
+    const r = await runPlan(plan, { replan: false, learn: false });
+    if (k === 2) {
+      alone.push(r.composedMakespan);
+      wall.push((performance.now() - t) / 1000);
+    }
+  }
+}
+const meanAlone = alone.reduce((s, x) => s + x, 0) / alone.length;
+const meanWall = wall.reduce((s, x) => s + x, 0) / wall.length;
+const rate = LOAD / meanAlone; // jobs per service second, all tenants together
+const dilation = (1.5 * meanWall * rate) / 1; // wall seconds per service second: the host at about 2/3 busy
+
+interface Outcome {
+  readonly name: string;
+  readonly records: JobRecord[];
+  readonly wallSeconds: number;
+}
+
+async function replay(name: string, sharing: Sharing, partition: boolean): Promise<Outcome> {
+  const dir = mkdtempSync(join(tmpdir(), 'dype-bench-load-'));
+  const tenants = Array.from({ length: TENANTS }, (_, i) => ({
+    name: `t${i}`,
+    token: `load-bench-token-of-tenant-${i}`,
+    maxQueued: 100000,
+    ...(partition ? { devices: [devices[i % devices.length]!] } : {}),
+  }));
+  writeFileSync(join(dir, 'policy.json'), JSON.stringify({ tenants }));
+  const server = await startServer({ socket: join(dir, 'd.sock'), policy: join(dir, 'policy.json'), system, model, sharing, clock: 'declared', log: () => {} });
+  const t0 = performance.now();
+  try {
+    const runs = tenants.map((t, i) => {
+      const config: ClientConfig = {
+        address: server.addresses[0]!,
+        token: t.token,
+        tenant: t.name,
+        seed: 1000 + i,
+        jobs: JOBS,
+        meanGap: TENANTS / rate,
+        dilation,
+        mix: JOB_MIX,
+      };
+      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'load-client.ts'), JSON.stringify(config)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout!.on('data', (b: Buffer) => void (out += b.toString()));
+      return new Promise<JobRecord[]>((resolve, reject) =>
+        child.once('close', (code) => (code === 0 ? resolve(JSON.parse(out) as JobRecord[]) : reject(new Error(`${name}: client ${t.name} exited ${code}`)))),
+      );
+    });
+    const records = (await Promise.all(runs)).flat();
+    return { name, records, wallSeconds: (performance.now() - t0) / 1000 };
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Jain's index of x: 1 when all equal, 1/n when one takes all. */
+const jain = (x: number[]): number => x.reduce((s, v) => s + v, 0) ** 2 / (x.length * x.reduce((s, v) => s + v * v, 0));
+
+function summarise(o: Outcome) {
+  const rs = o.records;
+  const first = Math.min(...rs.map((r) => r.arrival));
+  const span = Math.max(...rs.map((r) => r.finish)) - first;
+  const turn = rs.map((r) => r.turnaround);
+  // Shares while every tenant still had work: device seconds of the jobs each finished before the
+  // first tenant's last job ended (equal weights, so the shares themselves are compared).
+  const byTenant = new Map<string, JobRecord[]>();
+  for (const r of rs) byTenant.set(r.tenant, [...(byTenant.get(r.tenant) ?? []), r]);
+  const until = Math.min(...[...byTenant.values()].map((js) => Math.max(...js.map((r) => r.finish))));
+  const shares = [...byTenant.values()].map((js) =>
+    js.filter((r) => r.finish <= until).reduce((s, r) => s + Object.values(r.devices).reduce((a, b) => a + b, 0), 0),
+  );
+  return {
+    name: o.name,
+    jobs: rs.length,
+    throughput: rs.length / span,
+    p50: median(turn),
+    p99: quantile(turn, 0.99),
+    mean: turn.reduce((s, x) => s + x, 0) / turn.length,
+    jain: jain(shares),
+    wallSeconds: o.wallSeconds,
+  };
+}
+
+const outcomes = [await replay('exclusive FCFS', 'exclusive', false), await replay('static partition', 'shared', true), await replay('shared', 'shared', false)];
+const rows = outcomes.map(summarise);
+const us = (s: number): string => `${(s * 1e6).toFixed(0)} us`;
+console.log(`service load bench: ${TENANTS} tenants x ${JOBS} jobs, system ${system.name} (${devices.join(', ')}); offered load ${LOAD}x the exclusive machine's capacity`);
+console.log(`mix alone (composed makespan): ${JOB_MIX.map((j, i) => `${j.workload}/${j.input} ${us(alone[i]!)}`).join(', ')}; host ${(meanWall * 1e3).toFixed(1)} ms a job`);
+for (const n of notes) console.log(`note: ${n}`);
+console.log('Times are on the composed service clock (modelled where simulators take part).');
+console.log('| sharing | jobs | throughput (jobs/s) | vs exclusive | turnaround p50 | p99 | mean | Jain (shares) | wall s |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  console.log(
+    `| ${r.name} | ${r.jobs} | ${r.throughput.toFixed(0)} | ${(r.throughput / rows[0]!.throughput).toFixed(2)}x | ${us(r.p50)} | ${us(r.p99)} | ${us(r.mean)} | ${r.jain.toFixed(3)} | ${r.wallSeconds.toFixed(1)} |`,
+  );
+}
+if (args.json) writeFileSync(args.json, JSON.stringify({ tenants: TENANTS, jobs: JOBS, load: LOAD, alone, rows }, null, 2));
+await system.dispose();

@@ -1,0 +1,80 @@
+// One timeline per device across tenants: jobs that arrive together are planned against the
+// backlog of those before them, so they spread over the devices and co-run, where the exclusive
+// baseline (each job holds the whole machine, first come first served) runs them one after another.
+// Arrivals are declared (replay), planning has no probes: nothing here depends on timings.
+
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { connect, type DypeClient, type ServedRunResult } from '../../src/service/client.js';
+import type { Sharing } from '../../src/service/machine-timeline.js';
+import { type DypeServer, startServer } from '../../src/service/server.js';
+import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
+import { tempFolder } from '../support/temp.js';
+import { TOKENS, twoTenantPolicy } from './support.js';
+
+const system = twoDeviceSystem();
+const model = specModel(system);
+const graph = smallGraph();
+let open: { server: DypeServer; clients: DypeClient[] } | undefined;
+
+afterEach(async () => {
+  if (!open) return;
+  for (const c of open.clients) await c.close();
+  await open.server.close();
+  open = undefined;
+});
+
+/** Forty jobs, twenty per tenant, all arriving at 0; their places on the machine's timeline. */
+async function fortyJobs(sharing: Sharing): Promise<ServedRunResult[]> {
+  const dir = tempFolder('dype-shared-');
+  const server = await startServer({ socket: join(dir, 'd.sock'), policy: twoTenantPolicy(dir), system, model, sharing, clock: 'declared', log: () => {} });
+  const clients = [await connect(server.addresses[0]!, { token: TOKENS.a }), await connect(server.addresses[0]!, { token: TOKENS.b })];
+  open = { server, clients };
+  const jobs: Promise<ServedRunResult>[] = [];
+  for (let k = 0; k < 20; k++) for (const c of clients) jobs.push(c.run('spmm', graph, { probe: false, arrival: 0, run: { replan: false, learn: false } }));
+  return Promise.all(jobs);
+}
+
+const used = (r: ServedRunResult): string[] => [...new Set(r.pieces.map((p) => p.device))];
+
+it('spreads jobs that arrive together over the devices, so they co-run and finish sooner than one at a time', async () => {
+  const shared = await fortyJobs("shared");
+  const exclusive = await fortyJobs('exclusive');
+  // Exclusive: every job on the fastest device, one after another.
+  for (const r of exclusive) expect(used(r)).toEqual(['gpu']);
+  const order = [...exclusive].sort((x, y) => x.machine!.start - y.machine!.start);
+  for (let i = 1; i < order.length; i++) expect(order[i]!.machine!.start).toBeGreaterThanOrEqual(order[i - 1]!.machine!.finish - 1e-12);
+  // Shared: a job's copy to the GPU overlaps the kernel before it; once the GPU's queue outweighs
+  // its speed (the CGRA takes 10x as long here), jobs go to the idle CGRA and run beside it.
+  expect(shared.some((r) => used(r).includes('cgra'))).toBe(true);
+  const onGpu = shared.filter((r) => used(r).includes('gpu') && !used(r).includes('cgra'));
+  const onCgra = shared.filter((r) => used(r).includes('cgra') && !used(r).includes('gpu'));
+  const overlap = onGpu.some((g) => onCgra.some((c) => c.machine!.start < g.machine!.finish && g.machine!.start < c.machine!.finish));
+  expect(overlap).toBe(true);
+  const last = (rs: ServedRunResult[]): number => Math.max(...rs.map((r) => r.machine!.finish));
+  expect(last(shared)).toBeLessThan(last(exclusive));
+  // Every turnaround counts from the declared arrival, waiting included.
+  for (const r of [...shared, ...exclusive]) {
+    expect(r.machine!.arrival).toBe(0);
+    expect(r.machine!.turnaround).toBeCloseTo(r.machine!.finish, 12);
+    expect(r.machine!.composed).toBe(true);
+  }
+});
+
+it('keeps a tenant to the devices its policy gives it (a static partition)', async () => {
+  const dir = tempFolder('dype-partition-');
+  const server = await startServer({
+    socket: join(dir, 'd.sock'),
+    policy: twoTenantPolicy(dir, { devices: ['cgra'] }),
+    system,
+    model,
+    log: () => {},
+  });
+  const client = await connect(server.addresses[0]!, { token: TOKENS.a });
+  open = { server, clients: [client] };
+  const r = await client.run('spmm', graph, { probe: false, run: { replan: false, learn: false } });
+  expect(used(r)).toEqual(['cgra']);
+  // Replayed arrivals are refused where the server stamps them itself.
+  await expect(client.run('spmm', graph, { probe: false, arrival: 1 })).rejects.toThrow(/field "arrival" is for servers that replay declared arrivals/);
+  await expect(client.run('spmm', graph, { probe: false, backlog: { gpu: 1 } })).rejects.toThrow(/option "options.backlog" is the server's/);
+});
