@@ -2,7 +2,8 @@
 // with its token, sends its trace of jobs (Poisson arrivals, a seeded mix of GCN, GraphSAGE, BFS,
 // multi-source BFS and SpMM), each declared at its arrival on the service clock and sent when the
 // dilated wall clock reaches it, and prints one JSON line: every job's place on the machine's
-// timeline and the device seconds it used.
+// timeline and the device seconds it used. It uploads its data and says `ready` first; the bench
+// then sends every client the same start time, so no tenant's trace starts late.
 // Run by load.ts: node --import tsx bench/service/load-client.ts '<config JSON>'
 
 import type { CsrMatrix } from '../../src/data/csr.js';
@@ -37,18 +38,28 @@ export interface JobRecord {
 const config = JSON.parse(process.argv[2]!) as ClientConfig;
 const inputs: Map<string, CsrMatrix> = await loadInputs(config.mix);
 const client = await connect(config.address, { token: config.token, timeout: 60 });
+for (const m of inputs.values()) await client.upload(m);
 const rng = new Rng(config.seed);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
-// The trace: exponential gaps (Poisson arrivals) and a uniform pick from the mix.
+// The trace: exponential gaps (Poisson arrivals); every tenant asks for the same jobs (the mix
+// repeated), in its own shuffled order, so equal shares are the fair outcome.
+const jobs = Array.from({ length: config.jobs }, (_, i) => config.mix[i % config.mix.length]!);
+for (let i = jobs.length - 1; i > 0; i--) {
+  const j = Math.floor(rng.nextFloat() * (i + 1));
+  [jobs[i], jobs[j]] = [jobs[j]!, jobs[i]!];
+}
 const trace: { arrival: number; job: LoadJob }[] = [];
 let t = 0;
-for (let i = 0; i < config.jobs; i++) {
+for (const job of jobs) {
   t += -Math.log(1 - rng.nextFloat()) * config.meanGap;
-  trace.push({ arrival: t, job: config.mix[Math.floor(rng.nextFloat() * config.mix.length)]! });
+  trace.push({ arrival: t, job });
 }
 
-const t0 = performance.now();
+// Ready; wait for the common start (epoch milliseconds) on stdin.
+process.stdout.write('ready\n');
+const epoch = await new Promise<number>((resolve) => process.stdin.once('data', (b: Buffer) => resolve(Number(b.toString().trim()))));
+const t0 = performance.now() + (epoch - Date.now());
 const pending: Promise<JobRecord>[] = [];
 for (const { arrival, job } of trace) {
   await sleep(t0 + arrival * config.dilation * 1000 - performance.now());

@@ -9,7 +9,7 @@
 // host than the devices they model would. Arrivals are declared on that clock; each client sends a
 // job when the wall clock, dilated so the host keeps up, reaches its arrival. The offered load is
 // set against the exclusive machine's capacity (mean makespan of the mix, each job alone).
-// Run: node --expose-gc --import tsx bench/service/load.ts [--quick] [--load 2] [--jobs 24]
+// Run: node --expose-gc --import tsx bench/service/load.ts [--quick] [--load 2] [--jobs 25] [--json FILE]
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,7 +37,8 @@ const { values: args } = parseArgs({
   strict: true,
 });
 const TENANTS = Number(args.tenants);
-const JOBS = Number(args.jobs ?? (args.quick ? 8 : 24));
+// A multiple of the mix's five jobs, so every tenant asks for the same work.
+const JOBS = Number(args.jobs ?? (args.quick ? 10 : 25));
 const LOAD = Number(args.load);
 
 const system = await detectSystem();
@@ -73,12 +74,16 @@ interface Outcome {
   readonly wallSeconds: number;
 }
 
-async function replay(name: string, sharing: Sharing, partition: boolean): Promise<Outcome> {
+/** Weights of the saturated run: 1 and 2 in turn, so weighted shares are tested, not only equal ones. */
+const weightOf = (i: number, weighted: boolean): number => (weighted ? 1 + (i % 2) : 1);
+
+async function replay(name: string, sharing: Sharing, partition: boolean, saturated = false): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), 'dype-bench-load-'));
   const tenants = Array.from({ length: TENANTS }, (_, i) => ({
     name: `t${i}`,
     token: `load-bench-token-of-tenant-${i}`,
     maxQueued: 100000,
+    weight: weightOf(i, saturated),
     ...(partition ? { devices: [devices[i % devices.length]!] } : {}),
   }));
   writeFileSync(join(dir, 'policy.json'), JSON.stringify({ tenants }));
@@ -92,20 +97,33 @@ async function replay(name: string, sharing: Sharing, partition: boolean): Promi
         tenant: t.name,
         seed: 1000 + i,
         jobs: JOBS,
-        meanGap: TENANTS / rate,
+        // Saturated: everything arrives at once, so every tenant has work until the first is done.
+        meanGap: saturated ? 0 : TENANTS / rate,
         dilation,
         mix: JOB_MIX,
       };
       const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'load-client.ts'), JSON.stringify(config)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['pipe', 'pipe', 'inherit'],
       });
       let out = '';
-      child.stdout!.on('data', (b: Buffer) => void (out += b.toString()));
-      return new Promise<JobRecord[]>((resolve, reject) =>
-        child.once('close', (code) => (code === 0 ? resolve(JSON.parse(out) as JobRecord[]) : reject(new Error(`${name}: client ${t.name} exited ${code}`)))),
+      let ready!: () => void;
+      const isReady = new Promise<void>((r) => (ready = r));
+      child.stdout!.on('data', (b: Buffer) => {
+        out += b.toString();
+        if (out.startsWith('ready\n')) ready();
+      });
+      const done = new Promise<JobRecord[]>((resolve, reject) =>
+        child.once('close', (code) =>
+          code === 0 ? resolve(JSON.parse(out.slice('ready\n'.length)) as JobRecord[]) : reject(new Error(`${name}: client ${t.name} exited ${code}`)),
+        ),
       );
+      return { child, isReady, done };
     });
-    const records = (await Promise.all(runs)).flat();
+    // Every client connected and uploaded: all start together, a moment from now.
+    await Promise.all(runs.map((r) => r.isReady));
+    const epoch = Date.now() + 100;
+    for (const r of runs) r.child.stdin!.end(`${epoch}\n`);
+    const records = (await Promise.all(runs.map((r) => r.done))).flat();
     return { name, records, wallSeconds: (performance.now() - t0) / 1000 };
   } finally {
     await server.close();
@@ -126,8 +144,10 @@ function summarise(o: Outcome) {
   const byTenant = new Map<string, JobRecord[]>();
   for (const r of rs) byTenant.set(r.tenant, [...(byTenant.get(r.tenant) ?? []), r]);
   const until = Math.min(...[...byTenant.values()].map((js) => Math.max(...js.map((r) => r.finish))));
-  const shares = [...byTenant.values()].map((js) =>
-    js.filter((r) => r.finish <= until).reduce((s, r) => s + Object.values(r.devices).reduce((a, b) => a + b, 0), 0),
+  const shares = [...byTenant.entries()].map(
+    ([tenant, js]) =>
+      js.filter((r) => r.finish <= until).reduce((s, r) => s + Object.values(r.devices).reduce((a, b) => a + b, 0), 0) /
+      weightOf(Number(tenant.slice(1)), o.name.includes('saturated')),
   );
   return {
     name: o.name,
@@ -141,13 +161,20 @@ function summarise(o: Outcome) {
   };
 }
 
-const outcomes = [await replay('exclusive FCFS', 'exclusive', false), await replay('static partition', 'shared', true), await replay('shared', 'shared', false)];
+const outcomes = [
+  await replay('exclusive FCFS', 'exclusive', false),
+  await replay('static partition', 'shared', true),
+  await replay('shared', 'shared', false),
+  await replay('exclusive FCFS, saturated', 'exclusive', false, true),
+  await replay('shared, saturated', 'shared', false, true),
+];
 const rows = outcomes.map(summarise);
 const us = (s: number): string => `${(s * 1e6).toFixed(0)} us`;
 console.log(`service load bench: ${TENANTS} tenants x ${JOBS} jobs, system ${system.name} (${devices.join(', ')}); offered load ${LOAD}x the exclusive machine's capacity`);
 console.log(`mix alone (composed makespan): ${JOB_MIX.map((j, i) => `${j.workload}/${j.input} ${us(alone[i]!)}`).join(', ')}; host ${(meanWall * 1e3).toFixed(1)} ms a job`);
 for (const n of notes) console.log(`note: ${n}`);
-console.log('Times are on the composed service clock (modelled where simulators take part).');
+console.log('Times are on the composed service clock (modelled where simulators take part). Jain: over device seconds / weight,');
+console.log('of the jobs each tenant finished before the first tenant was done; saturated runs: all jobs arrive at 0, weights 1 and 2 in turn.');
 console.log('| sharing | jobs | throughput (jobs/s) | vs exclusive | turnaround p50 | p99 | mean | Jain (shares) | wall s |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
@@ -155,5 +182,5 @@ for (const r of rows) {
     `| ${r.name} | ${r.jobs} | ${r.throughput.toFixed(0)} | ${(r.throughput / rows[0]!.throughput).toFixed(2)}x | ${us(r.p50)} | ${us(r.p99)} | ${us(r.mean)} | ${r.jain.toFixed(3)} | ${r.wallSeconds.toFixed(1)} |`,
   );
 }
-if (args.json) writeFileSync(args.json, JSON.stringify({ tenants: TENANTS, jobs: JOBS, load: LOAD, alone, rows }, null, 2));
+if (args.json) writeFileSync(args.json, JSON.stringify({ tenants: TENANTS, jobs: JOBS, load: LOAD, alone, rows, outcomes }, null, 2));
 await system.dispose();
