@@ -1,7 +1,7 @@
 // Runs the benchmark suites, each in a fresh child process (no JIT state, heap or page cache
 // of one suite leaks into the next), and merges their reports into bench/results/latest.{json,md}.
 // Each suite's metrics for the regression gate (bench/gate) go into latest.json beside its report.
-// Run: node --expose-gc --import tsx bench/run.ts [--quick | --ci] [--out NAME] [--suite spmm|bfs|dense|boundary|devices|features|predict|accuracy|search|decisions|plan|demos|overhead[,...]] [-- flags for that one suite]
+// Run: node --expose-gc --import tsx bench/run.ts [--quick | --ci] [--out NAME] [--suite spmm|bfs|dense|boundary|devices|features|predict|accuracy|search|decisions|plan|demos|overhead|service[,...]] [-- flags for that one suite]
 // --ci runs the gate's profile (bench/gate/profile.ts): spmm, bfs, dense, devices and decisions at CI size.
 // --out NAME writes bench/results/NAME.{json,md} instead of latest (the gate's confirmation run).
 
@@ -28,6 +28,7 @@ const SCRIPTS: Readonly<Record<SuiteName, string>> = {
   plan: 'bench/scheduler/plan.ts',
   demos: 'bench/executor/demos.ts',
   overhead: 'bench/executor/overhead.ts',
+  service: 'bench/service/load.ts',
 };
 
 const { values: args, positionals } = parseArgs({

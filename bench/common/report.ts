@@ -19,7 +19,8 @@ export type SuiteName =
   | 'decisions'
   | 'plan'
   | 'demos'
-  | 'overhead';
+  | 'overhead'
+  | 'service';
 export const SUITES: readonly SuiteName[] = [
   'spmm',
   'bfs',
@@ -34,6 +35,7 @@ export const SUITES: readonly SuiteName[] = [
   'plan',
   'demos',
   'overhead',
+  'service',
 ];
 
 export interface Table {

@@ -74,7 +74,16 @@ for (const { arrival, job } of trace) {
       const devices: Record<string, number> = {};
       for (const p of r.pieces) devices[p.device] = (devices[p.device] ?? 0) + p.observedSeconds;
       const m = r.machine!;
-      return { tenant: config.tenant, job: `${job.workload}/${job.input}`, arrival, start: m.start, finish: m.finish, turnaround: m.turnaround, devices, mapping: r.mapping };
+      return {
+        tenant: config.tenant,
+        job: `${job.workload}/${job.input}`,
+        arrival,
+        start: m.start,
+        finish: m.finish,
+        turnaround: m.turnaround,
+        devices,
+        mapping: r.mapping,
+      };
     }),
   );
 }

@@ -9,7 +9,7 @@
 // host than the devices they model would. Arrivals are declared on that clock; each client sends a
 // job when the wall clock, dilated so the host keeps up, reaches its arrival. The offered load is
 // set against the exclusive machine's capacity (mean makespan of the mix, each job alone).
-// Run: node --expose-gc --import tsx bench/service/load.ts [--quick] [--load 2] [--jobs 25] [--json FILE]
+// Run: npm run bench -- --suite service, or node --expose-gc --import tsx bench/service/load.ts [--quick] [--load 2] [--jobs 25] [--json FILE]
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ import { schedule } from '../../src/scheduler/schedule.js';
 import type { Sharing } from '../../src/service/machine-timeline.js';
 import { startServer } from '../../src/service/server.js';
 import { median, quantile } from '../../src/stats.js';
+import { emitReport, fixed, machineInfo, type SuiteReport } from '../common/report.js';
 import type { ClientConfig, JobRecord } from './load-client.js';
 import { JOB_MIX, loadInputs } from './load-jobs.js';
 
@@ -33,6 +34,7 @@ const { values: args } = parseArgs({
     jobs: { type: 'string' },
     tenants: { type: 'string', default: '8' },
     json: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -169,18 +171,40 @@ const outcomes = [
   await replay('shared, saturated', 'shared', false, true),
 ];
 const rows = outcomes.map(summarise);
-const us = (s: number): string => `${(s * 1e6).toFixed(0)} us`;
-console.log(`service load bench: ${TENANTS} tenants x ${JOBS} jobs, system ${system.name} (${devices.join(', ')}); offered load ${LOAD}x the exclusive machine's capacity`);
-console.log(`mix alone (composed makespan): ${JOB_MIX.map((j, i) => `${j.workload}/${j.input} ${us(alone[i]!)}`).join(', ')}; host ${(meanWall * 1e3).toFixed(1)} ms a job`);
-for (const n of notes) console.log(`note: ${n}`);
-console.log('Times are on the composed service clock (modelled where simulators take part). Jain: over device seconds / weight,');
-console.log('of the jobs each tenant finished before the first tenant was done; saturated runs: all jobs arrive at 0, weights 1 and 2 in turn.');
-console.log('| sharing | jobs | throughput (jobs/s) | vs exclusive | turnaround p50 | p99 | mean | Jain (shares) | wall s |');
-console.log('|---|---|---|---|---|---|---|---|---|');
-for (const r of rows) {
-  console.log(
-    `| ${r.name} | ${r.jobs} | ${r.throughput.toFixed(0)} | ${(r.throughput / rows[0]!.throughput).toFixed(2)}x | ${us(r.p50)} | ${us(r.p99)} | ${us(r.mean)} | ${r.jain.toFixed(3)} | ${r.wallSeconds.toFixed(1)} |`,
-  );
-}
-if (args.json) writeFileSync(args.json, JSON.stringify({ tenants: TENANTS, jobs: JOBS, load: LOAD, alone, rows, outcomes }, null, 2));
+const us = (s: number): string => `${(s * 1e6).toFixed(0)}`;
+const report: SuiteReport = {
+  suite: 'service',
+  title: `Service under load: ${TENANTS} tenants x ${JOBS} jobs, offered ${LOAD}x the exclusive machine's capacity`,
+  date: new Date().toISOString(),
+  machine: machineInfo(),
+  settings: { tenants: TENANTS, jobs: JOBS, load: LOAD, system: system.name, devices, dilation, hostSecondsPerJob: meanWall },
+  notes: [
+    `Mix, each job alone (composed makespan): ${JOB_MIX.map((j, i) => `${j.workload}/${j.input} ${us(alone[i]!)} us`).join(', ')}.`,
+    'Times are on the composed service clock: real CPU pieces as measured, simulated devices as simulated (modelled where simulators take part).',
+    'Jain: over device seconds / weight of the jobs each tenant finished before the first tenant was done. Saturated runs: every job arrives at 0, weights 1 and 2 in turn.',
+    ...notes,
+  ],
+  tables: [
+    {
+      title: 'Throughput, turnaround and fairness (same traces in every row)',
+      columns: ['sharing', 'jobs', 'throughput (jobs/s)', 'vs exclusive', 'turnaround p50 (us)', 'p99 (us)', 'mean (us)', "Jain's index", 'wall (s)'],
+      rows: rows.map((r, i) => {
+        const base = rows[i < 3 ? 0 : 3]!;
+        return [
+          r.name,
+          String(r.jobs),
+          fixed(r.throughput, 0),
+          `${fixed(r.throughput / base.throughput)}x`,
+          us(r.p50),
+          us(r.p99),
+          us(r.mean),
+          fixed(r.jain, 3),
+          fixed(r.wallSeconds, 1),
+        ];
+      }),
+    },
+  ],
+  data: { alone, rows, records: outcomes },
+};
+emitReport(report, args.json, args.quiet);
 await system.dispose();

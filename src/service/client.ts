@@ -70,6 +70,8 @@ export interface ServedRunResult extends RunResult {
 export interface ServerStatus extends SchedulerStatus {
   readonly server: { readonly version: string; readonly uptimeSeconds: number; readonly connections: number; readonly system: string };
   readonly tenant: string;
+  /** The shared timeline: how the devices are shared, and seconds of work queued on each device and link direction now (service clock). */
+  readonly machine: { readonly sharing: string; readonly clock: string; readonly backlog: Readonly<Record<string, number>> };
   readonly store: {
     readonly bytes: number;
     readonly maxBytes: number;

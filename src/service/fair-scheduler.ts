@@ -1,16 +1,20 @@
-// The service's one dispatcher: every tenant's jobs wait here and run on the machine's one set of
-// devices, a fixed number at a time (`slots`, 1 by default: a job's plan may use every device, so
-// two jobs at once would contend for them unseen by either plan).
+// The service's one dispatcher: every tenant's jobs wait here and the host runs them a fixed
+// number at a time (`slots`, 1 by default, so a CPU piece is timed without another job's work on
+// the same cores). The devices are shared on the machine's timeline (machine-timeline.ts): a job
+// is planned against the backlog its arrival finds, so jobs co-run on different devices there.
 //
 // Order, as start-time fair queuing (Goyal et al., SFQ) over the tenants: the highest priority
 // with work waiting goes first; among equals, the tenant with the least virtual service, where a
-// tenant's virtual service grows by each job's seconds divided by its weight. A tenant that was idle
-// re-enters at the virtual time of the job in service, so idling banks no credit. Quotas: a tenant
-// that used more than `share x window` seconds of a device in the last `window` seconds has its
-// next jobs planned without that device, and waits when it needs only such devices.
+// tenant's virtual service grows by the device seconds of each of its jobs divided by its weight.
+// A tenant that was idle re-enters at the virtual time of the job in service, so idling banks no
+// credit. `fifo` order (the exclusive baseline) takes jobs by arrival alone. Only jobs whose
+// arrival the horizon has reached may start (replayed arrivals wait for the machine to reach
+// them). Quotas and partitions (quotas.ts): a tenant's next jobs are planned without the devices
+// outside its partition or used past `share x window`, and wait when they need only such devices.
 
 import { AbortedError, AccessError, describe, InvalidArgumentError, LimitError, SessionClosedError } from '../errors.js';
 import type { ServicePolicy, TenantPolicy } from './policy.js';
+import { excludedDevices, type UseRecord, usedSeconds } from './quotas.js';
 import type { SchedulerStatus, TenantStatus } from './scheduler-status.js';
 
 /** What a job is told when it starts. */
@@ -76,7 +80,7 @@ interface TenantState {
   served: number;
   readonly busy: Map<string, number>;
   /** Device use inside the quota windows: (end time, device, seconds). */
-  readonly recent: { at: number; device: string; seconds: number }[];
+  readonly recent: UseRecord[];
 }
 
 export type { SchedulerStatus, TenantStatus } from './scheduler-status.js';
@@ -231,7 +235,7 @@ export class FairScheduler {
       const devices: Record<string, { busySeconds: number; quota?: { share: number; window: number; used: number } }> = {};
       for (const d of this.devices) {
         const q = t.policy.quotas[d];
-        devices[d] = { busySeconds: t.busy.get(d) ?? 0, ...(q ? { quota: { ...q, used: this.#used(t, d, q.window, now) / q.window } } : {}) };
+        devices[d] = { busySeconds: t.busy.get(d) ?? 0, ...(q ? { quota: { ...q, used: usedSeconds(t.recent, d, q.window, now) / q.window } } : {}) };
       }
       const p = t.policy;
       tenants.push({
@@ -285,27 +289,6 @@ export class FairScheduler {
     if (this.#jobs.size === 0 && this.#drained) this.#drained();
   }
 
-  /** Seconds `t` used device `d` in the last `window` seconds (older records are dropped). */
-  #used(t: TenantState, d: string, window: number, now: number): number {
-    let s = 0;
-    for (const r of t.recent) if (r.device === d && r.at > now - window) s += r.seconds;
-    return s;
-  }
-
-  /** The devices `t` may not use now: outside its partition, or over quota. */
-  #excluded(t: TenantState, now: number): string[] {
-    const only = t.policy.devices;
-    const outside = only ? this.devices.filter((d) => !only.includes(d)) : [];
-    return [...new Set([...outside, ...this.#overQuota(t, now)])];
-  }
-
-  /** The devices `t` is over quota on now. */
-  #overQuota(t: TenantState, now: number): string[] {
-    const over: string[] = [];
-    for (const [d, q] of Object.entries(t.policy.quotas)) if (this.#used(t, d, q.window, now) >= q.share * q.window) over.push(d);
-    return over;
-  }
-
   /** Start jobs while slots are free, in priority then fair order (or arrival order), among those the horizon has reached. */
   #pump(): void {
     while (this.#running < this.slots) {
@@ -315,7 +298,7 @@ export class FairScheduler {
       for (const t of this.#tenants.values()) {
         const head = t.queue[0];
         if (!head) continue;
-        const exclude = this.#excluded(t, now);
+        const exclude = excludedDevices(t.policy, t.recent, this.devices, now);
         if (exclude.length >= this.devices.length || head.needs.some((d) => exclude.includes(d))) blocked = true;
         else heads.push({ t, exclude });
       }

@@ -102,7 +102,10 @@ export function checkPolicy(raw: unknown, source: string, devices?: readonly str
         const known = (path: string, device: string): void => {
           if (!devices || devices.includes(device)) return;
           const hint = suggest(device, devices);
-          bad(path, `no device ${JSON.stringify(device)} on this system${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (devices: ${devices.join(', ')})`}`);
+          bad(
+            path,
+            `no device ${JSON.stringify(device)} on this system${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (devices: ${devices.join(', ')})`}`,
+          );
         };
         if (only !== undefined && (!Array.isArray(only) || only.length === 0 || only.some((d) => typeof d !== 'string'))) {
           bad(`${at}.devices`, `must be a non-empty array of device names, got ${describe(only)}`);

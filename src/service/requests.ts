@@ -74,6 +74,11 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
             system: state.system.name,
           },
           tenant,
+          machine: {
+            sharing: state.machine.sharing,
+            clock: state.clock,
+            backlog: state.machine.backlogAt(state.clock === 'wall' ? performance.now() / 1000 : state.machine.earliestFree),
+          },
           ...state.scheduler.status(tenant),
           store: state.store.usage(tenant),
         },
@@ -140,20 +145,19 @@ function timeoutField(fn: string, raw: unknown): number | undefined {
 function arrivalField(state: ServiceState, fn: string, raw: unknown): number | undefined {
   if (state.clock === 'wall') {
     if (raw === undefined) return undefined;
-    throw new InvalidArgumentError(`${fn}: field "arrival" is for servers that replay declared arrivals (started with clock "declared"); this one stamps jobs as they come`);
+    throw new InvalidArgumentError(
+      `${fn}: field "arrival" is for servers that replay declared arrivals (started with clock "declared"); this one stamps jobs as they come`,
+    );
   }
   if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0 || raw > 1e9)
-    throw new InvalidArgumentError(`${fn}: field "arrival" must be service seconds in [0, 1e9] on a server that replays declared arrivals, got ${describe(raw)}`);
+    throw new InvalidArgumentError(
+      `${fn}: field "arrival" must be service seconds in [0, 1e9] on a server that replays declared arrivals, got ${describe(raw)}`,
+    );
   return raw;
 }
 
 /** Run `plan` behind the backlog its arrival finds, and put it on the machine's timeline. */
-async function runOnMachine(
-  state: ServiceState,
-  plan: Plan,
-  arrival: number,
-  options: RunPlanOptions,
-): Promise<{ result: RunResult; machine: MachineSlot }> {
+async function runOnMachine(state: ServiceState, plan: Plan, arrival: number, options: RunPlanOptions): Promise<{ result: RunResult; machine: MachineSlot }> {
   const backlog = state.machine.backlogAt(arrival);
   const result = await runPlan(plan, { ...options, backlog });
   return { result, machine: state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan) };

@@ -38,7 +38,7 @@ async function fortyJobs(sharing: Sharing): Promise<ServedRunResult[]> {
 const used = (r: ServedRunResult): string[] => [...new Set(r.pieces.map((p) => p.device))];
 
 it('spreads jobs that arrive together over the devices, so they co-run and finish sooner than one at a time', async () => {
-  const shared = await fortyJobs("shared");
+  const shared = await fortyJobs('shared');
   const exclusive = await fortyJobs('exclusive');
   // Exclusive: every job on the fastest device, one after another.
   for (const r of exclusive) expect(used(r)).toEqual(['gpu']);

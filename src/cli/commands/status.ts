@@ -35,8 +35,10 @@ export function formatStatus(s: ServerStatus, address: string): string {
     `Server ${address}: dype ${s.server.version}, up ${formatSeconds(s.server.uptimeSeconds)}, ${s.server.connections} connection(s), system ${s.server.system}`,
   );
   lines.push(
-    `Dispatcher: ${s.slots} job(s) at a time, ${s.running} running, ${s.queued} queued${s.draining ? ', draining' : ''}; you are tenant "${s.tenant}"\n`,
+    `Dispatcher: ${s.slots} job(s) at a time, ${s.running} running, ${s.queued} queued${s.draining ? ', draining' : ''}; you are tenant "${s.tenant}"`,
   );
+  const queued = Object.entries(s.machine.backlog).map(([k, v]) => `${k} ${formatSeconds(v)}`);
+  lines.push(`Machine: ${s.machine.sharing} (${s.machine.clock} clock); work queued now: ${queued.length > 0 ? queued.join(', ') : 'none'}\n`);
   lines.push(
     formatTable(
       ['tenant', 'weight', 'priority', 'queued', 'running', 'done', 'failed', 'refused', 'served'],
