@@ -23,8 +23,9 @@ import { packageVersion } from './version.js';
 import { decodeValue, encodeMatrix } from './wire-values.js';
 
 /** The request fields of a job's own options. */
-function jobFields(timeout: number | undefined, arrival: number | undefined): { timeout?: number; arrival?: number } {
-  return { ...(timeout !== undefined ? { timeout } : {}), ...(arrival !== undefined ? { arrival } : {}) };
+function jobFields(options: ServedJobOptions): { timeout?: number; arrival?: number; key?: string } {
+  const { timeout, arrival, key } = options;
+  return { ...(timeout !== undefined ? { timeout } : {}), ...(arrival !== undefined ? { arrival } : {}), ...(key !== undefined ? { key } : {}) };
 }
 
 export interface ConnectOptions {
@@ -39,6 +40,9 @@ export type ServedScheduleOptions = Omit<ScheduleOptions, 'system' | 'model'> & 
 export type ServedExploreOptions = Omit<ExploreOptions, 'system' | 'model'> & ServedJobOptions;
 export type ServedRunOptions = Pick<RunPlanOptions, 'signal' | 'replan' | 'learn' | 'bfsLevels' | 'recoverDeviceFailures'> & ServedJobOptions;
 
+/** The run's own settings inside a `run` request (the job's options are the request's). */
+export type ServedRunSettings = Omit<ServedRunOptions, keyof ServedJobOptions>;
+
 export interface ServedJobOptions {
   /** Seconds after which the server cancels the job, queued or running. */
   readonly timeout?: number;
@@ -46,6 +50,12 @@ export interface ServedJobOptions {
   readonly signal?: AbortSignal;
   /** When the job arrives, service seconds: only on a server replaying declared arrivals (`clock: 'declared'`). */
   readonly arrival?: number;
+  /**
+   * An idempotency key (1 to 128 printable characters): sending the same request again with it,
+   * from any connection of this tenant, joins the job already made instead of running it twice,
+   * and the job is not cancelled when this connection drops.
+   */
+  readonly key?: string;
 }
 
 /** Data as the server knows it: the content hash an upload returned. */
@@ -113,11 +123,7 @@ export interface DypeClient {
   /** As the library's `runPlan`, for a plan from {@link DypeClient.schedule}: runs the very plan the server kept. */
   runPlan(plan: ServedPlan, options?: ServedRunOptions): Promise<ServedRunResult>;
   /** Plan and run in one request (`schedule` then `runPlan` on the server). */
-  run(
-    workload: Workload | string | object,
-    data: ServedData,
-    options?: ServedScheduleOptions & { readonly run?: Omit<ServedRunOptions, 'signal' | 'timeout' | 'arrival'> },
-  ): Promise<ServedRunResult>;
+  run(workload: Workload | string | object, data: ServedData, options?: ServedScheduleOptions & { readonly run?: ServedRunSettings }): Promise<ServedRunResult>;
   /** The server's system (the fields of `dype system --json`). */
   system(): Promise<SystemInfo>;
   /** Tenants, queues, devices' busy time and shares, the store, and this tenant's jobs. */
@@ -176,7 +182,11 @@ class ServiceClient implements DypeClient {
   ) {
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('error', (e) => this.#fail(new SessionClosedError(`connect: ${formatAddress(address)}: ${e.message}`, { cause: e })));
-    socket.on('close', () => this.#fail(new SessionClosedError(`connect: the connection to ${formatAddress(address)} closed`)));
+    socket.on('close', () => {
+      const n = this.#pending.size;
+      const unanswered = n === 0 ? '' : ` with ${n} request(s) unanswered; one sent with a key can be sent again on a new connection to join its job`;
+      this.#fail(new SessionClosedError(`connect: the connection to ${formatAddress(address)} closed${unanswered}`));
+    });
   }
 
   /** @internal */
@@ -241,23 +251,23 @@ class ServiceClient implements DypeClient {
     if (!isRecord(plan) || typeof (plan as { planId?: unknown }).planId !== 'string') {
       throw new InvalidArgumentError(`DypeClient.runPlan: plan must come from this client's schedule(), got ${describe(plan)}`);
     }
-    const { signal, timeout, arrival, ...run } = options;
-    return this.#runReply(await this.#call('run', { plan: plan.planId, run, ...jobFields(timeout, arrival) }, signal));
+    const { signal, timeout: _t, arrival: _a, key: _k, ...run } = options;
+    return this.#runReply(await this.#call('run', { plan: plan.planId, run, ...jobFields(options) }, signal));
   }
 
   /** Plan and run in one request (`schedule` then `runPlan` on the server). */
   async run(
     workload: Workload | string | object,
     data: ServedData,
-    options: ServedScheduleOptions & { readonly run?: Omit<ServedRunOptions, 'signal' | 'timeout' | 'arrival'> } = {},
+    options: ServedScheduleOptions & { readonly run?: ServedRunSettings } = {},
   ): Promise<ServedRunResult> {
-    const { signal, timeout, arrival, run, ...planning } = options;
+    const { signal, timeout: _t, arrival: _a, key: _k, run, ...planning } = options;
     const fields = {
       workload: workloadWire(workload),
       data: await this.#dataWire(data),
       options: planning,
       ...(run ? { run } : {}),
-      ...jobFields(timeout, arrival),
+      ...jobFields(options),
     };
     return this.#runReply(await this.#call('run', fields, signal));
   }
@@ -288,8 +298,8 @@ class ServiceClient implements DypeClient {
   }
 
   async #plan(type: 'explore' | 'schedule', workload: Workload | string | object, data: ServedData, options: ServedScheduleOptions): Promise<unknown> {
-    const { signal, timeout, arrival, ...planning } = options;
-    return this.#call(type, { workload: workloadWire(workload), data: await this.#dataWire(data), options: planning, ...jobFields(timeout, arrival) }, signal);
+    const { signal, timeout: _t, arrival: _a, key: _k, ...planning } = options;
+    return this.#call(type, { workload: workloadWire(workload), data: await this.#dataWire(data), options: planning, ...jobFields(options) }, signal);
   }
 
   #runReply(raw: unknown): ServedRunResult {

@@ -34,7 +34,8 @@ export class Connection {
   #tenant: string | undefined;
   #closed = false;
   /** Requests answered by jobs still going: request id -> job id. */
-  readonly #inflight = new Map<number, string>();
+  /** Request id -> the job answering it, and whether the job is keyed (it survives this connection). */
+  readonly #inflight = new Map<number, { jobId: string; keyed: boolean }>();
   readonly #helloTimer: NodeJS.Timeout;
 
   constructor(
@@ -148,7 +149,7 @@ export class Connection {
         this.#send({ type: 'result', id, result: a.value });
         return;
       }
-      this.#inflight.set(id, a.jobId);
+      this.#inflight.set(id, { jobId: a.jobId, keyed: a.keyed === true });
       a.value.then(
         (result) => this.#settle(id, { type: 'result', id, result }),
         (e: unknown) => this.#settle(id, { type: 'error', id, error: wireError(e) }),
@@ -164,7 +165,7 @@ export class Connection {
     const fn = 'serve.cancel';
     checkFields(fn, fields, ['request'], []);
     const target = fields['request'];
-    const jobId = typeof target === 'number' ? this.#inflight.get(target) : undefined;
+    const jobId = typeof target === 'number' ? this.#inflight.get(target)?.jobId : undefined;
     if (jobId === undefined) throw new InvalidArgumentError(`${fn}: field "request": no request ${describe(target)} of this connection is waiting for a job`);
     this.host.scheduler.cancel(fn, tenant, jobId);
     this.#send({ type: 'result', id, result: { cancelled: jobId } });
@@ -209,7 +210,8 @@ export class Connection {
     clearTimeout(this.#helloTimer);
     const tenant = this.#tenant;
     if (tenant !== undefined) {
-      for (const jobId of this.#inflight.values()) {
+      for (const { jobId, keyed } of this.#inflight.values()) {
+        if (keyed) continue; // its key outlives this connection: the client may come back for it
         try {
           this.host.scheduler.cancel('serve', tenant, jobId, 'cancelled: its client disconnected');
         } catch {

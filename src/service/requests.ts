@@ -13,6 +13,7 @@ import { explore, planResult, schedule, type Plan, type ScheduleOptions } from '
 import type { WorkloadData } from '../workloads/bind.js';
 import type { DataStore } from './data-store.js';
 import type { FairScheduler, JobOutcome } from './fair-scheduler.js';
+import { checkKey, KeyedJobs } from './idempotency.js';
 import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
 import type { PlanCache } from './plan-cache.js';
 import { checkFields, type Envelope, isRecord, stringField } from './protocol.js';
@@ -27,6 +28,7 @@ export interface ServiceState {
   readonly store: DataStore;
   readonly scheduler: FairScheduler;
   readonly machine: MachineTimeline;
+  readonly keys: KeyedJobs;
   /** `wall`: jobs arrive when received; `declared`: at the `arrival` their request gives (replay, for benchmarks). */
   readonly clock: ServiceClock;
   readonly plans: PlanCache;
@@ -35,15 +37,20 @@ export interface ServiceState {
   connections(): number;
 }
 
-/** How a request is answered: now, or by a job whose id the connection keeps (to cancel it when the client leaves). */
-export type Answer = { readonly state: 'now'; readonly value: unknown } | { readonly state: 'job'; readonly jobId: string; readonly value: Promise<unknown> };
+/**
+ * How a request is answered: now, or by a job whose id the connection keeps (to cancel it when the
+ * client leaves, unless the job is under an idempotency key, which outlives the connection).
+ */
+export type Answer =
+  | { readonly state: 'now'; readonly value: unknown }
+  | { readonly state: 'job'; readonly jobId: string; readonly value: Promise<unknown>; readonly keyed?: boolean };
 
 export type ServiceClock = 'wall' | 'declared';
 
 /** Options the server owns: a client cannot pass its own machine, model, signal or the machine's backlog. */
 const SERVER_OWNED = ['system', 'model', 'signal', 'observers', 'deviceLoss', 'backlog'];
 const RUN_OPTION_KEYS = ['replan', 'learn', 'bfsLevels', 'recoverDeviceFailures'];
-const JOB_FIELDS = ['timeout', 'arrival'];
+const JOB_FIELDS = ['timeout', 'arrival', 'key'];
 
 /** Serve one request for `tenant`. @throws a typed error naming the request and the field. */
 export function answer(state: ServiceState, tenant: string, req: Envelope): Answer {
@@ -91,15 +98,27 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
     case 'explore':
     case 'schedule':
       checkFields(fn, f, ['workload', 'data'], ['options', ...JOB_FIELDS]);
-      return planJob(state, tenant, fn, req.type, f);
+      return keyed(state, tenant, fn, req, () => planJob(state, tenant, fn, req.type as 'explore' | 'schedule', f));
     case 'run':
       if (f['plan'] !== undefined) {
         checkFields(fn, f, ['plan'], ['run', ...JOB_FIELDS]);
-        return runKeptPlan(state, tenant, fn, f);
+        return keyed(state, tenant, fn, req, () => runKeptPlan(state, tenant, fn, f));
       }
       checkFields(fn, f, ['workload', 'data'], ['options', 'run', ...JOB_FIELDS]);
-      return planJob(state, tenant, fn, 'run', f);
+      return keyed(state, tenant, fn, req, () => planJob(state, tenant, fn, 'run', f));
   }
+}
+
+/** A job under an idempotency key (`key`): the one already under it, or a new one kept there. */
+function keyed(state: ServiceState, tenant: string, fn: string, req: Envelope, start: () => Answer): Answer {
+  if (req.fields['key'] === undefined) return start();
+  const key = checkKey(fn, req.fields['key']);
+  const fingerprint = KeyedJobs.fingerprint(req.type, req.fields);
+  const found = state.keys.find(fn, tenant, key, fingerprint);
+  if (found) return { state: 'job', jobId: found.jobId, value: found.value, keyed: true };
+  const a = start();
+  if (a.state !== 'job') return a;
+  return { ...a, value: state.keys.keep(tenant, key, fingerprint, a.jobId, a.value), keyed: true };
 }
 
 /** The workload field: a shipped workload's name, or a definition (checked by the library). */

@@ -18,6 +18,7 @@ import { DEFAULT_MAX_FRAME_BYTES, MAX_FRAME_LIMIT } from './frames.js';
 import { PlanCache } from './plan-cache.js';
 import { defaultPolicy, loadPolicy, type ServicePolicy } from './policy.js';
 import type { ServiceClock, ServiceState } from './requests.js';
+import { KeyedJobs } from './idempotency.js';
 import { MachineTimeline, SHARING, type Sharing } from './machine-timeline.js';
 import { backlogNames } from '../scheduler/backlog.js';
 import { generateToken, TenantDirectory, writeTokenFile } from './tokens.js';
@@ -164,6 +165,7 @@ export class DypeServer {
       store,
       scheduler: this.scheduler,
       machine,
+      keys: new KeyedJobs(),
       clock: settings.clock,
       plans: new PlanCache(store),
       version: packageVersion(),

@@ -28,7 +28,15 @@ it('starts replayed jobs in arrival order while the machine has not reached the 
   // A blocker holds the one slot while the others are queued.
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  const blocker = s.submit('t', { tenant: 'b', kind: 'run', arrival: 0, run: async () => (await held, { value: 0, usage: new Map([['cpu', 0]]) }) });
+  const blocker = s.submit('t', {
+    tenant: 'b',
+    kind: 'run',
+    arrival: 0,
+    run: async () => {
+      await held;
+      return { value: 0, usage: new Map([['cpu', 0]]) };
+    },
+  });
   // b's job arrives at 5, a's at 1 and 2: the horizon (0) reaches none, so the earliest goes first,
   // although b has had less service; a tenant's own jobs run in arrival order even when sent out of order.
   const all = [s.submit('t', job(order, 'b', 'b5', 5)).result, s.submit('t', job(order, 'a', 'a2', 2)).result, s.submit('t', job(order, 'a', 'a1', 1)).result];
