@@ -36,11 +36,21 @@ export class DataStore {
 
   /**
    * Keep `matrix` for `tenant`; returns its hash.
-   * @throws {LimitError} when it cannot fit even after evicting everything unreferenced.
+   * @param quota bytes the tenant may hold (its policy's `memoryBytes`); shared content counts in full.
+   * @throws {LimitError} when it cannot fit even after evicting everything unreferenced, or past the tenant's quota.
    */
-  put(tenant: string, matrix: CsrMatrix | DenseMatrix): Stored {
+  put(tenant: string, matrix: CsrMatrix | DenseMatrix, quota?: number): Stored {
     const hash = contentHash(matrix);
     const had = this.#entries.get(hash);
+    if (quota !== undefined && !had?.owners.has(tenant)) {
+      const held = this.usage(tenant).tenantBytes!;
+      const bytes = had?.bytes ?? matrixBytes(matrix);
+      if (held + bytes > quota) {
+        throw new LimitError(
+          `serve.upload: tenant ${JSON.stringify(tenant)} holds ${held} bytes of data; ${bytes} more would pass its memory quota of ${quota} bytes (memoryBytes); release data it no longer needs`,
+        );
+      }
+    }
     if (had) {
       had.owners.add(tenant);
       this.#touch(hash, had);

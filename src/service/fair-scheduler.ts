@@ -14,8 +14,8 @@
 
 import { AbortedError, AccessError, describe, InvalidArgumentError, LimitError, SessionClosedError } from '../errors.js';
 import type { ServicePolicy, TenantPolicy } from './policy.js';
-import { excludedDevices, type UseRecord, usedSeconds } from './quotas.js';
-import type { SchedulerStatus, TenantStatus } from './scheduler-status.js';
+import { excludedDevices, rateRefusal, type UseRecord } from './quotas.js';
+import { deviceShares, type SchedulerStatus, tenantStatus } from './scheduler-status.js';
 
 /** What a job is told when it starts. */
 export interface JobContext {
@@ -81,6 +81,8 @@ interface TenantState {
   readonly busy: Map<string, number>;
   /** Device use inside the quota windows: (end time, device, seconds). */
   readonly recent: UseRecord[];
+  /** When its recent jobs were submitted (for its rate limit). */
+  readonly submitted: number[];
 }
 
 export type { SchedulerStatus, TenantStatus } from './scheduler-status.js';
@@ -138,6 +140,7 @@ export class FairScheduler {
           served: 0,
           busy: new Map(),
           recent: [],
+          submitted: [],
         });
     }
     this.#pump();
@@ -159,9 +162,15 @@ export class FairScheduler {
         `${fn}: tenant ${JSON.stringify(tenant.policy.name)} has ${held} jobs queued or running, its limit (maxQueued ${tenant.policy.maxQueued}); retry when one finishes`,
       );
     }
+    const overRate = rateRefusal(tenant.policy, tenant.submitted, this.now());
+    if (overRate) {
+      tenant.refused++;
+      throw new LimitError(`${fn}: ${overRate}`);
+    }
     if (spec.timeout !== undefined && !(typeof spec.timeout === 'number' && spec.timeout > 0 && spec.timeout <= 86400 * 365)) {
       throw new InvalidArgumentError(`${fn}: timeout must be a number of seconds in (0, 31536000], got ${describe(spec.timeout)}`);
     }
+    tenant.submitted.push(this.now());
     // Re-entering after idling: start from the virtual time of the work in service.
     if (held === 0) tenant.vtime = Math.max(tenant.vtime, this.#vclock);
     const seq = ++this.#seq;
@@ -229,36 +238,9 @@ export class FairScheduler {
   /** The scheduler's state; `tenant`'s own jobs are listed. */
   status(tenant: string): SchedulerStatus {
     const now = this.now();
-    const tenants: TenantStatus[] = [];
-    for (const t of this.#tenants.values()) {
-      if (!t.active && t.queue.length + t.running === 0) continue;
-      const devices: Record<string, { busySeconds: number; quota?: { share: number; window: number; used: number } }> = {};
-      for (const d of this.devices) {
-        const q = t.policy.quotas[d];
-        devices[d] = { busySeconds: t.busy.get(d) ?? 0, ...(q ? { quota: { ...q, used: usedSeconds(t.recent, d, q.window, now) / q.window } } : {}) };
-      }
-      const p = t.policy;
-      tenants.push({
-        name: p.name,
-        weight: p.weight,
-        priority: p.priority,
-        maxQueued: p.maxQueued,
-        queued: t.queue.length,
-        running: t.running,
-        completed: t.completed,
-        failed: t.failed,
-        refused: t.refused,
-        servedSeconds: t.served,
-        devices,
-      });
-    }
-    const devices = this.devices.map((name) => {
-      let busy = 0;
-      for (const t of this.#tenants.values()) busy += t.busy.get(name) ?? 0;
-      const shares: Record<string, number> = {};
-      for (const t of this.#tenants.values()) if (busy > 0) shares[t.policy.name] = (t.busy.get(name) ?? 0) / busy;
-      return { name, busySeconds: busy, shares };
-    });
+    const all = [...this.#tenants.values()];
+    const tenants = all.filter((t) => t.active || t.queue.length + t.running > 0).map((t) => tenantStatus(t, this.devices, now));
+    const devices = deviceShares(this.devices, all);
     const jobs = [...this.#jobs.values()]
       .filter((j) => j.tenant.policy.name === tenant)
       .map((j) => ({ id: j.id, kind: j.kind, state: j.state, seconds: now - (j.started ?? j.submitted) }));

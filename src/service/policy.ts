@@ -1,5 +1,6 @@
 // The declared sharing policy of `dype serve` (`--policy FILE`, JSON): the tenants, each with its
-// token, weight (its fair share of the machine), priority, admission limit and per-device quotas.
+// token, weight (its fair share of the machine), priority, admission limits (queue length, rate),
+// per-device quotas, a device partition and a bound on the data it holds.
 // Every bad field is reported, one line each, before the policy takes effect.
 
 import { readFileSync } from 'node:fs';
@@ -27,6 +28,10 @@ export interface TenantPolicy {
   readonly quotas: Readonly<Record<string, DeviceQuota>>;
   /** The only devices its jobs may use (a static partition of the machine). @default every device */
   readonly devices?: readonly string[];
+  /** Bytes of uploaded data it may hold at once (shared content counts in full). @default no bound but the store's */
+  readonly memoryBytes?: number;
+  /** At most `jobs` jobs submitted in any `window` seconds; more are refused. @default no bound but maxQueued */
+  readonly rate?: { readonly jobs: number; readonly window: number };
 }
 
 export interface ServicePolicy {
@@ -36,8 +41,9 @@ export interface ServicePolicy {
 }
 
 const TOP_KEYS = ['tenants'];
-const TENANT_KEYS = ['name', 'token', 'weight', 'priority', 'maxQueued', 'quotas', 'devices'];
+const TENANT_KEYS = ['name', 'token', 'weight', 'priority', 'maxQueued', 'quotas', 'devices', 'memoryBytes', 'rate'];
 const QUOTA_KEYS = ['share', 'window'];
+const RATE_KEYS = ['jobs', 'window'];
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Shortest token accepted: guessing must not be practical. */
 export const MIN_TOKEN_LENGTH = 16;
@@ -110,6 +116,20 @@ export function checkPolicy(raw: unknown, source: string, devices?: readonly str
         if (only !== undefined && (!Array.isArray(only) || only.length === 0 || only.some((d) => typeof d !== 'string'))) {
           bad(`${at}.devices`, `must be a non-empty array of device names, got ${describe(only)}`);
         } else if (only) (only as string[]).forEach((d, k) => known(`${at}.devices[${k}]`, d));
+        const memoryBytes =
+          t['memoryBytes'] === undefined
+            ? undefined
+            : number(`${at}.memoryBytes`, t['memoryBytes'], 0, (n) => Number.isInteger(n) && n >= 1 && n <= 2 ** 50, 'an integer number of bytes in [1, 2^50]');
+        let rate: { jobs: number; window: number } | undefined;
+        const r = t['rate'];
+        if (r !== undefined && !isRecord(r)) bad(`${at}.rate`, `must be an object { jobs, window }, got ${describe(r)}`);
+        else if (r) {
+          unknownKeys(`${at}.rate`, r, RATE_KEYS);
+          if (r['jobs'] === undefined) bad(`${at}.rate.jobs`, 'is missing');
+          const jobs = number(`${at}.rate.jobs`, r['jobs'], 1, (n) => Number.isInteger(n) && n >= 1 && n <= 1e9, 'an integer in [1, 1e9]');
+          const window = number(`${at}.rate.window`, r['window'], 1, (n) => n >= 0.001 && n <= 86400, 'seconds in [0.001, 86400]');
+          rate = { jobs, window };
+        }
         const quotas: Record<string, DeviceQuota> = {};
         const q = t['quotas'];
         if (q !== undefined && !isRecord(q)) bad(`${at}.quotas`, `must be an object of device name -> { share, window }, got ${describe(q)}`);
@@ -129,7 +149,17 @@ export function checkPolicy(raw: unknown, source: string, devices?: readonly str
           }
         }
         if (typeof name === 'string' && typeof token === 'string')
-          tenants.push({ name, token, weight, priority, maxQueued, quotas, ...(Array.isArray(only) ? { devices: [...new Set(only as string[])] } : {}) });
+          tenants.push({
+            name,
+            token,
+            weight,
+            priority,
+            maxQueued,
+            quotas,
+            ...(Array.isArray(only) ? { devices: [...new Set(only as string[])] } : {}),
+            ...(memoryBytes ? { memoryBytes } : {}),
+            ...(rate ? { rate } : {}),
+          });
       });
     }
   }

@@ -1,5 +1,6 @@
 // A tenant's device use inside its quota windows, and the devices it may not use now: those
-// outside its partition (the policy's `devices`) and those it used past `share x window`.
+// outside its partition (the policy's `devices`) and those it used past `share x window`; and its
+// admission rate (the policy's `rate`: at most `jobs` submissions in any `window` seconds).
 
 import type { TenantPolicy } from './policy.js';
 
@@ -23,4 +24,17 @@ export function excludedDevices(policy: TenantPolicy, recent: readonly UseRecord
   const out = new Set(only ? devices.filter((d) => !only.includes(d)) : []);
   for (const [d, q] of Object.entries(policy.quotas)) if (usedSeconds(recent, d, q.window, now) >= q.share * q.window) out.add(d);
   return [...out];
+}
+
+/**
+ * Whether `policy` admits one more job at `now`, given the times of its earlier submissions
+ * (trimmed here to the window): undefined when it does, else why not.
+ */
+export function rateRefusal(policy: TenantPolicy, submitted: number[], now: number): string | undefined {
+  const rate = policy.rate;
+  if (!rate) return undefined;
+  while (submitted.length > 0 && submitted[0]! <= now - rate.window) submitted.shift();
+  if (submitted.length < rate.jobs) return undefined;
+  const retry = submitted[0]! + rate.window - now;
+  return `tenant ${JSON.stringify(policy.name)} submitted ${submitted.length} jobs in the last ${rate.window} s, its rate limit (rate.jobs ${rate.jobs}); retry in ${retry.toFixed(3)} s`;
 }

@@ -16,6 +16,7 @@ import type { FairScheduler, JobOutcome } from './fair-scheduler.js';
 import { checkKey, KeyedJobs } from './idempotency.js';
 import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
 import type { PlanCache } from './plan-cache.js';
+import type { TenantPolicy } from './policy.js';
 import { checkFields, type Envelope, isRecord, stringField } from './protocol.js';
 import { describeSystem } from './system-info.js';
 import { decodeMatrix, encodeValue } from './wire-values.js';
@@ -29,6 +30,8 @@ export interface ServiceState {
   readonly scheduler: FairScheduler;
   readonly machine: MachineTimeline;
   readonly keys: KeyedJobs;
+  /** The policy in force for a tenant. */
+  tenantPolicy(name: string): TenantPolicy | undefined;
   /** `wall`: jobs arrive when received; `declared`: at the `arrival` their request gives (replay, for benchmarks). */
   readonly clock: ServiceClock;
   readonly plans: PlanCache;
@@ -59,7 +62,7 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
   switch (req.type) {
     case 'upload': {
       checkFields(fn, f, ['matrix'], []);
-      const stored = state.store.put(tenant, decodeMatrix(fn, 'matrix', f['matrix']));
+      const stored = state.store.put(tenant, decodeMatrix(fn, 'matrix', f['matrix']), state.tenantPolicy(tenant)?.memoryBytes);
       return { state: 'now', value: stored };
     }
     case 'release': {

@@ -166,6 +166,7 @@ export class DypeServer {
       scheduler: this.scheduler,
       machine,
       keys: new KeyedJobs(),
+      tenantPolicy: (name) => this.#policy.tenants.find((t) => t.name === name),
       clock: settings.clock,
       plans: new PlanCache(store),
       version: packageVersion(),
