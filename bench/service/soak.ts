@@ -32,6 +32,8 @@ export interface SoakOutcome {
 const TOKENS = ['soak-tenant-a-token-0123456789', 'soak-tenant-b-token-9876543210'];
 const MAX_FRAME = 1 << 20;
 const root = join(import.meta.dirname, '..', '..');
+/** tsx would keep a transpile cache in the system's temporary folder; the processes here leave nothing behind. */
+const NO_TSX_CACHE = { TSX_DISABLE_CACHE: '1' };
 
 /** Run the soak; the server and every client are processes of their own. */
 export async function runSoak(s: SoakSettings): Promise<SoakOutcome> {
@@ -42,7 +44,7 @@ export async function runSoak(s: SoakSettings): Promise<SoakOutcome> {
   const server = spawn(
     process.execPath,
     ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), 'serve', '--socket', socket, '--policy', policy, '--max-frame', String(MAX_FRAME)],
-    { cwd: root, env: { ...process.env, DYPE_CACHE_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: root, env: { ...process.env, ...NO_TSX_CACHE, DYPE_CACHE_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<number | null>((r) => server.once('close', (code) => r(code)));
   await new Promise<void>((resolve, reject) => {
@@ -63,6 +65,7 @@ export async function runSoak(s: SoakSettings): Promise<SoakOutcome> {
     };
     const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'soak-client.ts'), JSON.stringify(config)], {
       cwd: root,
+      env: { ...process.env, ...NO_TSX_CACHE },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
