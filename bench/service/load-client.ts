@@ -22,6 +22,8 @@ export interface ClientConfig {
   /** Wall seconds per service second: a job is sent when the wall clock reaches its arrival. */
   readonly dilation: number;
   readonly mix: readonly LoadJob[];
+  /** Load that rises and falls: the arrival rate is `high` times the mean in odd periods of `period` service seconds, `low` times in even ones. */
+  readonly burst?: { readonly period: number; readonly high: number; readonly low: number };
 }
 
 export interface JobRecord {
@@ -52,7 +54,9 @@ for (let i = jobs.length - 1; i > 0; i--) {
 const trace: { arrival: number; job: LoadJob }[] = [];
 let t = 0;
 for (const job of jobs) {
-  t += -Math.log(1 - rng.nextFloat()) * config.meanGap;
+  const b = config.burst;
+  const factor = b ? (Math.floor(t / b.period) % 2 === 0 ? b.high : b.low) : 1;
+  t += (-Math.log(1 - rng.nextFloat()) * config.meanGap) / factor;
   trace.push({ arrival: t, job });
 }
 

@@ -79,7 +79,18 @@ interface Outcome {
 /** Weights of the saturated run: 1 and 2 in turn, so weighted shares are tested, not only equal ones. */
 const weightOf = (i: number, weighted: boolean): number => (weighted ? 1 + (i % 2) : 1);
 
-async function replay(name: string, sharing: Sharing, partition: boolean, saturated = false): Promise<Outcome> {
+interface Variant {
+  readonly partition?: boolean;
+  /** Every job arrives at 0, weights 1 and 2 in turn. */
+  readonly saturated?: boolean;
+  /** Load that rises and falls (alternating periods of 1.8x and 0.2x the mean rate). */
+  readonly bursty?: boolean;
+  /** Plan as if the machine were idle (the ablation of backlog-aware planning). */
+  readonly blind?: boolean;
+}
+
+async function replay(name: string, sharing: Sharing, v: Variant = {}): Promise<Outcome> {
+  const { partition = false, saturated = false } = v;
   const dir = mkdtempSync(join(tmpdir(), 'dype-bench-load-'));
   const tenants = Array.from({ length: TENANTS }, (_, i) => ({
     name: `t${i}`,
@@ -89,7 +100,16 @@ async function replay(name: string, sharing: Sharing, partition: boolean, satura
     ...(partition ? { devices: [devices[i % devices.length]!] } : {}),
   }));
   writeFileSync(join(dir, 'policy.json'), JSON.stringify({ tenants }));
-  const server = await startServer({ socket: join(dir, 'd.sock'), policy: join(dir, 'policy.json'), system, model, sharing, clock: 'declared', log: () => {} });
+  const server = await startServer({
+    socket: join(dir, 'd.sock'),
+    policy: join(dir, 'policy.json'),
+    system,
+    model,
+    sharing,
+    clock: 'declared',
+    backlogPlanning: !v.blind,
+    log: () => {},
+  });
   const t0 = performance.now();
   try {
     const runs = tenants.map((t, i) => {
@@ -103,6 +123,7 @@ async function replay(name: string, sharing: Sharing, partition: boolean, satura
         meanGap: saturated ? 0 : TENANTS / rate,
         dilation,
         mix: JOB_MIX,
+        ...(v.bursty ? { burst: { period: 40 * meanAlone, high: 1.8, low: 0.2 } } : {}),
       };
       const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'load-client.ts'), JSON.stringify(config)], {
         stdio: ['pipe', 'pipe', 'inherit'],
@@ -164,11 +185,13 @@ function summarise(o: Outcome) {
 }
 
 const outcomes = [
-  await replay('exclusive FCFS', 'exclusive', false),
-  await replay('static partition', 'shared', true),
-  await replay('shared', 'shared', false),
-  await replay('exclusive FCFS, saturated', 'exclusive', false, true),
-  await replay('shared, saturated', 'shared', false, true),
+  await replay('exclusive FCFS', 'exclusive'),
+  await replay('static partition', 'shared', { partition: true }),
+  await replay('shared', 'shared'),
+  await replay('exclusive FCFS, saturated', 'exclusive', { saturated: true }),
+  await replay('shared, saturated', 'shared', { saturated: true }),
+  await replay('shared, load rising and falling', 'shared', { bursty: true }),
+  await replay('shared, planned as if idle, load rising and falling', 'shared', { bursty: true, blind: true }),
 ];
 const rows = outcomes.map(summarise);
 const us = (s: number): string => `${(s * 1e6).toFixed(0)}`;
@@ -182,6 +205,8 @@ const report: SuiteReport = {
     `Mix, each job alone (composed makespan): ${JOB_MIX.map((j, i) => `${j.workload}/${j.input} ${us(alone[i]!)} us`).join(', ')}.`,
     'Times are on the composed service clock: real CPU pieces as measured, simulated devices as simulated (modelled where simulators take part).',
     'Jain: over device seconds / weight of the jobs each tenant finished before the first tenant was done. Saturated runs: every job arrives at 0, weights 1 and 2 in turn.',
+    "Load rising and falling: the arrival rate alternates between 1.8x and 0.2x the mean every 40 mean job times; 'planned as if idle' plans each job without the backlog (it still queues behind it): the ablation of backlog-aware planning.",
+    'vs: each row against the first of its group (exclusive FCFS; exclusive FCFS saturated; shared with rising and falling load).',
     ...notes,
   ],
   tables: [
@@ -189,7 +214,7 @@ const report: SuiteReport = {
       title: 'Throughput, turnaround and fairness (same traces in every row)',
       columns: ['sharing', 'jobs', 'throughput (jobs/s)', 'vs exclusive', 'turnaround p50 (us)', 'p99 (us)', 'mean (us)', "Jain's index", 'wall (s)'],
       rows: rows.map((r, i) => {
-        const base = rows[i < 3 ? 0 : 3]!;
+        const base = rows[i < 3 ? 0 : i < 5 ? 3 : 5]!;
         return [
           r.name,
           String(r.jobs),

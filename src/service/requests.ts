@@ -34,6 +34,8 @@ export interface ServiceState {
   tenantPolicy(name: string): TenantPolicy | undefined;
   /** `wall`: jobs arrive when received; `declared`: at the `arrival` their request gives (replay, for benchmarks). */
   readonly clock: ServiceClock;
+  /** Plan each job against the backlog (else as if the machine were idle; it still runs behind the backlog). */
+  readonly backlogPlanning: boolean;
   readonly plans: PlanCache;
   readonly version: string;
   readonly started: number;
@@ -225,7 +227,7 @@ function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore
         const planning = {
           ...options,
           ...(merged !== undefined ? { exclude: merged } : {}),
-          ...(Object.keys(backlog).length > 0 ? { backlog } : {}),
+          ...(state.backlogPlanning && Object.keys(backlog).length > 0 ? { backlog } : {}),
           system: state.system,
           model: state.model,
           signal,

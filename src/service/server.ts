@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import type { CostModel } from '../cost/model.js';
 import { loadCostModel } from '../cost/store.js';
 import { detectSystem, probeBackends, type System } from '../devices/system.js';
-import { IoError, InvalidArgumentError } from '../errors.js';
+import { describe, IoError, InvalidArgumentError } from '../errors.js';
 import { checkEnum, checkInt, checkOptions } from '../validate.js';
 import { defaultSocketPath, formatAddress, parseAddress, type ServerAddress, tokenFileFor } from './address.js';
 import { Connection, type ConnectionHost } from './connection.js';
@@ -48,6 +48,12 @@ export interface ServeOptions {
    * seconds) its request gives, for replaying a trace of arrivals in benchmarks. @default 'wall'
    */
   readonly clock?: ServiceClock;
+  /**
+   * Plan each job against the machine's backlog (true), or as if the machine were idle (false: the
+   * job still queues behind the backlog on the devices it picked; the load bench's ablation).
+   * @default true
+   */
+  readonly backlogPlanning?: boolean;
   readonly system?: System;
   readonly model?: CostModel;
   /** Where log lines go. @default stderr */
@@ -57,7 +63,7 @@ export interface ServeOptions {
 /** Connections held at once, per listener. */
 const MAX_CONNECTIONS = 1024;
 
-const KEYS = ['socket', 'tcp', 'policy', 'maxFrameBytes', 'storeBytes', 'slots', 'sharing', 'clock', 'system', 'model', 'log'] as const;
+const KEYS = ['socket', 'tcp', 'policy', 'maxFrameBytes', 'storeBytes', 'slots', 'sharing', 'clock', 'backlogPlanning', 'system', 'model', 'log'] as const;
 
 /**
  * Start a dype server.
@@ -82,6 +88,8 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
   const slots = options.slots === undefined ? 1 : checkInt(fn, 'slots', options.slots, 1, 64);
   const sharing = checkEnum(fn, 'sharing', options.sharing ?? 'shared', SHARING);
   const clock = checkEnum(fn, 'clock', options.clock ?? 'wall', ['wall', 'declared'] as const);
+  const backlogPlanning = options.backlogPlanning ?? true;
+  if (typeof backlogPlanning !== 'boolean') throw new InvalidArgumentError(`${fn}: backlogPlanning must be true or false, got ${describe(backlogPlanning)}`);
   const system = options.system ?? (await detectSystem());
   const devices = system.devices.map((d) => d.name);
   let tokenFile: string | undefined;
@@ -99,6 +107,7 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
     slots,
     sharing,
     clock,
+    backlogPlanning,
     ownsSystem: options.system === undefined,
     log: options.log ?? ((l) => void process.stderr.write(`dype serve: ${l}\n`)),
   });
@@ -141,6 +150,7 @@ export class DypeServer {
       slots: number;
       sharing: Sharing;
       clock: ServiceClock;
+      backlogPlanning: boolean;
       ownsSystem: boolean;
       log: (line: string) => void;
     },
@@ -168,6 +178,7 @@ export class DypeServer {
       keys: new KeyedJobs(),
       tenantPolicy: (name) => this.#policy.tenants.find((t) => t.name === name),
       clock: settings.clock,
+      backlogPlanning: settings.backlogPlanning,
       plans: new PlanCache(store),
       version: packageVersion(),
       started: performance.now() / 1000,

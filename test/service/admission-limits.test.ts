@@ -22,9 +22,7 @@ it('refuses jobs past the rate until the window slides', async () => {
   await s.submit('serve.run', job).result;
   clock = 9;
   expect(() => s.submit('serve.run', job)).toThrow(LimitError);
-  expect(() => s.submit('serve.run', job)).toThrow(
-    'serve.run: tenant "a" submitted 2 jobs in the last 10 s, its rate limit (rate.jobs 2); retry in 1.000 s',
-  );
+  expect(() => s.submit('serve.run', job)).toThrow('serve.run: tenant "a" submitted 2 jobs in the last 10 s, its rate limit (rate.jobs 2); retry in 1.000 s');
   clock = 10.5;
   await s.submit('serve.run', job).result;
   expect(s.status('a').tenants[0]!.refused).toBe(2);

@@ -17,22 +17,34 @@ const model = specModel(system);
 const graph = smallGraph();
 let open: { server: DypeServer; clients: DypeClient[] } | undefined;
 
-afterEach(async () => {
+async function closeOpen(): Promise<void> {
   if (!open) return;
   for (const c of open.clients) await c.close();
   await open.server.close();
   open = undefined;
-});
+}
+afterEach(closeOpen);
 
 /** Forty jobs, twenty per tenant, all arriving at 0; their places on the machine's timeline. */
-async function fortyJobs(sharing: Sharing): Promise<ServedRunResult[]> {
+async function fortyJobs(sharing: Sharing, backlogPlanning = true): Promise<ServedRunResult[]> {
   const dir = tempFolder('dype-shared-');
-  const server = await startServer({ socket: join(dir, 'd.sock'), policy: twoTenantPolicy(dir), system, model, sharing, clock: 'declared', log: () => {} });
+  const server = await startServer({
+    socket: join(dir, 'd.sock'),
+    policy: twoTenantPolicy(dir),
+    system,
+    model,
+    sharing,
+    clock: 'declared',
+    backlogPlanning,
+    log: () => {},
+  });
   const clients = [await connect(server.addresses[0]!, { token: TOKENS.a }), await connect(server.addresses[0]!, { token: TOKENS.b })];
   open = { server, clients };
   const jobs: Promise<ServedRunResult>[] = [];
   for (let k = 0; k < 20; k++) for (const c of clients) jobs.push(c.run('spmm', graph, { probe: false, arrival: 0, run: { replan: false, learn: false } }));
-  return Promise.all(jobs);
+  const results = await Promise.all(jobs);
+  await closeOpen();
+  return results;
 }
 
 const used = (r: ServedRunResult): string[] => [...new Set(r.pieces.map((p) => p.device))];
@@ -59,6 +71,14 @@ it('spreads jobs that arrive together over the devices, so they co-run and finis
     expect(r.machine!.turnaround).toBeCloseTo(r.machine!.finish, 12);
     expect(r.machine!.composed).toBe(true);
   }
+});
+
+it('queues every job on the fastest device when jobs are planned as if the machine were idle', async () => {
+  const blind = await fortyJobs('shared', false);
+  for (const r of blind) expect(used(r)).toEqual(['gpu']);
+  const last = Math.max(...blind.map((r) => r.machine!.finish));
+  // Still co-running on the link and the GPU, but never beside it on the CGRA.
+  expect(last).toBeGreaterThan(Math.max(...(await fortyJobs('shared')).map((r) => r.machine!.finish)));
 });
 
 it('keeps a tenant to the devices its policy gives it (a static partition)', async () => {
