@@ -89,11 +89,14 @@ export async function runStream(plan: Plan, inputs: readonly WorkloadData[], opt
   if (threshold !== false && !(typeof threshold === 'number' && threshold > 0))
     throw new InvalidArgumentError(`${fn}: featureThreshold must be a number > 0 or false, got ${describe(threshold)}`);
   const { featureThreshold: _, ...runOptions } = options;
+  // The deadline and energy budget hold for every input; a backlog was the machine's state when
+  // the first input was planned, not a constraint of the later ones.
+  const { backlog: _backlog, ...constraints } = plan.constraints;
   const base = {
     system: plan.problem.system,
     model: plan.problem.model,
     objectives: plan.objectives,
-    ...plan.constraints,
+    ...constraints,
     params: plan.problem.bound.params,
     precision: plan.problem.bound.precision,
   };

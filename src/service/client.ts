@@ -7,14 +7,26 @@ import { type Socket, createConnection } from 'node:net';
 import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
 import { AbortedError, describe, InvalidArgumentError, SessionClosedError } from '../errors.js';
-import type { RunPlanOptions, RunResult } from '../executor/run.js';
-import type { ExplorationResult, ExploreOptions, PlanResult, ScheduleOptions } from '../scheduler/schedule.js';
+import type { ExplorationResult } from '../scheduler/schedule.js';
 import type { Value } from '../operators/kind.js';
 import { checkNumber, checkOptions } from '../validate.js';
 import type { Workload } from '../workloads/definition.js';
 import { parseAddress, type ServerAddress, formatAddress } from './address.js';
-import type { SchedulerStatus } from './fair-scheduler.js';
-import type { MachineSlot } from './machine-timeline.js';
+import type {
+  ConnectOptions,
+  DataRef,
+  ServedData,
+  ServedExploreOptions,
+  ServedJobOptions,
+  ServedPlan,
+  ServedRunOptions,
+  ServedRunResult,
+  ServedRunSettings,
+  ServedScheduleOptions,
+  ServedStreamResult,
+  ServedStreamSettings,
+  ServerStatus,
+} from './client-types.js';
 import { DEFAULT_MAX_FRAME_BYTES, FrameReader, MessageCodec } from './frames.js';
 import { isRecord, MAX_REQUEST_ID, PROTOCOL_VERSION, reviveError, type RequestType, type Welcome } from './protocol.js';
 import type { Stored } from './data-store.js';
@@ -22,74 +34,12 @@ import type { SystemInfo } from './system-info.js';
 import { packageVersion } from './version.js';
 import { decodeValue, encodeMatrix } from './wire-values.js';
 
+export type * from './client-types.js';
+
 /** The request fields of a job's own options. */
 function jobFields(options: ServedJobOptions): { timeout?: number; arrival?: number; key?: string } {
   const { timeout, arrival, key } = options;
   return { ...(timeout !== undefined ? { timeout } : {}), ...(arrival !== undefined ? { arrival } : {}), ...(key !== undefined ? { key } : {}) };
-}
-
-export interface ConnectOptions {
-  /** The tenant's token (`DYPE_TOKEN` when absent). */
-  readonly token?: string;
-  /** Seconds to wait for the connection and handshake. @default 10 */
-  readonly timeout?: number;
-}
-
-/** Options the server owns are left out: it plans on its own machine with its own model. */
-export type ServedScheduleOptions = Omit<ScheduleOptions, 'system' | 'model'> & ServedJobOptions;
-export type ServedExploreOptions = Omit<ExploreOptions, 'system' | 'model'> & ServedJobOptions;
-export type ServedRunOptions = Pick<RunPlanOptions, 'signal' | 'replan' | 'learn' | 'bfsLevels' | 'recoverDeviceFailures'> & ServedJobOptions;
-
-/** The run's own settings inside a `run` request (the job's options are the request's). */
-export type ServedRunSettings = Omit<ServedRunOptions, keyof ServedJobOptions>;
-
-export interface ServedJobOptions {
-  /** Seconds after which the server cancels the job, queued or running. */
-  readonly timeout?: number;
-  /** Cancels the job on the server (a cancel request); the call rejects with an {@link AbortedError}. */
-  readonly signal?: AbortSignal;
-  /** When the job arrives, service seconds: only on a server replaying declared arrivals (`clock: 'declared'`). */
-  readonly arrival?: number;
-  /**
-   * An idempotency key (1 to 128 printable characters): sending the same request again with it,
-   * from any connection of this tenant, joins the job already made instead of running it twice,
-   * and the job is not cancelled when this connection drops.
-   */
-  readonly key?: string;
-}
-
-/** Data as the server knows it: the content hash an upload returned. */
-export interface DataRef {
-  readonly hash: string;
-}
-
-export type ServedData = CsrMatrix | DataRef | { readonly [name: string]: CsrMatrix | DenseMatrix | DataRef };
-
-/** A plan made on the server: the plan's plain data, and the id under which the server keeps it. */
-export interface ServedPlan extends PlanResult {
-  readonly planId: string;
-}
-
-/** A run's result from the server: `runPlan`'s, and the plan it ran when the call planned too. */
-export interface ServedRunResult extends RunResult {
-  readonly plan?: PlanResult;
-  /** Where the job sat on the machine's shared timeline (composed service seconds). */
-  readonly machine?: MachineSlot;
-}
-
-export interface ServerStatus extends SchedulerStatus {
-  readonly server: { readonly version: string; readonly uptimeSeconds: number; readonly connections: number; readonly system: string };
-  readonly tenant: string;
-  /** The shared timeline: how the devices are shared, and seconds of work queued on each device and link direction now (service clock). */
-  readonly machine: { readonly sharing: string; readonly clock: string; readonly backlog: Readonly<Record<string, number>> };
-  readonly store: {
-    readonly bytes: number;
-    readonly maxBytes: number;
-    readonly entries: number;
-    readonly evicted: number;
-    readonly tenantEntries?: number;
-    readonly tenantBytes?: number;
-  };
 }
 
 interface Pending {
@@ -124,6 +74,15 @@ export interface DypeClient {
   runPlan(plan: ServedPlan, options?: ServedRunOptions): Promise<ServedRunResult>;
   /** Plan and run in one request (`schedule` then `runPlan` on the server). */
   run(workload: Workload | string | object, data: ServedData, options?: ServedScheduleOptions & { readonly run?: ServedRunSettings }): Promise<ServedRunResult>;
+  /**
+   * As the library's `runStream`: the workload's stream form planned on the first input and run
+   * on every input, on the server (it holds the devices it uses for its pipelined makespan).
+   */
+  runStream(
+    workload: Workload | string | object,
+    inputs: readonly ServedData[],
+    options?: ServedScheduleOptions & { readonly run?: ServedStreamSettings },
+  ): Promise<ServedStreamResult>;
   /** The server's system (the fields of `dype system --json`). */
   system(): Promise<SystemInfo>;
   /** Tenants, queues, devices' busy time and shares, the store, and this tenant's jobs. */
@@ -270,6 +229,21 @@ class ServiceClient implements DypeClient {
       ...jobFields(options),
     };
     return this.#runReply(await this.#call('run', fields, signal));
+  }
+
+  async runStream(
+    workload: Workload | string | object,
+    inputs: readonly ServedData[],
+    options: ServedScheduleOptions & { readonly run?: ServedStreamSettings } = {},
+  ): Promise<ServedStreamResult> {
+    if (!Array.isArray(inputs) || inputs.length === 0)
+      throw new InvalidArgumentError(`DypeClient.runStream: inputs must be a non-empty array, got ${describe(inputs)}`);
+    const { signal, timeout: _t, arrival: _a, key: _k, run, ...planning } = options;
+    const data: (string | Record<string, string>)[] = [];
+    for (const input of inputs) data.push(await this.#dataWire(input));
+    const fields = { workload: workloadWire(workload), data, options: planning, ...(run ? { run } : {}), ...jobFields(options) };
+    const raw = (await this.#call('stream', fields, signal)) as ServedStreamResult;
+    return { ...raw, results: raw.results.map((r) => this.#runReply(r)) };
   }
 
   /** The server's system (the fields of `dype system --json`). */

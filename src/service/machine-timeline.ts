@@ -88,6 +88,17 @@ export class MachineTimeline {
     return { arrival, start, finish, turnaround: finish - arrival, composed: true };
   }
 
+  /**
+   * Put a job that holds the machine on the timeline (a stream, whose inputs overlap in a pipeline
+   * of their own): it starts when every device is free, and holds `used` for `seconds`.
+   */
+  hold(arrival: number, used: readonly string[], seconds: number): MachineSlot {
+    const start = Math.max(arrival, this.latestFree);
+    const finish = start + seconds;
+    for (const n of this.sharing === 'exclusive' ? this.names : used) if (this.#free.has(n)) this.#free.set(n, finish);
+    return { arrival, start, finish, turnaround: finish - arrival, composed: true };
+  }
+
   /** When each device and link direction is next free, service seconds. */
   snapshot(): Record<string, number> {
     return Object.fromEntries(this.#free);

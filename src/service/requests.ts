@@ -9,7 +9,9 @@ import type { CostModel } from '../cost/model.js';
 import type { BackendStatus, System } from '../devices/system.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { runPlan, type RunPlanOptions, type RunResult } from '../executor/run.js';
-import { explore, planResult, schedule, type Plan, type ScheduleOptions } from '../scheduler/schedule.js';
+import { type RunStreamOptions, runStream } from '../executor/stream.js';
+import { explore, planResult, resolveWorkload, schedule, type Plan, type ScheduleOptions } from '../scheduler/schedule.js';
+import { streamOf } from '../workloads/definition.js';
 import type { WorkloadData } from '../workloads/bind.js';
 import type { DataStore } from './data-store.js';
 import type { FairScheduler, JobOutcome } from './fair-scheduler.js';
@@ -111,6 +113,9 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
       }
       checkFields(fn, f, ['workload', 'data'], ['options', 'run', ...JOB_FIELDS]);
       return keyed(state, tenant, fn, req, () => planJob(state, tenant, fn, 'run', f));
+    case 'stream':
+      checkFields(fn, f, ['workload', 'data'], ['options', 'run', ...JOB_FIELDS]);
+      return keyed(state, tenant, fn, req, () => streamJob(state, tenant, fn, f));
   }
 }
 
@@ -281,4 +286,58 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
     throw e;
   }
   return { state: 'job', jobId: handle.id, value: handle.result.finally(() => state.plans.unpin(kept)) };
+}
+
+const STREAM_RUN_KEYS = ['replan', 'bfsLevels', 'recoverDeviceFailures', 'featureThreshold'];
+/** Inputs of one served stream, at most. */
+const MAX_STREAM_INPUTS = 100_000;
+
+/**
+ * `stream`: a stream workload planned on its first input and run on every input (`runStream`).
+ * A stream pipelines its inputs on the devices by itself, so it holds the machine: it starts when
+ * every device is free and keeps the devices it uses for its pipelined makespan.
+ */
+function streamJob(state: ServiceState, tenant: string, fn: string, f: Readonly<Record<string, unknown>>): Answer {
+  // The request says it is a stream: the workload's stream form, whichever form was sent.
+  const resolved = resolveWorkload(fn, workloadField(fn, f['workload']));
+  const workload = resolved.stream ? resolved : streamOf(resolved);
+  const raw = f['data'];
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_STREAM_INPUTS) {
+    throw new InvalidArgumentError(
+      `${fn}: field "data" must be an array of 1 to ${MAX_STREAM_INPUTS} inputs (each a content hash, or input name -> hash), got ${describe(raw)}`,
+    );
+  }
+  const inputs = raw.map((d: unknown) => dataField(state, tenant, fn, d));
+  const hashes = inputs.flatMap((x) => x.hashes);
+  const options = optionsField(fn, 'options', f['options']);
+  const runOptions = optionsField(fn, 'run', f['run'], STREAM_RUN_KEYS);
+  const timeout = timeoutField(fn, f['timeout']);
+  const arrival = arrivalField(state, fn, f['arrival']);
+  state.store.pin(hashes);
+  let handle: ReturnType<typeof state.scheduler.submit>;
+  try {
+    handle = state.scheduler.submit(fn, {
+      tenant,
+      kind: 'stream',
+      ...(timeout !== undefined ? { timeout } : {}),
+      ...(arrival !== undefined ? { arrival } : {}),
+      run: async ({ signal, exclude, arrival: at }): Promise<JobOutcome<unknown>> => {
+        const data = inputs.map((x) => x.data);
+        const planning = { ...options, ...(exclude.length > 0 ? { exclude: [...new Set([...((options['exclude'] as string[]) ?? []), ...exclude])] } : {}) };
+        const plan = await schedule(workload, data, { ...planning, system: state.system, model: state.model, signal } as ScheduleOptions);
+        const s = await runStream(plan, data, { ...runOptions, signal } as RunStreamOptions);
+        const usage = new Map<string, number>();
+        for (const r of s.results) for (const [d, sec] of usageOf(r)) usage.set(d, (usage.get(d) ?? 0) + sec);
+        const used = new Set<string>();
+        for (const r of s.results) for (const [k, until] of Object.entries(r.busyUntil)) if (until > 0) used.add(k);
+        const machine = state.machine.hold(at, [...used], s.pipelinedSeconds);
+        const { results, plans, ...rest } = s;
+        return { value: { ...rest, results: results.map(runReply), plans: plans.map((p) => planResult(p)), machine }, usage };
+      },
+    });
+  } catch (e) {
+    state.store.unpin(hashes);
+    throw e;
+  }
+  return { state: 'job', jobId: handle.id, value: handle.result.finally(() => state.store.unpin(hashes)) };
 }
