@@ -14,7 +14,7 @@ import { explore, planResult, resolveWorkload, schedule, type Plan, type Schedul
 import { streamOf } from '../workloads/definition.js';
 import type { WorkloadData } from '../workloads/bind.js';
 import type { DataStore } from './data-store.js';
-import type { FairScheduler, JobOutcome } from './fair-scheduler.js';
+import type { FairScheduler, JobHandle, JobOutcome, JobSpec } from './fair-scheduler.js';
 import { checkKey, KeyedJobs } from './idempotency.js';
 import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
 import type { PlanCache } from './plan-cache.js';
@@ -207,64 +207,76 @@ function runReply(result: RunResult): object {
   return { ...rest, outputs: wire };
 }
 
+/** The job fields of a request (`timeout`, `arrival`), checked, as a job spec's fields. */
+function jobTimes(state: ServiceState, fn: string, f: Readonly<Record<string, unknown>>): { timeout?: number; arrival?: number } {
+  const timeout = timeoutField(fn, f['timeout']);
+  const arrival = arrivalField(state, fn, f['arrival']);
+  return { ...(timeout !== undefined ? { timeout } : {}), ...(arrival !== undefined ? { arrival } : {}) };
+}
+
+/** The devices to plan without: the caller's `exclude` and the dispatcher's (left for the library to check when not an array). */
+function mergedExclude(own: unknown, exclude: readonly string[]): unknown {
+  if (exclude.length === 0) return own;
+  return Array.isArray(own) ? [...new Set([...(own as string[]), ...exclude])] : own === undefined ? exclude : own;
+}
+
+/** Submit a job that reads `hashes` of the store: they stay pinned while it is queued or running. */
+function pinnedJob(state: ServiceState, fn: string, hashes: readonly string[], spec: JobSpec<unknown>): Answer {
+  state.store.pin(hashes);
+  let handle: JobHandle<unknown>;
+  try {
+    handle = state.scheduler.submit(fn, spec);
+  } catch (e) {
+    state.store.unpin(hashes);
+    throw e;
+  }
+  return { state: 'job', jobId: handle.id, value: handle.result.finally(() => state.store.unpin(hashes)) };
+}
+
 /** `explore`, `schedule`, or `run` of a workload on uploaded data: one job that plans (and runs). */
 function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore' | 'schedule' | 'run', f: Readonly<Record<string, unknown>>): Answer {
   const workload = workloadField(fn, f['workload']);
   const { data, hashes } = dataField(state, tenant, fn, f['data']);
   const options = optionsField(fn, 'options', f['options']);
   const runOptions = kind === 'run' ? optionsField(fn, 'run', f['run'], RUN_OPTION_KEYS) : {};
-  const timeout = timeoutField(fn, f['timeout']);
-  const arrival = arrivalField(state, fn, f['arrival']);
-  state.store.pin(hashes);
-  let handle: ReturnType<typeof state.scheduler.submit>;
-  try {
-    handle = state.scheduler.submit(fn, {
-      tenant,
-      kind,
-      ...(timeout !== undefined ? { timeout } : {}),
-      ...(arrival !== undefined ? { arrival } : {}),
-      run: async ({ signal, exclude, arrival: at }): Promise<JobOutcome<unknown>> => {
-        const own = options['exclude'];
-        const merged = exclude.length === 0 ? own : Array.isArray(own) ? [...new Set([...(own as string[]), ...exclude])] : own === undefined ? exclude : own;
-        // The library checks every option (names and values) as it does in-process.
-        // Planned against the machine's backlog at its arrival: a busy device costs its queue.
-        const backlog = state.machine.backlogAt(at);
-        const planning = {
-          ...options,
-          ...(merged !== undefined ? { exclude: merged } : {}),
-          ...(state.backlogPlanning && Object.keys(backlog).length > 0 ? { backlog } : {}),
-          system: state.system,
-          model: state.model,
-          signal,
-        } as ScheduleOptions;
-        const t0 = performance.now();
-        if (kind === 'explore') {
-          const ex = await explore(workload, data, planning);
-          return { value: planResult(ex), usage: new Map([['host', (performance.now() - t0) / 1000]]) };
-        }
-        const plan = await schedule(workload, data, planning);
-        if (kind === 'schedule') {
-          const planId = state.plans.keep(tenant, plan, hashes);
-          return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
-        }
-        const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions);
-        return { value: { ...runReply(result), plan: planResult(plan), machine }, usage: usageOf(result) };
-      },
-    });
-  } catch (e) {
-    state.store.unpin(hashes);
-    throw e;
-  }
-  const value = handle.result.finally(() => state.store.unpin(hashes));
-  return { state: 'job', jobId: handle.id, value };
+  return pinnedJob(state, fn, hashes, {
+    tenant,
+    kind,
+    ...jobTimes(state, fn, f),
+    run: async ({ signal, exclude, arrival: at }): Promise<JobOutcome<unknown>> => {
+      const merged = mergedExclude(options['exclude'], exclude);
+      // The library checks every option (names and values) as it does in-process.
+      // Planned against the machine's backlog at its arrival: a busy device costs its queue.
+      const backlog = state.machine.backlogAt(at);
+      const planning = {
+        ...options,
+        ...(merged !== undefined ? { exclude: merged } : {}),
+        ...(state.backlogPlanning && Object.keys(backlog).length > 0 ? { backlog } : {}),
+        system: state.system,
+        model: state.model,
+        signal,
+      } as ScheduleOptions;
+      const t0 = performance.now();
+      if (kind === 'explore') {
+        const ex = await explore(workload, data, planning);
+        return { value: planResult(ex), usage: new Map([['host', (performance.now() - t0) / 1000]]) };
+      }
+      const plan = await schedule(workload, data, planning);
+      if (kind === 'schedule') {
+        const planId = state.plans.keep(tenant, plan, hashes);
+        return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
+      }
+      const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions);
+      return { value: { ...runReply(result), plan: planResult(plan), machine }, usage: usageOf(result) };
+    },
+  });
 }
 
 /** `run` of a plan this tenant made with `schedule` (kept on the server by its id). */
 function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonly<Record<string, unknown>>): Answer {
   const kept = state.plans.get(fn, tenant, f['plan']);
   const runOptions = optionsField(fn, 'run', f['run'], RUN_OPTION_KEYS);
-  const timeout = timeoutField(fn, f['timeout']);
-  const arrival = arrivalField(state, fn, f['arrival']);
+  const times = jobTimes(state, fn, f);
   const plan: Plan = kept.plan;
   const needs = [...new Set(plan.predicted.timeline.map((e) => plan.problem.system.devices[e.device]!.name))];
   state.plans.pin(kept);
@@ -274,8 +286,7 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
       tenant,
       kind: 'run',
       needs,
-      ...(timeout !== undefined ? { timeout } : {}),
-      ...(arrival !== undefined ? { arrival } : {}),
+      ...times,
       run: async ({ signal, arrival: at }): Promise<JobOutcome<unknown>> => {
         const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions);
         return { value: { ...runReply(result), machine }, usage: usageOf(result) };
@@ -311,33 +322,29 @@ function streamJob(state: ServiceState, tenant: string, fn: string, f: Readonly<
   const hashes = inputs.flatMap((x) => x.hashes);
   const options = optionsField(fn, 'options', f['options']);
   const runOptions = optionsField(fn, 'run', f['run'], STREAM_RUN_KEYS);
-  const timeout = timeoutField(fn, f['timeout']);
-  const arrival = arrivalField(state, fn, f['arrival']);
-  state.store.pin(hashes);
-  let handle: ReturnType<typeof state.scheduler.submit>;
-  try {
-    handle = state.scheduler.submit(fn, {
-      tenant,
-      kind: 'stream',
-      ...(timeout !== undefined ? { timeout } : {}),
-      ...(arrival !== undefined ? { arrival } : {}),
-      run: async ({ signal, exclude, arrival: at }): Promise<JobOutcome<unknown>> => {
-        const data = inputs.map((x) => x.data);
-        const planning = { ...options, ...(exclude.length > 0 ? { exclude: [...new Set([...((options['exclude'] as string[]) ?? []), ...exclude])] } : {}) };
-        const plan = await schedule(workload, data, { ...planning, system: state.system, model: state.model, signal } as ScheduleOptions);
-        const s = await runStream(plan, data, { ...runOptions, signal } as RunStreamOptions);
-        const usage = new Map<string, number>();
-        for (const r of s.results) for (const [d, sec] of usageOf(r)) usage.set(d, (usage.get(d) ?? 0) + sec);
-        const used = new Set<string>();
-        for (const r of s.results) for (const [k, until] of Object.entries(r.busyUntil)) if (until > 0) used.add(k);
-        const machine = state.machine.hold(at, [...used], s.pipelinedSeconds);
-        const { results, plans, ...rest } = s;
-        return { value: { ...rest, results: results.map(runReply), plans: plans.map((p) => planResult(p)), machine }, usage };
-      },
-    });
-  } catch (e) {
-    state.store.unpin(hashes);
-    throw e;
-  }
-  return { state: 'job', jobId: handle.id, value: handle.result.finally(() => state.store.unpin(hashes)) };
+  return pinnedJob(state, fn, hashes, {
+    tenant,
+    kind: 'stream',
+    ...jobTimes(state, fn, f),
+    run: async ({ signal, exclude, arrival: at }): Promise<JobOutcome<unknown>> => {
+      const data = inputs.map((x) => x.data);
+      const merged = mergedExclude(options['exclude'], exclude);
+      const planning = {
+        ...options,
+        ...(merged !== undefined ? { exclude: merged } : {}),
+        system: state.system,
+        model: state.model,
+        signal,
+      } as ScheduleOptions;
+      const plan = await schedule(workload, data, planning);
+      const s = await runStream(plan, data, { ...runOptions, signal } as RunStreamOptions);
+      const usage = new Map<string, number>();
+      for (const r of s.results) for (const [d, sec] of usageOf(r)) usage.set(d, (usage.get(d) ?? 0) + sec);
+      const used = new Set<string>();
+      for (const r of s.results) for (const [k, until] of Object.entries(r.busyUntil)) if (until > 0) used.add(k);
+      const machine = state.machine.hold(at, [...used], s.pipelinedSeconds);
+      const { results, plans, ...rest } = s;
+      return { value: { ...rest, results: results.map(runReply), plans: plans.map((p) => planResult(p)), machine }, usage };
+    },
+  });
 }
