@@ -1,0 +1,85 @@
+// Row partitions for distributed operators: contiguous blocks that cover every row once, balanced
+// by work (entries + rows) to within one row's work of the mean, and their communication figures
+// (edge cut, halos) equal to a plain count over the entries.
+
+import { expect, it } from 'vitest';
+import { CsrMatrix } from '../../src/data/csr.js';
+import { partitionRows, partitionStats } from '../../src/data/partition.js';
+import { InvalidArgumentError } from '../../src/errors.js';
+import { generate } from '../../src/generators/index.js';
+
+const graphs = [
+  generate({ kind: 'kronecker', scale: 9, seed: 3 }),
+  generate({ kind: 'grid', rows: 30, cols: 20, seed: 2 }),
+  generate({ kind: 'banded', n: 500, halfBandwidth: 7, seed: 1 }),
+];
+
+/** Edge cut and halos counted the plain way: every entry, with a set of remote columns per part. */
+function plainStats(a: CsrMatrix, bounds: Int32Array): { cut: number[]; halo: number[] } {
+  const ownerOf = (v: number): number => {
+    let p = 0;
+    while (bounds[p + 1]! <= v) p++;
+    return p;
+  };
+  const parts = bounds.length - 1;
+  const cut = new Array<number>(parts).fill(0);
+  const halo = Array.from({ length: parts }, () => new Set<number>());
+  for (let r = 0; r < a.rows; r++) {
+    const p = ownerOf(r);
+    for (let e = a.rowStart(r); e < a.rowStart(r + 1); e++) {
+      const c = a.colIdx[e]!;
+      if (ownerOf(c) !== p) {
+        cut[p]!++;
+        halo[p]!.add(c);
+      }
+    }
+  }
+  return { cut, halo: halo.map((s) => s.size) };
+}
+
+it('covers every row once in contiguous blocks balanced to within one row of the mean work', () => {
+  for (const a of graphs) {
+    let widest = 0;
+    for (let r = 0; r < a.rows; r++) widest = Math.max(widest, a.rowLength(r) + 1);
+    for (const parts of [1, 2, 3, 4, 7]) {
+      const { bounds } = partitionRows(a, parts);
+      expect(bounds.length).toBe(parts + 1);
+      expect([bounds[0], bounds[parts]]).toEqual([0, a.rows]);
+      for (let p = 0; p < parts; p++) expect(bounds[p + 1]!).toBeGreaterThanOrEqual(bounds[p]!);
+      const mean = (a.nnz + a.rows) / parts;
+      for (let p = 0; p < parts; p++) {
+        const work = a.rowStart(bounds[p + 1]!) - a.rowStart(bounds[p]!) + bounds[p + 1]! - bounds[p]!;
+        expect(Math.abs(work - mean)).toBeLessThanOrEqual(2 * widest);
+      }
+    }
+  }
+});
+
+it('counts the edge cut and each part’s halo as a plain count over the entries does', () => {
+  for (const a of graphs) {
+    for (const parts of [1, 2, 4, 5]) {
+      const partition = partitionRows(a, parts);
+      const s = partitionStats(a, partition);
+      const plain = plainStats(a, partition.bounds);
+      expect(s.parts.map((p) => p.cutEntries)).toEqual(plain.cut);
+      expect(s.parts.map((p) => p.halo)).toEqual(plain.halo);
+      expect(s.edgeCut).toBe(plain.cut.reduce((x, y) => x + y, 0));
+      expect(s.haloTotal).toBe(plain.halo.reduce((x, y) => x + y, 0));
+      expect(s.parts.reduce((x, p) => x + p.entries, 0)).toBe(a.nnz);
+      if (parts === 1) expect([s.edgeCut, s.imbalance]).toEqual([0, 1]);
+      expect(s.imbalance).toBeGreaterThanOrEqual(1);
+    }
+  }
+});
+
+it('leaves parts empty where there are more parts than rows, and refuses bad arguments', () => {
+  const tiny = generate({ kind: 'grid', rows: 2, cols: 1, seed: 1 });
+  const p = partitionRows(tiny, 5);
+  expect(p.bounds[5]).toBe(tiny.rows);
+  expect(partitionStats(tiny, p).parts.reduce((x, q) => x + q.rows, 0)).toBe(tiny.rows);
+  const rect = new CsrMatrix({ rows: 2, cols: 3, rowPtr: Int32Array.from([0, 1, 2]), colIdx: Int32Array.from([0, 2]) });
+  expect(() => partitionRows(rect, 2)).toThrow("partitionRows: a must be square (a graph's adjacency matrix), got 2x3");
+  expect(() => partitionRows(graphs[0]!, 0)).toThrow(InvalidArgumentError);
+  expect(() => partitionRows(graphs[0]!, 1.5)).toThrow('partitionRows: parts must be an integer in [1, 1048576], got 1.5');
+  expect(() => partitionStats(graphs[0]!, { parts: 2, bounds: Int32Array.from([0, 5, 3]) })).toThrow(/bounds must be 3 row boundaries from 0 to 512/);
+});
