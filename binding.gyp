@@ -8,7 +8,9 @@
     "dype_cuda_lib": "<!(node scripts/cuda-config.cjs lib)",
     "dype_blas": "<!(node scripts/blas-config.cjs enabled)",
     "dype_blas_off": "<!(node scripts/blas-config.cjs off)",
-    "dype_blas_include": "<!(node scripts/blas-config.cjs include)"
+    "dype_blas_include": "<!(node scripts/blas-config.cjs include)",
+    "dype_metis": "<!(node scripts/metis-config.cjs enabled)",
+    "dype_metis_off": "<!(node scripts/metis-config.cjs off)"
   },
   "targets": [
     {
@@ -25,6 +27,7 @@
         "native/src/kernels/sddmm.cc",
         "native/src/kernels/dense_binding.cc",
         "native/src/user_ops.cc",
+        "native/src/partition_binding.cc",
         "native/src/cuda/gpu_binding.cc",
         "<!@(node -p \"require('fs').readdirSync('native/src/sim').filter(f => f.endsWith('.cc')).sort().map(f => 'native/src/sim/' + f).join(' ')\")"
       ],
@@ -48,6 +51,12 @@
           "libraries": ["-lopenblas"]
         }, {
           "defines": ["DYPE_BLAS_OFF=<(dype_blas_off)"]
+        }],
+        ["dype_metis==1", {
+          "defines": ["DYPE_HAVE_METIS=1"],
+          "libraries": ["-lmetis"]
+        }, {
+          "defines": ["DYPE_METIS_OFF=<(dype_metis_off)"]
         }],
         ["dype_cuda==1", {
           "sources": ["native/src/cuda/kernels.cu", "native/src/cuda/runtime.cu", "native/src/cuda/staging.cu",

@@ -1,17 +1,23 @@
 // Partitioning a square sparse matrix (a graph) by rows for distributed operators: contiguous row
-// blocks balanced by work (each row costs its entries plus one, for the row's own loop), and what
-// a partition costs in communication: the edge cut (entries whose column another part owns) and
-// each part's halo (the distinct remote columns, i.e. rows of X or frontier bits, it must receive
-// before its rows can be computed). The first step of issue 26; the same figures will judge METIS.
+// blocks balanced by work (each row costs its entries plus one, for the row's own loop), or METIS
+// k-way partitions (vertices weighted by the same work) that cut fewer edges where the build found
+// METIS; and what a partition costs in communication: the edge cut (entries whose column another
+// part owns) and each part's halo (the distinct remote columns, i.e. rows of X or frontier bits,
+// it must receive before its rows can be computed). The first step of issue 26.
 
-import { describe, InvalidArgumentError } from '../errors.js';
+import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
+import { nativeAddon } from '../native/addon.js';
+import { dropSelfLoops, symmetrize } from './convert.js';
 import { CsrMatrix } from './csr.js';
 
-/** A partition of the rows into `parts` contiguous blocks: part p owns rows [bounds[p], bounds[p + 1]). */
+/** A partition of the rows into `parts` parts. */
 export interface RowPartition {
   readonly parts: number;
-  /** parts + 1 row boundaries, from 0 to rows. */
-  readonly bounds: Int32Array;
+  readonly method: 'rows' | 'metis';
+  /** Each row's part. */
+  readonly owner: Int32Array;
+  /** Contiguous blocks (`rows`): part p owns rows [bounds[p], bounds[p + 1]). */
+  readonly bounds?: Int32Array;
 }
 
 export interface PartStats {
@@ -73,27 +79,64 @@ export function partitionRows(a: CsrMatrix, parts: number): RowPartition {
     if (lo > bounds[p - 1]! && target - work(lo - 1) < work(lo) - target) lo--;
     bounds[p] = lo;
   }
-  return { parts, bounds };
+  const owner = new Int32Array(n);
+  for (let p = 0; p < parts; p++) owner.fill(p, bounds[p]!, bounds[p + 1]!);
+  return { parts, method: 'rows', owner, bounds };
+}
+
+/** Whether this build can partition with METIS, and why not. */
+export function metisAvailable(): { available: boolean; reason: string } {
+  return nativeAddon().metisInfo();
+}
+
+/**
+ * A METIS k-way partition of the graph (made symmetric, without self loops), vertices weighted by
+ * their work (entries + 1). Runs on the calling thread.
+ * @throws {UnsupportedError} where the build has no METIS (the message says why);
+ *   {InvalidArgumentError} for a matrix that is not square or `parts` not an integer in [1, 2^20].
+ */
+export function partitionMetis(a: CsrMatrix, parts: number, options: { readonly seed?: number } = {}): RowPartition {
+  const fn = 'partitionMetis';
+  checkSquare(fn, a);
+  if (!Number.isInteger(parts) || parts < 1 || parts > MAX_PARTS) {
+    throw new InvalidArgumentError(`${fn}: parts must be an integer in [1, ${MAX_PARTS}], got ${describe(parts)}`);
+  }
+  const seed = options.seed ?? 1;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1)
+    throw new InvalidArgumentError(`${fn}: seed must be an integer in [0, 2^31 - 1], got ${describe(seed)}`);
+  const info = metisAvailable();
+  if (!info.available) throw new UnsupportedError(`${fn}: METIS is not available: ${info.reason}`);
+  const g = dropSelfLoops(symmetrize(a));
+  if (!(g.rowPtr instanceof Int32Array)) throw new UnsupportedError(`${fn}: the graph has ${g.nnz} entries made symmetric, beyond METIS's 32-bit indices`);
+  const owner = new Int32Array(a.rows);
+  nativeAddon().metisPartition(a.rows, g.rowPtr, g.colIdx, parts, seed, owner);
+  return { parts, method: 'metis', owner };
 }
 
 /**
  * What `partition` costs on `a`: each part's rows, entries, cut entries and halo, the edge cut,
  * the total halo and the work imbalance. One pass over the entries.
- * @throws {InvalidArgumentError} for a matrix that is not square or bounds that do not partition its rows.
+ * @throws {InvalidArgumentError} for a matrix that is not square or an owner array that does not partition its rows.
  */
 export function partitionStats(a: CsrMatrix, partition: RowPartition): PartitionStats {
   const fn = 'partitionStats';
   checkSquare(fn, a);
-  const { parts, bounds } = partition;
-  if (!(bounds instanceof Int32Array) || bounds.length !== parts + 1 || bounds[0] !== 0 || bounds[parts] !== a.rows) {
-    throw new InvalidArgumentError(`${fn}: bounds must be ${parts + 1} row boundaries from 0 to ${a.rows}, got ${describe(bounds)}`);
+  const { parts, owner } = partition;
+  if (!(owner instanceof Int32Array) || owner.length !== a.rows || !Number.isInteger(parts) || parts < 1) {
+    throw new InvalidArgumentError(`${fn}: owner must give each of the ${a.rows} rows a part, got ${describe(owner)}`);
   }
-  const owner = new Int32Array(a.rows);
-  for (let p = 0; p < parts; p++) {
-    if (bounds[p + 1]! < bounds[p]!) throw new InvalidArgumentError(`${fn}: bounds must not decrease, got ${bounds[p]} then ${bounds[p + 1]}`);
-    owner.fill(p, bounds[p]!, bounds[p + 1]!);
+  // The rows of each part in order (a counting sort by part), so each part's halo is counted in one sweep.
+  const start = new Int32Array(parts + 1);
+  for (let r = 0; r < a.rows; r++) {
+    const p = owner[r]!;
+    if (!(p >= 0 && p < parts)) throw new InvalidArgumentError(`${fn}: row ${r} is given part ${p}, outside [0, ${parts})`);
+    start[p + 1]!++;
   }
-  // seen[c] = 1 + the last part that counted column c in its halo (rows are visited part by part).
+  for (let p = 0; p < parts; p++) start[p + 1]! += start[p]!;
+  const order = new Int32Array(a.rows);
+  const fill = start.slice(0, parts);
+  for (let r = 0; r < a.rows; r++) order[fill[owner[r]!]!++] = r;
+  // seen[c] = 1 + the last part that counted column c in its halo.
   const seen = new Int32Array(a.cols);
   const colIdx = a.colIdx;
   const stats: PartStats[] = [];
@@ -101,25 +144,28 @@ export function partitionStats(a: CsrMatrix, partition: RowPartition): Partition
   let haloTotal = 0;
   let maxWork = 0;
   for (let p = 0; p < parts; p++) {
-    const r0 = bounds[p]!;
-    const r1 = bounds[p + 1]!;
-    const e0 = a.rowStart(r0);
-    const e1 = a.rowStart(r1);
+    let entries = 0;
     let cut = 0;
     let halo = 0;
-    for (let e = e0; e < e1; e++) {
-      const c = colIdx[e]!;
-      if (owner[c] === p) continue;
-      cut++;
-      if (seen[c] !== p + 1) {
-        seen[c] = p + 1;
-        halo++;
+    for (let k = start[p]!; k < start[p + 1]!; k++) {
+      const r = order[k]!;
+      const e1 = a.rowStart(r + 1);
+      for (let e = a.rowStart(r); e < e1; e++) {
+        const c = colIdx[e]!;
+        if (owner[c] === p) continue;
+        cut++;
+        if (seen[c] !== p + 1) {
+          seen[c] = p + 1;
+          halo++;
+        }
       }
+      entries += e1 - a.rowStart(r);
     }
-    stats.push({ rows: r1 - r0, entries: e1 - e0, cutEntries: cut, halo });
+    const rows = start[p + 1]! - start[p]!;
+    stats.push({ rows, entries, cutEntries: cut, halo });
     edgeCut += cut;
     haloTotal += halo;
-    maxWork = Math.max(maxWork, e1 - e0 + (r1 - r0));
+    maxWork = Math.max(maxWork, entries + rows);
   }
   const mean = (a.nnz + a.rows) / parts;
   return { parts: stats, edgeCut, haloTotal, imbalance: mean > 0 ? maxWork / mean : 1 };

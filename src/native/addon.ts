@@ -119,6 +119,10 @@ export interface NativeAddon {
   ): Promise<NativeTimed>;
   /** Which GEMM this build runs (see native/src/kernels/gemm.cc). */
   gemmInfo(): NativeGemmInfo;
+  /** k-way METIS partition of a sorted, symmetric graph without self loops into `out`; returns its edge cut (native/src/partition_binding.cc). */
+  metisPartition(n: number, rowPtr: Int32Array, colIdx: Int32Array, parts: number, seed: number, out: Int32Array): number;
+  /** Whether this build links METIS, and why not. */
+  metisInfo(): { available: boolean; reason: string };
   noopSync(): void;
   noopAsync(): Promise<void>;
   threads(): number;

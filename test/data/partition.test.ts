@@ -1,10 +1,12 @@
 // Row partitions for distributed operators: contiguous blocks that cover every row once, balanced
-// by work (entries + rows) to within one row's work of the mean, and their communication figures
-// (edge cut, halos) equal to a plain count over the entries.
+// by work (entries + rows) to within one row's work of the mean; METIS partitions (where the build
+// has METIS) that cut fewer edges at about the same balance; and their communication figures (edge
+// cut, halos) equal to a plain count over the entries.
 
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CsrMatrix } from '../../src/data/csr.js';
-import { partitionRows, partitionStats } from '../../src/data/partition.js';
+import { metisAvailable, partitionMetis, partitionRows, partitionStats } from '../../src/data/partition.js';
+import { nativeAddon } from '../../src/native/addon.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { generate } from '../../src/generators/index.js';
 
@@ -15,13 +17,8 @@ const graphs = [
 ];
 
 /** Edge cut and halos counted the plain way: every entry, with a set of remote columns per part. */
-function plainStats(a: CsrMatrix, bounds: Int32Array): { cut: number[]; halo: number[] } {
-  const ownerOf = (v: number): number => {
-    let p = 0;
-    while (bounds[p + 1]! <= v) p++;
-    return p;
-  };
-  const parts = bounds.length - 1;
+function plainStats(a: CsrMatrix, owner: Int32Array, parts: number): { cut: number[]; halo: number[] } {
+  const ownerOf = (v: number): number => owner[v]!;
   const cut = new Array<number>(parts).fill(0);
   const halo = Array.from({ length: parts }, () => new Set<number>());
   for (let r = 0; r < a.rows; r++) {
@@ -42,7 +39,7 @@ it('covers every row once in contiguous blocks balanced to within one row of the
     let widest = 0;
     for (let r = 0; r < a.rows; r++) widest = Math.max(widest, a.rowLength(r) + 1);
     for (const parts of [1, 2, 3, 4, 7]) {
-      const { bounds } = partitionRows(a, parts);
+      const bounds = partitionRows(a, parts).bounds!;
       expect(bounds.length).toBe(parts + 1);
       expect([bounds[0], bounds[parts]]).toEqual([0, a.rows]);
       for (let p = 0; p < parts; p++) expect(bounds[p + 1]!).toBeGreaterThanOrEqual(bounds[p]!);
@@ -60,7 +57,7 @@ it('counts the edge cut and each part’s halo as a plain count over the entries
     for (const parts of [1, 2, 4, 5]) {
       const partition = partitionRows(a, parts);
       const s = partitionStats(a, partition);
-      const plain = plainStats(a, partition.bounds);
+      const plain = plainStats(a, partition.owner, parts);
       expect(s.parts.map((p) => p.cutEntries)).toEqual(plain.cut);
       expect(s.parts.map((p) => p.halo)).toEqual(plain.halo);
       expect(s.edgeCut).toBe(plain.cut.reduce((x, y) => x + y, 0));
@@ -75,11 +72,43 @@ it('counts the edge cut and each part’s halo as a plain count over the entries
 it('leaves parts empty where there are more parts than rows, and refuses bad arguments', () => {
   const tiny = generate({ kind: 'grid', rows: 2, cols: 1, seed: 1 });
   const p = partitionRows(tiny, 5);
-  expect(p.bounds[5]).toBe(tiny.rows);
+  expect(p.bounds![5]).toBe(tiny.rows);
   expect(partitionStats(tiny, p).parts.reduce((x, q) => x + q.rows, 0)).toBe(tiny.rows);
   const rect = new CsrMatrix({ rows: 2, cols: 3, rowPtr: Int32Array.from([0, 1, 2]), colIdx: Int32Array.from([0, 2]) });
   expect(() => partitionRows(rect, 2)).toThrow("partitionRows: a must be square (a graph's adjacency matrix), got 2x3");
   expect(() => partitionRows(graphs[0]!, 0)).toThrow(InvalidArgumentError);
   expect(() => partitionRows(graphs[0]!, 1.5)).toThrow('partitionRows: parts must be an integer in [1, 1048576], got 1.5');
-  expect(() => partitionStats(graphs[0]!, { parts: 2, bounds: Int32Array.from([0, 5, 3]) })).toThrow(/bounds must be 3 row boundaries from 0 to 512/);
+  const owner = new Int32Array(graphs[0]!.rows).fill(1);
+  owner[7] = 2;
+  expect(() => partitionStats(graphs[0]!, { parts: 2, method: 'rows', owner })).toThrow('partitionStats: row 7 is given part 2, outside [0, 2)');
+});
+
+describe.skipIf(!metisAvailable().available)('with METIS', () => {
+  it('cuts fewer edges than row blocks at about the same balance, and counts like the plain way', () => {
+    for (const a of [graphs[0]!, generate({ kind: 'kronecker', scale: 11, seed: 5 })]) {
+      for (const parts of [2, 4]) {
+        const m = partitionMetis(a, parts, { seed: 3 });
+        expect(m.owner.length).toBe(a.rows);
+        const s = partitionStats(a, m);
+        const plain = plainStats(a, m.owner, parts);
+        expect(s.parts.map((p) => p.halo)).toEqual(plain.halo);
+        expect(s.edgeCut).toBeLessThan(partitionStats(a, partitionRows(a, parts)).edgeCut);
+        expect(s.imbalance).toBeLessThan(1.1);
+        // The same seed gives the same partition.
+        expect(partitionMetis(a, parts, { seed: 3 }).owner).toEqual(m.owner);
+      }
+    }
+  });
+
+  it('refuses, in native code, graphs METIS would read out of bounds', () => {
+    const addon = nativeAddon();
+    const out = new Int32Array(3);
+    const call = (rowPtr: number[], colIdx: number[]): unknown => addon.metisPartition(3, Int32Array.from(rowPtr), Int32Array.from(colIdx), 2, 1, out);
+    expect(() => call([0, 1, 2, 2], [1, 0])).not.toThrow();
+    expect(() => call([0, 1, 1, 1], [1])).toThrow('metisPartition: the graph is not symmetric: 0 -> 1 has no reverse');
+    expect(() => call([0, 1, 2, 3], [0, 2, 1])).toThrow('metisPartition: vertex 0 has a self loop');
+    expect(() => call([0, 1, 2, 2], [9, 0])).toThrow('metisPartition: colIdx[0] = 9 is outside [0, 3)');
+    expect(() => call([0, 2, 3, 4], [2, 1, 0, 0])).toThrow('metisPartition: row 0 is not strictly sorted');
+    expect(() => call([0, 5, 5, 5], [1, 2])).toThrow("metisPartition: rowPtr must start at 0 and end at colIdx's length");
+  });
 });

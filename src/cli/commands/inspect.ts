@@ -7,7 +7,7 @@ import { INPUT_FLAGS, inputFlagsHelp, inputRequest, loadInput } from '../input.j
 import { intFlag, parseFlags } from '../parse.js';
 import { formatCount, formatJoules, formatMs, formatTable } from '../table.js';
 import type { CsrMatrix } from '../../data/csr.js';
-import { type PartitionStats, partitionRows, partitionStats } from '../../data/partition.js';
+import { type PartitionStats, partitionMetis, partitionRows, partitionStats } from '../../data/partition.js';
 import { loadCostModel } from '../../cost/store.js';
 import type { Prediction } from '../../cost/model.js';
 import { detectSystem, loadSystem } from '../../devices/system.js';
@@ -16,7 +16,7 @@ import { degreeChart } from '../charts/degrees.js';
 import { chartFormat, writeChart } from '../charts/render.js';
 import { sizeFlag } from './explore.js';
 
-export const INSPECT_HELP = `Usage: dype inspect [FILE | --data FILE | --generate SPEC] [--graph] [--predict] [--parts N] [--k N] [--system FILE] [--out FILE] [--json]
+export const INSPECT_HELP = `Usage: dype inspect [FILE | --data FILE | --generate SPEC] [--graph] [--predict] [--parts N [--partitioner NAME]] [--k N] [--system FILE] [--out FILE] [--json]
 
 Print the structural features dype's cost model reads from a sparse matrix or graph: shape,
 row-length distribution (with a log2 histogram and a power-law fit), distance from the diagonal,
@@ -30,10 +30,12 @@ Options:
   --predict            also predict SpMM (width --k, FP32), SpMV and BFS on every device of the
                        system (detected, or --system FILE), from the stored calibration or, until
                        \`dype calibrate\` has run, from spec defaults (marked uncalibrated)
-  --parts N            also split the rows into N contiguous blocks balanced by work (entries plus
-                       rows), as distributed operators would, and show each part's rows, entries,
-                       cut entries and halo (remote rows it must receive), the edge cut and the
+  --parts N            also partition the rows into N parts balanced by work (entries plus rows),
+                       as distributed operators would, and show each part's rows, entries, cut
+                       entries and halo (remote rows it must receive), the edge cut and the
                        imbalance (square matrices only)
+  --partitioner NAME   rows (default): contiguous blocks; metis: METIS k-way, fewer edges cut
+                       (where the build found METIS: Debian's libmetis-dev)
   --k N                SpMM width for --predict (default 16)
   --system FILE        the system --predict uses
   --out FILE           also draw the degree distribution (rows per row length, log-log, with
@@ -50,7 +52,7 @@ Examples:
   dype inspect graph.mtx --graph
   dype inspect --generate road --graph --json
   dype inspect ../shared/datasets/email-Enron.mtx --predict --k 64
-  dype inspect ../shared/datasets/luxembourg_osm.mtx --parts 4
+  dype inspect ../shared/datasets/luxembourg_osm.mtx --parts 4 --partitioner metis
   dype inspect ../shared/datasets/soc-Slashdot0902.mtx --out degrees.png`;
 
 const FLAGS = {
@@ -58,6 +60,7 @@ const FLAGS = {
   graph: { type: 'boolean' },
   predict: { type: 'boolean' },
   parts: { type: 'string' },
+  partitioner: { type: 'string' },
   k: { type: 'string' },
   system: { type: 'string' },
   out: { type: 'string' },
@@ -152,7 +155,10 @@ export async function inspectCommand(argv: readonly string[], out: (s: string) =
   const features = matrixFeatures(input.matrix);
   const graph = values['graph'] ? graphFeatures(input.matrix) : undefined;
   const predictions = values['predict'] ? await predict(input.matrix, k, typeof values['system'] === 'string' ? values['system'] : undefined) : undefined;
-  const partition = values['parts'] !== undefined ? partitionOf(input.matrix, intFlag('inspect', 'parts', values['parts'], 2, 1, 1 << 20)) : undefined;
+  if (values['partitioner'] !== undefined && values['parts'] === undefined) throw new UsageError('inspect: --partitioner needs --parts');
+  const method = values['partitioner'] ?? 'rows';
+  if (method !== 'rows' && method !== 'metis') throw new UsageError(`inspect: --partitioner must be rows or metis, got ${JSON.stringify(method)}`);
+  const partition = values['parts'] !== undefined ? partitionOf(input.matrix, intFlag('inspect', 'parts', values['parts'], 2, 1, 1 << 20), method) : undefined;
   if (plot !== undefined && format !== undefined) {
     const title = `dype inspect: degree distribution of ${input.label}`;
     const pl = features.powerLaw;
@@ -209,18 +215,21 @@ export async function inspectCommand(argv: readonly string[], out: (s: string) =
   if (plot !== undefined) out(`\nChart: ${plot} (rows per row length, log-log, with the fitted power-law tail)`);
 }
 
+type ShownPartition = PartitionStats & { method: 'rows' | 'metis'; bounds?: Int32Array };
+
 /** `--parts N`: the row partition and what it costs. */
-function partitionOf(a: CsrMatrix, parts: number): PartitionStats & { bounds: Int32Array } {
+function partitionOf(a: CsrMatrix, parts: number, method: 'rows' | 'metis'): ShownPartition {
   if (a.rows !== a.cols) throw new UsageError(`inspect: --parts needs a square matrix (a graph), got ${a.rows}x${a.cols}`);
-  const p = partitionRows(a, parts);
-  return { bounds: p.bounds, ...partitionStats(a, p) };
+  const p = method === 'metis' ? partitionMetis(a, parts) : partitionRows(a, parts);
+  return { method, ...(p.bounds ? { bounds: p.bounds } : {}), ...partitionStats(a, p) };
 }
 
-function partitionText(p: PartitionStats & { bounds: Int32Array }, nnz: number): string {
-  const head = `Row partition into ${p.parts.length} contiguous parts balanced by work (entries + rows): edge cut ${formatCount(p.edgeCut)} entries (${((100 * p.edgeCut) / Math.max(1, nnz)).toFixed(2)}%), halo ${formatCount(p.haloTotal)} rows in all, imbalance ${p.imbalance.toFixed(3)}`;
+function partitionText(p: ShownPartition, nnz: number): string {
+  const how = p.method === 'metis' ? 'METIS k-way parts' : 'contiguous parts';
+  const head = `Row partition into ${p.parts.length} ${how} balanced by work (entries + rows): edge cut ${formatCount(p.edgeCut)} entries (${((100 * p.edgeCut) / Math.max(1, nnz)).toFixed(2)}%), halo ${formatCount(p.haloTotal)} rows in all, imbalance ${p.imbalance.toFixed(3)}`;
   const rows = p.parts.map((q, i) => [
     String(i),
-    `${formatCount(p.bounds[i]!)}-${formatCount(p.bounds[i + 1]!)}`,
+    p.bounds ? `${formatCount(p.bounds[i]!)}-${formatCount(p.bounds[i + 1]!)}` : formatCount(q.rows),
     formatCount(q.entries),
     formatCount(q.cutEntries),
     formatCount(q.halo),

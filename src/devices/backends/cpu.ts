@@ -135,7 +135,12 @@ export const cpuBackend: BackendDefinition = {
     const rapl = RaplReader.open();
     const cpuModel = cpus()[0]?.model.trim() ?? 'unknown CPU';
     const energy = rapl instanceof RaplReader ? 'energy from RAPL' : `energy modelled (${rapl.reason})`;
-    return { available: true, detail: `${cpuModel}, ${nativeAddon().threads()} threads, ${energy}, GEMM: ${describeGemm(gemmLibrary())}` };
+    const metis = nativeAddon().metisInfo();
+    const partitioning = metis.available ? 'METIS' : `row blocks only (no METIS: ${metis.reason})`;
+    return {
+      available: true,
+      detail: `${cpuModel}, ${nativeAddon().threads()} threads, ${energy}, GEMM: ${describeGemm(gemmLibrary())}, partitioning: ${partitioning}`,
+    };
   },
   create(name, spec) {
     return new CpuDevice(name, spec);
