@@ -16,7 +16,11 @@ import { TOKENS, twoTenantPolicy } from './support.js';
 
 const system = twoDeviceSystem();
 const model = specModel(system);
-const inputs = [generate({ kind: 'kronecker', scale: 9, seed: 1 }), generate({ kind: 'kronecker', scale: 9, seed: 2 }), generate({ kind: 'grid', rows: 40, cols: 40, seed: 1 })];
+const inputs = [
+  generate({ kind: 'kronecker', scale: 9, seed: 1 }),
+  generate({ kind: 'kronecker', scale: 9, seed: 2 }),
+  generate({ kind: 'grid', rows: 40, cols: 40, seed: 1 }),
+];
 let server: DypeServer;
 let client: DypeClient;
 
