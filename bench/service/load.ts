@@ -68,7 +68,7 @@ for (const job of JOB_MIX) {
 const meanAlone = alone.reduce((s, x) => s + x, 0) / alone.length;
 const meanWall = wall.reduce((s, x) => s + x, 0) / wall.length;
 const rate = LOAD / meanAlone; // jobs per service second, all tenants together
-const dilation = (1.5 * meanWall * rate) / 1; // wall seconds per service second: the host at about 2/3 busy
+const dilation = 1.5 * meanWall * rate; // wall seconds per service second: the host at about 2/3 busy
 
 interface Outcome {
   readonly name: string;

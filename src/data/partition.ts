@@ -47,6 +47,12 @@ function checkSquare(fn: string, a: unknown): CsrMatrix {
   return a;
 }
 
+function checkParts(fn: string, parts: unknown): void {
+  if (!Number.isInteger(parts) || (parts as number) < 1 || (parts as number) > MAX_PARTS) {
+    throw new InvalidArgumentError(`${fn}: parts must be an integer in [1, ${MAX_PARTS}], got ${describe(parts)}`);
+  }
+}
+
 /**
  * Contiguous row blocks of about equal work, work being a row's entries plus one.
  * @throws {InvalidArgumentError} for a matrix that is not square, or `parts` not an integer in [1, 2^20].
@@ -57,9 +63,7 @@ function checkSquare(fn: string, a: unknown): CsrMatrix {
 export function partitionRows(a: CsrMatrix, parts: number): RowPartition {
   const fn = 'partitionRows';
   checkSquare(fn, a);
-  if (!Number.isInteger(parts) || parts < 1 || parts > MAX_PARTS) {
-    throw new InvalidArgumentError(`${fn}: parts must be an integer in [1, ${MAX_PARTS}], got ${describe(parts)}`);
-  }
+  checkParts(fn, parts);
   const n = a.rows;
   const work = (r: number): number => a.rowStart(r) + r; // work of rows [0, r)
   const total = work(n);
@@ -98,9 +102,7 @@ export function metisAvailable(): { available: boolean; reason: string } {
 export function partitionMetis(a: CsrMatrix, parts: number, options: { readonly seed?: number } = {}): RowPartition {
   const fn = 'partitionMetis';
   checkSquare(fn, a);
-  if (!Number.isInteger(parts) || parts < 1 || parts > MAX_PARTS) {
-    throw new InvalidArgumentError(`${fn}: parts must be an integer in [1, ${MAX_PARTS}], got ${describe(parts)}`);
-  }
+  checkParts(fn, parts);
   const seed = options.seed ?? 1;
   if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1)
     throw new InvalidArgumentError(`${fn}: seed must be an integer in [0, 2^31 - 1], got ${describe(seed)}`);

@@ -162,7 +162,8 @@ export class FairScheduler {
         `${fn}: tenant ${JSON.stringify(tenant.policy.name)} has ${held} jobs queued or running, its limit (maxQueued ${tenant.policy.maxQueued}); retry when one finishes`,
       );
     }
-    const overRate = rateRefusal(tenant.policy, tenant.submitted, this.now());
+    const submitted = this.now();
+    const overRate = rateRefusal(tenant.policy, tenant.submitted, submitted);
     if (overRate) {
       tenant.refused++;
       throw new LimitError(`${fn}: ${overRate}`);
@@ -170,7 +171,7 @@ export class FairScheduler {
     if (spec.timeout !== undefined && !(typeof spec.timeout === 'number' && spec.timeout > 0 && spec.timeout <= 86400 * 365)) {
       throw new InvalidArgumentError(`${fn}: timeout must be a number of seconds in (0, 31536000], got ${describe(spec.timeout)}`);
     }
-    tenant.submitted.push(this.now());
+    tenant.submitted.push(submitted);
     // Re-entering after idling: start from the virtual time of the work in service.
     if (held === 0) tenant.vtime = Math.max(tenant.vtime, this.#vclock);
     const seq = ++this.#seq;
@@ -180,7 +181,6 @@ export class FairScheduler {
       resolve = res as (v: unknown) => void;
       reject = rej;
     });
-    const submitted = this.now();
     const job: Job = {
       id: `j${seq}`,
       seq,

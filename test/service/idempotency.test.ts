@@ -2,18 +2,14 @@
 // also from another connection after the first one dropped mid-job (a keyed job is not cancelled
 // with its connection); a key reused for a different request is refused; keys are per tenant.
 
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DenseMatrix } from '../../src/data/dense.js';
 import { kroneckerGraph } from '../../src/generators/index.js';
 import { connect, type DypeClient } from '../../src/service/client.js';
-import { type DypeServer, startServer } from '../../src/service/server.js';
-import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
-import { tempFolder } from '../support/temp.js';
-import { TOKENS, twoTenantPolicy } from './support.js';
+import type { DypeServer } from '../../src/service/server.js';
+import { smallGraph } from '../scheduler/schedule-fixtures.js';
+import { simulatedServer, TOKENS } from './support.js';
 
-const system = twoDeviceSystem();
-const model = specModel(system);
 const graph = smallGraph();
 const options = { probe: false, run: { replan: false, learn: false } } as const;
 let server: DypeServer;
@@ -21,8 +17,7 @@ let a: DypeClient;
 let b: DypeClient;
 
 beforeAll(async () => {
-  const dir = tempFolder('dype-keys-');
-  server = await startServer({ socket: join(dir, 'd.sock'), policy: twoTenantPolicy(dir), system, model, log: () => {} });
+  server = await simulatedServer();
   a = await connect(server.addresses[0]!, { token: TOKENS.a });
   b = await connect(server.addresses[0]!, { token: TOKENS.b });
 });

@@ -3,17 +3,13 @@
 // baseline (each job holds the whole machine, first come first served) runs them one after another.
 // Arrivals are declared (replay), planning has no probes: nothing here depends on timings.
 
-import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { connect, type DypeClient, type ServedRunResult } from '../../src/service/client.js';
 import type { Sharing } from '../../src/service/machine-timeline.js';
-import { type DypeServer, startServer } from '../../src/service/server.js';
-import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
-import { tempFolder } from '../support/temp.js';
-import { TOKENS, twoTenantPolicy } from './support.js';
+import type { DypeServer } from '../../src/service/server.js';
+import { smallGraph } from '../scheduler/schedule-fixtures.js';
+import { simulatedServer, TOKENS } from './support.js';
 
-const system = twoDeviceSystem();
-const model = specModel(system);
 const graph = smallGraph();
 let open: { server: DypeServer; clients: DypeClient[] } | undefined;
 
@@ -27,17 +23,7 @@ afterEach(closeOpen);
 
 /** Forty jobs, twenty per tenant, all arriving at 0; their places on the machine's timeline. */
 async function fortyJobs(sharing: Sharing, backlogPlanning = true): Promise<ServedRunResult[]> {
-  const dir = tempFolder('dype-shared-');
-  const server = await startServer({
-    socket: join(dir, 'd.sock'),
-    policy: twoTenantPolicy(dir),
-    system,
-    model,
-    sharing,
-    clock: 'declared',
-    backlogPlanning,
-    log: () => {},
-  });
+  const server = await simulatedServer({ sharing, clock: 'declared', backlogPlanning });
   const clients = [await connect(server.addresses[0]!, { token: TOKENS.a }), await connect(server.addresses[0]!, { token: TOKENS.b })];
   open = { server, clients };
   const jobs: Promise<ServedRunResult>[] = [];
@@ -82,14 +68,7 @@ it('queues every job on the fastest device when jobs are planned as if the machi
 });
 
 it('keeps a tenant to the devices its policy gives it (a static partition)', async () => {
-  const dir = tempFolder('dype-partition-');
-  const server = await startServer({
-    socket: join(dir, 'd.sock'),
-    policy: twoTenantPolicy(dir, { devices: ['cgra'] }),
-    system,
-    model,
-    log: () => {},
-  });
+  const server = await simulatedServer({}, { devices: ['cgra'] });
   const client = await connect(server.addresses[0]!, { token: TOKENS.a });
   open = { server, clients: [client] };
   const r = await client.run('spmm', graph, { probe: false, run: { replan: false, learn: false } });

@@ -2,20 +2,15 @@
 // by the server gives the outputs, plans and re-plans of the same stream run in-process, and holds
 // the devices it uses on the machine's timeline for its pipelined makespan.
 
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DenseMatrix } from '../../src/data/dense.js';
 import { runStream } from '../../src/executor/stream.js';
 import { generate } from '../../src/generators/index.js';
 import { schedule } from '../../src/scheduler/schedule.js';
 import { connect, type DypeClient } from '../../src/service/client.js';
-import { type DypeServer, startServer } from '../../src/service/server.js';
-import { specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
-import { tempFolder } from '../support/temp.js';
-import { TOKENS, twoTenantPolicy } from './support.js';
+import type { DypeServer } from '../../src/service/server.js';
+import { simulatedServer, TOKENS } from './support.js';
 
-const system = twoDeviceSystem();
-const model = specModel(system);
 const inputs = [
   generate({ kind: 'kronecker', scale: 9, seed: 1 }),
   generate({ kind: 'kronecker', scale: 9, seed: 2 }),
@@ -25,8 +20,7 @@ let server: DypeServer;
 let client: DypeClient;
 
 beforeAll(async () => {
-  const dir = tempFolder('dype-stream-');
-  server = await startServer({ socket: join(dir, 'd.sock'), policy: twoTenantPolicy(dir), system, model, log: () => {} });
+  server = await simulatedServer();
   client = await connect(server.addresses[0]!, { token: TOKENS.a });
 });
 afterAll(async () => {
@@ -36,7 +30,7 @@ afterAll(async () => {
 
 it('runs every input of a stream on the server as in-process', async () => {
   const served = await client.runStream('spmm', inputs, { probe: false, params: { k: 8 }, run: { replan: false } });
-  const plan = await schedule('stream:spmm', inputs, { probe: false, params: { k: 8 }, system, model });
+  const plan = await schedule('stream:spmm', inputs, { probe: false, params: { k: 8 }, system: server.state.system, model: server.state.model });
   const local = await runStream(plan, inputs, { replan: false });
   expect(served.results.length).toBe(3);
   expect(served.plans.map((p) => p.chosen.label)).toEqual(local.plans.map((p) => p.chosen.label));

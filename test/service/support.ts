@@ -7,7 +7,8 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { FrameReader, MessageCodec } from '../../src/service/frames.js';
 import { PROTOCOL_VERSION } from '../../src/service/protocol.js';
-import { startServer, type DypeServer } from '../../src/service/server.js';
+import { startServer, type DypeServer, type ServeOptions } from '../../src/service/server.js';
+import { specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
 import { builtCli } from '../support/build-cli.js';
 import { tempFolder } from '../support/temp.js';
 
@@ -26,6 +27,28 @@ export function twoTenantPolicy(dir: string, extra: Record<string, unknown> = {}
     }),
   );
   return path;
+}
+
+const simulated = twoDeviceSystem();
+const simulatedModel = specModel(simulated);
+
+/**
+ * A server in this process with the two-tenant policy (`tenantA` fields added to tenant a) on a
+ * simulated GPU and CGRA with the spec model, so nothing it plans depends on this machine's timings.
+ */
+export async function simulatedServer(
+  options: Omit<ServeOptions, 'socket' | 'policy' | 'system' | 'model'> = {},
+  tenantA: Record<string, unknown> = {},
+): Promise<DypeServer> {
+  const dir = tempFolder('dype-serve-sim-');
+  return startServer({
+    socket: join(dir, 'd.sock'),
+    policy: twoTenantPolicy(dir, tenantA),
+    system: simulated,
+    model: simulatedModel,
+    log: () => {},
+    ...options,
+  });
 }
 
 /** A server in this process on a socket in a fresh temporary folder (the cache folder is there too). */
