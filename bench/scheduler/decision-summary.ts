@@ -29,8 +29,12 @@ export interface CaseResult {
   readonly gpuEnergy: number;
   /** Within 1% of the best (or, with a measured device, not distinguishable from it by the measured spread). */
   readonly optimal: boolean;
-  /** pick / best - 1, at least 0. */
+  /** The pick's value over the best's, median over paired rounds, - 1, at least 0. */
   readonly loss: number;
+  /** The verdict by the rule before rounds were paired (piece-by-piece medians and quartiles), beside for one run. */
+  readonly unpaired?: { readonly optimal: boolean; readonly loss: number };
+  /** Rounds the paired comparison composed (0: every piece simulated, the ratio exact). */
+  readonly pairedRounds?: number;
   /** The best of the planner's own candidates by the same executed costs (the old yardstick), and the verdict against it. */
   readonly oldBest: number;
   readonly oldOptimal: boolean;
@@ -66,6 +70,8 @@ export interface SuiteSummary extends RateSummary {
   readonly byWorkload: Readonly<Record<string, RateSummary>>;
   /** The held-out inputs alone (absent when none ran). */
   readonly heldOut?: RateSummary;
+  /** The same picks by the rule before rounds were paired, by system. */
+  readonly unpairedBySystem?: Readonly<Record<string, RateSummary>>;
   /** A second oracle's best judged as the picks are, by system (absent unless the suite ran with `rival`). */
   readonly rivalBySystem?: Readonly<Record<string, RateSummary>>;
 }
@@ -102,6 +108,7 @@ export function summarise(results: readonly CaseResult[]): SuiteSummary {
   const energy = results.filter((r) => r.objective === 'min-energy');
   const held = results.filter((r) => r.heldOut);
   const rivals = results.flatMap((r) => (r.rival ? [{ ...r.rival, system: r.system }] : []));
+  const unpaired = results.flatMap((r) => (r.unpaired ? [{ ...r.unpaired, system: r.system }] : []));
   return {
     ...rates(results),
     oldOptimalRate: results.length ? results.filter((r) => r.oldOptimal).length / results.length : NaN,
@@ -113,6 +120,7 @@ export function summarise(results: readonly CaseResult[]): SuiteSummary {
     byCalibration: by(results, (r) => r.calibration),
     byWorkload: by(results, (r) => r.workload),
     ...(held.length ? { heldOut: rates(held) } : {}),
+    ...(unpaired.length ? { unpairedBySystem: by(unpaired, (r) => r.system) } : {}),
     ...(rivals.length ? { rivalBySystem: by(rivals, (r) => r.system) } : {}),
   };
 }

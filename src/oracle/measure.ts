@@ -127,9 +127,13 @@ export interface MeasureOptions {
   readonly onProgress?: (done: number, total: number, label: string) => void;
 }
 
+/** Each real piece's timed runs in round order (`samples[r]` ran in round r beside the other pieces' r-th runs), by `pieceKey`. */
+export type RoundSamples = ReadonlyMap<string, readonly Cost[]>;
+
 /**
  * Execute every piece not measured yet (in the given order) and add its cost to `source`.
- * `values` are the workload's reference values (the operators' real inputs).
+ * `values` are the workload's reference values (the operators' real inputs). Returns the real
+ * pieces' runs round by round, for comparisons paired by round.
  */
 export async function measurePieces(
   bound: BoundWorkload,
@@ -138,7 +142,7 @@ export async function measurePieces(
   pieces: readonly PieceOfWork[],
   source: MeasuredCostSource,
   options: MeasureOptions = {},
-): Promise<void> {
+): Promise<RoundSamples> {
   const repeats = options.repeats ?? 5;
   const seen = new Set<string>();
   const todo = pieces.filter((p) => {
@@ -180,10 +184,11 @@ export async function measurePieces(
     finish(p, cost);
   }
   // Real pieces timed together in rounds (executor/repeats.ts).
-  await repeatInRounds(real.map(runOf), repeats, {
+  const samples = await repeatInRounds(real.map(runOf), repeats, {
     ...(options.signal ? { signal: options.signal } : {}),
     onDone: (k, results) => finish(real[k]!, summarise(results)),
   });
+  return new Map(real.map((p, k) => [pieceKey(p.op, p.device, p.begin, p.end), samples[k]!.map((r) => ({ seconds: r.seconds, joules: r.joules }))]));
 }
 
 /** A real piece's cost from its timed runs: the median, and the first and third quartiles, each with its run's energy. */

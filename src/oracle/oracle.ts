@@ -16,8 +16,8 @@ import { type Choice, type CostSource, CostTable, type SpaceOptions, splitChoice
 import type { BoundWorkload } from '../workloads/bind.js';
 import { referenceValues, type Value } from '../workloads/reference.js';
 import { balancedShares, capableDevices, crossingShares, DEFAULT_GRID, deviceGroups, gridChoices, type ShareGrid } from '../scheduler/share-grid.js';
-import { MeasuredCostSource, type MeasureOptions, measurePieces, type PieceOfWork } from './measure.js';
-import { branchAndBound, type Optimum, type ScalarObjective } from '../scheduler/branch-and-bound.js';
+import { MeasuredCostSource, type MeasureOptions, measurePieces, type PieceOfWork, pieceKey } from './measure.js';
+import { branchAndBound, objectiveValue, type Optimum, type ScalarObjective } from '../scheduler/branch-and-bound.js';
 
 export interface OracleOptions extends MeasureOptions {
   /** The share grid of split operators. @default two-way every 4%, three-way every 10% */
@@ -35,6 +35,20 @@ export interface OracleProblem {
   readonly constraints: Constraints;
   /** Whether and how far operators may be split (the user's choice, not the planner's candidates). */
   readonly space?: SpaceOptions;
+}
+
+/** Rounds at least of a paired comparison (Oracle.compare): enough that a quartile of the rounds' ratios is not one outlier. */
+export const PAIRED_ROUNDS = 15;
+
+/**
+ * A mapping against the best, executed together: each side's figures, and the objective's value
+ * of the pick over the best's composed round by round (median and quartiles over `rounds`; 0
+ * rounds where every piece is simulated, the ratio then exact).
+ */
+export interface PairedComparison {
+  readonly pick: ScoredMapping;
+  readonly best: ScoredMapping;
+  readonly ratio: { readonly median: number; readonly lo: number; readonly hi: number; readonly rounds: number };
 }
 
 /** A mapping's executed figures: from the median of each piece's repeats, and from the low and high ends of their spread. */
@@ -87,7 +101,7 @@ export class Oracle {
     const values = referenceValues(bound);
     const source = new MeasuredCostSource();
     const names = system.devices.map((d) => d.name);
-    const measure = (pieces: PieceOfWork[]): Promise<void> => measurePieces(bound, system, values, pieces, source, options);
+    const measure = async (pieces: PieceOfWork[]): Promise<void> => void (await measurePieces(bound, system, values, pieces, source, options));
     const sets = bound.ops.map((op) => gridChoices(bound, system, op, capableDevices(bound, system, problem.allowed, op), space, grid));
     // Every operator whole on each device first: its balance points come from these.
     await measure(
@@ -209,33 +223,52 @@ export class Oracle {
    * A mapping against the oracle's best for `objective`, both executed afresh in the same rounds
    * (simulated pieces reuse their deterministic figures). Comparing a pick with the best as first
    * measured would charge the pick with the machine's load at two different moments, and with
-   * the luck of the best: the minimum of many noisy candidates is biased low.
+   * the luck of the best: the minimum of many noisy candidates is biased low. `ratio` is the pick's
+   * value over the best's composed round by round, each round's figures from runs of that round
+   * only (at least `PAIRED_ROUNDS`): a spell in which this machine runs slow falls on both sides of
+   * a round's ratio, where medians taken piece by piece mix moments.
    */
-  async compare(mapping: readonly Choice[], objective: ScalarObjective): Promise<{ readonly pick: ScoredMapping; readonly best: ScoredMapping }> {
+  async compare(mapping: readonly Choice[], objective: ScalarObjective): Promise<PairedComparison> {
     const { bound } = this.problem;
     if (!Array.isArray(mapping) || mapping.length !== bound.ops.length)
       throw new InvalidArgumentError(`Oracle.compare: mapping must hold one choice per operator (${bound.ops.length}), got ${describe(mapping)}`);
     const best = Array.from(this.optimum(objective).genome, (c, i) => this.choices[i]![c]!);
     const fresh = new MeasuredCostSource();
-    await measurePieces(
+    const samples = await measurePieces(
       bound,
       this.problem.system,
       this.values,
       [...mapping, ...best].flatMap((ch, k) => piecesOf(k % bound.ops.length, [ch])),
       fresh,
-      this.options,
+      { ...this.options, repeats: Math.max(this.options.repeats ?? 5, PAIRED_ROUNDS) },
     );
-    return { pick: this.compose(mapping, fresh), best: this.compose(best, fresh) };
+    const pick = this.compose(mapping, fresh);
+    const bestScored = this.compose(best, fresh);
+    const rounds = Math.min(...[...samples.values()].map((s) => s.length));
+    const value = (m: Metrics): number => objectiveValue(objective, m.makespan, m.energy);
+    const ratios: number[] = [];
+    for (let r = 0; r < (samples.size ? rounds : 0); r++) {
+      const round: CostSource = {
+        cost: (op, d, b, e) => samples.get(pieceKey(op.index, d, b, e))?.[r] ?? fresh.get(op.index, d, b, e),
+      };
+      ratios.push(value(this.compose(mapping, round).median) / value(this.compose(best, round).median));
+    }
+    if (!ratios.length) ratios.push(value(pick.median) / value(bestScored.median));
+    ratios.sort((a, b) => a - b);
+    const at = (q: number): number => ratios[Math.round(q * (ratios.length - 1))]!;
+    return { pick, best: bestScored, ratio: { median: at(0.5), lo: at(0.25), hi: at(0.75), rounds: samples.size ? rounds : 0 } };
   }
 
   /** A mapping's figures composed by the list schedule from the pieces' costs in `source`. */
-  private compose(mapping: readonly Choice[], source: MeasuredCostSource): ScoredMapping {
+  private compose(mapping: readonly Choice[], source: MeasuredCostSource | CostSource): ScoredMapping {
     const { bound, system, constraints } = this.problem;
     const one = mapping.map((ch) => [ch]);
     const zero = new Int32Array(bound.ops.length);
     const at = (costs: CostSource): Metrics =>
       new Evaluator(bound, system, new CostTable(one, bound.ops, costs), ['time', 'energy'], constraints).metrics(zero);
-    return { median: at(source), lo: at(source.quantile('lo')), hi: at(source.quantile('hi')) };
+    const median = at(source);
+    if (!(source instanceof MeasuredCostSource)) return { median, lo: median, hi: median };
+    return { median, lo: at(source.quantile('lo')), hi: at(source.quantile('hi')) };
   }
 
   /**

@@ -2,7 +2,7 @@
 // not the machine's load at two moments, nor the luck of a best picked among noisy candidates.
 
 import { describe, expect, it, vi } from 'vitest';
-import { Oracle } from '../../src/oracle/oracle.js';
+import { Oracle, PAIRED_ROUNDS } from '../../src/oracle/oracle.js';
 import { explore } from '../../src/scheduler/schedule.js';
 import { mixedSystem } from '../executor/executor-fixtures.js';
 import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
@@ -21,15 +21,29 @@ describe('Oracle.compare', () => {
     expect(again.median.makespan).toBe(best.value);
   });
 
+  it('pairs the rounds: the best against itself is even in every round, however the machine moved', async () => {
+    const system = mixedSystem();
+    const ex = await explore('spmm', graph, { system, model: specModel(system) });
+    const oracle = await Oracle.build(ex.problem, { repeats: 3 });
+    const best = Array.from(oracle.optimum('min-time').genome, (c, i) => oracle.choices[i]![c]!);
+    const { ratio } = await oracle.compare(best, 'min-time');
+    expect(ratio).toEqual({ median: 1, lo: 1, hi: 1, rounds: ratio.rounds });
+    // A simulated best has no rounds to pair; one with the CPU is timed in at least PAIRED_ROUNDS.
+    if (best.some((ch) => ch.parts.some((p) => p.device === 0))) expect(ratio.rounds).toBeGreaterThanOrEqual(PAIRED_ROUNDS);
+  });
+
   it('times the pick and the best again, together, on a real device', async () => {
     const system = mixedSystem();
     const ex = await explore('spmm', graph, { system, model: specModel(system) });
     const oracle = await Oracle.build(ex.problem, { repeats: 3 });
     const cpuAlone = oracle.choices[0]!.find((c) => c.parts.length === 1 && c.parts[0]!.device === 0)!;
     const run = vi.spyOn(system.devices[0]!, 'run');
-    const { pick, best } = await oracle.compare([cpuAlone], 'min-time');
-    // Executed again (not read from the first measurement), in shared rounds.
-    expect(run.mock.calls.length).toBeGreaterThanOrEqual(4);
+    const { pick, best, ratio } = await oracle.compare([cpuAlone], 'min-time');
+    // Executed again (not read from the first measurement), in shared rounds, at least PAIRED_ROUNDS of them.
+    expect(run.mock.calls.length).toBeGreaterThanOrEqual(PAIRED_ROUNDS + 1);
+    expect(ratio.rounds).toBeGreaterThanOrEqual(PAIRED_ROUNDS);
+    expect(ratio.lo).toBeLessThanOrEqual(ratio.median);
+    expect(ratio.median).toBeLessThanOrEqual(ratio.hi);
     expect(pick.median.makespan).toBeGreaterThan(0);
     expect(best.lo.makespan).toBeLessThanOrEqual(best.hi.makespan);
     vi.restoreAllMocks();
