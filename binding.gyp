@@ -10,7 +10,11 @@
     "dype_blas_off": "<!(node scripts/blas-config.cjs off)",
     "dype_blas_include": "<!(node scripts/blas-config.cjs include)",
     "dype_metis": "<!(node scripts/metis-config.cjs enabled)",
-    "dype_metis_off": "<!(node scripts/metis-config.cjs off)"
+    "dype_metis_off": "<!(node scripts/metis-config.cjs off)",
+    "dype_mpi": "<!(node scripts/mpi-config.cjs enabled)",
+    "dype_mpi_off": "<!(node scripts/mpi-config.cjs off)",
+    "dype_mpi_cflags": "<!(node scripts/mpi-config.cjs cflags)",
+    "dype_mpi_libs": "<!(node scripts/mpi-config.cjs libs)"
   },
   "targets": [
     {
@@ -85,6 +89,25 @@
         }, {
           "sources": ["native/src/cuda/runtime_stub.cc"],
           "defines": ["DYPE_CUDA_OFF=<(dype_cuda_off)"]
+        }]
+      ],
+      "xcode_settings": {"GCC_ENABLE_CPP_EXCEPTIONS": "YES", "CLANG_CXX_LANGUAGE_STANDARD": "c++17"}
+    },
+    {
+      "target_name": "dype_mpi",
+      "sources": ["native/src/mpi/mpi_binding.cc"],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
+      "cflags_cc": ["-std=c++17", "-fexceptions", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "conditions": [
+        ["dype_mpi==1", {
+          "defines": ["DYPE_HAVE_MPI=1"],
+          "cflags_cc": ["<!@(node scripts/mpi-config.cjs cflags)"],
+          "libraries": ["<!@(node scripts/mpi-config.cjs libs)", "-ldl"]
+        }, {
+          "defines": ["DYPE_MPI_OFF=<(dype_mpi_off)"]
         }]
       ],
       "xcode_settings": {"GCC_ENABLE_CPP_EXCEPTIONS": "YES", "CLANG_CXX_LANGUAGE_STANDARD": "c++17"}

@@ -14,7 +14,8 @@ export type DypeErrorCode =
   | 'ERR_ABORTED'
   | 'ERR_CLOSED'
   | 'ERR_OPERATOR'
-  | 'ERR_ACCESS';
+  | 'ERR_ACCESS'
+  | 'ERR_DISTRIBUTED';
 
 /**
  * Base class of every error dype throws on purpose. Check `code` rather than the message.
@@ -163,5 +164,12 @@ export class OperatorError extends DypeError {
 export class AccessError extends DypeError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('ERR_ACCESS', message, options);
+  }
+}
+
+/** A distributed run's communication failed (an MPI call returned an error, or a rank is gone). */
+export class DistributedError extends DypeError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ERR_DISTRIBUTED', message, options);
   }
 }

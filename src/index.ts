@@ -1,6 +1,7 @@
 // dype's public API: data containers, loaders and generators, the native CPU kernels, the
 // devices (real and simulated) with the system that joins them, the cost model, workloads, and
-// the scheduler (`schedule`, `explore`), and the client of a dype server (`connect`).
+// the scheduler (`schedule`, `explore`), the client of a dype server (`connect`), and row
+// partitions with the distributed (MPI) operators built on them.
 
 export {
   DypeError,
@@ -16,6 +17,7 @@ export {
   LimitError,
   NativeError,
   UnsupportedError,
+  DistributedError,
   type DypeErrorCode,
 } from './errors.js';
 
@@ -24,6 +26,18 @@ export { CsrMatrix, type CsrInit, type RowPtrArray, type ValueArray } from './da
 export { DenseMatrix, type DenseArray, type Precision } from './data/dense.js';
 export { cooToCsr, type CooInit, type CooToCsrOptions, type DuplicatePolicy, type MirrorMode } from './data/coo.js';
 export { dropSelfLoops, symmetrize, toCoo, transpose, type SymmetrizeOptions } from './data/convert.js';
+export {
+  metisAvailable,
+  partitionMetis,
+  partitionRows,
+  partitionStats,
+  type PartStats,
+  type PartitionStats,
+  type RowPartition,
+} from './data/partition.js';
+export { type Communicator, type Exchangeable, initMpi, launchedBy, type MpiCommunicator, mpiInfo } from './distributed/mpi.js';
+export { DistributedCsr } from './distributed/halo.js';
+export { type DistributedProduct, type DistributedTimes, distributedSpmm, gatherRows, localRowsOf } from './distributed/spmm.js';
 
 export * from './io/index.js';
 export {

@@ -20,6 +20,7 @@ import {
   SessionClosedError,
   UnsupportedError,
   describe,
+  DistributedError,
 } from '../errors.js';
 import { suggest } from '../validate.js';
 
@@ -169,6 +170,7 @@ const CODES: Readonly<Record<string, (w: WireError) => DypeError>> = {
   ERR_CLOSED: (w) => new SessionClosedError(w.message),
   ERR_OPERATOR: (w) => new OperatorError(w.operator ?? '', w.message),
   ERR_ACCESS: (w) => new AccessError(w.message),
+  ERR_DISTRIBUTED: (w) => new DistributedError(w.message),
 } satisfies Record<DypeErrorCode, (w: WireError) => DypeError>;
 
 /** The dype error a wire error stands for (same class and code; the message is the server's). */

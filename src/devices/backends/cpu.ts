@@ -8,6 +8,7 @@ import { msbfs } from '../../kernels/msbfs.js';
 import { spmmTimed } from '../../kernels/spmm.js';
 import { spmvTimed } from '../../kernels/spmv.js';
 import { gemmLibrary } from '../../kernels/dense.js';
+import { mpiInfo } from '../../distributed/mpi.js';
 import { nativeAddon, type NativeGemmInfo } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
 import { BackendDevice, entriesIn, everyOperator, type Execution } from '../backend-device.js';
@@ -137,9 +138,11 @@ export const cpuBackend: BackendDefinition = {
     const energy = rapl instanceof RaplReader ? 'energy from RAPL' : `energy modelled (${rapl.reason})`;
     const metis = nativeAddon().metisInfo();
     const partitioning = metis.available ? 'METIS' : `row blocks only (no METIS: ${metis.reason})`;
+    const mpi = mpiInfo();
+    const distributed = mpi.available ? `${mpi.library} (under mpirun)` : `unavailable (${mpi.reason})`;
     return {
       available: true,
-      detail: `${cpuModel}, ${nativeAddon().threads()} threads, ${energy}, GEMM: ${describeGemm(gemmLibrary())}, partitioning: ${partitioning}`,
+      detail: `${cpuModel}, ${nativeAddon().threads()} threads, ${energy}, GEMM: ${describeGemm(gemmLibrary())}, partitioning: ${partitioning}, distributed runs: ${distributed}`,
     };
   },
   create(name, spec) {

@@ -1,0 +1,181 @@
+// MPI for distributed runs, through dype's MPI addon (build/Release/dype_mpi.node, built against
+// the MPI the build found: scripts/mpi-config.cjs). MPI is started only in a process that a
+// launcher (mpirun, mpiexec, srun) started, and only when asked (`initMpi`); a process that never
+// asks never loads libmpi. The communicator is MPI_COMM_WORLD; its collectives are what the
+// distributed operators need: the halo exchange (alltoallv, off the JS thread so a rank computes
+// while its halo travels), gathering results (allgatherv) and small reductions (allreduce).
+
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, DistributedError, InvalidArgumentError, NativeError, UnsupportedError } from '../errors.js';
+import { packageRoot } from '../native/addon.js';
+
+/** Arrays a collective can carry (both sides of one call of the same type). */
+export type Exchangeable = Float32Array | Float64Array | Int32Array | Uint8Array;
+
+/** What distributed operators need of a communicator: MPI's, or one of its stand-ins in tests. */
+export interface Communicator {
+  readonly rank: number;
+  readonly size: number;
+  /**
+   * Every rank sends `send[sendDispls[r], + sendCounts[r])` to rank r and receives rank r's part
+   * at `recv[recvDispls[r], + recvCounts[r])` (counts in elements). Resolves when all has arrived.
+   */
+  alltoallv<T extends Exchangeable>(
+    send: T,
+    sendCounts: Int32Array,
+    sendDispls: Int32Array,
+    recv: T,
+    recvCounts: Int32Array,
+    recvDispls: Int32Array,
+  ): Promise<{ seconds: number }>;
+  /** Every rank's `send` (recvCounts[its rank] elements) placed in every rank's `recv` at recvDispls. */
+  allgatherv<T extends Exchangeable>(send: T, recv: T, recvCounts: Int32Array, recvDispls: Int32Array): Promise<{ seconds: number }>;
+  /** Combine `buffer` element-wise across ranks, in place. */
+  allreduce(buffer: Float64Array | Int32Array, op: 'sum' | 'max' | 'min'): Promise<void>;
+  /** Resolves once every rank has called it. */
+  barrier(): Promise<void>;
+}
+
+interface MpiAddon {
+  readonly abiVersion: number;
+  info(): { abiVersion: number; available: boolean; reason: string; library: string };
+  init(): { rank: number; size: number; threadLevel: string; host: string };
+  finalize(): void;
+  barrier(): void;
+  abort(code: number): void;
+  alltoallv: Communicator['alltoallv'];
+  allgatherv: Communicator['allgatherv'];
+  allreduce(buffer: Float64Array | Int32Array, op: 'sum' | 'max' | 'min'): void;
+}
+
+const EXPECTED_ABI = 1;
+let addon: MpiAddon | undefined;
+
+function mpiAddon(fn: string): MpiAddon {
+  if (addon) return addon;
+  const path = process.env['DYPE_MPI_ADDON'] ?? join(packageRoot, 'build', 'Release', 'dype_mpi.node');
+  let loaded: MpiAddon;
+  try {
+    loaded = createRequire(import.meta.url)(path) as MpiAddon;
+  } catch (cause) {
+    throw new NativeError(
+      `${fn}: cannot load dype's MPI addon from ${path} (${cause instanceof Error ? cause.message : String(cause)}); build it with \`npm run build:native\``,
+      { cause },
+    );
+  }
+  if (loaded.abiVersion !== EXPECTED_ABI)
+    throw new NativeError(`${fn}: MPI addon ABI ${loaded.abiVersion} does not match ${EXPECTED_ABI}; rebuild with \`npm run build:native\``);
+  addon = loaded;
+  return loaded;
+}
+
+/** Environment variables a launcher sets in the processes it starts (Open MPI, PMIx, MPICH/Hydra, Slurm). */
+const LAUNCHER_VARIABLES = ['OMPI_COMM_WORLD_SIZE', 'PMIX_RANK', 'PMI_RANK', 'PMI_SIZE', 'SLURM_PROCID'];
+
+/** The launcher variable found in this process's environment, if any. */
+export function launchedBy(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return LAUNCHER_VARIABLES.find((v) => env[v] !== undefined);
+}
+
+/**
+ * Whether this build can run distributed, and why not: the MPI library it was built against, or
+ * the reason (no MPI at build time, the addon missing).
+ */
+export function mpiInfo(): { available: boolean; reason: string; library: string } {
+  try {
+    const { available, reason, library } = mpiAddon('mpiInfo').info();
+    return { available, reason, library };
+  } catch (e) {
+    return { available: false, reason: e instanceof Error ? e.message : String(e), library: '' };
+  }
+}
+
+/** The world communicator of an initialised MPI process. */
+export interface MpiCommunicator extends Communicator {
+  readonly threadLevel: string;
+  readonly host: string;
+  readonly library: string;
+  /** End MPI in this process (also done at exit). Collectives refuse afterwards. */
+  finalize(): void;
+  /** End every rank of the job at once, with `code`: for a rank that cannot go on. */
+  abort(code?: number): void;
+}
+
+let world: MpiCommunicator | undefined;
+
+/** A communicator's failed call as a typed error naming the call (the addon's codes kept as the cause). */
+function failure(call: string, e: unknown): unknown {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'ERR_MPI') return new DistributedError(`${call}: ${(e as Error).message}`, { cause: e });
+  if (code === 'ERR_INVALID_ARGUMENT') return new InvalidArgumentError(`${call}: ${(e as Error).message}`);
+  return e;
+}
+
+/**
+ * Start MPI in this process (once; later calls return the same communicator).
+ * @throws {UnsupportedError} when the build has no MPI (the message says why) or the process was
+ *   not started by an MPI launcher; {DistributedError} when MPI fails to start or grants less
+ *   than serialized thread support.
+ * @example
+ * // mpirun -np 4 node --import tsx my-run.ts
+ * const comm = initMpi();
+ * console.log(`rank ${comm.rank} of ${comm.size}`);
+ */
+export function initMpi(): MpiCommunicator {
+  const fn = 'initMpi';
+  if (world) return world;
+  const m = mpiAddon(fn);
+  const info = m.info();
+  if (!info.available) throw new UnsupportedError(`${fn}: this build of dype has no MPI: ${info.reason}`);
+  if (!launchedBy())
+    throw new UnsupportedError(
+      `${fn}: this process was not started by an MPI launcher (none of ${LAUNCHER_VARIABLES.join(', ')} is set); run it as \`mpirun -np N node ...\``,
+    );
+  let started: ReturnType<MpiAddon['init']>;
+  try {
+    started = m.init();
+  } catch (e) {
+    throw failure(fn, e);
+  }
+  const wrap =
+    <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      try {
+        return await f(...a);
+      } catch (e) {
+        throw failure(`comm.${name}`, e);
+      }
+    };
+  // Small collectives run on the JS thread (MPI's own calls are quick for a few numbers).
+  const sync =
+    <A extends unknown[]>(name: string, f: (...a: A) => void) =>
+    async (...a: A): Promise<void> => {
+      try {
+        f(...a);
+      } catch (e) {
+        throw failure(`comm.${name}`, e);
+      }
+    };
+  world = {
+    rank: started.rank,
+    size: started.size,
+    threadLevel: started.threadLevel,
+    host: started.host,
+    library: info.library,
+    alltoallv: wrap('alltoallv', m.alltoallv) as Communicator['alltoallv'],
+    allgatherv: wrap('allgatherv', m.allgatherv) as Communicator['allgatherv'],
+    allreduce: sync('allreduce', m.allreduce),
+    barrier: sync('barrier', m.barrier),
+    finalize: () => m.finalize(),
+    abort: (code = 1) => {
+      if (!Number.isInteger(code) || code < 0 || code > 255)
+        throw new InvalidArgumentError(`comm.abort: code must be an integer in [0, 255], got ${describe(code)}`);
+      m.abort(code);
+    },
+  };
+  // Finalise when the program ends without saying so: a rank that exits without MPI_Finalize
+  // makes the launcher report the whole job as failed.
+  process.once('exit', () => m.finalize());
+  return world;
+}
