@@ -37,7 +37,9 @@ export {
 } from './data/partition.js';
 export { type Communicator, type Exchangeable, initMpi, launchedBy, type MpiCommunicator, mpiInfo } from './distributed/mpi.js';
 export { DistributedCsr } from './distributed/halo.js';
-export { type DistributedProduct, type DistributedTimes, distributedSpmm, gatherRows, localRowsOf } from './distributed/spmm.js';
+export { type DistributedProduct, type DistributedTimes, distributedSpmm, localRowsOf } from './distributed/spmm.js';
+export { gatherRows, gatherVertices } from './distributed/gather.js';
+export { type DistributedBfsOptions, type DistributedLevel, type DistributedSearch, distributedBfs } from './distributed/bfs.js';
 
 export * from './io/index.js';
 export {

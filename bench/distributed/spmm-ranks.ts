@@ -7,16 +7,16 @@
 //        mpirun --oversubscribe -np 4 node --import tsx bench/distributed/spmm-ranks.ts \
 //        [--graph kron:14|grid:300x300|bcsstk13] [--partitioners rows,metis] [--k 8,32] [--precisions f32,f64] [--rounds 5]
 
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadGraph } from './graphs.js';
 import type { CsrMatrix } from '../../src/data/csr.js';
 import { DenseMatrix } from '../../src/data/dense.js';
 import { metisAvailable, partitionMetis, partitionRows, partitionStats } from '../../src/data/partition.js';
 import { DistributedCsr } from '../../src/distributed/halo.js';
 import { initMpi } from '../../src/distributed/mpi.js';
-import { distributedSpmm, gatherRows, localRowsOf, type DistributedTimes } from '../../src/distributed/spmm.js';
-import { denseFeatures, generate } from '../../src/generators/index.js';
-import { loadMatrixMarket } from '../../src/io/index.js';
+import { gatherRows } from '../../src/distributed/gather.js';
+import { distributedSpmm, localRowsOf, type DistributedTimes } from '../../src/distributed/spmm.js';
+import { denseFeatures } from '../../src/generators/index.js';
 import { spmmAbsoluteSums, spmmReference } from '../../src/kernels/reference.js';
 import { median } from '../../src/stats.js';
 
@@ -33,17 +33,6 @@ const { values: args } = parseArgs({
 
 const comm = initMpi();
 
-async function load(spec: string): Promise<CsrMatrix> {
-  const [kind, size] = spec.split(':');
-  if (kind === 'kron') return generate({ kind: 'kronecker', scale: Number(size), seed: 7 }) as CsrMatrix;
-  if (kind === 'grid') {
-    const [r, c] = size!.split('x').map(Number);
-    return generate({ kind: 'grid', rows: r!, cols: c!, seed: 7 }) as CsrMatrix;
-  }
-  const path = spec.endsWith('.mtx') ? spec : join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets', `${spec}.mtx`);
-  return (await loadMatrixMarket(path, { format: 'coordinate' })) as CsrMatrix;
-}
-
 /** Index of the first element outside the summation bound of the reference, or -1. */
 function mismatch(a: CsrMatrix, x: Float32Array | Float64Array, k: number, y: Float32Array | Float64Array): number {
   const ref = spmmReference(a, x, k);
@@ -57,7 +46,7 @@ function mismatch(a: CsrMatrix, x: Float32Array | Float64Array, k: number, y: Fl
   return -1;
 }
 
-const a = await load(args.graph);
+const a = await loadGraph(args.graph);
 const list = (s: string): string[] => s.split(',').filter(Boolean);
 for (const method of list(args.partitioners)) {
   if (method === 'metis' && !metisAvailable().available) continue;

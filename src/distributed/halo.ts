@@ -59,6 +59,8 @@ export class DistributedCsr {
     /** Local rows sent to each rank, grouped by destination (`sendRows[send.displs[r] ...]`). */
     readonly sendRows: Int32Array,
     readonly send: Layout,
+    /** Whether the whole matrix is symmetric in its pattern (each row is also its column): searches may go bottom-up. */
+    readonly symmetric: boolean,
   ) {}
 
   /**
@@ -139,7 +141,10 @@ export class DistributedCsr {
         throw new InvalidArgumentError(`${fn}: rank ${me} was asked for row ${g}, which it does not own (do all ranks use the same partition?)`);
       sendRows[k] = localOf[g]!;
     });
-    return new DistributedCsr(me, comm.size, n, local, rows, interior.length, halo, recv, sendRows, send);
+    // Symmetric pattern: every rank checks its own rows against the columns they name.
+    const symmetric = Int32Array.of(ownRowsSymmetric(a, rows) ? 1 : 0);
+    await comm.allreduce(symmetric, 'min');
+    return new DistributedCsr(me, comm.size, n, local, rows, interior.length, halo, recv, sendRows, send, symmetric[0] === 1);
   }
 
   /** Rows this rank owns. */
@@ -173,6 +178,29 @@ export class DistributedCsr {
   inputBuffer(k: number, precision: 'f32' | 'f64' = 'f32'): DenseMatrix {
     return new DenseMatrix(this.localRows, k, this.workspace(k, precision).subarray(0, this.localRows * k), { allowNonFinite: true });
   }
+}
+
+/** Whether every entry (i, j) of the given rows has its (j, i). */
+function ownRowsSymmetric(a: CsrMatrix, rows: Int32Array): boolean {
+  const rp = a.rowPtr;
+  const ci = a.colIdx;
+  const at = (i: number): number => Number(rp[i]!);
+  const has = (row: number, col: number): boolean => {
+    let lo = at(row);
+    let hi = at(row + 1);
+    if (!a.sortedColumns) {
+      for (let e = lo; e < hi; e++) if (ci[e] === col) return true;
+      return false;
+    }
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ci[mid]! < col) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < at(row + 1) && ci[lo] === col;
+  };
+  for (const i of rows) for (let e = at(i); e < at(i + 1); e++) if (!has(ci[e]!, i)) return false;
+  return true;
 }
 
 const ones = (n: number): Int32Array => new Int32Array(n).fill(1);

@@ -110,28 +110,3 @@ export function localRowsOf(dist: DistributedCsr, whole: DenseMatrix): DenseMatr
   dist.rows.forEach((g, l) => out.set(whole.data.subarray(g * k, (g + 1) * k), l * k));
   return new DenseMatrix(dist.localRows, k, out, { allowNonFinite: true });
 }
-
-/**
- * Every rank's rows of Y gathered on every rank, in global row order (collective).
- * @throws {InvalidArgumentError} when `y` does not hold this rank's rows.
- */
-export async function gatherRows(comm: Communicator, dist: DistributedCsr, y: DenseMatrix): Promise<DenseMatrix> {
-  const fn = 'gatherRows';
-  if (!(y instanceof DenseMatrix) || y.rows !== dist.localRows)
-    throw new InvalidArgumentError(`${fn}: y must be this rank's ${dist.localRows} rows, got ${describe(y)}`);
-  const k = y.cols;
-  // Each rank's row count, then its rows' global ids, then the values.
-  const counts = new Int32Array(comm.size);
-  counts[comm.rank] = dist.localRows;
-  await comm.allreduce(counts, 'sum');
-  const displs = new Int32Array(comm.size);
-  for (let r = 1; r < comm.size; r++) displs[r] = displs[r - 1]! + counts[r - 1]!;
-  const ids = new Int32Array(dist.globalRows);
-  await comm.allgatherv(dist.rows, ids, counts, displs);
-  const values = alloc(y.data, dist.globalRows * k);
-  const rowsK = scaled(fn, { counts, displs }, k);
-  await comm.allgatherv(y.data, values, rowsK.counts, rowsK.displs);
-  const out = alloc(y.data, dist.globalRows * k);
-  ids.forEach((g, p) => out.set(values.subarray(p * k, (p + 1) * k), g * k));
-  return new DenseMatrix(dist.globalRows, k, out, { allowNonFinite: true });
-}

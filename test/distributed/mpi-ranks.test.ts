@@ -1,7 +1,9 @@
-// Distributed SpMM on real MPI ranks (mpirun, 2 and 4 processes on this host): every rank checks
-// the gathered product against the single-process reference, for row-block and METIS partitions
-// in both precisions, and the bytes sent are exactly the halos' rows. Skipped, saying why, where
-// the build has no MPI or no launcher is installed. Without a launcher, initMpi refuses by type.
+// Distributed SpMM and BFS on real MPI ranks (mpirun, 2 and 4 processes on this host): the
+// gathered products and depths equal the single-process reference, for row-block and METIS
+// partitions; SpMM sends exactly the halos' rows; BFS sends at most half the Graph500 reference's
+// bytes on every top-down level (each remote vertex once, 4 bytes against 8 per edge) and within
+// the issue's 1.5x on every level. Skipped, saying why, where the build has no MPI or no launcher is installed.
+// Without a launcher, initMpi refuses by type.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -15,11 +17,11 @@ const launcher = spawnSync('mpirun', ['--version'], { encoding: 'utf8' });
 const ready = info.available && launcher.status === 0;
 const why = !info.available ? `the build has no MPI: ${info.reason}` : 'mpirun is not installed';
 
-function mpirun(ranks: number, args: string[]): Promise<{ code: number; out: string; err: string }> {
+function mpirun(ranks: number, script: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       'mpirun',
-      ['--oversubscribe', '-np', String(ranks), process.execPath, '--import', 'tsx', join(repoRoot, 'bench', 'distributed', 'spmm-ranks.ts'), ...args],
+      ['--oversubscribe', '-np', String(ranks), process.execPath, '--import', 'tsx', join(repoRoot, 'bench', 'distributed', script), ...args],
       {
         cwd: repoRoot,
         // Root in a container needs Open MPI's consent; one kernel thread a rank on two cores.
@@ -48,7 +50,7 @@ describe.skipIf(!ready)(`distributed SpMM under mpirun${ready ? '' : ` (skipped:
   for (const ranks of [2, 4])
     it(`${ranks} ranks: every product equals the reference and sends exactly the halos`, async () => {
       for (const graph of ['kron:10', 'grid:40x30']) {
-        const run = await mpirun(ranks, ['--graph', graph, '--k', '8', '--rounds', '1']);
+        const run = await mpirun(ranks, 'spmm-ranks.ts', ['--graph', graph, '--k', '8', '--rounds', '1']);
         expect(run.err.includes('Error') ? run.err : '').toBe('');
         expect(run.code).toBe(0);
         const lines = run.out
@@ -60,6 +62,36 @@ describe.skipIf(!ready)(`distributed SpMM under mpirun${ready ? '' : ` (skipped:
           expect(l).toMatchObject({ ranks, correct: true, threadLevel: 'serialized' });
           expect(l.bytesSent).toBe(l.haloRows * 8 * (l.precision === 'f32' ? 4 : 8));
         }
+      }
+    }, 120_000);
+});
+
+describe.skipIf(!ready)(`distributed BFS under mpirun${ready ? '' : ` (skipped: ${why})`}`, () => {
+  for (const ranks of [2, 4])
+    it(`${ranks} ranks: depths equal the reference; each level sends what the Graph500 reference would, or less`, async () => {
+      for (const graph of ['kron:11', 'grid:40x30']) {
+        const run = await mpirun(ranks, 'bfs-ranks.ts', ['--graph', graph, '--sources', '2']);
+        expect(run.err.includes('Error') ? run.err : '').toBe('');
+        expect(run.code).toBe(0);
+        const lines = run.out
+          .trim()
+          .split('\n')
+          .map(
+            (l) =>
+              JSON.parse(l) as {
+                ranks: number;
+                correct: boolean;
+                worstLevelRatio: number;
+                levels: { direction: string; bytes: number; graph500Bytes: number }[];
+              },
+          );
+        expect(lines.length).toBeGreaterThanOrEqual(2);
+        for (const l of lines) {
+          expect(l).toMatchObject({ ranks, correct: true });
+          expect(l.worstLevelRatio).toBeLessThanOrEqual(1.5);
+          for (const level of l.levels) if (level.direction === 'top-down') expect(level.bytes).toBeLessThanOrEqual(0.5 * level.graph500Bytes);
+        }
+        if (graph.startsWith('kron')) expect(lines.some((l) => l.levels.some((x) => x.direction === 'bottom-up'))).toBe(true);
       }
     }, 120_000);
 });
