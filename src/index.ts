@@ -40,6 +40,7 @@ export { DistributedCsr } from './distributed/halo.js';
 export { type DistributedProduct, type DistributedTimes, distributedSpmm, localRowsOf } from './distributed/spmm.js';
 export { gatherRows, gatherVertices } from './distributed/gather.js';
 export { type DistributedBfsOptions, type DistributedLevel, type DistributedSearch, distributedBfs } from './distributed/bfs.js';
+export { type DistributedRunResult, type RunDistributedOptions, runDistributed } from './distributed/run.js';
 
 export * from './io/index.js';
 export {

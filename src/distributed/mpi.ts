@@ -74,7 +74,7 @@ function mpiAddon(fn: string): MpiAddon {
 const LAUNCHER_VARIABLES = ['OMPI_COMM_WORLD_SIZE', 'PMIX_RANK', 'PMI_RANK', 'PMI_SIZE', 'SLURM_PROCID'];
 
 /** The launcher variable found in this process's environment, if any. */
-export function launchedBy(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function launchedBy(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
   return LAUNCHER_VARIABLES.find((v) => env[v] !== undefined);
 }
 

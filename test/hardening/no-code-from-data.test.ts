@@ -28,6 +28,8 @@ function codeOnly(text: string): string {
 const ALLOWED_DYNAMIC = new Set([
   // The addon path: build/Release/dype_native.node, or DYPE_NATIVE_ADDON (a developer's own build).
   'src/native/addon.ts: createRequire(import.meta.url)(path)',
+  // The MPI addon's path: build/Release/dype_mpi.node, or DYPE_MPI_ADDON (a developer's own build).
+  'src/distributed/mpi.ts: createRequire(import.meta.url)(path)',
   // `dype calibrate --op NAME --module FILE`: the module the user names to define their operator,
   // run as `node FILE` would run it (their code by their explicit choice, never a data file's).
   'src/operators/from-module.ts: import(pathToFileURL(resolve(file)',

@@ -21,6 +21,7 @@ import { connectFromFlags, SERVER_FLAGS, SERVER_FLAGS_HELP } from '../server-fla
 import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from '../table.js';
 import { UsageError } from '../usage-error.js';
 import { plotPath, sizeFlag } from './explore.js';
+import { DISTRIBUTED_FLAGS_HELP, distributedRun } from './run-distributed.js';
 import { describeInput, describeSystem, jsonHead, modelLine } from './plan-text.js';
 
 export const DEFAULT_TIMELINE_PLOT = 'dype-run.png';
@@ -45,6 +46,8 @@ Execution:
   --replan-threshold X     relative drift of the remaining work that triggers a re-plan (default 0.25)
   --no-bfs-levels          run each single-source BFS in one call on its planned device, instead of
                            re-deciding its device level by level from the actual frontier
+
+${DISTRIBUTED_FLAGS_HELP}
 
 Server:
 ${SERVER_FLAGS_HELP}
@@ -72,7 +75,8 @@ Examples:
   dype run pagerank --data ../shared/datasets/email-Enron.mtx --out run.html
   dype run gcn --generate kron14 --no-replan --json
   dype run bfs --data graph.tsv --undirected --source TP53
-  dype run pagerank --generate road --iterations 10`;
+  dype run pagerank --generate road --iterations 10
+  mpirun -np 4 npx dype run gcn --data big.mtx --distributed --check`;
 
 const FLAGS = {
   ...PLAN_FLAGS,
@@ -80,6 +84,9 @@ const FLAGS = {
   'no-replan': { type: 'boolean' },
   'replan-threshold': { type: 'string' },
   'no-bfs-levels': { type: 'boolean' },
+  distributed: { type: 'boolean' },
+  partitioner: { type: 'string' },
+  check: { type: 'boolean' },
   trace: { type: 'string' },
   'no-trace': { type: 'boolean' },
   out: { type: 'string' },
@@ -109,6 +116,8 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
     out(RUN_HELP);
     return;
   }
+  if (values['distributed']) return distributedRun(values, positionals, out);
+  for (const flag of ['partitioner', 'check']) if (values[flag] !== undefined) throw new UsageError(`run: --${flag} applies to --distributed runs only`);
   const plot = plotPath('run', values, DEFAULT_TIMELINE_PLOT);
   const format = plot !== undefined ? chartFormat('run', 'out', plot) : undefined;
   const trace = tracePath(values);

@@ -1,0 +1,92 @@
+// `dype run --distributed`, started by an MPI launcher (`mpirun -np 4 npx dype run gcn --data
+// big.mtx --distributed`): every rank loads the same input, the workload runs across the ranks
+// (src/distributed/run.ts), and rank 0 prints the report: the partition, the slowest rank's time,
+// the bytes exchanged, and with --check whether the outputs equal the single-process reference.
+
+import type { CsrMatrix } from '../../data/csr.js';
+import { DenseMatrix } from '../../data/dense.js';
+import { partitionStats } from '../../data/partition.js';
+import { initMpi } from '../../distributed/mpi.js';
+import { runDistributed } from '../../distributed/run.js';
+import { referenceValues } from '../../workloads/reference.js';
+import type { FlagValues } from '../parse.js';
+import { planArgs } from '../plan-args.js';
+import { formatCount, formatSeconds } from '../table.js';
+import { UsageError } from '../usage-error.js';
+
+export const DISTRIBUTED_FLAGS_HELP = `Distributed (under an MPI launcher: mpirun -np N npx dype run ... --distributed):
+  --distributed            run across the launcher's ranks, each owning a part of the graph's
+                           vertices; rank 0 prints the report (no chart or trace yet)
+  --partitioner NAME       metis (default where the build has METIS) or rows (contiguous blocks)
+  --check                  compare the outputs with the single-process reference on rank 0`;
+
+/** The largest difference from the reference over the largest reference magnitude (0: equal; depths exact or not). */
+function deviation(got: unknown, want: unknown): number {
+  if (want instanceof Int32Array) return got instanceof Int32Array && got.every((d, i) => d === want[i]) ? 0 : Infinity;
+  if (!(want instanceof DenseMatrix) || !(got instanceof DenseMatrix)) return Infinity;
+  let diff = 0;
+  let scale = 0;
+  for (let i = 0; i < want.data.length; i++) {
+    diff = Math.max(diff, Math.abs(got.data[i]! - want.data[i]!));
+    scale = Math.max(scale, Math.abs(want.data[i]!));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+export async function distributedRun(values: FlagValues, positionals: readonly string[], out: (s: string) => void): Promise<void> {
+  for (const flag of ['server', 'out', 'trace', 'no-replan', 'replan-threshold'])
+    if (values[flag] !== undefined) throw new UsageError(`run: --${flag} does not apply to --distributed runs`);
+  const partitioner = values['partitioner'];
+  if (partitioner !== undefined && partitioner !== 'rows' && partitioner !== 'metis')
+    throw new UsageError(`run: --partitioner must be rows or metis, got ${JSON.stringify(partitioner)}`);
+  const args = await planArgs('run', values, positionals);
+  await args.system.dispose();
+  const comm = initMpi();
+  const r = await runDistributed(comm, args.workload, args.input.matrix, {
+    ...(args.options.params ? { params: args.options.params } : {}),
+    ...(args.options.seed !== undefined ? { seed: args.options.seed } : {}),
+    ...(partitioner !== undefined ? { partitioner: partitioner as 'rows' | 'metis' } : {}),
+  });
+  const slowest = Float64Array.of(r.seconds);
+  await comm.allreduce(slowest, 'max');
+  const bytes = Float64Array.of(r.bytesSent);
+  await comm.allreduce(bytes, 'sum');
+  if (comm.rank === 0) {
+    const graph = r.bound.values.find((v) => v.kind === 'sparse')!.data as CsrMatrix;
+    const stats = partitionStats(graph, r.partition);
+    const ref = values['check'] ? referenceValues(r.bound) : undefined;
+    const checks = r.bound.outputs.map((o) => {
+      const name = r.bound.values[o]!.name;
+      return { name, deviation: ref ? deviation(r.outputs[name], ref[o]) : undefined };
+    });
+    const report = {
+      workload: args.workloadLabel,
+      input: args.input.label,
+      ranks: comm.size,
+      mpi: comm.library,
+      partitioner: r.partition.method,
+      edgeCut: stats.edgeCut,
+      haloRows: stats.haloTotal,
+      imbalance: stats.imbalance,
+      seconds: slowest[0]!,
+      bytesSent: bytes[0]!,
+      outputs: checks,
+    };
+    if (values['json']) out(JSON.stringify(report, null, 2));
+    else {
+      out(`dype run --distributed: ${report.workload} on ${report.input}, ${comm.size} ranks (${comm.library})`);
+      out(
+        `Partition (${report.partitioner}): ${formatCount(stats.edgeCut)} entries cut, ${formatCount(stats.haloTotal)} halo rows, imbalance ${stats.imbalance.toFixed(2)}`,
+      );
+      out(`Operators: ${formatSeconds(report.seconds)} on the slowest rank (measured), ${formatCount(report.bytesSent)} bytes exchanged`);
+      for (const c of checks)
+        out(
+          c.deviation === undefined
+            ? `Output ${c.name}: gathered on every rank (--check compares it with the single-process reference)`
+            : `Output ${c.name}: ${c.deviation === 0 ? 'equal to' : c.deviation <= 1e-5 ? `within ${c.deviation.toExponential(1)} (relative) of` : `DIFFERENT from (${c.deviation})`} the single-process reference`,
+        );
+    }
+    if (checks.some((c) => c.deviation !== undefined && !(c.deviation <= 1e-5))) process.exitCode = 1;
+  }
+  comm.finalize();
+}
