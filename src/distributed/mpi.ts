@@ -5,10 +5,12 @@
 // distributed operators need: the halo exchange (alltoallv, off the JS thread so a rank computes
 // while its halo travels), gathering results (allgatherv) and small reductions (allreduce).
 
+import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, DistributedError, InvalidArgumentError, NativeError, UnsupportedError } from '../errors.js';
 import { packageRoot } from '../native/addon.js';
+import { checkOptions } from '../validate.js';
 
 /** Arrays a collective can carry (both sides of one call of the same type). */
 export type Exchangeable = Float32Array | Float64Array | Int32Array | Uint8Array;
@@ -42,11 +44,12 @@ interface MpiAddon {
   info(): { abiVersion: number; available: boolean; reason: string; library: string };
   init(): { rank: number; size: number; threadLevel: string; host: string };
   finalize(): void;
-  barrier(): void;
   abort(code: number): void;
+  quit(code: number): void;
   alltoallv: Communicator['alltoallv'];
   allgatherv: Communicator['allgatherv'];
-  allreduce(buffer: Float64Array | Int32Array, op: 'sum' | 'max' | 'min'): void;
+  allreduce: Communicator['allreduce'];
+  barrier: Communicator['barrier'];
 }
 
 const EXPECTED_ABI = 1;
@@ -112,19 +115,37 @@ function failure(call: string, e: unknown): unknown {
   return e;
 }
 
+/** How long a collective may wait for the other ranks before this rank ends the job: DYPE_MPI_TIMEOUT seconds, or 600. */
+function collectiveTimeout(fn: string, given: number | undefined): number {
+  const raw = given ?? (process.env['DYPE_MPI_TIMEOUT'] !== undefined ? Number(process.env['DYPE_MPI_TIMEOUT']) : 600);
+  if (!(typeof raw === 'number' && raw > 0 && raw <= 86400 * 7))
+    throw new InvalidArgumentError(
+      `${fn}: the collective timeout must be seconds in (0, 604800] (option timeoutSeconds or DYPE_MPI_TIMEOUT), got ${describe(raw)}`,
+    );
+  return raw;
+}
+
 /**
  * Start MPI in this process (once; later calls return the same communicator).
+ *
+ * A rank that fails must not leave the others waiting: a collective that has waited
+ * `timeoutSeconds` (default 600, or DYPE_MPI_TIMEOUT) for the other ranks prints which call and
+ * ends the whole job (MPI_Abort); and when the launcher ends the job because another rank died
+ * (it sends SIGTERM), this rank prints what it was doing and exits at once with status 143
+ * (without MPI_Finalize, which would wait for the dead rank), before anything else is written.
  * @throws {UnsupportedError} when the build has no MPI (the message says why) or the process was
  *   not started by an MPI launcher; {DistributedError} when MPI fails to start or grants less
- *   than serialized thread support.
+ *   than serialized thread support; {InvalidArgumentError} for a bad timeout.
  * @example
  * // mpirun -np 4 node --import tsx my-run.ts
  * const comm = initMpi();
  * console.log(`rank ${comm.rank} of ${comm.size}`);
  */
-export function initMpi(): MpiCommunicator {
+export function initMpi(options: { readonly timeoutSeconds?: number } = {}): MpiCommunicator {
   const fn = 'initMpi';
   if (world) return world;
+  checkOptions(fn, options, ['timeoutSeconds']);
+  const timeout = collectiveTimeout(fn, options.timeoutSeconds);
   const m = mpiAddon(fn);
   const info = m.info();
   if (!info.available) throw new UnsupportedError(`${fn}: this build of dype has no MPI: ${info.reason}`);
@@ -138,23 +159,25 @@ export function initMpi(): MpiCommunicator {
   } catch (e) {
     throw failure(fn, e);
   }
+  const who = `dype: rank ${started.rank} of ${started.size}`;
+  // The collectives in flight, for the messages below.
+  const inFlight = new Set<string>();
   const wrap =
     <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
     async (...a: A): Promise<R> => {
+      const call = `comm.${name}`;
+      inFlight.add(call);
+      const watchdog = setTimeout(() => {
+        writeSync(2, `${who}: ${call} has waited ${timeout} s for the other ranks (one may have died or hung); ending the job\n`);
+        m.abort(75);
+      }, timeout * 1000);
       try {
         return await f(...a);
       } catch (e) {
-        throw failure(`comm.${name}`, e);
-      }
-    };
-  // Small collectives run on the JS thread (MPI's own calls are quick for a few numbers).
-  const sync =
-    <A extends unknown[]>(name: string, f: (...a: A) => void) =>
-    async (...a: A): Promise<void> => {
-      try {
-        f(...a);
-      } catch (e) {
-        throw failure(`comm.${name}`, e);
+        throw failure(call, e);
+      } finally {
+        clearTimeout(watchdog);
+        inFlight.delete(call);
       }
     };
   world = {
@@ -165,8 +188,8 @@ export function initMpi(): MpiCommunicator {
     library: info.library,
     alltoallv: wrap('alltoallv', m.alltoallv) as Communicator['alltoallv'],
     allgatherv: wrap('allgatherv', m.allgatherv) as Communicator['allgatherv'],
-    allreduce: sync('allreduce', m.allreduce),
-    barrier: sync('barrier', m.barrier),
+    allreduce: wrap('allreduce', m.allreduce),
+    barrier: wrap('barrier', m.barrier),
     finalize: () => m.finalize(),
     abort: (code = 1) => {
       if (!Number.isInteger(code) || code < 0 || code > 255)
@@ -174,6 +197,12 @@ export function initMpi(): MpiCommunicator {
       m.abort(code);
     },
   };
+  // The launcher ends the job with SIGTERM when another rank dies: say so, in this rank's words.
+  process.once('SIGTERM', () => {
+    const doing = inFlight.size ? `waiting in ${[...inFlight].join(', ')}` : 'computing';
+    writeSync(2, `${who}: the MPI launcher is ending the job (another rank failed or was killed) while this rank was ${doing}\n`);
+    m.quit(143);
+  });
   // Finalise when the program ends without saying so: a rank that exits without MPI_Finalize
   // makes the launcher report the whole job as failed.
   process.once('exit', () => m.finalize());

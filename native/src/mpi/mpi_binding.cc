@@ -18,6 +18,9 @@
 
 #ifdef DYPE_HAVE_MPI
 #include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
 // The C API only: Open MPI's and MPICH's mpi.h otherwise pull in the removed C++ bindings.
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -180,14 +183,14 @@ Napi::Value Finalize(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-Napi::Value Barrier(const Napi::CallbackInfo& info) {
-  return guarded(info.Env(), [&]() -> Napi::Value {
-    std::lock_guard<std::mutex> hold(mpi_lock());
-    check_live("barrier");
-    const int rc = MPI_Barrier(MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS) throw Fault{"ERR_MPI", "barrier: " + mpi_message(rc)};
-    return info.Env().Undefined();
-  });
+// quit(code): leave at once, without MPI_Finalize, which would wait for ranks that are gone.
+// For a rank the launcher is ending (another rank died): nothing more should run or be written.
+Napi::Value Quit(const Napi::CallbackInfo& info) {
+  const int code = info.Length() > 0 && info[0].IsNumber() ? info[0].As<Napi::Number>().Int32Value() : 1;
+  std::fflush(stderr);
+  std::fflush(stdout);
+  _exit(code);
+  return info.Env().Undefined();
 }
 
 Napi::Value Abort(const Napi::CallbackInfo& info) {
@@ -362,7 +365,8 @@ Napi::Value Allgatherv(const Napi::CallbackInfo& info) {
   });
 }
 
-// allreduce(buffer, op): in place, op one of 'sum', 'max', 'min'; synchronous (small buffers).
+// allreduce(buffer, op): in place, op one of 'sum', 'max', 'min'. On a worker like the others, so
+// the JS thread stays free (a watchdog timer and the launcher's SIGTERM can still be handled).
 Napi::Value Allreduce(const Napi::CallbackInfo& info) {
   const char* fn = "allreduce";
   return guarded(info.Env(), [&]() -> Napi::Value {
@@ -372,10 +376,23 @@ Napi::Value Allreduce(const Napi::CallbackInfo& info) {
     const std::string op = info.Length() > 1 && info[1].IsString() ? info[1].As<Napi::String>().Utf8Value() : "";
     MPI_Op mop = op == "sum" ? MPI_SUM : op == "max" ? MPI_MAX : op == "min" ? MPI_MIN : MPI_OP_NULL;
     if (mop == MPI_OP_NULL) throw Fault{"ERR_INVALID_ARGUMENT", std::string(fn) + ": op must be 'sum', 'max' or 'min', got '" + op + "'"};
-    std::lock_guard<std::mutex> hold(mpi_lock());
-    const int rc = MPI_Allreduce(MPI_IN_PLACE, b.data, static_cast<int>(b.length), b.type, mop, MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS) throw Fault{"ERR_MPI", std::string(fn) + ": " + mpi_message(rc)};
-    return info.Env().Undefined();
+    const int count = static_cast<int>(b.length);
+    auto* w = new CollectiveWorker(
+        info.Env(), fn, [=]() { return MPI_Allreduce(MPI_IN_PLACE, b.data, count, b.type, mop, MPI_COMM_WORLD); }, {b.object});
+    Napi::Promise p = w->promise();
+    w->Queue();
+    return p;
+  });
+}
+
+// barrier(): resolves once every rank has called it.
+Napi::Value Barrier(const Napi::CallbackInfo& info) {
+  return guarded(info.Env(), [&]() -> Napi::Value {
+    check_live("barrier");
+    auto* w = new CollectiveWorker(info.Env(), "barrier", []() { return MPI_Barrier(MPI_COMM_WORLD); }, {});
+    Napi::Promise p = w->promise();
+    w->Queue();
+    return p;
   });
 }
 
@@ -402,12 +419,13 @@ Napi::Object ModuleInit(Napi::Env env, Napi::Object exports) {
   exports.Set("finalize", Napi::Function::New(env, Finalize, "finalize"));
   exports.Set("barrier", Napi::Function::New(env, Barrier, "barrier"));
   exports.Set("abort", Napi::Function::New(env, Abort, "abort"));
+  exports.Set("quit", Napi::Function::New(env, Quit, "quit"));
   exports.Set("alltoallv", Napi::Function::New(env, Alltoallv, "alltoallv"));
   exports.Set("allgatherv", Napi::Function::New(env, Allgatherv, "allgatherv"));
   exports.Set("allreduce", Napi::Function::New(env, Allreduce, "allreduce"));
   napi_add_env_cleanup_hook(env, finalize_at_exit, nullptr);
 #else
-  for (const char* name : {"init", "finalize", "barrier", "abort", "alltoallv", "allgatherv", "allreduce"})
+  for (const char* name : {"init", "finalize", "barrier", "abort", "quit", "alltoallv", "allgatherv", "allreduce"})
     exports.Set(name, Napi::Function::New(env, Unavailable, name));
 #endif
   return exports;

@@ -1,0 +1,47 @@
+// A rank that dies or hangs mid-run ends the job with a clear line on every other rank, well
+// within a timeout, instead of leaving them waiting: killed, the launcher ends the job and each
+// rank says what it was waiting in; hung, the others' collective times out (2 s here) and ends
+// the job. Real processes under mpirun; skipped where the build has no MPI or no launcher.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mpiInfo } from '../../src/distributed/mpi.js';
+import { repoRoot } from '../support/datasets.js';
+
+const ready = mpiInfo().available && spawnSync('mpirun', ['--version']).status === 0;
+
+function run(how: 'kill' | 'hang'): Promise<{ code: number; out: string; err: string; seconds: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'mpirun',
+      ['--oversubscribe', '-np', '3', process.execPath, '--import', 'tsx', join(import.meta.dirname, 'fixtures', 'rank-failure.mts'), how],
+      { cwd: repoRoot, env: { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err, seconds: (performance.now() - t0) / 1000 }));
+  });
+}
+
+describe.skipIf(!ready)('a rank that fails mid-run', () => {
+  it('killed: the job ends within seconds, each other rank saying what it was waiting in', async () => {
+    const r = await run('kill');
+    expect(r.code).not.toBe(0);
+    expect(r.seconds).toBeLessThan(30);
+    expect(r.out).not.toMatch(/finished/);
+    for (const rank of [0, 2]) expect(r.err).toMatch(new RegExp(`dype: rank ${rank} of 3: the MPI launcher is ending the job .* waiting in comm\\.alltoallv`));
+  }, 60_000);
+
+  it('hung: the others time out after 2 s and end the job', async () => {
+    const r = await run('hang');
+    expect(r.code).not.toBe(0);
+    expect(r.seconds).toBeLessThan(30);
+    expect(r.out).not.toMatch(/finished/);
+    expect(r.err).toMatch(/dype: rank [02] of 3: comm\.alltoallv has waited 2 s for the other ranks \(one may have died or hung\); ending the job/);
+  }, 60_000);
+});
