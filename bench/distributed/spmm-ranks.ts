@@ -2,7 +2,8 @@
 // partition), multiplies its rows with the halo exchanged by alltoallv while the interior rows
 // run, and the gathered result is checked against the single-process reference on every rank
 // (summation bound). Rank 0 prints one JSON line per configuration: correctness, the medians over
-// rounds of each phase (the slowest rank's), and the bytes sent in all.
+// rounds of each phase (the slowest rank's), the bytes sent in all, and the halo exchange timed
+// alone beside its prediction from the halos and the interconnect measured at the start.
 // Run: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 //        mpirun --oversubscribe -np 4 node --import tsx bench/distributed/spmm-ranks.ts \
 //        [--graph kron:14|grid:300x300|bcsstk13] [--partitioners rows,metis] [--k 8,32] [--precisions f32,f64] [--rounds 5]
@@ -12,7 +13,8 @@ import { loadGraph } from './graphs.js';
 import type { CsrMatrix } from '../../src/data/csr.js';
 import { DenseMatrix } from '../../src/data/dense.js';
 import { metisAvailable, partitionMetis, partitionRows, partitionStats } from '../../src/data/partition.js';
-import { DistributedCsr } from '../../src/distributed/halo.js';
+import { DistributedCsr, scaled } from '../../src/distributed/halo.js';
+import { measureInterconnect, predictExchange } from '../../src/distributed/interconnect.js';
 import { initMpi } from '../../src/distributed/mpi.js';
 import { gatherRows } from '../../src/distributed/gather.js';
 import { distributedSpmm, localRowsOf, type DistributedTimes } from '../../src/distributed/spmm.js';
@@ -46,7 +48,27 @@ function mismatch(a: CsrMatrix, x: Float32Array | Float64Array, k: number, y: Fl
   return -1;
 }
 
+/** The halo exchange alone (no kernel beside it), timed as the slowest rank's median over rounds. */
+async function haloExchangeSeconds(dist: DistributedCsr, k: number, precision: 'f32' | 'f64', rounds: number): Promise<number> {
+  const make = (n: number) => (precision === 'f32' ? new Float32Array(n) : new Float64Array(n));
+  const send = scaled('bench', dist.send, k);
+  const recv = scaled('bench', dist.recv, k);
+  const sendBuf = make(dist.sendRows.length * k);
+  const recvBuf = make(dist.halo.length * k);
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    await comm.barrier();
+    const t0 = performance.now();
+    await comm.alltoallv(sendBuf, send.counts, send.displs, recvBuf, recv.counts, recv.displs);
+    const slowest = Float64Array.of((performance.now() - t0) / 1000);
+    await comm.allreduce(slowest, 'max');
+    times.push(slowest[0]!);
+  }
+  return median(times);
+}
+
 const a = await loadGraph(args.graph);
+const net = await measureInterconnect(comm);
 const list = (s: string): string[] => s.split(',').filter(Boolean);
 for (const method of list(args.partitioners)) {
   if (method === 'metis' && !metisAvailable().available) continue;
@@ -75,6 +97,10 @@ for (const method of list(args.partitioners)) {
       await comm.allreduce(figures, 'max');
       const totals = Float64Array.from([sent, wrong >= 0 ? 1 : 0]);
       await comm.allreduce(totals, 'sum');
+      // The exchange predicted from the halos and the measured interconnect, against the exchange timed alone.
+      const predicted = Float64Array.of(predictExchange(dist.send, dist.recv, k * (precision === 'f32' ? 4 : 8), comm.rank, net));
+      await comm.allreduce(predicted, 'max');
+      const alone = await haloExchangeSeconds(dist, k, precision, Number(args.rounds));
       if (comm.rank === 0) {
         const stats = partitionStats(a, partition);
         const ms = (v: number): number => Math.round(v * 1e6) / 1e3;
@@ -93,6 +119,10 @@ for (const method of list(args.partitioners)) {
             haloRows: stats.haloTotal,
             bytesSent: totals[0],
             ms: Object.fromEntries(phases.map((p, i) => [p, ms(figures[i]!)])),
+            exchangeAloneMs: ms(alone),
+            exchangePredictedMs: ms(predicted[0]!),
+            predictedOverMeasured: Math.round((predicted[0]! / alone) * 100) / 100,
+            interconnect: { latencyUs: Math.round(net.latencySeconds * 1e7) / 10, gbPerSecond: Math.round(net.bytesPerSecond / 1e7) / 100 },
           })}\n`,
         );
       }
