@@ -4,8 +4,8 @@
 // local numbers followed by the halo, the remote columns it reads, grouped by owning rank in
 // global order. X is laid out the same way, so a product's halo arrives by one alltoallv straight
 // into the rows after the rank's own, and the interior rows can be computed while it travels.
-// Which of its rows each other rank needs is learnt by one exchange of halo indices, so nothing
-// here needs another rank's rows of the matrix.
+// Which of its rows each other rank needs is learnt by one exchange of halo indices, not read
+// from the other ranks' rows of the matrix.
 
 import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
@@ -65,7 +65,9 @@ export class DistributedCsr {
 
   /**
    * This rank's share of `a` under `partition` (every rank calls it, collectively: the halo
-   * requests travel by one alltoallv). `a` must be square; only this rank's rows of it are read.
+   * requests travel by one alltoallv). `a` must be square. It reads this rank's rows of `a`, and
+   * for the symmetry check the rows they name (a rank that loads only its own rows would send
+   * that check's questions to the owners instead).
    * @throws {InvalidArgumentError} when `a` is not square, the partition does not fit it or has
    *   another number of parts than the communicator has ranks.
    */
