@@ -3,37 +3,19 @@
 // reference; without a launcher it exits 1 with a line that says how to launch; its flags are
 // refused where they do not apply.
 
-import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { mpiInfo } from '../../src/distributed/mpi.js';
 import { builtCli } from '../support/build-cli.js';
+import { mpiReady, mpirun } from '../support/mpirun.js';
 import { spawnCli } from '../support/spawn-cli.js';
 import { tempFolder } from '../support/temp.js';
 
-const ready = mpiInfo().available && spawnSync('mpirun', ['--version']).status === 0;
-
-function mpirunCli(ranks: number, args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('mpirun', ['--oversubscribe', '-np', String(ranks), process.execPath, builtCli, ...args], {
-      cwd,
-      env: { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1', DYPE_THREADS: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
-
 describe('dype run --distributed', () => {
-  it.skipIf(!ready)(
+  it.skipIf(!mpiReady)(
     'runs GCN on 2 ranks; rank 0 reports outputs equal to the reference',
     async () => {
       const cwd = tempFolder('dype-run-distributed-');
-      const r = await mpirunCli(2, ['run', 'gcn', '--generate', 'kron12', '--distributed', '--check', '--json'], cwd);
+      const r = await mpirun(2, [builtCli, 'run', 'gcn', '--generate', 'kron12', '--distributed', '--check', '--json'], { cwd, env: { DYPE_THREADS: '1' } });
       expect(r.err).toBe('');
       expect(r.code).toBe(0);
       const report = JSON.parse(r.out) as { ranks: number; outputs: { name: string; deviation: number }[]; bytesSent: number };

@@ -5,38 +5,20 @@
 // the issue's 1.5x on every level. Skipped, saying why, where the build has no MPI or no launcher is installed.
 // Without a launcher, initMpi refuses by type.
 
-import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initMpi, launchedBy, mpiInfo } from '../../src/distributed/mpi.js';
 import { UnsupportedError } from '../../src/errors.js';
 import { repoRoot } from '../support/datasets.js';
+import { mpiReady, mpiSkipReason, mpirun } from '../support/mpirun.js';
 
 const info = mpiInfo();
-const launcher = spawnSync('mpirun', ['--version'], { encoding: 'utf8' });
-const ready = info.available && launcher.status === 0;
-const why = !info.available ? `the build has no MPI: ${info.reason}` : 'mpirun is not installed';
+const ready = mpiReady;
+const why = mpiSkipReason;
 
-function mpirun(ranks: number, script: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'mpirun',
-      ['--oversubscribe', '-np', String(ranks), process.execPath, '--import', 'tsx', join(repoRoot, 'bench', 'distributed', script), ...args],
-      {
-        cwd: repoRoot,
-        // Root in a container needs Open MPI's consent; one kernel thread a rank on two cores.
-        env: { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1', DYPE_THREADS: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
+/** A distributed bench script on `ranks` ranks, one kernel thread each (two cores here). */
+const bench = (ranks: number, name: string, args: string[]) =>
+  mpirun(ranks, ['--import', 'tsx', join(repoRoot, 'bench', 'distributed', name), ...args], { env: { DYPE_THREADS: '1' } });
 
 describe('initMpi without a launcher', () => {
   it('refuses with a typed error that says how to launch', () => {
@@ -50,7 +32,7 @@ describe.skipIf(!ready)(`distributed SpMM under mpirun${ready ? '' : ` (skipped:
   for (const ranks of [2, 4])
     it(`${ranks} ranks: every product equals the reference and sends exactly the halos`, async () => {
       for (const graph of ['kron:10', 'grid:40x30']) {
-        const run = await mpirun(ranks, 'spmm-ranks.ts', ['--graph', graph, '--k', '8', '--rounds', '1']);
+        const run = await bench(ranks, 'spmm-ranks.ts', ['--graph', graph, '--k', '8', '--rounds', '1']);
         expect(run.err.includes('Error') ? run.err : '').toBe('');
         expect(run.code).toBe(0);
         const lines = run.out
@@ -70,7 +52,7 @@ describe.skipIf(!ready)(`distributed BFS under mpirun${ready ? '' : ` (skipped: 
   for (const ranks of [2, 4])
     it(`${ranks} ranks: depths equal the reference; each level sends what the Graph500 reference would, or less`, async () => {
       for (const graph of ['kron:11', 'grid:40x30']) {
-        const run = await mpirun(ranks, 'bfs-ranks.ts', ['--graph', graph, '--sources', '2']);
+        const run = await bench(ranks, 'bfs-ranks.ts', ['--graph', graph, '--sources', '2']);
         expect(run.err.includes('Error') ? run.err : '').toBe('');
         expect(run.code).toBe(0);
         const lines = run.out

@@ -3,32 +3,13 @@
 // rank says what it was waiting in; hung, the others' collective times out (2 s here) and ends
 // the job. Real processes under mpirun; skipped where the build has no MPI or no launcher.
 
-import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mpiInfo } from '../../src/distributed/mpi.js';
-import { repoRoot } from '../support/datasets.js';
+import { mpiReady, mpirun } from '../support/mpirun.js';
 
-const ready = mpiInfo().available && spawnSync('mpirun', ['--version']).status === 0;
+const run = (how: 'kill' | 'hang') => mpirun(3, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'rank-failure.mts'), how]);
 
-function run(how: 'kill' | 'hang'): Promise<{ code: number; out: string; err: string; seconds: number }> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'mpirun',
-      ['--oversubscribe', '-np', '3', process.execPath, '--import', 'tsx', join(import.meta.dirname, 'fixtures', 'rank-failure.mts'), how],
-      { cwd: repoRoot, env: { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err, seconds: (performance.now() - t0) / 1000 }));
-  });
-}
-
-describe.skipIf(!ready)('a rank that fails mid-run', () => {
+describe.skipIf(!mpiReady)('a rank that fails mid-run', () => {
   it('killed: the job ends within seconds, each other rank saying what it was waiting in', async () => {
     const r = await run('kill');
     expect(r.code).not.toBe(0);
