@@ -160,13 +160,13 @@ export function initMpi(options: { readonly timeoutSeconds?: number } = {}): Mpi
     throw failure(fn, e);
   }
   const who = `dype: rank ${started.rank} of ${started.size}`;
-  // The collectives in flight, for the messages below.
-  const inFlight = new Set<string>();
+  // The collectives in flight (a count per call: two of one kind may overlap), for the messages below.
+  const inFlight = new Map<string, number>();
   const wrap =
     <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
     async (...a: A): Promise<R> => {
       const call = `comm.${name}`;
-      inFlight.add(call);
+      inFlight.set(call, (inFlight.get(call) ?? 0) + 1);
       const watchdog = setTimeout(() => {
         writeSync(2, `${who}: ${call} has waited ${timeout} s for the other ranks (one may have died or hung); ending the job\n`);
         m.abort(75);
@@ -177,7 +177,9 @@ export function initMpi(options: { readonly timeoutSeconds?: number } = {}): Mpi
         throw failure(call, e);
       } finally {
         clearTimeout(watchdog);
-        inFlight.delete(call);
+        const left = inFlight.get(call)! - 1;
+        if (left > 0) inFlight.set(call, left);
+        else inFlight.delete(call);
       }
     };
   world = {
@@ -199,7 +201,7 @@ export function initMpi(options: { readonly timeoutSeconds?: number } = {}): Mpi
   };
   // The launcher ends the job with SIGTERM when another rank dies: say so, in this rank's words.
   process.once('SIGTERM', () => {
-    const doing = inFlight.size ? `waiting in ${[...inFlight].join(', ')}` : 'computing';
+    const doing = inFlight.size ? `waiting in ${[...inFlight.keys()].join(', ')}` : 'computing';
     writeSync(2, `${who}: the MPI launcher is ending the job (another rank failed or was killed) while this rank was ${doing}\n`);
     m.quit(143);
   });

@@ -26,6 +26,19 @@ describe('initMpi without a launcher', () => {
     expect(() => initMpi()).toThrow(UnsupportedError);
     expect(() => initMpi()).toThrow(info.available ? /not started by an MPI launcher.*mpirun -np N/ : /has no MPI/);
   });
+
+  it('refuses a collective timeout that is not seconds, given or from DYPE_MPI_TIMEOUT', () => {
+    expect(() => initMpi({ timeoutSeconds: 0 })).toThrow(/initMpi: the collective timeout must be seconds in \(0, 604800\]/);
+    expect(() => initMpi({ timeout: 5 } as never)).toThrow(/unknown option "timeout"/);
+    const saved = process.env['DYPE_MPI_TIMEOUT'];
+    process.env['DYPE_MPI_TIMEOUT'] = 'soon';
+    try {
+      expect(() => initMpi()).toThrow(/DYPE_MPI_TIMEOUT\), got NaN/);
+    } finally {
+      if (saved === undefined) delete process.env['DYPE_MPI_TIMEOUT'];
+      else process.env['DYPE_MPI_TIMEOUT'] = saved;
+    }
+  });
 });
 
 describe.skipIf(!ready)(`distributed SpMM under mpirun${ready ? '' : ` (skipped: ${why})`}`, () => {
