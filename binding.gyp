@@ -95,8 +95,8 @@
     },
     {
       "target_name": "dype_mpi",
-      "sources": ["native/src/mpi/mpi_binding.cc"],
-      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "sources": ["native/src/mpi/mpi_binding.cc", "native/src/mpi/mpi_collectives.cc"],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native/src"],
       "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
