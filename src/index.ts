@@ -193,6 +193,7 @@ export {
   type RunResult,
   type TimedPieceRecord,
 } from './executor/run.js';
+export type { GateTurn, OperatorGate, OperatorPlacement } from './executor/gate.js';
 export { chromeTrace, TraceRecorder, type TraceEvent } from './executor/trace.js';
 export type { PieceSource } from './executor/piece.js';
 export { DriftMonitor, type DriftOptions, type DriftState } from './executor/drift.js';

@@ -5,6 +5,7 @@ import { describe, InvalidArgumentError } from '../errors.js';
 import { type Backlog, checkBacklog } from '../scheduler/backlog.js';
 import type { Plan } from '../scheduler/schedule.js';
 import { checkOptions } from '../validate.js';
+import type { OperatorGate } from './gate.js';
 import type { ExecutionObserver } from './records.js';
 
 export interface RunPlanOptions {
@@ -58,6 +59,13 @@ export interface RunPlanOptions {
    * and `busyUntil` says when the run leaves each. @default the backlog the plan was made against
    */
   readonly backlog?: Backlog;
+  /**
+   * Share the machine with other runs operator by operator (the shared service's interleaver):
+   * each operator waits for its turn, is placed on the gate's one timeline of the machine, and,
+   * where the gate says so, the operators not yet started are first re-planned against the
+   * machine's queues and the work reserved ahead (elasticity). Most callers never set it.
+   */
+  readonly gate?: OperatorGate;
 }
 
 /**
@@ -90,9 +98,10 @@ export interface RunSettings {
   readonly bfsLevels: boolean;
   readonly keepValues: boolean;
   readonly backlog: Backlog | undefined;
+  readonly gate: OperatorGate | undefined;
 }
 
-const KEYS = ['signal', 'observers', 'replan', 'learn', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels', 'keepValues', 'backlog'] as const;
+const KEYS = ['signal', 'observers', 'replan', 'learn', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels', 'keepValues', 'backlog', 'gate'] as const;
 
 /**
  * Check `runPlan`'s arguments.
@@ -134,5 +143,16 @@ export function checkRunOptions(fn: string, plan: Plan, options: RunPlanOptions)
   const keepValues = options.keepValues ?? false;
   if (typeof keepValues !== 'boolean') throw new InvalidArgumentError(`${fn}: keepValues must be true or false, got ${describe(keepValues)}`);
   const backlog = options.backlog === undefined ? plan.problem.constraints.backlog : checkBacklog(fn, options.backlog, plan.problem.system);
-  return { signal, observers, replan: replan !== false, learn, threshold, deviceLoss: options.deviceLoss, recoverable, bfsLevels, keepValues, backlog };
+  const gate = options.gate;
+  if (
+    gate !== undefined &&
+    (gate === null ||
+      typeof gate !== 'object' ||
+      !Number.isFinite(gate.origin) ||
+      typeof gate.enter !== 'function' ||
+      typeof gate.leave !== 'function' ||
+      typeof gate.close !== 'function')
+  )
+    throw new InvalidArgumentError(`${fn}: gate must be an OperatorGate (origin, enter, leave, close), got ${describe(gate)}`);
+  return { signal, observers, replan: replan !== false, learn, threshold, deviceLoss: options.deviceLoss, recoverable, bfsLevels, keepValues, backlog, gate };
 }

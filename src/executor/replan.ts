@@ -4,6 +4,7 @@
 // by what the run observed), under the plan's objectives, constraints and policy.
 
 import type { BoundWorkload } from '../workloads/bind.js';
+import type { Backlog } from '../scheduler/backlog.js';
 import { objectiveValue } from '../scheduler/branch-and-bound.js';
 import { Evaluator } from '../scheduler/evaluate.js';
 import { searchFront } from '../scheduler/front.js';
@@ -54,7 +55,8 @@ export interface Replanned {
  * for a weighted policy), ties going to simpler mappings. With `hold`, the mapping in force is
  * kept unless the new one is predicted better by more than the model's resolution: hysteresis, so
  * a run does not flip between near-equal mappings as its observations move. Null when no mapping
- * of the rest satisfies the plan's constraints.
+ * of the rest satisfies the plan's constraints. With `backlog`, the devices and links start
+ * after it (a run sharing its machine re-plans against the queues it finds).
  */
 export function replanRemaining(
   plan: Plan,
@@ -64,12 +66,16 @@ export function replanRemaining(
   done: readonly boolean[],
   allowed: (device: number) => boolean = () => true,
   hold = true,
+  backlog?: Backlog,
 ): Replanned | null {
-  const { bound, choices, system, objectives, constraints } = plan.problem;
+  const { bound, choices, system, objectives } = plan.problem;
+  // A run on a shared machine re-plans against the machine's queues as they are now.
+  const constraints = backlog ? { ...plan.problem.constraints, backlog } : plan.problem.constraints;
   const source: CostSource = {
     cost: (op, d, b, e) => (done[op.index] ? { seconds: 0, joules: 0 } : predictions.cost(op, d, b, e)),
   };
   const table = new CostTable(choices, bound.ops, source);
+  if (backlog) table.settled = Uint8Array.from(done, (d) => (d ? 1 : 0));
   // Started operators are held; the others may take any choice whose every part is on an allowed device.
   const free = bound.ops.map((_, i) => (started[i] ? null : choices[i]!.flatMap((ch, c) => (ch.parts.every((p) => allowed(p.device)) ? [c] : []))));
   if (free.some((o) => o !== null && o.length === 0)) return null;

@@ -19,7 +19,9 @@ import { BfsStepping } from './bfs-stepping.js';
 import { DeviceQueues } from './device-queues.js';
 import { joinPieces } from './join.js';
 import { checkRunOptions, type RunPlanOptions, type RunSettings } from './options.js';
+import type { CostSource } from '../scheduler/space.js';
 import type { PieceResult } from './piece.js';
+import { GatedTimeline, type GateTurn, OUTPUTS, reservedSeconds, turnBacklog } from './gate.js';
 import { DeviceLostError, PieceRunner } from './piece-runner.js';
 import type { ReplanRecord, RunResult } from './records.js';
 import { remainingSeconds, replanRemaining, scaledCosts } from './replan.js';
@@ -66,6 +68,10 @@ class Run {
   private readonly residency: Residency;
   private readonly tracker: DriftTracker;
   private readonly runner: PieceRunner;
+  /** On a shared machine (a gate): this run's timeline on the machine's clock. */
+  private readonly gated: GatedTimeline | undefined;
+  /** The operator that finished last (what an elastic re-plan follows). */
+  private lastDone = '';
   private t0 = 0;
 
   constructor(
@@ -92,6 +98,7 @@ class Run {
     const stepping = new BfsStepping(plan, settings.bfsLevels, host);
     this.runner = new PieceRunner(bound, system, host, this.residency, stepping, this.tracker, settings.observers);
     this.values = bound.values.map((v) => v.data as Value | undefined);
+    this.gated = settings.gate ? new GatedTimeline(plan, settings.gate.origin) : undefined;
   }
 
   private isLost(d: number): boolean {
@@ -114,7 +121,9 @@ class Run {
     }
     try {
       await Promise.all(this.finished);
+      if (this.gated) await this.copyResultsHome();
     } finally {
+      settings.gate?.close();
       await this.residency.releaseAll();
     }
     // An abort that arrived while the last pieces ran still cancels the run: no result is presented.
@@ -160,6 +169,7 @@ class Run {
     if (pending) await (pending.length === 1 ? this.finished[pending[0]!]! : Promise.all(pending.map((p) => this.finished[p]!)));
     const x = op.operands.map((v) => this.values[v]!);
     for (;;) {
+      const turn = this.gated ? await this.enterTurn(i) : undefined;
       if (!this.started[i]) {
         this.tracker.leave(i, -1);
         if (choices[i]!.length > 1) this.openChoices--;
@@ -181,6 +191,7 @@ class Run {
         if (failed) reason = failed.reason;
         else results = settled.map((r) => (r as PromiseFulfilledResult<PieceResult>).value);
       }
+      if (turn) this.settings.gate!.leave(i, results ? this.gated!.place(i, this.genome[i]!, this.runner.observed, turn.free) : undefined);
       if (results) {
         // One piece (most operators): its output is the operator's, reductions aside.
         this.values[op.output] =
@@ -193,6 +204,7 @@ class Run {
                 bound.values[op.output]!,
               );
         this.done[i] = true;
+        this.lastDone = op.id;
         this.afterOperator(op, parts, results);
         return;
       }
@@ -241,7 +253,8 @@ class Run {
     if (!learn && !replan) return;
     this.tracker.observe(op, parts, results, learn);
     // Nothing to re-decide when every operator has started, or those left have a single choice.
-    if (!replan || this.unstarted === 0 || this.openChoices === 0 || this.failure !== undefined) return;
+    // On a shared machine the gate's turns re-plan (against the machine's queues too).
+    if (!replan || this.gated || this.unstarted === 0 || this.openChoices === 0 || this.failure !== undefined) return;
     const { planned, now, relative: rel } = this.tracker.drift();
     const threshold = this.settings.threshold;
     if (!(Math.abs(rel) > threshold)) return;
@@ -267,6 +280,56 @@ class Run {
       },
       next?.changed ? next.genome : null,
     );
+  }
+
+  /**
+   * Operator i's turn on the shared machine. When the gate makes the run elastic, the operators
+   * not started (i among them) are first re-planned against the machine's queues then and the
+   * work reserved ahead: the run grows onto devices freed since, and shrinks off those taken.
+   */
+  private async enterTurn(i: number): Promise<GateTurn> {
+    const { plan } = this;
+    const readyAt = this.gated!.readyAt(i);
+    const costs = scaledCosts(this.tracker.base, this.tracker.scale);
+    const gate = this.settings.gate!;
+    const turn = await gate.enter(i, readyAt, reservedSeconds(plan, costs, this.genome, this.started));
+    try {
+      this.elasticReplan(i, turn, readyAt, costs);
+    } catch (e) {
+      gate.leave(i, undefined); // the turn is given back before the run fails
+      throw e;
+    }
+    return turn;
+  }
+
+  private elasticReplan(i: number, turn: GateTurn, readyAt: number, costs: CostSource): void {
+    const { plan } = this;
+    if (!turn.elastic || this.started[i] || this.openChoices === 0 || this.failure !== undefined || this.settings.signal?.aborted) return;
+    const backlog = turnBacklog(turn, readyAt);
+    const next = replanRemaining(plan, costs, this.genome, this.started, this.done, (d) => !this.isLost(d), true, backlog);
+    if (!next?.changed) return;
+    const queues = Object.entries(backlog)
+      .map(([n, sec]) => `${n} ${formatSeconds(sec)}`)
+      .join(', ');
+    this.record(
+      {
+        after: this.lastDone,
+        at: (performance.now() - this.t0) / 1000,
+        reason: `elastic: before ${plan.problem.bound.ops[i]!.id}, the shared machine's queues and the work reserved ahead (${queues || 'none'}) make another mapping of the rest ${(100 * next.gain).toFixed(1)}% faster`,
+        plannedSeconds: remainingSeconds(plan.problem.bound, plan, costs, this.genome, this.started),
+        nowSeconds: remainingSeconds(plan.problem.bound, plan, costs, next.genome, this.started),
+        from: this.label(this.genome),
+        to: this.label(next.genome),
+      },
+      next.genome,
+    );
+  }
+
+  /** On a shared machine, the results' copies home are the run's last step on it. */
+  private async copyResultsHome(): Promise<void> {
+    const gate = this.settings.gate!;
+    const turn = await gate.enter(OUTPUTS, this.gated!.outputsReady(), {});
+    gate.leave(OUTPUTS, this.gated!.placeOutputs(turn.free));
   }
 
   /** Put a re-plan in force (when it found a mapping), tell the observers, and re-predict the rest. */

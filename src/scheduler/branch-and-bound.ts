@@ -183,7 +183,8 @@ export function branchAndBound(evaluator: Evaluator, objective: ScalarObjective,
     for (const c of order[i]!) {
       const eQuick = activeNow + joules[i]![c]! + restJoules[i + 1]!;
       let tQuick = 0;
-      if (!stream && (objective !== 'min-energy' || deadline !== undefined)) {
+      // An operator already computed (re-planning a run's rest) takes no device time: no quick bound.
+      if (!stream && (objective !== 'min-energy' || deadline !== undefined) && table.settled?.[i] !== 1) {
         const g = table.choiceBase[i]! + c;
         for (let p = table.partBegin[g]!; p < table.partBegin[g]! + table.partCount[g]!; p++) {
           const f = Math.max(schedule.devFree[table.partDevice[p]!]!, operandsAt) + table.partSeconds[p]!;

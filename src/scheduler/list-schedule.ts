@@ -260,6 +260,12 @@ export class ListSchedule {
     const outV = this.opOutput[i]!;
     const ob = this.opOperandBegin[i]!;
     const oe = this.opOperandBegin[i + 1]!;
+    if (t.settled !== undefined && t.settled[i] === 1) {
+      // Computed before this schedule starts: the output is where it was made, from time 0.
+      if (pc === 1) ready[outV * S + this.spaceOf[t.partDevice[pb]!]!] = 0;
+      else ready[outV * S] = 0;
+      return;
+    }
     let active = this.state[this.tail]!;
     let makespan = this.state[this.tail + 1]!;
     let joined = 0;

@@ -66,7 +66,9 @@ function bestOf(
 ): Optimum {
   const { bound, system, choices, constraints } = problem;
   const restricted: Choice[][] = genes.map((g, i) => g.map((c) => choices[i]![c]!));
-  const evaluator = new Evaluator(bound, system, new CostTable(restricted, bound.ops, costs), ['time', 'energy'], constraints);
+  const table = new CostTable(restricted, bound.ops, costs);
+  table.settled = problem.table.settled; // per operator, whatever its choices
+  const evaluator = new Evaluator(bound, system, table, ['time', 'energy'], constraints);
   // Seeds given in the whole space's indices, kept where every gene can express them.
   const local = seeds.flatMap((s) => {
     const g = Int32Array.from(s, (c, i) => genes[i]!.indexOf(c));

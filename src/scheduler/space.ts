@@ -150,6 +150,13 @@ export class CostTable {
   readonly partJoules: Float64Array;
   readonly partFraction: Float64Array;
   readonly partRowFraction: Float64Array;
+  /**
+   * Operators already computed when the schedule starts (1), as in re-planning the rest of a run
+   * on a busy machine: their outputs are where they were made from time 0 on, and they take no
+   * device or link time (else they would be placed after the machine's backlog, with them every
+   * operator that reads them).
+   */
+  settled: Uint8Array | undefined;
 
   constructor(
     readonly choices: readonly (readonly Choice[])[],
