@@ -72,7 +72,14 @@ export interface ServerStatus extends SchedulerStatus {
   readonly server: { readonly version: string; readonly uptimeSeconds: number; readonly connections: number; readonly system: string };
   readonly tenant: string;
   /** The shared timeline: how the devices are shared, and seconds of work queued on each device and link direction now (service clock). */
-  readonly machine: { readonly sharing: string; readonly clock: string; readonly backlog: Readonly<Record<string, number>> };
+  readonly machine: {
+    readonly sharing: string;
+    /** `job`: jobs run whole; `operator`: their operators take turns on the machine (elastic: re-planned at each turn). */
+    readonly granularity: 'job' | 'operator';
+    readonly elastic?: boolean;
+    readonly clock: string;
+    readonly backlog: Readonly<Record<string, number>>;
+  };
   readonly store: {
     readonly bytes: number;
     readonly maxBytes: number;

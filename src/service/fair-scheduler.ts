@@ -222,6 +222,11 @@ export class FairScheduler {
     this.#stop(job, new AbortedError(`${fn}: job ${jobId} was ${why}`));
   }
 
+  /** Start what may start now: the operator interleaver's clock moved, so replayed arrivals may have been reached. */
+  poke(): void {
+    this.#pump();
+  }
+
   /** Stop admitting; resolves when every accepted job has finished. */
   drain(): Promise<void> {
     this.#draining = true;

@@ -16,6 +16,9 @@ import type { Backlog } from '../scheduler/backlog.js';
 
 export type Sharing = 'shared' | 'exclusive';
 export const SHARING: readonly Sharing[] = ['shared', 'exclusive'];
+/** How jobs share the machine's timeline: whole (`job`) or interleaved operator by operator (`operator`, interleaver.ts). */
+export type Granularity = 'job' | 'operator';
+export const GRANULARITY: readonly Granularity[] = ['job', 'operator'];
 
 /** Where a job sat on the machine's timeline, in service seconds. */
 export interface MachineSlot {
@@ -97,6 +100,11 @@ export class MachineTimeline {
     const finish = start + seconds;
     for (const n of this.sharing === 'exclusive' ? this.names : used) if (this.#free.has(n)) this.#free.set(n, finish);
     return { arrival, start, finish, turnaround: finish - arrival, composed: true };
+  }
+
+  /** A piece or copy placed by the operator interleaver: the devices and links it used are busy until then. */
+  occupy(busyUntil: Readonly<Record<string, number>>): void {
+    for (const [n, t] of Object.entries(busyUntil)) if (this.#free.has(n)) this.#free.set(n, Math.max(this.#free.get(n)!, t));
   }
 
   /** When each device and link direction is next free, service seconds. */

@@ -16,6 +16,7 @@ import type { WorkloadData } from '../workloads/bind.js';
 import type { DataStore } from './data-store.js';
 import type { FairScheduler, JobHandle, JobOutcome, JobSpec } from './fair-scheduler.js';
 import { checkKey, KeyedJobs } from './idempotency.js';
+import type { Interleaver, Lane } from './interleaver.js';
 import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
 import type { PlanCache } from './plan-cache.js';
 import type { TenantPolicy } from './policy.js';
@@ -31,6 +32,8 @@ export interface ServiceState {
   readonly store: DataStore;
   readonly scheduler: FairScheduler;
   readonly machine: MachineTimeline;
+  /** With operator granularity: the jobs' operators take turns on the machine (else jobs run whole). */
+  readonly interleaver: Interleaver | undefined;
   readonly keys: KeyedJobs;
   /** The policy in force for a tenant. */
   tenantPolicy(name: string): TenantPolicy | undefined;
@@ -90,6 +93,8 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
           tenant,
           machine: {
             sharing: state.machine.sharing,
+            granularity: state.interleaver ? 'operator' : 'job',
+            ...(state.interleaver ? { elastic: state.interleaver.elastic } : {}),
             clock: state.clock,
             backlog: state.machine.backlogAt(state.clock === 'wall' ? performance.now() / 1000 : state.machine.earliestFree),
           },
@@ -185,11 +190,35 @@ function arrivalField(state: ServiceState, fn: string, raw: unknown): number | u
   return raw;
 }
 
-/** Run `plan` behind the backlog its arrival finds, and put it on the machine's timeline. */
-async function runOnMachine(state: ServiceState, plan: Plan, arrival: number, options: RunPlanOptions): Promise<{ result: RunResult; machine: MachineSlot }> {
+/**
+ * Run `plan` behind the backlog its arrival finds, and put it on the machine's timeline: whole, or
+ * operator by operator through its `lane` of the interleaver.
+ */
+async function runOnMachine(
+  state: ServiceState,
+  plan: Plan,
+  arrival: number,
+  options: RunPlanOptions,
+  lane: Lane | undefined,
+): Promise<{ result: RunResult; machine: MachineSlot }> {
+  if (lane) {
+    lane.reserve(predictedSeconds(plan));
+    const result = await runPlan(plan, { ...options, gate: lane, backlog: state.interleaver!.backlogFor(lane) });
+    return { result, machine: lane.slot() };
+  }
   const backlog = state.machine.backlogAt(arrival);
   const result = await runPlan(plan, { ...options, backlog });
   return { result, machine: state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan) };
+}
+
+/** Predicted busy seconds per device of a plan's mapping. */
+function predictedSeconds(plan: Plan): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of plan.predicted.timeline) {
+    const d = plan.problem.system.devices[e.device]!.name;
+    out[d] = (out[d] ?? 0) + e.seconds;
+  }
+  return out;
 }
 
 /** Busy seconds per device of a run's pieces. */
@@ -244,32 +273,55 @@ function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore
     kind,
     ...jobTimes(state, fn, f),
     run: async ({ signal, exclude, arrival: at }): Promise<JobOutcome<unknown>> => {
-      const merged = mergedExclude(options['exclude'], exclude);
-      // The library checks every option (names and values) as it does in-process.
-      // Planned against the machine's backlog at its arrival: a busy device costs its queue.
-      const backlog = state.machine.backlogAt(at);
-      const planning = {
-        ...options,
-        ...(merged !== undefined ? { exclude: merged } : {}),
-        ...(state.backlogPlanning && Object.keys(backlog).length > 0 ? { backlog } : {}),
-        system: state.system,
-        model: state.model,
-        signal,
-      } as ScheduleOptions;
-      const t0 = performance.now();
-      if (kind === 'explore') {
-        const ex = await explore(workload, data, planning);
-        return { value: planResult(ex), usage: new Map([['host', (performance.now() - t0) / 1000]]) };
+      // Opened before planning, so no other job's operator moves on until this one says what it runs first.
+      const lane = kind === 'run' ? state.interleaver?.open(state.tenantPolicy(tenant)?.priority ?? 0, at) : undefined;
+      try {
+        return await planAndRun(state, tenant, kind, workload, data, hashes, options, runOptions, { signal, exclude, at, lane });
+      } finally {
+        lane?.close();
       }
-      const plan = await schedule(workload, data, planning);
-      if (kind === 'schedule') {
-        const planId = state.plans.keep(tenant, plan, hashes);
-        return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
-      }
-      const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions);
-      return { value: { ...runReply(result), plan: planResult(plan), machine }, usage: usageOf(result) };
     },
   });
+}
+
+/** The body of a planning job: plan against the machine's backlog at its arrival (a busy device costs its queue), then run or keep the plan. */
+async function planAndRun(
+  state: ServiceState,
+  tenant: string,
+  kind: 'explore' | 'schedule' | 'run',
+  workload: string | object,
+  data: WorkloadData,
+  hashes: readonly string[],
+  options: Record<string, unknown>,
+  runOptions: Record<string, unknown>,
+  job: { signal: AbortSignal; exclude: readonly string[]; at: number; lane: Lane | undefined },
+): Promise<JobOutcome<unknown>> {
+  const { signal, exclude, at, lane } = job;
+  const merged = mergedExclude(options['exclude'], exclude);
+  // The library checks every option (names and values) as it does in-process.
+  // Jobs sharing the machine by operator turns plan in the order they opened, each against the reservations before it.
+  if (lane) await state.interleaver!.earlierPlans(lane);
+  const backlog = lane ? state.interleaver!.backlogFor(lane) : state.machine.backlogAt(at);
+  const planning = {
+    ...options,
+    ...(merged !== undefined ? { exclude: merged } : {}),
+    ...(state.backlogPlanning && Object.keys(backlog).length > 0 ? { backlog } : {}),
+    system: state.system,
+    model: state.model,
+    signal,
+  } as ScheduleOptions;
+  const t0 = performance.now();
+  if (kind === 'explore') {
+    const ex = await explore(workload, data, planning);
+    return { value: planResult(ex), usage: new Map([['host', (performance.now() - t0) / 1000]]) };
+  }
+  const plan = await schedule(workload, data, planning);
+  if (kind === 'schedule') {
+    const planId = state.plans.keep(tenant, plan, hashes);
+    return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
+  }
+  const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions, lane);
+  return { value: { ...runReply(result), plan: planResult(plan), machine }, usage: usageOf(result) };
 }
 
 /** `run` of a plan this tenant made with `schedule` (kept on the server by its id). */
@@ -288,8 +340,13 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
       needs,
       ...times,
       run: async ({ signal, arrival: at }): Promise<JobOutcome<unknown>> => {
-        const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions);
-        return { value: { ...runReply(result), machine }, usage: usageOf(result) };
+        const lane = state.interleaver?.open(state.tenantPolicy(tenant)?.priority ?? 0, at);
+        try {
+          const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions, lane);
+          return { value: { ...runReply(result), machine }, usage: usageOf(result) };
+        } finally {
+          lane?.close();
+        }
       },
     });
   } catch (e) {

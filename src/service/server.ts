@@ -19,7 +19,8 @@ import { PlanCache } from './plan-cache.js';
 import { defaultPolicy, loadPolicy, type ServicePolicy } from './policy.js';
 import type { ServiceClock, ServiceState } from './requests.js';
 import { KeyedJobs } from './idempotency.js';
-import { MachineTimeline, SHARING, type Sharing } from './machine-timeline.js';
+import { Interleaver } from './interleaver.js';
+import { GRANULARITY, type Granularity, MachineTimeline, SHARING, type Sharing } from './machine-timeline.js';
 import { backlogNames } from '../scheduler/backlog.js';
 import { generateToken, TenantDirectory, writeTokenFile } from './tokens.js';
 import { packageVersion } from './version.js';
@@ -35,8 +36,26 @@ export interface ServeOptions {
   readonly maxFrameBytes?: number;
   /** Bytes of uploaded data kept. @default 4 GiB */
   readonly storeBytes?: number;
-  /** Jobs the host runs at once. Above 1, a job is planned without the backlog of the others in flight. @default 1 */
+  /**
+   * Jobs open at once. With `granularity: 'job'`, jobs the host runs at once (above 1, a job is
+   * planned without the backlog of the others in flight); with `'operator'`, jobs whose operators
+   * take turns on the machine (the host still runs one operator at a time). @default 1; 64 with 'operator'
+   */
   readonly slots?: number;
+  /**
+   * `job`: a job is planned against the backlog its arrival finds, runs whole, and is put on the
+   * machine's timeline whole. `operator`: the open jobs' operators take turns on the machine's
+   * composed clock, earliest ready first, each placed as it runs, and each job reserves what its
+   * operators not started are predicted to take; see `elastic`. Needs `sharing: 'shared'`. @default 'job'
+   */
+  readonly granularity?: Granularity;
+  /**
+   * With `granularity: 'operator'`: each job re-plans its operators not started at every turn,
+   * against the machine's queues and the work reserved by the jobs before it (higher priority, or
+   * equal and started earlier), so running plans grow onto freed devices and shrink off those a
+   * higher-priority job reserved. False: each job runs the plan it started with. @default true
+   */
+  readonly elastic?: boolean;
   /**
    * `shared`: jobs co-run on the devices their plans leave free, each planned against the
    * machine's backlog; `exclusive`: each job holds the whole machine, first come first served
@@ -63,7 +82,22 @@ export interface ServeOptions {
 /** Connections held at once, per listener. */
 const MAX_CONNECTIONS = 1024;
 
-const KEYS = ['socket', 'tcp', 'policy', 'maxFrameBytes', 'storeBytes', 'slots', 'sharing', 'clock', 'backlogPlanning', 'system', 'model', 'log'] as const;
+const KEYS = [
+  'socket',
+  'tcp',
+  'policy',
+  'maxFrameBytes',
+  'storeBytes',
+  'slots',
+  'granularity',
+  'elastic',
+  'sharing',
+  'clock',
+  'backlogPlanning',
+  'system',
+  'model',
+  'log',
+] as const;
 
 /**
  * Start a dype server.
@@ -85,8 +119,13 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
   const maxFrameBytes =
     options.maxFrameBytes === undefined ? DEFAULT_MAX_FRAME_BYTES : checkInt(fn, 'maxFrameBytes', options.maxFrameBytes, 1024, MAX_FRAME_LIMIT);
   const storeBytes = options.storeBytes === undefined ? 4 * 2 ** 30 : checkInt(fn, 'storeBytes', options.storeBytes, 1);
-  const slots = options.slots === undefined ? 1 : checkInt(fn, 'slots', options.slots, 1, 64);
+  const granularity = checkEnum(fn, 'granularity', options.granularity ?? 'job', GRANULARITY);
+  const slots = options.slots === undefined ? (granularity === 'operator' ? 64 : 1) : checkInt(fn, 'slots', options.slots, 1, 64);
   const sharing = checkEnum(fn, 'sharing', options.sharing ?? 'shared', SHARING);
+  if (granularity === 'operator' && sharing !== 'shared')
+    throw new InvalidArgumentError(`${fn}: granularity 'operator' interleaves jobs on a shared machine; it cannot go with sharing ${JSON.stringify(sharing)}`);
+  const elastic = options.elastic ?? true;
+  if (typeof elastic !== 'boolean') throw new InvalidArgumentError(`${fn}: elastic must be true or false, got ${describe(elastic)}`);
   const clock = checkEnum(fn, 'clock', options.clock ?? 'wall', ['wall', 'declared'] as const);
   const backlogPlanning = options.backlogPlanning ?? true;
   if (typeof backlogPlanning !== 'boolean') throw new InvalidArgumentError(`${fn}: backlogPlanning must be true or false, got ${describe(backlogPlanning)}`);
@@ -105,6 +144,8 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
     maxFrameBytes,
     storeBytes,
     slots,
+    granularity,
+    elastic,
     sharing,
     clock,
     backlogPlanning,
@@ -148,6 +189,8 @@ export class DypeServer {
       maxFrameBytes: number;
       storeBytes: number;
       slots: number;
+      granularity: Granularity;
+      elastic: boolean;
       sharing: Sharing;
       clock: ServiceClock;
       backlogPlanning: boolean;
@@ -162,10 +205,11 @@ export class DypeServer {
     this.#directory = new TenantDirectory(policy);
     const devices = system.devices.map((d) => d.name);
     const machine = new MachineTimeline(backlogNames(system), devices, settings.sharing);
-    // Replayed arrivals are reached as the machine frees up; received ones as they come.
+    const interleaver = settings.granularity === 'operator' ? new Interleaver(machine, settings.elastic, () => this.scheduler.poke()) : undefined;
+    // Replayed arrivals are reached as the machine's clock gets there; received ones as they come.
     this.scheduler = new FairScheduler(policy, devices, settings.slots, undefined, {
       order: settings.sharing === 'exclusive' ? 'fifo' : 'fair',
-      ...(settings.clock === 'declared' ? { horizon: () => machine.earliestFree } : {}),
+      ...(settings.clock === 'declared' ? { horizon: () => interleaver?.clock ?? machine.earliestFree } : {}),
     });
     const store = new DataStore(settings.storeBytes);
     this.state = {
@@ -175,6 +219,7 @@ export class DypeServer {
       store,
       scheduler: this.scheduler,
       machine,
+      interleaver,
       keys: new KeyedJobs(),
       tenantPolicy: (name) => this.#policy.tenants.find((t) => t.name === name),
       clock: settings.clock,

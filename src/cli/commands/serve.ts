@@ -23,6 +23,11 @@ Options:
   --sharing MODE       shared (default): jobs co-run on the devices their plans leave free, each
                        planned against the machine's backlog; exclusive: each job holds the whole
                        machine, first come first served
+  --granularity G      job (default): each job runs whole, planned against the backlog its arrival
+                       finds; operator: up to 64 open jobs' operators take turns on the machine,
+                       earliest ready first, and each job re-plans the rest at every turn (it grows
+                       onto devices others left and shrinks off those a higher priority reserved)
+  --no-elastic         with --granularity operator: each job keeps the plan it started with
   -h, --help           show this help
 
 Signals: SIGTERM or SIGINT drain (accepted jobs finish, new ones are refused, then exit 0);
@@ -39,6 +44,8 @@ const FLAGS = {
   'max-frame': { type: 'string' },
   'store-mib': { type: 'string' },
   sharing: { type: 'string' },
+  granularity: { type: 'string' },
+  'no-elastic': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -57,6 +64,8 @@ export async function serveCommand(argv: readonly string[], out: (s: string) => 
     maxFrameBytes,
     storeBytes: storeMib * 2 ** 20,
     ...(typeof values['sharing'] === 'string' ? { sharing: values['sharing'] as 'shared' } : {}),
+    ...(typeof values['granularity'] === 'string' ? { granularity: values['granularity'] as 'job' } : {}),
+    ...(values['no-elastic'] ? { elastic: false } : {}),
   });
   out(`dype serve: listening on ${server.addresses.join(', ')}`);
   out(

@@ -38,7 +38,8 @@ export function formatStatus(s: ServerStatus, address: string): string {
     `Dispatcher: ${s.slots} job(s) at a time, ${s.running} running, ${s.queued} queued${s.draining ? ', draining' : ''}; you are tenant "${s.tenant}"`,
   );
   const queued = Object.entries(s.machine.backlog).map(([k, v]) => `${k} ${formatSeconds(v)}`);
-  lines.push(`Machine: ${s.machine.sharing} (${s.machine.clock} clock); work queued now: ${queued.length > 0 ? queued.join(', ') : 'none'}\n`);
+  const turns = s.machine.granularity === 'operator' ? `, operator turns${s.machine.elastic ? ', elastic' : ''}` : '';
+  lines.push(`Machine: ${s.machine.sharing}${turns} (${s.machine.clock} clock); work queued now: ${queued.length > 0 ? queued.join(', ') : 'none'}\n`);
   lines.push(
     formatTable(
       ['tenant', 'weight', 'priority', 'queued', 'running', 'done', 'failed', 'refused', 'served'],

@@ -1,0 +1,206 @@
+// The served machine, operator by operator: several jobs are open at once, and their operators take
+// turns on the machine's one composed timeline. A turn goes to the operator ready earliest on that
+// clock (then the higher priority, then the job that started first), and only when every open job
+// has said what it runs next, so no operator is placed before one that was ready sooner: a
+// conservative discrete-event loop over all jobs' operators. The host runs one operator at a time,
+// so a CPU piece is timed without another job's work on the same cores.
+//
+// Each job reserves the device seconds its operators not yet started are predicted to take. A job
+// plans, and an elastic job re-plans at each of its operator boundaries, against the machine's
+// queues plus the reservations of the jobs that go before it (higher priority, or equal priority
+// and started earlier): a job grows onto devices others have left or finished with, and shrinks off
+// those a higher-priority arrival has reserved (preemption at operator boundaries).
+
+import { InvalidArgumentError } from '../errors.js';
+import type { GateTurn, OperatorGate, OperatorPlacement } from '../executor/gate.js';
+import type { Backlog } from '../scheduler/backlog.js';
+import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
+
+interface Request {
+  readonly lane: Lane;
+  readonly readyAt: number;
+  readonly grant: (turn: GateTurn) => void;
+}
+
+/** One job's part in the interleaving: the gate its run goes through. */
+export class Lane implements OperatorGate {
+  /** Requests of this job waiting for a turn. */
+  waiting = 0;
+  closed = false;
+  reserved: Readonly<Record<string, number>> = {};
+  #start = Infinity;
+  #finish = 0;
+
+  constructor(
+    private readonly owner: Interleaver,
+    readonly seq: number,
+    readonly priority: number,
+    readonly origin: number,
+  ) {}
+
+  /** Whether the job has made its plan (and so reserved what it needs). */
+  planned = false;
+
+  /** The job made its plan: it holds each device `seconds` (predicted) until its operators run. */
+  reserve(seconds: Readonly<Record<string, number>>): void {
+    this.reserved = seconds;
+    this.planned = true;
+    this.owner.planned();
+  }
+
+  enter(op: number, readyAt: number, reserved: Readonly<Record<string, number>>): Promise<GateTurn> {
+    if (this.closed) throw new InvalidArgumentError(`Lane.enter: job ${this.seq} has closed its lane (operator ${op})`);
+    if (!this.planned) this.reserve(reserved);
+    this.reserved = reserved;
+    return this.owner.request(this, readyAt);
+  }
+
+  leave(_op: number, placed: OperatorPlacement | undefined): void {
+    if (placed) {
+      this.#start = Math.min(this.#start, placed.start);
+      this.#finish = Math.max(this.#finish, placed.finish);
+    }
+    this.owner.release(placed);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.reserved = {};
+    this.owner.drop(this);
+  }
+
+  /** Where the job sat on the machine's timeline. */
+  slot(): MachineSlot {
+    const start = Number.isFinite(this.#start) ? this.#start : this.origin;
+    const finish = Math.max(this.#finish, start);
+    return { arrival: this.origin, start, finish, turnaround: finish - this.origin, composed: true };
+  }
+}
+
+export class Interleaver {
+  readonly #lanes = new Set<Lane>();
+  #pending: Request[] = [];
+  #planWaiters: { lane: Lane; resolve: () => void }[] = [];
+  #busy = false;
+  #scheduled = false;
+  #seq = 0;
+
+  constructor(
+    private readonly machine: MachineTimeline,
+    /** Whether runs re-plan the rest at each turn (else each runs the plan it started with). */
+    readonly elastic: boolean,
+    /** Called before a turn is given, so jobs that arrived by then can open their lanes first. */
+    private readonly admit: () => void = () => {},
+  ) {}
+
+  /** Open a lane for a job arriving at `arrival`: until it closes, no turn is given while it has not said what it runs next. */
+  open(priority: number, arrival: number): Lane {
+    const lane = new Lane(this, ++this.#seq, priority, arrival);
+    this.#lanes.add(lane);
+    return lane;
+  }
+
+  /** The machine's clock for admitting replayed arrivals: when the earliest waiting operator is ready, else when a device is first free. */
+  get clock(): number {
+    if (this.#pending.length === 0) return this.machine.earliestFree;
+    let t = Infinity;
+    for (const r of this.#pending) t = Math.min(t, r.readyAt);
+    return t;
+  }
+
+  /** Device seconds reserved by the open jobs that go before `lane`. */
+  ahead(lane: Lane): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const other of this.#lanes) {
+      if (other === lane || !(other.priority > lane.priority || (other.priority === lane.priority && other.seq < lane.seq))) continue;
+      for (const [d, s] of Object.entries(other.reserved)) out[d] = (out[d] ?? 0) + s;
+    }
+    return out;
+  }
+
+  /** What `lane`'s job plans against at its arrival: the machine's queues then, and the work reserved ahead of it. */
+  backlogFor(lane: Lane): Backlog {
+    const out: Record<string, number> = { ...this.machine.backlogAt(lane.origin) };
+    for (const [d, s] of Object.entries(this.ahead(lane))) if (s > 0) out[d] = (out[d] ?? 0) + s;
+    return out;
+  }
+
+  /**
+   * Resolves once every job opened before `lane` has made its plan or closed: jobs plan in the
+   * order they opened, each against the reservations of those before it.
+   */
+  earlierPlans(lane: Lane): Promise<void> {
+    if (this.#earlierPlanned(lane)) return Promise.resolve();
+    return new Promise((resolve) => this.#planWaiters.push({ lane, resolve }));
+  }
+
+  #earlierPlanned(lane: Lane): boolean {
+    for (const other of this.#lanes) if (other.seq < lane.seq && !other.planned) return false;
+    return true;
+  }
+
+  planned(): void {
+    const waiting = this.#planWaiters;
+    this.#planWaiters = [];
+    for (const w of waiting) {
+      if (w.lane.closed || this.#earlierPlanned(w.lane)) w.resolve();
+      else this.#planWaiters.push(w);
+    }
+  }
+
+  request(lane: Lane, readyAt: number): Promise<GateTurn> {
+    return new Promise((grant) => {
+      lane.waiting++;
+      this.#pending.push({ lane, readyAt, grant });
+      this.#schedule();
+    });
+  }
+
+  release(placed: OperatorPlacement | undefined): void {
+    if (placed) this.machine.occupy(placed.busyUntil);
+    this.#busy = false;
+    this.#schedule();
+  }
+
+  /** A job ended (or failed): its reservation goes, and turns it still asked for are withdrawn (a failed run does not take them). */
+  drop(lane: Lane): void {
+    this.#lanes.delete(lane);
+    this.#pending = this.#pending.filter((r) => r.lane !== lane);
+    this.planned();
+    this.#schedule();
+  }
+
+  /** Look for a turn to give once the promise chains running now have settled (they may ask for turns). */
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#give();
+    });
+  }
+
+  #give(): void {
+    if (this.#busy || this.#pending.length === 0) return;
+    const open = this.#lanes.size;
+    this.admit();
+    // A job admitted just now (its lane opened) says what it runs first before anyone moves on.
+    if (this.#lanes.size !== open) return;
+    for (const lane of this.#lanes) if (lane.waiting === 0) return;
+    let best = 0;
+    for (let k = 1; k < this.#pending.length; k++) {
+      const a = this.#pending[k]!;
+      const b = this.#pending[best]!;
+      if (
+        a.readyAt < b.readyAt ||
+        (a.readyAt === b.readyAt && (a.lane.priority > b.lane.priority || (a.lane.priority === b.lane.priority && a.lane.seq < b.lane.seq)))
+      )
+        best = k;
+    }
+    const r = this.#pending.splice(best, 1)[0]!;
+    r.lane.waiting--;
+    this.#busy = true;
+    r.grant({ free: this.machine.snapshot(), ahead: this.ahead(r.lane), elastic: this.elastic });
+  }
+}
