@@ -34,6 +34,10 @@ const { values: args } = parseArgs({
     jobs: { type: 'string' },
     tenants: { type: 'string', default: '8' },
     json: { type: 'string' },
+    // Jobs open at once under operator turns (the server's slots).
+    window: { type: 'string', default: '64' },
+    // Only the rows of load that rises and falls (the elasticity comparison).
+    'bursty-only': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
   },
   strict: true,
@@ -42,6 +46,7 @@ const TENANTS = Number(args.tenants);
 // A multiple of the mix's five jobs, so every tenant asks for the same work.
 const JOBS = Number(args.jobs ?? (args.quick ? 10 : 25));
 const LOAD = Number(args.load);
+const WINDOW = Number(args.window);
 
 const system = await detectSystem();
 const model = await loadCostModel(system);
@@ -87,6 +92,10 @@ interface Variant {
   readonly bursty?: boolean;
   /** Plan as if the machine were idle (the ablation of backlog-aware planning). */
   readonly blind?: boolean;
+  /** Jobs take turns operator by operator (the interleaver), re-planning the rest at each turn when elastic. */
+  readonly operator?: { readonly elastic: boolean };
+  /** Tenant 0 at priority 5 (the others 0): preemption at operator boundaries is tested. */
+  readonly priority?: boolean;
 }
 
 async function replay(name: string, sharing: Sharing, v: Variant = {}): Promise<Outcome> {
@@ -97,6 +106,7 @@ async function replay(name: string, sharing: Sharing, v: Variant = {}): Promise<
     token: `load-bench-token-of-tenant-${i}`,
     maxQueued: 100000,
     weight: weightOf(i, saturated),
+    ...(v.priority && i === 0 ? { priority: 5 } : {}),
     ...(partition ? { devices: [devices[i % devices.length]!] } : {}),
   }));
   writeFileSync(join(dir, 'policy.json'), JSON.stringify({ tenants }));
@@ -108,6 +118,7 @@ async function replay(name: string, sharing: Sharing, v: Variant = {}): Promise<
     sharing,
     clock: 'declared',
     backlogPlanning: !v.blind,
+    ...(v.operator ? { granularity: 'operator' as const, elastic: v.operator.elastic, slots: WINDOW } : {}),
     log: () => {},
   });
   const t0 = performance.now();
@@ -179,20 +190,53 @@ function summarise(o: Outcome) {
     p50: median(turn),
     p99: quantile(turn, 0.99),
     mean: turn.reduce((s, x) => s + x, 0) / turn.length,
+    // Tenant t0's own mean turnaround (the high-priority tenant in the priority rows).
+    t0Mean: (byTenant.get('t0') ?? []).reduce((s, r) => s + r.turnaround, 0) / Math.max(1, (byTenant.get('t0') ?? []).length),
     jain: jain(shares),
     wallSeconds: o.wallSeconds,
   };
 }
 
-const outcomes = [
-  await replay('exclusive FCFS', 'exclusive'),
-  await replay('static partition', 'shared', { partition: true }),
-  await replay('shared', 'shared'),
-  await replay('exclusive FCFS, saturated', 'exclusive', { saturated: true }),
-  await replay('shared, saturated', 'shared', { saturated: true }),
-  await replay('shared, load rising and falling', 'shared', { bursty: true }),
-  await replay('shared, planned as if idle, load rising and falling', 'shared', { bursty: true, blind: true }),
+// Groups of rows compared with the group's first (the "vs" column); the same traces everywhere.
+const groups: (() => Promise<Outcome>)[][] = [
+  ...(args['bursty-only']
+    ? []
+    : [
+        [() => replay('exclusive FCFS', 'exclusive'), () => replay('static partition', 'shared', { partition: true }), () => replay('shared', 'shared')],
+        [() => replay('exclusive FCFS, saturated', 'exclusive', { saturated: true }), () => replay('shared, saturated', 'shared', { saturated: true })],
+      ]),
+  [
+    () => replay('shared, load rising and falling', 'shared', { bursty: true }),
+    () => replay('shared, planned as if idle, load rising and falling', 'shared', { bursty: true, blind: true }),
+  ],
+  [
+    () => replay('operator turns, elastic, load rising and falling', 'shared', { bursty: true, operator: { elastic: true } }),
+    () => replay('operator turns, each plan as started, load rising and falling', 'shared', { bursty: true, operator: { elastic: false } }),
+  ],
+  [
+    () =>
+      replay('operator turns, elastic, tenant t0 at priority 5, load rising and falling', 'shared', {
+        bursty: true,
+        priority: true,
+        operator: { elastic: true },
+      }),
+    () =>
+      replay('operator turns, each plan as started, t0 at priority 5, load rising and falling', 'shared', {
+        bursty: true,
+        priority: true,
+        operator: { elastic: false },
+      }),
+  ],
 ];
+const outcomes: Outcome[] = [];
+const groupFirst: number[] = [];
+for (const g of groups) {
+  const first = outcomes.length;
+  for (const run of g) {
+    groupFirst.push(first);
+    outcomes.push(await run());
+  }
+}
 const rows = outcomes.map(summarise);
 const us = (s: number): string => `${(s * 1e6).toFixed(0)}`;
 const report: SuiteReport = {
@@ -200,21 +244,33 @@ const report: SuiteReport = {
   title: `Service under load: ${TENANTS} tenants x ${JOBS} jobs, offered ${LOAD}x the exclusive machine's capacity`,
   date: new Date().toISOString(),
   machine: machineInfo(),
-  settings: { tenants: TENANTS, jobs: JOBS, load: LOAD, system: system.name, devices, dilation, hostSecondsPerJob: meanWall },
+  settings: { tenants: TENANTS, jobs: JOBS, load: LOAD, window: WINDOW, system: system.name, devices, dilation, hostSecondsPerJob: meanWall },
   notes: [
     `Mix, each job alone (composed makespan): ${JOB_MIX.map((j, i) => `${j.workload}/${j.input} ${us(alone[i]!)} us`).join(', ')}.`,
     'Times are on the composed service clock: real CPU pieces as measured, simulated devices as simulated (modelled where simulators take part).',
     'Jain: over device seconds / weight of the jobs each tenant finished before the first tenant was done. Saturated runs: every job arrives at 0, weights 1 and 2 in turn.',
     "Load rising and falling: the arrival rate alternates between 1.8x and 0.2x the mean every 40 mean job times; 'planned as if idle' plans each job without the backlog (it still queues behind it): the ablation of backlog-aware planning.",
-    'vs: each row against the first of its group (exclusive FCFS; exclusive FCFS saturated; shared with rising and falling load).',
+    'vs: each row against the first of its group (exclusive FCFS; exclusive FCFS saturated; shared with rising and falling load; operator turns, elastic; the same with priorities).',
+    "Operator turns: up to `window` jobs open at once (settings), their operators taking turns on the machine's composed clock (earliest ready first), each job reserving its operators not started; 'elastic' re-plans a job's remaining operators at every turn against the queues and the reservations ahead of it, 'each plan as started' runs the plan it made at its start (the ablation of elasticity).",
     ...notes,
   ],
   tables: [
     {
       title: 'Throughput, turnaround and fairness (same traces in every row)',
-      columns: ['sharing', 'jobs', 'throughput (jobs/s)', 'vs exclusive', 'turnaround p50 (us)', 'p99 (us)', 'mean (us)', "Jain's index", 'wall (s)'],
+      columns: [
+        'sharing',
+        'jobs',
+        'throughput (jobs/s)',
+        'vs exclusive',
+        'turnaround p50 (us)',
+        'p99 (us)',
+        'mean (us)',
+        't0 mean (us)',
+        "Jain's index",
+        'wall (s)',
+      ],
       rows: rows.map((r, i) => {
-        const base = rows[i < 3 ? 0 : i < 5 ? 3 : 5]!;
+        const base = rows[groupFirst[i]!]!;
         return [
           r.name,
           String(r.jobs),
@@ -223,6 +279,7 @@ const report: SuiteReport = {
           us(r.p50),
           us(r.p99),
           us(r.mean),
+          us(r.t0Mean),
           fixed(r.jain, 3),
           fixed(r.wallSeconds, 1),
         ];
