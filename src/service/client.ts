@@ -222,7 +222,7 @@ class ServiceClient implements DypeClient {
   ): Promise<ServedRunResult> {
     const { signal, timeout: _t, arrival: _a, key: _k, run, ...planning } = options;
     const fields = {
-      workload: workloadWire(workload),
+      ...workloadFields(workload),
       data: await this.#dataWire(data),
       options: planning,
       ...(run ? { run } : {}),
@@ -241,7 +241,7 @@ class ServiceClient implements DypeClient {
     const { signal, timeout: _t, arrival: _a, key: _k, run, ...planning } = options;
     const data: (string | Record<string, string>)[] = [];
     for (const input of inputs) data.push(await this.#dataWire(input));
-    const fields = { workload: workloadWire(workload), data, options: planning, ...(run ? { run } : {}), ...jobFields(options) };
+    const fields = { workload: workloadFields(workload).workload, data, options: planning, ...(run ? { run } : {}), ...jobFields(options) };
     const raw = (await this.#call('stream', fields, signal)) as ServedStreamResult;
     return { ...raw, results: raw.results.map((r) => this.#runReply(r)) };
   }
@@ -273,7 +273,7 @@ class ServiceClient implements DypeClient {
 
   async #plan(type: 'explore' | 'schedule', workload: Workload | string | object, data: ServedData, options: ServedScheduleOptions): Promise<unknown> {
     const { signal, timeout: _t, arrival: _a, key: _k, ...planning } = options;
-    return this.#call(type, { workload: workloadWire(workload), data: await this.#dataWire(data), options: planning, ...jobFields(options) }, signal);
+    return this.#call(type, { ...workloadFields(workload), data: await this.#dataWire(data), options: planning, ...jobFields(options) }, signal);
   }
 
   #runReply(raw: unknown): ServedRunResult {
@@ -362,10 +362,14 @@ class ServiceClient implements DypeClient {
   }
 }
 
-/** A workload as it travels: a shipped name, or its definition. */
-function workloadWire(w: Workload | string | object): string | object {
-  if (typeof w === 'string') return w;
+/**
+ * A workload as it travels: a shipped name (`stream:NAME` for a stream form), or its definition,
+ * with `stream: true` beside it for the stream form of a bound workload.
+ */
+function workloadFields(w: Workload | string | object): { workload: string | object; stream?: true } {
+  if (typeof w === 'string') return { workload: w };
   const definition = (w as { definition?: unknown }).definition;
-  if (definition !== undefined && isRecord(definition) && 'order' in w) return definition;
-  return w;
+  if (definition !== undefined && isRecord(definition) && 'order' in w)
+    return { workload: definition, ...((w as Workload).stream === true ? { stream: true as const } : {}) };
+  return { workload: w };
 }

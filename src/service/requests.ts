@@ -3,8 +3,6 @@
 // in-process, so a served call fails with the same typed error as a local one. Requests that use
 // the devices (planning probes them) go through the fair scheduler; the others answer at once.
 
-import type { CsrMatrix } from '../data/csr.js';
-import type { DenseMatrix } from '../data/dense.js';
 import type { CostModel } from '../cost/model.js';
 import type { BackendStatus, System } from '../devices/system.js';
 import { describe, InvalidArgumentError } from '../errors.js';
@@ -20,8 +18,9 @@ import type { Interleaver, Lane } from './interleaver.js';
 import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
 import type { PlanCache } from './plan-cache.js';
 import type { TenantPolicy } from './policy.js';
-import { checkFields, type Envelope, isRecord, stringField } from './protocol.js';
+import { checkFields, type Envelope, stringField } from './protocol.js';
 import { describeSystem } from './system-info.js';
+import { dataField, jobTimes, mergedExclude, optionsField, workloadField } from './request-fields.js';
 import { decodeMatrix, encodeValue } from './wire-values.js';
 
 /** What requests act on: the server's machine, model, data and dispatcher. */
@@ -57,8 +56,6 @@ export type Answer =
 
 export type ServiceClock = 'wall' | 'declared';
 
-/** Options the server owns: a client cannot pass its own machine, model, signal or the machine's backlog. */
-const SERVER_OWNED = ['system', 'model', 'signal', 'observers', 'deviceLoss', 'backlog'];
 const RUN_OPTION_KEYS = ['replan', 'learn', 'bfsLevels', 'recoverDeviceFailures'];
 const JOB_FIELDS = ['timeout', 'arrival', 'key'];
 
@@ -109,14 +106,14 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
     }
     case 'explore':
     case 'schedule':
-      checkFields(fn, f, ['workload', 'data'], ['options', ...JOB_FIELDS]);
+      checkFields(fn, f, ['workload', 'data'], ['options', 'stream', ...JOB_FIELDS]);
       return keyed(state, tenant, fn, req, () => planJob(state, tenant, fn, req.type as 'explore' | 'schedule', f));
     case 'run':
       if (f['plan'] !== undefined) {
         checkFields(fn, f, ['plan'], ['run', ...JOB_FIELDS]);
         return keyed(state, tenant, fn, req, () => runKeptPlan(state, tenant, fn, f));
       }
-      checkFields(fn, f, ['workload', 'data'], ['options', 'run', ...JOB_FIELDS]);
+      checkFields(fn, f, ['workload', 'data'], ['options', 'run', 'stream', ...JOB_FIELDS]);
       return keyed(state, tenant, fn, req, () => planJob(state, tenant, fn, 'run', f));
     case 'stream':
       checkFields(fn, f, ['workload', 'data'], ['options', 'run', ...JOB_FIELDS]);
@@ -134,60 +131,6 @@ function keyed(state: ServiceState, tenant: string, fn: string, req: Envelope, s
   const a = start();
   if (a.state !== 'job') return a;
   return { ...a, value: state.keys.keep(tenant, key, fingerprint, a.jobId, a.value), keyed: true };
-}
-
-/** The workload field: a shipped workload's name, or a definition (checked by the library). */
-function workloadField(fn: string, raw: unknown): string | object {
-  if (typeof raw === 'string' || isRecord(raw)) return raw;
-  throw new InvalidArgumentError(`${fn}: field "workload" must be a shipped workload's name or a workload definition map, got ${describe(raw)}`);
-}
-
-/** The data field: one content hash (the sparse input), or input name -> hash. Returns the data and the hashes to pin. */
-function dataField(state: ServiceState, tenant: string, fn: string, raw: unknown): { data: WorkloadData; hashes: string[] } {
-  if (typeof raw === 'string') return { data: state.store.get(fn, 'data', tenant, raw) as CsrMatrix, hashes: [raw] };
-  if (!isRecord(raw) || Object.keys(raw).length === 0) {
-    throw new InvalidArgumentError(`${fn}: field "data" must be a content hash or a map of input name -> content hash, got ${describe(raw)}`);
-  }
-  const data: Record<string, CsrMatrix | DenseMatrix> = {};
-  const hashes: string[] = [];
-  for (const [name, h] of Object.entries(raw)) {
-    data[name] = state.store.get(fn, `data.${name}`, tenant, h);
-    hashes.push(h as string);
-  }
-  return { data, hashes };
-}
-
-/** A map of options, without the keys the server owns. */
-function optionsField(fn: string, name: string, raw: unknown, allowed?: readonly string[]): Record<string, unknown> {
-  if (raw === undefined) return {};
-  if (!isRecord(raw)) throw new InvalidArgumentError(`${fn}: field ${JSON.stringify(name)} must be a map of options, got ${describe(raw)}`);
-  for (const k of Object.keys(raw)) {
-    if (SERVER_OWNED.includes(k)) throw new InvalidArgumentError(`${fn}: option "${name}.${k}" is the server's; a served call cannot set it`);
-    if (allowed && !allowed.includes(k)) throw new InvalidArgumentError(`${fn}: unknown option "${name}.${k}" (known: ${allowed.join(', ')})`);
-  }
-  return raw;
-}
-
-function timeoutField(fn: string, raw: unknown): number | undefined {
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'number' || !(raw > 0) || raw > 86400 * 365)
-    throw new InvalidArgumentError(`${fn}: field "timeout" must be seconds in (0, 31536000], got ${describe(raw)}`);
-  return raw;
-}
-
-/** The arrival field: service seconds, given only where the server replays declared arrivals. */
-function arrivalField(state: ServiceState, fn: string, raw: unknown): number | undefined {
-  if (state.clock === 'wall') {
-    if (raw === undefined) return undefined;
-    throw new InvalidArgumentError(
-      `${fn}: field "arrival" is for servers that replay declared arrivals (started with clock "declared"); this one stamps jobs as they come`,
-    );
-  }
-  if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0 || raw > 1e9)
-    throw new InvalidArgumentError(
-      `${fn}: field "arrival" must be service seconds in [0, 1e9] on a server that replays declared arrivals, got ${describe(raw)}`,
-    );
-  return raw;
 }
 
 /**
@@ -236,19 +179,6 @@ function runReply(result: RunResult): object {
   return { ...rest, outputs: wire };
 }
 
-/** The job fields of a request (`timeout`, `arrival`), checked, as a job spec's fields. */
-function jobTimes(state: ServiceState, fn: string, f: Readonly<Record<string, unknown>>): { timeout?: number; arrival?: number } {
-  const timeout = timeoutField(fn, f['timeout']);
-  const arrival = arrivalField(state, fn, f['arrival']);
-  return { ...(timeout !== undefined ? { timeout } : {}), ...(arrival !== undefined ? { arrival } : {}) };
-}
-
-/** The devices to plan without: the caller's `exclude` and the dispatcher's (left for the library to check when not an array). */
-function mergedExclude(own: unknown, exclude: readonly string[]): unknown {
-  if (exclude.length === 0) return own;
-  return Array.isArray(own) ? [...new Set([...(own as string[]), ...exclude])] : own === undefined ? exclude : own;
-}
-
 /** Submit a job that reads `hashes` of the store: they stay pinned while it is queued or running. */
 function pinnedJob(state: ServiceState, fn: string, hashes: readonly string[], spec: JobSpec<unknown>): Answer {
   state.store.pin(hashes);
@@ -264,7 +194,7 @@ function pinnedJob(state: ServiceState, fn: string, hashes: readonly string[], s
 
 /** `explore`, `schedule`, or `run` of a workload on uploaded data: one job that plans (and runs). */
 function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore' | 'schedule' | 'run', f: Readonly<Record<string, unknown>>): Answer {
-  const workload = workloadField(fn, f['workload']);
+  const workload = workloadField(fn, f['workload'], f['stream']);
   const { data, hashes } = dataField(state, tenant, fn, f['data']);
   const options = optionsField(fn, 'options', f['options']);
   const runOptions = kind === 'run' ? optionsField(fn, 'run', f['run'], RUN_OPTION_KEYS) : {};

@@ -56,7 +56,16 @@ it('dype run --server plans and runs on the server and reports here', async () =
   expect(text.code, text.err).toBe(0);
   expect(text.out).toMatch(/^Plan \(min-time\): /m);
   expect(text.out).toMatch(/^Makespan /m);
-  const stream = await spawnCli(['run', 'stream:gcn', '--generate', 'kron12', '--server', address], { cwd: dir });
-  expect(stream.code).toBe(2);
-  expect(stream.err).toMatch(/a stream workload is not run on a server yet/);
+  // A stream workload: one input of its stream plan runs on the server.
+  const stream = await spawnCli(['run', 'stream:gcn', '--generate', 'kron12', '--server', address, '--no-plot', '--no-trace', '--json'], { cwd: dir });
+  expect(stream.code, stream.err).toBe(0);
+  expect(new Set((JSON.parse(stream.out) as { pieces: { op: string }[] }).pieces.map((p) => p.op))).toEqual(new Set(['xw1', 'agg1', 'h1', 'xw2', 'agg2']));
+});
+
+it('dype explore --server plans a stream workload as a stream: seconds per input in steady state, below one input alone', async () => {
+  const ex = await spawnCli(['explore', 'stream:spmm', '--generate', 'kron12', '--server', address, '--no-plot', '--json'], { cwd: dir });
+  expect(ex.code, ex.err).toBe(0);
+  const front = (JSON.parse(ex.out) as { front: { time: number; latency: number; mapping: string }[] }).front;
+  // A split pipelines its inputs: its period is under the latency of one input.
+  expect(front.some((p) => p.mapping.includes('+') && p.time < p.latency)).toBe(true);
 });

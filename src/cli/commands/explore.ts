@@ -152,7 +152,6 @@ export async function exploreCommand(argv: readonly string[], out: (s: string) =
  * live problem, which nothing here reads unless --measure is given.
  */
 async function servedPlan(args: PlanArgs, points: number, values: FlagValues): Promise<Plan> {
-  if (args.workload.stream) throw new UsageError('explore: a stream workload is not planned on a server yet; leave out --server');
   const client = await connectFromFlags('explore', values);
   try {
     return (await client.schedule(args.workload, args.input.matrix, { ...args.options, maxPoints: points })) as unknown as Plan;

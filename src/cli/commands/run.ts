@@ -187,7 +187,6 @@ async function localRun(args: PlanArgs, execution: Execution): Promise<{ plan: P
  * run's result.
  */
 async function servedRun(args: PlanArgs, values: FlagValues, execution: Execution): Promise<{ plan: Plan; result: RunResult }> {
-  if (args.workload.stream) throw new UsageError('run: a stream workload is not run on a server yet; leave out --server');
   const client = await connectFromFlags('run', values);
   try {
     const { plan, ...result } = await client.run(args.workload, args.input.matrix, { ...args.options, maxPoints: 0, run: execution });
