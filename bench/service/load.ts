@@ -38,6 +38,8 @@ const { values: args } = parseArgs({
     window: { type: 'string', default: '64' },
     // Only the rows of load that rises and falls (the elasticity comparison).
     'bursty-only': { type: 'boolean', default: false },
+    // Only the saturated rows (the fairness comparison).
+    'saturated-only': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
   },
   strict: true,
@@ -198,13 +200,17 @@ function summarise(o: Outcome) {
 }
 
 // Groups of rows compared with the group's first (the "vs" column); the same traces everywhere.
-const groups: (() => Promise<Outcome>)[][] = [
-  ...(args['bursty-only']
-    ? []
-    : [
-        [() => replay('exclusive FCFS', 'exclusive'), () => replay('static partition', 'shared', { partition: true }), () => replay('shared', 'shared')],
-        [() => replay('exclusive FCFS, saturated', 'exclusive', { saturated: true }), () => replay('shared, saturated', 'shared', { saturated: true })],
-      ]),
+const mixed: (() => Promise<Outcome>)[] = [
+  () => replay('exclusive FCFS', 'exclusive'),
+  () => replay('static partition', 'shared', { partition: true }),
+  () => replay('shared', 'shared'),
+];
+const saturatedRows: (() => Promise<Outcome>)[] = [
+  () => replay('exclusive FCFS, saturated', 'exclusive', { saturated: true }),
+  () => replay('shared, saturated', 'shared', { saturated: true }),
+  () => replay('operator turns, elastic, saturated', 'shared', { saturated: true, operator: { elastic: true } }),
+];
+const bursty: (() => Promise<Outcome>)[][] = [
   [
     () => replay('shared, load rising and falling', 'shared', { bursty: true }),
     () => replay('shared, planned as if idle, load rising and falling', 'shared', { bursty: true, blind: true }),
@@ -228,6 +234,7 @@ const groups: (() => Promise<Outcome>)[][] = [
       }),
   ],
 ];
+const groups: (() => Promise<Outcome>)[][] = args['bursty-only'] ? bursty : args['saturated-only'] ? [saturatedRows] : [mixed, saturatedRows, ...bursty];
 const outcomes: Outcome[] = [];
 const groupFirst: number[] = [];
 for (const g of groups) {

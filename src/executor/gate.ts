@@ -29,6 +29,8 @@ export interface GateTurn {
 export interface OperatorPlacement {
   readonly start: number;
   readonly finish: number;
+  /** Device seconds its pieces took (what a fair share charges). */
+  readonly seconds: number;
   /** When each device and link direction it used is free again, on the gate's clock. */
   readonly busyUntil: Readonly<Record<string, number>>;
 }
@@ -130,7 +132,9 @@ export class GatedTimeline {
     for (const t of rec.transfers) start = Math.min(start, t.start);
     if (!Number.isFinite(start)) start = finish;
     this.first = Math.min(this.first, start);
-    return { start, finish, busyUntil };
+    let seconds = 0;
+    for (const p of rec.parts) seconds += p.seconds;
+    return { start, finish, seconds, busyUntil };
   }
 
   private freeTimes(): Float64Array {

@@ -15,40 +15,10 @@
 import { AbortedError, AccessError, describe, InvalidArgumentError, LimitError, SessionClosedError } from '../errors.js';
 import type { ServicePolicy, TenantPolicy } from './policy.js';
 import { excludedDevices, rateRefusal, type UseRecord } from './quotas.js';
+import type { JobContext, JobHandle, JobOutcome, JobSpec } from './jobs.js';
 import { deviceShares, type SchedulerStatus, tenantStatus } from './scheduler-status.js';
 
-/** What a job is told when it starts. */
-export interface JobContext {
-  readonly signal: AbortSignal;
-  /** Devices the tenant may not use (outside its partition, or over quota): plan without them. */
-  readonly exclude: readonly string[];
-  /** When the job arrived, service seconds. */
-  readonly arrival: number;
-}
-
-/** What a job returns: its value and the busy seconds it put on each device. */
-export interface JobOutcome<T> {
-  readonly value: T;
-  readonly usage: ReadonlyMap<string, number>;
-}
-
-export interface JobSpec<T> {
-  readonly tenant: string;
-  /** The request type (`schedule`, `run`, ...), for messages and status. */
-  readonly kind: string;
-  /** Seconds from submission after which the job is cancelled, queued or running. */
-  readonly timeout?: number;
-  /** When the job arrived, service seconds. @default the scheduler's clock at submission */
-  readonly arrival?: number;
-  /** Devices the job will use whatever its plan (a run of a kept plan): it waits while any is over quota. */
-  readonly needs?: readonly string[];
-  run(ctx: JobContext): Promise<JobOutcome<T>>;
-}
-
-export interface JobHandle<T> {
-  readonly id: string;
-  readonly result: Promise<T>;
-}
+export type { JobContext, JobHandle, JobOutcome, JobSpec } from './jobs.js';
 
 interface Job {
   readonly id: string;
@@ -62,6 +32,8 @@ interface Job {
   readonly spec: JobSpec<unknown>;
   state: 'queued' | 'running';
   started?: number;
+  /** Device seconds charged to its tenant's virtual time when it started (an estimate, corrected when it ends). */
+  charged?: number;
   timer?: NodeJS.Timeout;
   resolve(v: unknown): void;
   reject(e: unknown): void;
@@ -72,6 +44,8 @@ interface TenantState {
   /** False once a reloaded policy no longer names it: its accepted jobs finish, new ones are refused. */
   active: boolean;
   vtime: number;
+  /** Device seconds a job of this tenant holds, on average lately (the charge at a job's start). */
+  meanHeld: number | undefined;
   readonly queue: Job[];
   running: number;
   completed: number;
@@ -105,6 +79,8 @@ export class FairScheduler {
   #running = 0;
   #seq = 0;
   #vclock = 0;
+  /** Device seconds a job holds, on average lately over every tenant (the charge before a tenant has history). */
+  #meanHeld = 1e-3;
   #draining = false;
   #drained: (() => void) | undefined;
   #wake: NodeJS.Timeout | undefined;
@@ -131,7 +107,8 @@ export class FairScheduler {
         this.#tenants.set(t.name, {
           policy: t,
           active: true,
-          vtime: this.#vclock,
+          vtime: this.#virtualNow(),
+          meanHeld: undefined,
           queue: [],
           running: 0,
           completed: 0,
@@ -173,7 +150,7 @@ export class FairScheduler {
     }
     tenant.submitted.push(submitted);
     // Re-entering after idling: start from the virtual time of the work in service.
-    if (held === 0) tenant.vtime = Math.max(tenant.vtime, this.#vclock);
+    if (held === 0) tenant.vtime = Math.max(tenant.vtime, this.#virtualNow());
     const seq = ++this.#seq;
     let resolve!: (v: unknown) => void;
     let reject!: (e: unknown) => void;
@@ -306,6 +283,19 @@ export class FairScheduler {
     }
   }
 
+  /**
+   * The virtual time a tenant re-enters at. With one slot, the virtual time of the job in service
+   * (SFQ's): every charge is settled before the next start. With several, a charge at start is an
+   * estimate, corrected when the job ends, so the last start's virtual time can run ahead of the
+   * others': the least of the tenants with work (like CFS's min_vruntime).
+   */
+  #virtualNow(): number {
+    if (this.slots === 1) return this.#vclock;
+    let v = Infinity;
+    for (const t of this.#tenants.values()) if (t.queue.length + t.running > 0) v = Math.min(v, t.vtime);
+    return Number.isFinite(v) ? v : this.#vclock;
+  }
+
   /** Whether job a goes before job b (both heads of their tenants' queues). */
   #before(a: Job, b: Job): boolean {
     if (this.dispatch.order === 'fifo') return a.arrival < b.arrival || (a.arrival === b.arrival && a.seq < b.seq);
@@ -341,6 +331,9 @@ export class FairScheduler {
     t.running++;
     this.#running++;
     this.#vclock = Math.max(this.#vclock, t.vtime);
+    // Charged at its start (start-time fair queuing): with several jobs open, the next start sees it.
+    job.charged = t.meanHeld ?? this.#meanHeld;
+    t.vtime += job.charged / t.policy.weight;
     const signal = job.controller.signal;
     let work: Promise<JobOutcome<unknown>>;
     try {
@@ -375,7 +368,10 @@ export class FairScheduler {
     // Fair shares are of the devices' time: a job advances its tenant by the seconds it held them.
     let held = 0;
     for (const s of usage.values()) held += s;
-    t.vtime += held / t.policy.weight;
+    // The charge at its start was an estimate: the virtual time gets what the job really held.
+    t.vtime += (held - (job.charged ?? 0)) / t.policy.weight;
+    t.meanHeld = t.meanHeld === undefined ? held : 0.75 * t.meanHeld + 0.25 * held;
+    this.#meanHeld = 0.75 * this.#meanHeld + 0.25 * held;
     for (const [d, s] of usage) {
       t.busy.set(d, (t.busy.get(d) ?? 0) + s);
       if (t.policy.quotas[d]) t.recent.push({ at: now, device: d, seconds: s });

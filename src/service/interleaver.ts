@@ -34,9 +34,13 @@ export class Lane implements OperatorGate {
   constructor(
     private readonly owner: Interleaver,
     readonly seq: number,
-    readonly priority: number,
+    readonly job: OpenJob,
     readonly origin: number,
   ) {}
+
+  get priority(): number {
+    return this.job.priority;
+  }
 
   /** Whether the job has made its plan (and so reserved what it needs). */
   planned = false;
@@ -60,7 +64,7 @@ export class Lane implements OperatorGate {
       this.#start = Math.min(this.#start, placed.start);
       this.#finish = Math.max(this.#finish, placed.finish);
     }
-    this.owner.release(placed);
+    this.owner.release(this, placed);
   }
 
   close(): void {
@@ -78,6 +82,14 @@ export class Lane implements OperatorGate {
   }
 }
 
+/** Who a job is for: its tenant's priority and weight order the turns. */
+export interface OpenJob {
+  readonly tenant: string;
+  readonly priority: number;
+  readonly weight: number;
+  readonly arrival: number;
+}
+
 export class Interleaver {
   readonly #lanes = new Set<Lane>();
   #pending: Request[] = [];
@@ -85,6 +97,8 @@ export class Interleaver {
   #busy = false;
   #scheduled = false;
   #seq = 0;
+  /** Device seconds per weight each tenant's operators have taken (the fair share's virtual time). */
+  readonly #vtime = new Map<string, number>();
 
   constructor(
     private readonly machine: MachineTimeline,
@@ -94,9 +108,15 @@ export class Interleaver {
     private readonly admit: () => void = () => {},
   ) {}
 
-  /** Open a lane for a job arriving at `arrival`: until it closes, no turn is given while it has not said what it runs next. */
-  open(priority: number, arrival: number): Lane {
-    const lane = new Lane(this, ++this.#seq, priority, arrival);
+  /** Open a lane for a job: until it closes, no turn is given while it has not said what it runs next. */
+  open(job: OpenJob): Lane {
+    const lane = new Lane(this, ++this.#seq, job, job.arrival);
+    // A tenant coming back re-enters at the least virtual time of those with open jobs: idling banks no credit.
+    if (![...this.#lanes].some((l) => l.job.tenant === job.tenant)) {
+      let v = Infinity;
+      for (const l of this.#lanes) v = Math.min(v, this.#vtime.get(l.job.tenant) ?? 0);
+      this.#vtime.set(job.tenant, Math.max(this.#vtime.get(job.tenant) ?? 0, Number.isFinite(v) ? v : 0));
+    }
     this.#lanes.add(lane);
     return lane;
   }
@@ -157,8 +177,12 @@ export class Interleaver {
     });
   }
 
-  release(placed: OperatorPlacement | undefined): void {
-    if (placed) this.machine.occupy(placed.busyUntil);
+  release(lane: Lane, placed: OperatorPlacement | undefined): void {
+    if (placed) {
+      this.machine.occupy(placed.busyUntil);
+      const t = lane.job.tenant;
+      this.#vtime.set(t, (this.#vtime.get(t) ?? 0) + placed.seconds / lane.job.weight);
+    }
     this.#busy = false;
     this.#schedule();
   }
@@ -169,6 +193,17 @@ export class Interleaver {
     this.#pending = this.#pending.filter((r) => r.lane !== lane);
     this.planned();
     this.#schedule();
+  }
+
+  #before(a: Request, b: Request): boolean {
+    const pa = a.lane.priority;
+    const pb = b.lane.priority;
+    if (pa !== pb) return pa > pb;
+    const va = this.#vtime.get(a.lane.job.tenant) ?? 0;
+    const vb = this.#vtime.get(b.lane.job.tenant) ?? 0;
+    if (va !== vb) return va < vb;
+    if (a.readyAt !== b.readyAt) return a.readyAt < b.readyAt;
+    return a.lane.seq < b.lane.seq;
   }
 
   /** Look for a turn to give once the promise chains running now have settled (they may ask for turns). */
@@ -188,15 +223,17 @@ export class Interleaver {
     // A job admitted just now (its lane opened) says what it runs first before anyone moves on.
     if (this.#lanes.size !== open) return;
     for (const lane of this.#lanes) if (lane.waiting === 0) return;
+    // The operators ready by the time the machine can next start one compete: the higher priority,
+    // then the tenant with the least device seconds per weight (weighted fair shares), then the
+    // earliest ready, then the job opened first. Later-ready operators wait for their time.
+    let soonest = Infinity;
+    for (const r of this.#pending) soonest = Math.min(soonest, r.readyAt);
+    const now = Math.max(soonest, this.machine.earliestFree);
     let best = 0;
     for (let k = 1; k < this.#pending.length; k++) {
       const a = this.#pending[k]!;
       const b = this.#pending[best]!;
-      if (
-        a.readyAt < b.readyAt ||
-        (a.readyAt === b.readyAt && (a.lane.priority > b.lane.priority || (a.lane.priority === b.lane.priority && a.lane.seq < b.lane.seq)))
-      )
-        best = k;
+      if (a.readyAt <= now && (b.readyAt > now || this.#before(a, b))) best = k;
     }
     const r = this.#pending.splice(best, 1)[0]!;
     r.lane.waiting--;

@@ -14,7 +14,7 @@ import type { WorkloadData } from '../workloads/bind.js';
 import type { DataStore } from './data-store.js';
 import type { FairScheduler, JobHandle, JobOutcome, JobSpec } from './fair-scheduler.js';
 import { checkKey, KeyedJobs } from './idempotency.js';
-import type { Interleaver, Lane } from './interleaver.js';
+import type { Interleaver, Lane, OpenJob } from './interleaver.js';
 import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
 import type { PlanCache } from './plan-cache.js';
 import type { TenantPolicy } from './policy.js';
@@ -154,6 +154,12 @@ async function runOnMachine(
   return { result, machine: state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan) };
 }
 
+/** A job as the interleaver orders it: its tenant, priority and weight. */
+function openJob(state: ServiceState, tenant: string, arrival: number): OpenJob {
+  const p = state.tenantPolicy(tenant);
+  return { tenant, priority: p?.priority ?? 0, weight: p?.weight ?? 1, arrival };
+}
+
 /** Predicted busy seconds per device of a plan's mapping. */
 function predictedSeconds(plan: Plan): Record<string, number> {
   const out: Record<string, number> = {};
@@ -204,7 +210,7 @@ function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore
     ...jobTimes(state, fn, f),
     run: async ({ signal, exclude, arrival: at }): Promise<JobOutcome<unknown>> => {
       // Opened before planning, so no other job's operator moves on until this one says what it runs first.
-      const lane = kind === 'run' ? state.interleaver?.open(state.tenantPolicy(tenant)?.priority ?? 0, at) : undefined;
+      const lane = kind === 'run' ? state.interleaver?.open(openJob(state, tenant, at)) : undefined;
       try {
         return await planAndRun(state, tenant, kind, workload, data, hashes, options, runOptions, { signal, exclude, at, lane });
       } finally {
@@ -270,7 +276,7 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
       needs,
       ...times,
       run: async ({ signal, arrival: at }): Promise<JobOutcome<unknown>> => {
-        const lane = state.interleaver?.open(state.tenantPolicy(tenant)?.priority ?? 0, at);
+        const lane = state.interleaver?.open(openJob(state, tenant, at));
         try {
           const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions, lane);
           return { value: { ...runReply(result), machine }, usage: usageOf(result) };

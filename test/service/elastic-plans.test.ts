@@ -21,10 +21,10 @@ async function lowPriorityRun(elastic: boolean) {
   const machine = new MachineTimeline(backlogNames(system), ['gpu', 'cgra'], 'shared');
   const il = new Interleaver(machine, elastic);
   // The high-priority job: it reserves the GPU for a second, its first operator ready at 10 s.
-  const high = il.open(5, 0);
+  const high = il.open({ tenant: 'high', priority: 5, weight: 1, arrival: 0 });
   high.reserve({ gpu: 1 });
   void high.enter(0, 10, { gpu: 1 });
-  const low = il.open(0, 0);
+  const low = il.open({ tenant: 'low', priority: 0, weight: 1, arrival: 0 });
   await il.earlierPlans(low);
   const plan = await schedule('gcn', graph, { system, model, probe: false, backlog: il.backlogFor(low) });
   low.reserve({});
@@ -62,7 +62,7 @@ it('shrinks a running plan off a device a higher-priority arrival reserves, and 
   const run = async (elastic: boolean) => {
     const machine = new MachineTimeline(backlogNames(system), ['gpu', 'cgra'], 'shared');
     const il = new Interleaver(machine, elastic);
-    const low = il.open(0, 0);
+    const low = il.open({ tenant: 'low', priority: 0, weight: 1, arrival: 0 });
     const plan = await schedule('gcn', graph, { system, model, probe: false });
     low.reserve({});
     let high: ReturnType<Interleaver['open']> | undefined;
@@ -74,7 +74,7 @@ it('shrinks a running plan off a device a higher-priority arrival reserves, and 
         {
           onPiece: () => {
             if (high) return;
-            high = il.open(5, 0);
+            high = il.open({ tenant: 'high', priority: 5, weight: 1, arrival: 0 });
             high.reserve({ gpu: 1 });
             void high.enter(0, 10, { gpu: 1 });
           },

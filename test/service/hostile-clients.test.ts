@@ -67,7 +67,11 @@ it('refuses oversized and malformed frames, unknown requests, wrong fields and b
       'ERR_INVALID_ARGUMENT',
     ],
     [{ type: 'run', id: 10, plan: 7 }, /no kept plan 7/, 'ERR_INVALID_ARGUMENT'],
-    [{ type: 'explore', id: 14, workload: 'spmm', data: 'a'.repeat(64), stream: 'yes' }, /serve\.explore: field "stream" must be true or false, got "yes"/, 'ERR_INVALID_ARGUMENT'],
+    [
+      { type: 'explore', id: 14, workload: 'spmm', data: 'a'.repeat(64), stream: 'yes' },
+      /serve\.explore: field "stream" must be true or false, got "yes"/,
+      'ERR_INVALID_ARGUMENT',
+    ],
     [{ type: 'cancel', id: 11, job: 'j1' }, /serve\.cancel/, 'ERR_INVALID_ARGUMENT'],
     [
       { type: 'upload', id: 12, matrix: { kind: 'csr', rows: 2, cols: 2, rowPtr: Int32Array.of(0, 1, 2), colIdx: Int32Array.of(0, 5) } },

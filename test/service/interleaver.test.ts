@@ -15,8 +15,8 @@ describe('the operator interleaver', () => {
   it('gives the earliest-ready operator the turn once every open job is waiting, one at a time', async () => {
     const m = machine();
     const il = new Interleaver(m, true);
-    const a = il.open(0, 0);
-    const b = il.open(0, 0);
+    const a = il.open({ tenant: 'a', priority: 0, weight: 1, arrival: 0 });
+    const b = il.open({ tenant: 'b', priority: 0, weight: 1, arrival: 0 });
     const order: string[] = [];
     const ta = a.enter(0, 5, {}).then((t) => {
       order.push('a');
@@ -39,12 +39,12 @@ describe('the operator interleaver', () => {
     await tick();
     await tick();
     expect(order).toEqual(['b']);
-    b.leave(0, { start: 3, finish: 4, busyUntil: { gpu: 4 } });
+    b.leave(0, { start: 3, finish: 4, seconds: 1, busyUntil: { gpu: 4 } });
     b.close();
     const turnA = await ta;
     expect(order).toEqual(['b', 'a']);
     expect(turnA.free['gpu']).toBe(4);
-    a.leave(0, { start: 5, finish: 6, busyUntil: { cgra: 6 } });
+    a.leave(0, { start: 5, finish: 6, seconds: 1, busyUntil: { cgra: 6 } });
     a.close();
     expect(m.snapshot()).toMatchObject({ gpu: 4, cgra: 6 });
     expect(a.slot()).toEqual({ arrival: 0, start: 5, finish: 6, turnaround: 6, composed: true });
@@ -52,9 +52,9 @@ describe('the operator interleaver', () => {
 
   it('counts as ahead the reservations of higher priority and of equal priority opened earlier', async () => {
     const il = new Interleaver(machine(), true);
-    const low = il.open(0, 0);
-    const high = il.open(5, 0);
-    const later = il.open(0, 0);
+    const low = il.open({ tenant: 'low', priority: 0, weight: 1, arrival: 0 });
+    const high = il.open({ tenant: 'high', priority: 5, weight: 1, arrival: 0 });
+    const later = il.open({ tenant: 'later', priority: 0, weight: 1, arrival: 0 });
     const reserve = (lane: typeof low, gpu: number) => {
       void lane.enter(0, 0, { gpu });
     };
@@ -73,9 +73,9 @@ describe('the operator interleaver', () => {
     const m = machine();
     let late: ReturnType<Interleaver['open']> | undefined;
     const il = new Interleaver(m, false, () => {
-      if (!late) late = il.open(0, 1);
+      if (!late) late = il.open({ tenant: 'late', priority: 0, weight: 1, arrival: 1 });
     });
-    const a = il.open(0, 0);
+    const a = il.open({ tenant: 'a', priority: 0, weight: 1, arrival: 0 });
     let granted = false;
     const ta = a.enter(0, 2, {}).then((t) => {
       granted = true;
@@ -101,7 +101,7 @@ describe('the operator interleaver', () => {
 
   it('refuses a turn to a job whose lane is closed', () => {
     const il = new Interleaver(machine(), true);
-    const a = il.open(0, 0);
+    const a = il.open({ tenant: 'a', priority: 0, weight: 1, arrival: 0 });
     a.close();
     a.close(); // twice is harmless
     expect(() => a.enter(0, 0, {})).toThrow(/Lane.enter: job 1 has closed its lane/);
@@ -111,9 +111,9 @@ describe('the operator interleaver', () => {
 describe('planning order under operator turns', () => {
   it('lets a job plan only once every job opened before it has reserved or closed', async () => {
     const il = new Interleaver(machine(), true);
-    const first = il.open(0, 0);
-    const second = il.open(0, 0);
-    const third = il.open(0, 0);
+    const first = il.open({ tenant: 'first', priority: 0, weight: 1, arrival: 0 });
+    const second = il.open({ tenant: 'second', priority: 0, weight: 1, arrival: 0 });
+    const third = il.open({ tenant: 'third', priority: 0, weight: 1, arrival: 0 });
     let planned = '';
     const waitSecond = il.earlierPlans(second).then(() => (planned += 'second '));
     const waitThird = il.earlierPlans(third).then(() => (planned += 'third '));
@@ -131,5 +131,50 @@ describe('planning order under operator turns', () => {
     expect(il.backlogFor(third)).toEqual({ gpu: 2 });
     first.close();
     third.close();
+  });
+});
+
+describe('weighted fair turns', () => {
+  it('gives operators ready together to the tenant with the least device seconds per weight, and makes later-ready ones wait', async () => {
+    const il = new Interleaver(machine(), true);
+    const heavy = il.open({ tenant: 'heavy', priority: 0, weight: 1, arrival: 0 });
+    const light = il.open({ tenant: 'light', priority: 0, weight: 2, arrival: 0 });
+    const order: string[] = [];
+    // Each job asks for its next turn as soon as the last one ends, as a run does.
+    const job = async (lane: typeof heavy, ops: [string, number][]) => {
+      for (const [name, seconds] of ops) {
+        await lane.enter(0, 0, {});
+        order.push(name);
+        lane.leave(0, { start: 0, finish: seconds, seconds, busyUntil: {} });
+      }
+      lane.close();
+    };
+    // All ready at 0: heavy (opened first) goes first and takes 2 s; light, at weight 2, then has
+    // 1 s / 2 = 0.5 s per weight against heavy's 2, and again 1 after its second: both before heavy's second.
+    await Promise.all([
+      job(heavy, [
+        ['h1', 2],
+        ['h2', 1],
+      ]),
+      job(light, [
+        ['l1', 1],
+        ['l2', 1],
+      ]),
+    ]);
+    expect(order).toEqual(['h1', 'l1', 'l2', 'h2']);
+    // An operator ready later than the machine can start another waits for the one ready now.
+    const late: string[] = [];
+    const heavy2 = il.open({ tenant: 'heavy', priority: 0, weight: 1, arrival: 0 });
+    const light2 = il.open({ tenant: 'light', priority: 0, weight: 2, arrival: 0 });
+    const once = async (lane: typeof heavy, name: string, readyAt: number) => {
+      await lane.enter(0, readyAt, {});
+      late.push(name);
+      lane.leave(0, undefined);
+      lane.close();
+    };
+    // light has 1 s per weight, heavy 3 s, but light's operator is ready only at 50 and heavy's at
+    // 0: heavy goes first, though light is owed more.
+    await Promise.all([once(light2, 'light at 50', 50), once(heavy2, 'heavy at 0', 0)]);
+    expect(late).toEqual(['heavy at 0', 'light at 50']);
   });
 });
