@@ -15,7 +15,7 @@
 import { AbortedError, AccessError, describe, InvalidArgumentError, LimitError, SessionClosedError } from '../errors.js';
 import type { ServicePolicy, TenantPolicy } from './policy.js';
 import { excludedDevices, rateRefusal, type UseRecord } from './quotas.js';
-import type { JobContext, JobHandle, JobOutcome, JobSpec } from './jobs.js';
+import type { JobHandle, JobOutcome, JobSpec } from './jobs.js';
 import { deviceShares, type SchedulerStatus, tenantStatus } from './scheduler-status.js';
 
 export type { JobContext, JobHandle, JobOutcome, JobSpec } from './jobs.js';
