@@ -56,12 +56,15 @@ async function compare(label: string, workload: string, graph: ReturnType<typeof
   }
   const a: number[] = [];
   const b: number[] = [];
+  // The run's own wall time inside each process: what the server adds around it is the rest.
+  const aRun: number[] = [];
+  const bRun: number[] = [];
   for (let i = 0; i < rounds; i++) {
     let t = performance.now();
-    await runPlan(local, run);
+    aRun.push((await runPlan(local, run)).wallSeconds * 1000);
     a.push(ms(t));
     t = performance.now();
-    await client.runPlan(served, run);
+    bRun.push((await client.runPlan(served, run)).wallSeconds * 1000);
     b.push(ms(t));
   }
   const ratio = median(b) / median(a);
@@ -69,6 +72,7 @@ async function compare(label: string, workload: string, graph: ReturnType<typeof
   console.log(
     `  in-process ms ${spread(a)}; served ms ${spread(b)}; served / in-process ${ratio.toFixed(3)}; overhead ${((median(b) - median(a)) * 1000).toFixed(0)} us per request (medians of ${rounds})`,
   );
+  console.log(`  the run alone (its wallSeconds): in-process ms ${spread(aRun)}; inside the server ms ${spread(bRun)}`);
 }
 
 try {
