@@ -85,22 +85,19 @@ export class GatedTimeline {
 
   /** When every operand of operator i has been computed somewhere (gate clock). */
   readyAt(i: number): number {
-    const { bound } = this.plan.problem;
-    const S = this.schedule.S;
-    let at = 0;
-    for (const v of bound.ops[i]!.operands) {
-      let soonest = Infinity;
-      for (let s = 0; s < S; s++) soonest = Math.min(soonest, this.schedule.ready[v * S + s]!);
-      at = Math.max(at, soonest);
-    }
-    return at;
+    return this.computed(this.plan.problem.bound.ops[i]!.operands);
   }
 
   /** When the run's results are all computed (before their copies home). */
   outputsReady(): number {
+    return this.computed(this.plan.problem.bound.outputs);
+  }
+
+  /** When every one of `values` exists somewhere: the latest of each value's earliest copy. */
+  private computed(values: readonly number[]): number {
     const S = this.schedule.S;
     let at = 0;
-    for (const v of this.plan.problem.bound.outputs) {
+    for (const v of values) {
       let soonest = Infinity;
       for (let s = 0; s < S; s++) soonest = Math.min(soonest, this.schedule.ready[v * S + s]!);
       at = Math.max(at, soonest);
