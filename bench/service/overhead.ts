@@ -1,95 +1,149 @@
 // Issue 22: what serving costs. The same plan run in this process (`runPlan`) and by a `dype
-// serve` child process (`client.runPlan` of the plan the server keeps), alternating, in the same
-// run: a tiny job (SpMM on a 64-vertex graph: the per-request cost) and a GCN on a generated graph
-// of about a million entries (the overhead against real work, the outputs sent back included),
-// plus a `status` round trip (the protocol alone). Medians with their spread (min to max) over
-// the rounds, and served / in-process as a ratio.
-// Run: node --expose-gc --import tsx bench/service/overhead.ts [--quick]
+// serve` child process (`client.runPlan` of the plan the server keeps), in the same run: a tiny job
+// (SpMM on a 64-vertex graph: the per-request cost) and a GCN on a generated graph of about a
+// million entries (the overhead against real work, the outputs sent back included), plus a
+// `status` round trip (the protocol alone) and the transport floor (a bare Node peer answering a
+// reply of the tiny job's size: what any two processes pay to talk here).
+//
+// The sides alternate in blocks (tiny: 25 requests a block, the first 5 not counted), so each is
+// timed in its steady state while the machine's drift falls on all of them alike: alternated
+// request by request, the in-process run left this process's kernel threads spinning into the
+// served request that followed, and a served request landed after an idle pause (the peer's core
+// asleep), neither of which an application calling one or the other meets.
+//
+// The library and the server come from the build (`dist/`, what `dype` runs; rebuilt when a source
+// is newer) unless --sources:
+// under tsx, the sources cost a served tiny request about 0.15 ms more than the build does.
+// Run: node --expose-gc --import tsx bench/service/overhead.ts [--quick] [--sources]
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadCostModel } from '../../src/cost/store.js';
-import { detectSystem } from '../../src/devices/system.js';
-import { runPlan } from '../../src/executor/run.js';
-import { kroneckerGraph } from '../../src/generators/index.js';
-import { schedule } from '../../src/scheduler/schedule.js';
-import { connect } from '../../src/service/client.js';
+import { connect as connectSocket } from 'node:net';
 import { median } from '../../src/stats.js';
+import { ensureBuilt } from '../../test/support/build-cli.js';
 
-const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false } }, strict: true });
-const TINY_ROUNDS = args.quick ? 200 : 1000;
+const { values: args } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, sources: { type: 'boolean', default: false } },
+  strict: true,
+});
+const TINY_BLOCKS = args.quick ? 10 : 50;
+const BLOCK = 25;
+const WARM = 5;
 const GCN_ROUNDS = args.quick ? 5 : 15;
+/** Bytes of the tiny job's reply frame (64 x 32 FP32 outputs and the run's record): the floor's reply. */
+const TINY_REPLY_BYTES = 9_400;
+
+const root = join(import.meta.dirname, '..', '..');
+if (!args.sources) ensureBuilt(); // rebuilt when a source is newer
+type Lib = typeof import('../../src/index.js');
+const lib: Lib = await import(args.sources ? '../../src/index.js' : join(root, 'dist', 'index.js'));
+const cli = args.sources ? ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')] : [join(root, 'dist', 'cli', 'main.js')];
 
 const dir = mkdtempSync(join(tmpdir(), 'dype-bench-serve-'));
 process.env['DYPE_CACHE_DIR'] = dir;
 const socket = join(dir, 'd.sock');
-const root = join(import.meta.dirname, '..', '..');
-const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), 'serve', '--socket', socket], {
-  cwd: root,
-  env: { ...process.env },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise<void>((resolve, reject) => {
-  child.stdout!.on('data', (b: Buffer) => b.toString().includes('listening on') && resolve());
-  child.once('exit', () => reject(new Error('dype serve exited')));
-});
+const echoSocket = join(dir, 'echo.sock');
 
-const system = await detectSystem();
-const model = await loadCostModel(system);
-const client = await connect(`unix:${socket}`, { token: readFileSync(join(dir, 'd.token'), 'utf8').trim() });
+/** Start a child process and wait until it prints `ready` on stdout. */
+async function child(argv: string[], ready: string): Promise<ReturnType<typeof spawn>> {
+  const c = spawn(process.execPath, argv, { cwd: root, env: { ...process.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    c.stdout!.on('data', (b: Buffer) => b.toString().includes(ready) && resolve());
+    c.once('exit', () => reject(new Error(`${argv.join(' ')} exited`)));
+  });
+  return c;
+}
+const server = await child([...cli, 'serve', '--socket', socket], 'listening on');
+const echo = await child([join(import.meta.dirname, 'echo-peer.mjs'), echoSocket, String(TINY_REPLY_BYTES)], 'listening');
+
+const system = await lib.detectSystem();
+const model = await lib.loadCostModel(system);
+const client = await lib.connect(`unix:${socket}`, { token: readFileSync(join(dir, 'd.token'), 'utf8').trim() });
+
+// The floor: one small request, the whole reply back.
+const peer = connectSocket(echoSocket);
+await new Promise((r) => peer.once('connect', r));
+peer.setNoDelay(true);
+let owed = 0;
+let answered: () => void = () => undefined;
+peer.on('data', (b: Buffer) => {
+  owed -= b.length;
+  if (owed <= 0) answered();
+});
+const roundTrip = (): Promise<void> =>
+  new Promise((resolve) => {
+    owed = TINY_REPLY_BYTES;
+    answered = resolve;
+    peer.write('x');
+  });
 
 const ms = (t0: number): number => performance.now() - t0;
 const spread = (xs: number[]): string => `${median(xs).toPrecision(3)} (${Math.min(...xs).toPrecision(3)} to ${Math.max(...xs).toPrecision(3)})`;
 
-async function compare(label: string, workload: string, graph: ReturnType<typeof kroneckerGraph>, rounds: number): Promise<void> {
+/** Time `call` `block` times in a row, keeping all but the first `warm`: ms, and what the call returns. */
+async function block<T>(call: () => Promise<T>, size: number, warm: number, into: number[], results: T[] = []): Promise<void> {
+  for (let i = 0; i < size; i++) {
+    const t = performance.now();
+    const r = await call();
+    if (i < warm) continue;
+    into.push(ms(t));
+    results.push(r);
+  }
+}
+
+async function compare(label: string, workload: string, graph: ReturnType<Lib['kroneckerGraph']>, blocks: number, size: number, warm: number): Promise<void> {
   const options = { probe: false, policy: 'min-time' } as const;
-  const local = await schedule(workload, graph, { ...options, system, model });
+  const local = await lib.schedule(workload, graph, { ...options, system, model });
   const served = await client.schedule(workload, graph, options);
   const run = { replan: false, learn: false } as const;
   // Warm both paths (kernels, JIT, the server's first run) before timing.
   for (let i = 0; i < 3; i++) {
-    await runPlan(local, run);
+    await lib.runPlan(local, run);
     await client.runPlan(served, run);
   }
   const a: number[] = [];
   const b: number[] = [];
+  const floor: number[] = [];
   // The run's own wall time inside each process: what the server adds around it is the rest.
-  const aRun: number[] = [];
-  const bRun: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    let t = performance.now();
-    aRun.push((await runPlan(local, run)).wallSeconds * 1000);
-    a.push(ms(t));
-    t = performance.now();
-    bRun.push((await client.runPlan(served, run)).wallSeconds * 1000);
-    b.push(ms(t));
+  const aRuns: { wallSeconds: number }[] = [];
+  const bRuns: { wallSeconds: number }[] = [];
+  for (let i = 0; i < blocks; i++) {
+    await block(() => lib.runPlan(local, run), size, warm, a, aRuns);
+    await block(() => client.runPlan(served, run), size, warm, b, bRuns);
+    if (size > 1) await block(roundTrip, size, warm, floor);
   }
-  const ratio = median(b) / median(a);
+  const over = (median(b) - median(a)) * 1000;
   console.log(`${label}: ${graph.rows} vertices, ${graph.nnz} entries; mapping in-process ${local.chosen.label} | served ${served.chosen.label}`);
   console.log(
-    `  in-process ms ${spread(a)}; served ms ${spread(b)}; served / in-process ${ratio.toFixed(3)}; overhead ${((median(b) - median(a)) * 1000).toFixed(0)} us per request (medians of ${rounds})`,
+    `  in-process ms ${spread(a)}; served ms ${spread(b)}; served / in-process ${(median(b) / median(a)).toFixed(3)}; overhead ${over.toFixed(0)} us per request (medians of ${a.length})`,
   );
-  console.log(`  the run alone (its wallSeconds): in-process ms ${spread(aRun)}; inside the server ms ${spread(bRun)}`);
+  const wall = (rs: { wallSeconds: number }[]): string => spread(rs.map((r) => r.wallSeconds * 1000));
+  console.log(`  the run alone (its wallSeconds): in-process ms ${wall(aRuns)}; inside the server ms ${wall(bRuns)}`);
+  if (floor.length > 0) {
+    const f = median(floor) * 1000;
+    console.log(
+      `  transport floor (a bare Node peer answering ${TINY_REPLY_BYTES} bytes): us ${spread(floor.map((x) => x * 1000))}; overhead above the floor ${(over - f).toFixed(0)} us`,
+    );
+  }
 }
 
 try {
+  console.log(`library and server from ${args.sources ? 'the sources (tsx)' : 'the build (dist/)'}`);
   const statusTimes: number[] = [];
-  for (let i = 0; i < 50; i++) await client.status();
-  for (let i = 0; i < TINY_ROUNDS; i++) {
-    const t = performance.now();
-    await client.status();
-    statusTimes.push(ms(t));
-  }
-  console.log(`status round trip: ms ${spread(statusTimes)} (medians of ${TINY_ROUNDS})`);
-  await compare('tiny job (spmm)', 'spmm', kroneckerGraph({ scale: 6, edgeFactor: 4, seed: 1 }), TINY_ROUNDS);
-  await compare('gcn', 'gcn', kroneckerGraph({ scale: 16, edgeFactor: 8, seed: 1 }), GCN_ROUNDS);
+  for (let i = 0; i < 4 * TINY_BLOCKS; i++) await block(() => client.status(), BLOCK, WARM, statusTimes);
+  console.log(`status round trip: ms ${spread(statusTimes)} (medians of ${statusTimes.length})`);
+  await compare('tiny job (spmm)', 'spmm', lib.kroneckerGraph({ scale: 6, edgeFactor: 4, seed: 1 }), TINY_BLOCKS, BLOCK, WARM);
+  await compare('gcn', 'gcn', lib.kroneckerGraph({ scale: 16, edgeFactor: 8, seed: 1 }), GCN_ROUNDS, 1, 0);
 } finally {
   await client.close();
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  peer.destroy();
+  for (const c of [server, echo]) {
+    c.kill('SIGTERM');
+    await new Promise((r) => c.once('exit', r));
+  }
   await system.dispose();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -23,6 +23,11 @@ export default function setup(): void {
   // A machine that only runs device tests (bench/gpu/device-check.sh) carries no TypeScript
   // compiler and runs no CLI test.
   if (process.env['DYPE_SKIP_CLI_BUILD'] === '1') return;
+  ensureBuilt();
+}
+
+/** Rebuild `dist/` when any source is newer than its CLI (also used by benches that time the build). */
+export function ensureBuilt(): void {
   if (!(existsSync(builtCli) && statSync(builtCli).mtimeMs >= newestSource(join(repoRoot, 'src')))) {
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
