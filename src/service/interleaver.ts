@@ -129,12 +129,43 @@ export class Interleaver {
     return t;
   }
 
-  /** Device seconds reserved by the open jobs that go before `lane`. */
+  /**
+   * Device seconds reserved by the open jobs that go before `lane`: those of higher priority, and
+   * at equal priority those a weighted fair order serves first, by virtual start (`#virtualStarts`).
+   * Ranked by opening order instead, a job opened late planned behind every job open, though the
+   * fair turns would serve much of that work after its own, and moved to slower devices for it.
+   */
   ahead(lane: Lane): Record<string, number> {
+    const starts = this.#virtualStarts();
+    const mine = starts.get(lane) ?? 0;
     const out: Record<string, number> = {};
     for (const other of this.#lanes) {
-      if (other === lane || !(other.priority > lane.priority || (other.priority === lane.priority && other.seq < lane.seq))) continue;
+      if (other === lane) continue;
+      const v = starts.get(other)!;
+      const first = other.priority > lane.priority || (other.priority === lane.priority && (v < mine || (v === mine && other.seq < lane.seq)));
+      if (!first) continue;
       for (const [d, s] of Object.entries(other.reserved)) out[d] = (out[d] ?? 0) + s;
+    }
+    return out;
+  }
+
+  /**
+   * Each open job's virtual start: its tenant's virtual time (device seconds per weight taken so
+   * far) plus the reservations of the tenant's older open jobs, per weight. A tenant's jobs go
+   * oldest first and tenants advance at rates set by their weights, so a job's turn comes about
+   * when the fair clock reaches its virtual start (start-time fair queuing).
+   */
+  #virtualStarts(): Map<Lane, number> {
+    const clock = new Map<string, number>();
+    const out = new Map<Lane, number>();
+    // A Set iterates in insertion order: each tenant's lanes oldest first.
+    for (const l of this.#lanes) {
+      const t = l.job.tenant;
+      const v = clock.get(t) ?? this.#vtime.get(t) ?? 0;
+      out.set(l, v);
+      let held = 0;
+      for (const s of Object.values(l.reserved)) held += s;
+      clock.set(t, v + held / l.job.weight);
     }
     return out;
   }
@@ -199,6 +230,8 @@ export class Interleaver {
     const pa = a.lane.priority;
     const pb = b.lane.priority;
     if (pa !== pb) return pa > pb;
+    // One tenant's jobs go oldest first: interleaved, all of them would finish late together.
+    if (a.lane.job.tenant === b.lane.job.tenant) return a.lane.seq < b.lane.seq;
     const va = this.#vtime.get(a.lane.job.tenant) ?? 0;
     const vb = this.#vtime.get(b.lane.job.tenant) ?? 0;
     if (va !== vb) return va < vb;
