@@ -1,15 +1,18 @@
 // The served machine, operator by operator: several jobs are open at once, and their operators take
-// turns on the machine's one composed timeline. A turn goes to the operator ready earliest on that
-// clock (then the higher priority, then the job that started first), and only when every open job
-// has said what it runs next, so no operator is placed before one that was ready sooner: a
-// conservative discrete-event loop over all jobs' operators. The host runs one operator at a time,
-// so a CPU piece is timed without another job's work on the same cores.
+// turns on the machine's one composed timeline. A turn is given only when every open job has said
+// what it runs next, among the operators ready by the time the machine can next start one: the
+// higher priority first, then the tenant with the least device seconds per weight (weighted fair
+// shares), a tenant's older job before its newer one, then the earliest ready. No operator is
+// placed before the machine could start it: a conservative discrete-event loop over all jobs'
+// operators. The host runs one operator at a time, so a CPU piece is timed without another job's
+// work on the same cores.
 //
 // Each job reserves the device seconds its operators not yet started are predicted to take. A job
 // plans, and an elastic job re-plans at each of its operator boundaries, against the machine's
 // queues plus the reservations of the jobs that go before it (higher priority, or equal priority
-// and started earlier): a job grows onto devices others have left or finished with, and shrinks off
-// those a higher-priority arrival has reserved (preemption at operator boundaries).
+// and an earlier virtual start in the fair order): a job grows onto devices others have left or
+// finished with, and shrinks off those a higher-priority or under-served tenant has reserved
+// (preemption at operator boundaries).
 
 import { InvalidArgumentError } from '../errors.js';
 import type { GateTurn, OperatorGate, OperatorPlacement } from '../executor/gate.js';
