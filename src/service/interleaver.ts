@@ -102,6 +102,8 @@ export class Interleaver {
   #seq = 0;
   /** Device seconds per weight each tenant's operators have taken (the fair share's virtual time). */
   readonly #vtime = new Map<string, number>();
+  /** Open lanes per tenant. */
+  readonly #openByTenant = new Map<string, number>();
 
   constructor(
     private readonly machine: MachineTimeline,
@@ -115,12 +117,14 @@ export class Interleaver {
   open(job: OpenJob): Lane {
     const lane = new Lane(this, ++this.#seq, job, job.arrival);
     // A tenant coming back re-enters at the least virtual time of those with open jobs: idling banks no credit.
-    if (![...this.#lanes].some((l) => l.job.tenant === job.tenant)) {
+    const open = this.#openByTenant.get(job.tenant) ?? 0;
+    if (open === 0) {
       let v = Infinity;
       for (const l of this.#lanes) v = Math.min(v, this.#vtime.get(l.job.tenant) ?? 0);
       this.#vtime.set(job.tenant, Math.max(this.#vtime.get(job.tenant) ?? 0, Number.isFinite(v) ? v : 0));
     }
     this.#lanes.add(lane);
+    this.#openByTenant.set(job.tenant, open + 1);
     return lane;
   }
 
@@ -223,7 +227,10 @@ export class Interleaver {
 
   /** A job ended (or failed): its reservation goes, and turns it still asked for are withdrawn (a failed run does not take them). */
   drop(lane: Lane): void {
-    this.#lanes.delete(lane);
+    if (!this.#lanes.delete(lane)) return;
+    const open = this.#openByTenant.get(lane.job.tenant)! - 1;
+    if (open === 0) this.#openByTenant.delete(lane.job.tenant);
+    else this.#openByTenant.set(lane.job.tenant, open);
     this.#pending = this.#pending.filter((r) => r.lane !== lane);
     this.planned();
     this.#schedule();

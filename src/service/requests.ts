@@ -6,6 +6,7 @@
 import type { CostModel } from '../cost/model.js';
 import type { BackendStatus, System } from '../devices/system.js';
 import { describe, InvalidArgumentError } from '../errors.js';
+import { reservedSeconds } from '../executor/gate.js';
 import { runPlan, type RunPlanOptions, type RunResult } from '../executor/run.js';
 import { type RunStreamOptions, runStream } from '../executor/stream.js';
 import { explore, planResult, resolveWorkload, schedule, type Plan, type ScheduleOptions } from '../scheduler/schedule.js';
@@ -145,7 +146,7 @@ async function runOnMachine(
   lane: Lane | undefined,
 ): Promise<{ result: RunResult; machine: MachineSlot }> {
   if (lane) {
-    lane.reserve(predictedSeconds(plan));
+    lane.reserve(reservedSeconds(plan, plan.problem.costs, plan.chosen.genome, []));
     const result = await runPlan(plan, { ...options, gate: lane, backlog: state.interleaver!.backlogFor(lane) });
     return { result, machine: lane.slot() };
   }
@@ -158,16 +159,6 @@ async function runOnMachine(
 function openJob(state: ServiceState, tenant: string, arrival: number): OpenJob {
   const p = state.tenantPolicy(tenant);
   return { tenant, priority: p?.priority ?? 0, weight: p?.weight ?? 1, arrival };
-}
-
-/** Predicted busy seconds per device of a plan's mapping. */
-function predictedSeconds(plan: Plan): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const e of plan.predicted.timeline) {
-    const d = plan.problem.system.devices[e.device]!.name;
-    out[d] = (out[d] ?? 0) + e.seconds;
-  }
-  return out;
 }
 
 /** Busy seconds per device of a run's pieces. */
