@@ -27,6 +27,10 @@ export interface PartStats {
   readonly cutEntries: number;
   /** Distinct columns owned by other parts that this part's rows reference. */
   readonly halo: number;
+  /** Rows of this part that other parts reference, counted once per part reading them: what it sends per exchange. */
+  readonly sends: number;
+  /** Parts this part exchanges with (it reads from them, or they from it). */
+  readonly peers: number;
 }
 
 export interface PartitionStats {
@@ -116,8 +120,8 @@ export function partitionMetis(a: CsrMatrix, parts: number, options: { readonly 
 }
 
 /**
- * What `partition` costs on `a`: each part's rows, entries, cut entries and halo, the edge cut,
- * the total halo and the work imbalance. One pass over the entries.
+ * What `partition` costs on `a`: each part's rows, entries, cut entries, halo, sends and peers,
+ * the edge cut, the total halo and the work imbalance. One pass over the entries.
  * @throws {InvalidArgumentError} for a matrix that is not square or an owner array that does not partition its rows.
  */
 export function partitionStats(a: CsrMatrix, partition: RowPartition): PartitionStats {
@@ -141,7 +145,11 @@ export function partitionStats(a: CsrMatrix, partition: RowPartition): Partition
   // seen[c] = 1 + the last part that counted column c in its halo.
   const seen = new Int32Array(a.cols);
   const colIdx = a.colIdx;
-  const stats: PartStats[] = [];
+  const stats: { rows: number; entries: number; cutEntries: number; halo: number; sends: number; peers: number }[] = [];
+  const sends = new Float64Array(parts);
+  const peers = new Int32Array(parts);
+  // Pairs of parts that exchange, as p * parts + q with p < q (parts * parts stays below 2^53).
+  const pairs = new Set<number>();
   let edgeCut = 0;
   let haloTotal = 0;
   let maxWork = 0;
@@ -159,16 +167,28 @@ export function partitionStats(a: CsrMatrix, partition: RowPartition): Partition
         if (seen[c] !== p + 1) {
           seen[c] = p + 1;
           halo++;
+          const q = owner[c]!;
+          sends[q]!++;
+          const pair = p < q ? p * parts + q : q * parts + p;
+          if (!pairs.has(pair)) {
+            pairs.add(pair);
+            peers[p]!++;
+            peers[q]!++;
+          }
         }
       }
       entries += e1 - a.rowStart(r);
     }
     const rows = start[p + 1]! - start[p]!;
-    stats.push({ rows, entries, cutEntries: cut, halo });
+    stats.push({ rows, entries, cutEntries: cut, halo, sends: 0, peers: 0 });
     edgeCut += cut;
     haloTotal += halo;
     maxWork = Math.max(maxWork, entries + rows);
   }
+  stats.forEach((st, p) => {
+    st.sends = sends[p]!;
+    st.peers = peers[p]!;
+  });
   const mean = (a.nnz + a.rows) / parts;
   return { parts: stats, edgeCut, haloTotal, imbalance: mean > 0 ? maxWork / mean : 1 };
 }

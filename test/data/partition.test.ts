@@ -17,10 +17,11 @@ const graphs = [
 ];
 
 /** Edge cut and halos counted the plain way: every entry, with a set of remote columns per part. */
-function plainStats(a: CsrMatrix, owner: Int32Array, parts: number): { cut: number[]; halo: number[] } {
+function plainStats(a: CsrMatrix, owner: Int32Array, parts: number): { cut: number[]; halo: number[]; sends: number[]; peers: number[] } {
   const ownerOf = (v: number): number => owner[v]!;
   const cut = new Array<number>(parts).fill(0);
   const halo = Array.from({ length: parts }, () => new Set<number>());
+  const talks = Array.from({ length: parts }, () => new Set<number>());
   for (let r = 0; r < a.rows; r++) {
     const p = ownerOf(r);
     for (let e = a.rowStart(r); e < a.rowStart(r + 1); e++) {
@@ -28,10 +29,15 @@ function plainStats(a: CsrMatrix, owner: Int32Array, parts: number): { cut: numb
       if (ownerOf(c) !== p) {
         cut[p]!++;
         halo[p]!.add(c);
+        talks[p]!.add(ownerOf(c));
+        talks[ownerOf(c)]!.add(p);
       }
     }
   }
-  return { cut, halo: halo.map((s) => s.size) };
+  // What a part sends: each of its rows once for every other part whose halo holds it.
+  const sends = new Array<number>(parts).fill(0);
+  for (const h of halo) for (const c of h) sends[ownerOf(c)]!++;
+  return { cut, halo: halo.map((s) => s.size), sends, peers: talks.map((t) => t.size) };
 }
 
 it('covers every row once in contiguous blocks balanced to within one row of the mean work', () => {
@@ -52,7 +58,7 @@ it('covers every row once in contiguous blocks balanced to within one row of the
   }
 });
 
-it('counts the edge cut and each part’s halo as a plain count over the entries does', () => {
+it('counts the edge cut and each part’s halo, sends and peers as a plain count over the entries does', () => {
   for (const a of graphs) {
     for (const parts of [1, 2, 4, 5]) {
       const partition = partitionRows(a, parts);
@@ -60,6 +66,8 @@ it('counts the edge cut and each part’s halo as a plain count over the entries
       const plain = plainStats(a, partition.owner, parts);
       expect(s.parts.map((p) => p.cutEntries)).toEqual(plain.cut);
       expect(s.parts.map((p) => p.halo)).toEqual(plain.halo);
+      expect(s.parts.map((p) => p.sends)).toEqual(plain.sends);
+      expect(s.parts.map((p) => p.peers)).toEqual(plain.peers);
       expect(s.edgeCut).toBe(plain.cut.reduce((x, y) => x + y, 0));
       expect(s.haloTotal).toBe(plain.halo.reduce((x, y) => x + y, 0));
       expect(s.parts.reduce((x, p) => x + p.entries, 0)).toBe(a.nnz);
