@@ -43,6 +43,7 @@ export { type DistributedBfsOptions, type DistributedLevel, type DistributedSear
 export { type DistributedRunResult, type RunDistributedOptions, runDistributed } from './distributed/run.js';
 export { type Interconnect, measureInterconnect, predictExchange } from './distributed/interconnect.js';
 export { predictScaling, type ScalingOptions, type ScalingPoint, type ScalingPrediction } from './distributed/scaling.js';
+export { type BfsPredictionOptions, type PredictedBfsLevel, predictBfsExchange } from './distributed/bfs-prediction.js';
 
 export * from './io/index.js';
 export {

@@ -5,7 +5,10 @@
 // and apart the message counts), beside what the Graph500
 // reference MPI BFS would send on the same partition: its top-down levels send one visit message
 // of two 32-bit integers for every edge from a frontier vertex to a vertex another rank owns
-// (counted here from the reference depths and the partition alone, not from dype's search).
+// (counted here from the reference depths and the partition alone, not from dype's search). Beside
+// them, what was predicted before the search (`predictBfsExchange` on the interconnect measured at
+// start): each level's bytes, which must equal the search's, and its exchange seconds against the
+// slowest rank's measured ones.
 // Run: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 //        mpirun --oversubscribe -np 4 node --import tsx bench/distributed/bfs-ranks.ts \
 //        [--graph kron:16|grid:300x300|email-Enron] [--partitioners rows,metis] [--sources 4] [--direction auto]
@@ -15,6 +18,8 @@ import { loadGraph } from './graphs.js';
 import type { CsrMatrix } from '../../src/data/csr.js';
 import { metisAvailable, partitionMetis, partitionRows, type RowPartition } from '../../src/data/partition.js';
 import { distributedBfs } from '../../src/distributed/bfs.js';
+import { predictBfsExchange } from '../../src/distributed/bfs-prediction.js';
+import { measureInterconnect } from '../../src/distributed/interconnect.js';
 import { gatherVertices } from '../../src/distributed/gather.js';
 import { DistributedCsr } from '../../src/distributed/halo.js';
 import { initMpi } from '../../src/distributed/mpi.js';
@@ -30,6 +35,7 @@ const { values: args } = parseArgs({
   strict: true,
 });
 const comm = initMpi();
+const net = await measureInterconnect(comm);
 
 /** Bytes the Graph500 reference BFS sends at each level: 8 per frontier edge whose end another rank owns. */
 function graph500Bytes(a: CsrMatrix, owner: Int32Array, depths: Int32Array, levels: number): number[] {
@@ -59,19 +65,29 @@ for (const method of args.partitioners.split(',').filter(Boolean)) {
     const depths = await gatherVertices(comm, dist, s.depths);
     const perLevel = Float64Array.from(s.levels.flatMap((l) => [l.bytesSent, l.controlBytes]));
     await comm.allreduce(perLevel, 'sum');
-    const slowest = Float64Array.of(s.seconds);
+    const slowest = Float64Array.of(s.seconds, ...s.levels.map((l) => l.exchangeSeconds));
     await comm.allreduce(slowest, 'max');
+    // The rank that reaches a level's exchange last waits for no one: its time is the transfer's.
+    const lastIn = Float64Array.from(s.levels.map((l) => l.exchangeSeconds));
+    await comm.allreduce(lastIn, 'min');
     if (comm.rank === 0) {
       const want = bfsReference(a, source);
       const correct = want.every((d, v) => depths[v] === d);
       const reference = graph500Bytes(a, partition.owner, want, s.levels.length);
+      const predicted = predictBfsExchange(a, partition, source, { direction: args.direction as 'auto', interconnect: net });
       const levels = s.levels.map((l, i) => ({
         direction: l.direction,
         frontier: l.frontier,
         bytes: perLevel[2 * i]!,
         controlBytes: perLevel[2 * i + 1]!,
         graph500Bytes: reference[i]!,
+        predictedBytes: predicted[i]?.bytesSent.reduce((t, b) => t + b, 0),
+        exchangeMs: slowest[1 + i]! * 1e3,
+        lastInExchangeMs: lastIn[i]! * 1e3,
+        predictedExchangeMs: (predicted[i]?.seconds ?? Number.NaN) * 1e3,
       }));
+      const measuredExchange = levels.reduce((t, l) => t + l.lastInExchangeMs, 0);
+      const predictedExchange = levels.reduce((t, l) => t + l.predictedExchangeMs, 0);
       const total = levels.reduce((t, l) => t + l.bytes, 0);
       const control = levels.reduce((t, l) => t + l.controlBytes, 0);
       const totalReference = reference.reduce((t, b) => t + b, 0);
@@ -89,6 +105,12 @@ for (const method of args.partitioners.split(',').filter(Boolean)) {
           bytes: total,
           controlBytes: control,
           graph500Bytes: totalReference,
+          predictedBytesExact: predicted.length === levels.length && levels.every((l) => l.predictedBytes === l.bytes),
+          // Sums over levels: the slowest rank's exchange (waiting for the others included), and the last-in rank's (the transfer).
+          slowestExchangeMs: Math.round(levels.reduce((t, l) => t + l.exchangeMs, 0) * 1e3) / 1e3,
+          exchangeMs: Math.round(measuredExchange * 1e3) / 1e3,
+          predictedExchangeMs: Math.round(predictedExchange * 1e3) / 1e3,
+          predictedOverMeasured: Math.round((predictedExchange / measuredExchange) * 100) / 100,
           // Vertices and frontier bits against the reference's visit messages, level by level (counts apart: the reference's own are not counted either).
           worstLevelRatio: Math.max(...levels.map((l) => (l.graph500Bytes > 0 ? l.bytes / l.graph500Bytes : l.bytes > 0 ? Number.MAX_VALUE : 0))),
           levels,

@@ -32,7 +32,7 @@ export interface DistributedLevel {
   readonly bytesSent: number;
   /** Bytes of message counts this rank sent (one 32-bit count per rank on top-down levels). */
   readonly controlBytes: number;
-  /** Seconds this rank spent in the exchange (waiting for the others included). */
+  /** Seconds this rank spent in the level's collective exchanges (waiting for the others included; packing and the search's own work not). */
   readonly exchangeSeconds: number;
 }
 
@@ -124,7 +124,6 @@ export async function distributedBfs(
     previousFrontier = globalFrontier;
     const next = new Int32Array(own);
     let nextSize = 0;
-    const t1 = performance.now();
     let bytesSent = 0;
     if (bottomUp) {
       // The halo's frontier flags, by the SpMM halo's send lists.
@@ -134,11 +133,12 @@ export async function distributedBfs(
       for (let r = 0; r < comm.size; r++)
         for (let j = 0, base = send.displs[r]!; j < send.counts[r]!; j++)
           if (inFrontier[sendRows[base + j]!] === 1) bitsOut[sendBits.displs[r]! + (j >> 3)]! |= 1 << (j & 7);
+      const t1 = performance.now();
       await comm.alltoallv(bitsOut, sendBits.counts, sendBits.displs, bitsIn, recvBits.counts, recvBits.displs);
+      const exchanged = performance.now();
       for (let r = 0; r < comm.size; r++)
         for (let j = 0, base = recv.displs[r]!; j < recv.counts[r]!; j++) haloFrontier[base + j] = (bitsIn[recvBits.displs[r]! + (j >> 3)]! >> (j & 7)) & 1;
       bytesSent = bitsOut.length;
-      const exchanged = performance.now();
       for (let v = 0; v < own; v++) {
         if (depths[v] !== -1) continue;
         for (let e = rp[v]!; e < rp[v + 1]!; e++) {
@@ -181,6 +181,7 @@ export async function distributedBfs(
         out[cursor[r]!++] = h - recv.displs[r]!;
       }
       const inCounts = new Int32Array(comm.size);
+      const t1 = performance.now();
       await comm.alltoallv(outCounts, ones(comm.size), iota(comm.size), inCounts, ones(comm.size), iota(comm.size));
       const inDispls = new Int32Array(comm.size);
       for (let r = 1; r < comm.size; r++) inDispls[r] = inDispls[r - 1]! + inCounts[r - 1]!;

@@ -144,7 +144,7 @@ export class DistributedCsr {
       sendRows[k] = localOf[g]!;
     });
     // Symmetric pattern: every rank checks its own rows against the columns they name.
-    const symmetric = Int32Array.of(ownRowsSymmetric(a, rows) ? 1 : 0);
+    const symmetric = Int32Array.of(rowsSymmetric(a, rows) ? 1 : 0);
     await comm.allreduce(symmetric, 'min');
     return new DistributedCsr(me, comm.size, n, local, rows, interior.length, halo, recv, sendRows, send, symmetric[0] === 1);
   }
@@ -183,7 +183,8 @@ export class DistributedCsr {
 }
 
 /** Whether every entry (i, j) of the given rows has its (j, i). */
-function ownRowsSymmetric(a: CsrMatrix, rows: Int32Array): boolean {
+/** Whether each entry (i, j) of rows `rows` of `a` has its mirror (j, i): the pattern is symmetric over those rows. */
+export function rowsSymmetric(a: CsrMatrix, rows: Iterable<number>): boolean {
   const rp = a.rowPtr;
   const ci = a.colIdx;
   const at = (i: number): number => Number(rp[i]!);

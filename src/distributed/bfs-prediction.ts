@@ -1,0 +1,164 @@
+// What a distributed BFS will exchange, predicted before it runs: a level-synchronous search visits
+// the same vertex sets level by level whatever the partition, and its direction rule reads only
+// global counts, so one serial search and the partition give every rank's bytes at every level:
+// on a top-down level each remote vertex a rank's frontier reaches, once per search (4 bytes to
+// its owner); on a bottom-up level the frontier bits of every halo row (a byte per 8 rows per rank
+// pair); and on top-down levels one 32-bit count per rank. With an interconnect, each level's
+// exchange time is the slowest rank's `predictExchange` of those bytes. The rule and the messages
+// mirror src/distributed/bfs.ts; test/distributed/bfs-prediction.test.ts holds the two together.
+
+import { CsrMatrix } from '../data/csr.js';
+import type { RowPartition } from '../data/partition.js';
+import { describe, InvalidArgumentError } from '../errors.js';
+import { bfsReference } from '../kernels/reference.js';
+import { rowsSymmetric } from './halo.js';
+import { type Interconnect, predictExchange } from './interconnect.js';
+
+export interface BfsPredictionOptions {
+  /** As `distributedBfs`'s. @default 'auto' */
+  readonly direction?: 'auto' | 'top-down' | 'bottom-up';
+  /** @default 14 */
+  readonly alpha?: number;
+  /** @default 24 */
+  readonly beta?: number;
+  /** Price each level's exchange on this network (else only bytes are predicted). */
+  readonly interconnect?: Interconnect;
+}
+
+/** One predicted level: what each rank sends, and (with an interconnect) the exchange's seconds. */
+export interface PredictedBfsLevel {
+  readonly direction: 'top-down' | 'bottom-up';
+  /** Vertices in the frontier, over all ranks. */
+  readonly frontier: number;
+  /** Bytes of vertices or frontier bits each rank sends (index: rank). */
+  readonly bytesSent: Float64Array;
+  /** Bytes of message counts each rank sends (4 per rank on a top-down level). */
+  readonly controlBytes: number;
+  /** The slowest rank's predicted exchange seconds (counts and data), where an interconnect was given. */
+  readonly seconds?: number;
+}
+
+/**
+ * Predict a distributed BFS's exchanges from `source` on `a` (square) under `partition`.
+ * @throws {InvalidArgumentError} on a matrix that is not square, a partition that does not fit it,
+ *   a source outside the graph, bad alpha or beta, or `bottom-up` on a pattern that is not symmetric.
+ */
+export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source: number, options: BfsPredictionOptions = {}): PredictedBfsLevel[] {
+  const fn = 'predictBfsExchange';
+  if (!(a instanceof CsrMatrix) || a.rows !== a.cols) throw new InvalidArgumentError(`${fn}: a must be a square CsrMatrix, got ${describe(a)}`);
+  const { owner, parts } = partition;
+  if (!(owner instanceof Int32Array) || owner.length !== a.rows || owner.some((p) => !(p >= 0 && p < parts)))
+    throw new InvalidArgumentError(`${fn}: partition.owner must give each of the ${a.rows} rows a part in [0, ${parts}), got ${describe(owner)}`);
+  const direction = options.direction ?? 'auto';
+  if (!['auto', 'top-down', 'bottom-up'].includes(direction))
+    throw new InvalidArgumentError(`${fn}: direction must be 'auto', 'top-down' or 'bottom-up', got ${describe(direction)}`);
+  const alpha = options.alpha ?? 14;
+  const beta = options.beta ?? 24;
+  for (const [name, v] of [
+    ['alpha', alpha],
+    ['beta', beta],
+  ] as const)
+    if (!(v > 0 && Number.isFinite(v))) throw new InvalidArgumentError(`${fn}: ${name} must be a positive number, got ${describe(v)}`);
+  const n = a.rows;
+  const symmetric = rowsSymmetric(
+    a,
+    Int32Array.from({ length: n }, (_, r) => r),
+  );
+  if (direction === 'bottom-up' && !symmetric) throw new InvalidArgumentError(`${fn}: bottom-up steps need a symmetric pattern; this graph is not`);
+  const depths = bfsReference(a, source); // checks the source
+  const rp = a.rowPtr;
+  const ci = a.colIdx;
+  const degree = (v: number): number => Number(rp[v + 1]!) - Number(rp[v]!);
+  // Vertices by depth.
+  let deepest = -1;
+  for (let v = 0; v < n; v++) deepest = Math.max(deepest, depths[v]!);
+  const byLevel: number[][] = Array.from({ length: deepest + 1 }, () => []);
+  for (let v = 0; v < n; v++) if (depths[v]! >= 0) byLevel[depths[v]!]!.push(v);
+  // Halo rows each rank pair shares (key p * parts + q: rows of p that q reads), for bottom-up bits.
+  const halo = pairCounts(a, owner, parts);
+  const net = options.interconnect;
+  const sentOnce = new Set<number>(); // c * parts + p: rank p has sent vertex c to its owner
+  let unvisitedEdges = a.nnz;
+  let bottomUp = direction === 'bottom-up';
+  let previous = 0;
+  const levels: PredictedBfsLevel[] = [];
+  for (let level = 0; level < byLevel.length; level++) {
+    const frontier = byLevel[level]!;
+    let frontierEdges = 0;
+    for (const v of frontier) frontierEdges += degree(v);
+    unvisitedEdges -= frontierEdges;
+    if (direction === 'auto' && symmetric) {
+      if (!bottomUp && frontier.length > previous && frontierEdges > unvisitedEdges / alpha) bottomUp = true;
+      else if (bottomUp && frontier.length < previous && frontier.length < n / beta) bottomUp = false;
+    }
+    previous = frontier.length;
+    const bytesSent = new Float64Array(parts);
+    // Elements each rank sends each other rank this level (key p * parts + q).
+    const sends = new Map<number, number>();
+    if (bottomUp) {
+      for (const [key, rows] of halo) {
+        const bytes = (rows + 7) >> 3;
+        bytesSent[Math.floor(key / parts)]! += bytes;
+        sends.set(key, bytes);
+      }
+    } else {
+      for (const v of frontier) {
+        const p = owner[v]!;
+        for (let e = Number(rp[v]!); e < Number(rp[v + 1]!); e++) {
+          const c = ci[e]!;
+          const q = owner[c]!;
+          if (q === p || sentOnce.has(c * parts + p)) continue;
+          sentOnce.add(c * parts + p);
+          bytesSent[p]! += 4;
+          sends.set(p * parts + q, (sends.get(p * parts + q) ?? 0) + 4);
+        }
+      }
+    }
+    const seconds = net ? levelSeconds(sends, parts, bottomUp, net) : undefined;
+    levels.push({
+      direction: bottomUp ? 'bottom-up' : 'top-down',
+      frontier: frontier.length,
+      bytesSent,
+      controlBytes: bottomUp ? 0 : 4 * parts,
+      ...(seconds !== undefined ? { seconds } : {}),
+    });
+  }
+  return levels;
+}
+
+/** Distinct rows of part p that part q's rows read, for each pair that shares any (key p * parts + q). */
+function pairCounts(a: CsrMatrix, owner: Int32Array, parts: number): Map<number, number> {
+  const out = new Map<number, number>();
+  const counted = new Set<number>(); // c * parts + q
+  for (let r = 0; r < a.rows; r++) {
+    const q = owner[r]!;
+    for (let e = Number(a.rowPtr[r]!); e < Number(a.rowPtr[r + 1]!); e++) {
+      const c = a.colIdx[e]!;
+      const p = owner[c]!;
+      if (p === q || counted.has(c * parts + q)) continue;
+      counted.add(c * parts + q);
+      out.set(p * parts + q, (out.get(p * parts + q) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
+/** The slowest rank's exchange of `sends` (bytes per rank pair), plus the counts' exchange on a top-down level. */
+function levelSeconds(sends: ReadonlyMap<number, number>, parts: number, bottomUp: boolean, net: Interconnect): number {
+  const layouts = Array.from({ length: parts }, () => ({ send: new Int32Array(parts), recv: new Int32Array(parts) }));
+  for (const [key, bytes] of sends) {
+    const p = Math.floor(key / parts);
+    const q = key % parts;
+    layouts[p]!.send[q] = bytes;
+    layouts[q]!.recv[p] = bytes;
+  }
+  const counts = new Int32Array(parts).fill(4);
+  const noDispls = new Int32Array(parts); // predictExchange reads counts only
+  let slowest = 0;
+  layouts.forEach((l, r) => {
+    const data = predictExchange({ counts: l.send, displs: noDispls }, { counts: l.recv, displs: noDispls }, 1, r, net);
+    const control = bottomUp ? 0 : predictExchange({ counts, displs: noDispls }, { counts, displs: noDispls }, 1, r, net);
+    slowest = Math.max(slowest, data + control);
+  });
+  return slowest;
+}

@@ -1,0 +1,73 @@
+// The BFS exchange predicted before a search runs (predictBfsExchange) is what the search then
+// sends: on 2 and 4 loopback ranks, under row-block and METIS partitions, on undirected and
+// directed graphs, every level's direction, frontier, each rank's bytes and its control bytes
+// equal the distributed search's own record; with an interconnect each level is priced; bad
+// arguments are typed errors naming the function.
+
+import { describe, expect, it } from 'vitest';
+import type { CsrMatrix } from '../../src/data/csr.js';
+import { metisAvailable, partitionMetis, partitionRows, type RowPartition } from '../../src/data/partition.js';
+import { distributedBfs } from '../../src/distributed/bfs.js';
+import { predictBfsExchange } from '../../src/distributed/bfs-prediction.js';
+import { DistributedCsr } from '../../src/distributed/halo.js';
+import { InvalidArgumentError } from '../../src/errors.js';
+import { generate } from '../../src/generators/index.js';
+import { loopback } from './loopback.js';
+
+const partitioners: [string, (a: CsrMatrix, p: number) => RowPartition][] = [
+  ['rows', partitionRows],
+  ...(metisAvailable().available ? [['metis', (a: CsrMatrix, p: number) => partitionMetis(a, p)] as [string, (a: CsrMatrix, p: number) => RowPartition]] : []),
+];
+const graphs: [string, () => CsrMatrix][] = [
+  ['kronecker 11', () => generate({ kind: 'kronecker', scale: 11, seed: 4 }) as CsrMatrix],
+  ['grid 50x40', () => generate({ kind: 'grid', rows: 50, cols: 40, seed: 6 }) as CsrMatrix],
+  ['directed kronecker 10', () => generate({ kind: 'kronecker', scale: 10, seed: 8, directed: true }) as CsrMatrix],
+];
+
+describe('predictBfsExchange', () => {
+  for (const [name, make] of graphs)
+    for (const [method, partition] of partitioners)
+      it(`${name}, ${method} partition: predicts every level's bytes on 2 and 4 ranks exactly`, async () => {
+        const a = make();
+        // Vertex 0, and the vertex with the most out-edges (a directed graph's vertex 0 may have none).
+        let hub = 0;
+        for (let v = 0; v < a.rows; v++) if (a.rowLength(v) > a.rowLength(hub)) hub = v;
+        let sent = 0;
+        for (const size of [2, 4]) {
+          const p = partition(a, size);
+          for (const source of [0, hub]) {
+            const predicted = predictBfsExchange(a, p, source);
+            const ranks = await Promise.all(loopback(size).map(async (comm) => distributedBfs(comm, await DistributedCsr.build(comm, a, p), source)));
+            ranks.forEach((search, rank) => {
+              expect(search.levels.map((l) => [l.direction, l.frontier, l.bytesSent, l.controlBytes])).toEqual(
+                predicted.map((l) => [l.direction, l.frontier, l.bytesSent[rank], l.controlBytes]),
+              );
+            });
+            for (const l of predicted) for (const b of l.bytesSent) sent += b;
+          }
+        }
+        expect(sent).toBeGreaterThan(0);
+      });
+
+  it('prices each level on an interconnect: latencies for the counts, bytes at the bandwidth', () => {
+    const a = generate({ kind: 'grid', rows: 20, cols: 20, seed: 1 }) as CsrMatrix;
+    const net = { latencySeconds: 1e-6, bytesPerSecond: 1e9, source: 'a test network' };
+    const levels = predictBfsExchange(a, partitionRows(a, 4), 0, { interconnect: net, direction: 'top-down' });
+    for (const l of levels) {
+      const most = Math.max(...l.bytesSent);
+      // At least the counts to the three other ranks, and the busiest rank's bytes on the wire.
+      expect(l.seconds!).toBeGreaterThanOrEqual(3 * net.latencySeconds + most / net.bytesPerSecond - 1e-15);
+    }
+    expect(predictBfsExchange(a, partitionRows(a, 4), 0)[0]!.seconds).toBeUndefined();
+  });
+
+  it('refuses bad arguments, naming the value', () => {
+    const a = generate({ kind: 'grid', rows: 4, cols: 4, seed: 1 }) as CsrMatrix;
+    const p = partitionRows(a, 2);
+    expect(() => predictBfsExchange(a, p, 16)).toThrow(InvalidArgumentError);
+    expect(() => predictBfsExchange(a, { ...p, owner: new Int32Array(3) }, 0)).toThrow(/predictBfsExchange: partition.owner must give each of the 16 rows/);
+    expect(() => predictBfsExchange(a, p, 0, { alpha: 0 })).toThrow(/predictBfsExchange: alpha must be a positive number, got 0/);
+    const directed = generate({ kind: 'kronecker', scale: 6, seed: 8, directed: true }) as CsrMatrix;
+    expect(() => predictBfsExchange(directed, partitionRows(directed, 2), 0, { direction: 'bottom-up' })).toThrow(/need a symmetric pattern/);
+  });
+});
