@@ -11,6 +11,7 @@ import { CsrMatrix } from '../data/csr.js';
 import type { RowPartition } from '../data/partition.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { bfsReference } from '../kernels/reference.js';
+import { DEFAULT_ALPHA, DEFAULT_BETA, goesBottomUp, positive } from './bfs.js';
 import { rowsSymmetric } from './halo.js';
 import { type Interconnect, predictExchange } from './interconnect.js';
 
@@ -52,13 +53,8 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
   const direction = options.direction ?? 'auto';
   if (!['auto', 'top-down', 'bottom-up'].includes(direction))
     throw new InvalidArgumentError(`${fn}: direction must be 'auto', 'top-down' or 'bottom-up', got ${describe(direction)}`);
-  const alpha = options.alpha ?? 14;
-  const beta = options.beta ?? 24;
-  for (const [name, v] of [
-    ['alpha', alpha],
-    ['beta', beta],
-  ] as const)
-    if (!(v > 0 && Number.isFinite(v))) throw new InvalidArgumentError(`${fn}: ${name} must be a positive number, got ${describe(v)}`);
+  const alpha = positive(fn, 'alpha', options.alpha ?? DEFAULT_ALPHA);
+  const beta = positive(fn, 'beta', options.beta ?? DEFAULT_BETA);
   const n = a.rows;
   const symmetric = rowsSymmetric(
     a,
@@ -87,10 +83,7 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
     let frontierEdges = 0;
     for (const v of frontier) frontierEdges += degree(v);
     unvisitedEdges -= frontierEdges;
-    if (direction === 'auto' && symmetric) {
-      if (!bottomUp && frontier.length > previous && frontierEdges > unvisitedEdges / alpha) bottomUp = true;
-      else if (bottomUp && frontier.length < previous && frontier.length < n / beta) bottomUp = false;
-    }
+    if (direction === 'auto' && symmetric) bottomUp = goesBottomUp(bottomUp, frontier.length, previous, frontierEdges, unvisitedEdges, n, alpha, beta);
     previous = frontier.length;
     const bytesSent = new Float64Array(parts);
     // Elements each rank sends each other rank this level (key p * parts + q).

@@ -69,8 +69,8 @@ export async function distributedBfs(
     throw new InvalidArgumentError(
       `${fn}: bottom-up steps read rows as in-edges, which needs a symmetric pattern; this graph is not (symmetrize it, or search top-down)`,
     );
-  const alpha = positive(fn, 'alpha', opts.alpha ?? 14);
-  const beta = positive(fn, 'beta', opts.beta ?? 24);
+  const alpha = positive(fn, 'alpha', opts.alpha ?? DEFAULT_ALPHA);
+  const beta = positive(fn, 'beta', opts.beta ?? DEFAULT_BETA);
   const t0 = performance.now();
   const { local, send, recv, sendRows } = dist;
   const own = dist.localRows;
@@ -117,10 +117,8 @@ export async function distributedBfs(
     // Beamer's rule: bottom-up while the frontier grows past the edges left / alpha; back
     // top-down once it shrinks under n / beta. A shrinking frontier never turns bottom-up: near
     // the end few edges are left, and a bottom-up level costs every halo's frontier bits.
-    if (direction === 'auto' && dist.symmetric) {
-      if (!bottomUp && globalFrontier > previousFrontier && globalFrontierEdges > globalUnvisitedEdges / alpha) bottomUp = true;
-      else if (bottomUp && globalFrontier < previousFrontier && globalFrontier < n / beta) bottomUp = false;
-    }
+    if (direction === 'auto' && dist.symmetric)
+      bottomUp = goesBottomUp(bottomUp, globalFrontier, previousFrontier, globalFrontierEdges, globalUnvisitedEdges, n, alpha, beta);
     previousFrontier = globalFrontier;
     const next = new Int32Array(own);
     let nextSize = 0;
@@ -208,7 +206,31 @@ export async function distributedBfs(
   return { depths, levels, seconds: (performance.now() - t0) / 1000 };
 }
 
-function positive(fn: string, name: string, v: unknown): number {
+export const DEFAULT_ALPHA = 14;
+export const DEFAULT_BETA = 24;
+
+/**
+ * Beamer's rule across ranks, from global counts: bottom-up while the frontier grows past the
+ * edges left / alpha; back top-down once it shrinks under n / beta. Shared with the exchange
+ * prediction (bfs-prediction.ts), which must take the same directions.
+ */
+export function goesBottomUp(
+  bottomUp: boolean,
+  frontier: number,
+  previous: number,
+  frontierEdges: number,
+  unvisitedEdges: number,
+  n: number,
+  alpha: number,
+  beta: number,
+): boolean {
+  if (!bottomUp && frontier > previous && frontierEdges > unvisitedEdges / alpha) return true;
+  if (bottomUp && frontier < previous && frontier < n / beta) return false;
+  return bottomUp;
+}
+
+/** A positive finite number, or a typed error naming the option. */
+export function positive(fn: string, name: string, v: unknown): number {
   if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) throw new InvalidArgumentError(`${fn}: ${name} must be a positive number, got ${describe(v)}`);
   return v;
 }
