@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { repoRoot } from './datasets.js';
+import { machineClass } from './machine-class.js';
 
 export type SuiteName =
   | 'spmm'
@@ -52,6 +53,8 @@ export interface MachineInfo {
   readonly platform: string;
   /** One-minute load average when the suite started: above ~0.5 per idle core, expect noise. */
   readonly loadAverage: number;
+  /** Vector level and vendor the timed ratios depend on (machine-class.ts); absent in runs before 28 November 2026. */
+  readonly machineClass?: string;
 }
 
 export interface SuiteReport {
@@ -77,6 +80,7 @@ export function machineInfo(): MachineInfo {
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     loadAverage: loadavg()[0] ?? NaN,
+    machineClass: machineClass(),
   };
 }
 

@@ -1,10 +1,14 @@
-// The regression gate: bench/results/latest.json against the committed bench/baseline.json.
+// The regression gate: bench/results/latest.json against the committed baseline of this machine's
+// class, bench/baselines/<class>.json (bench/common/machine-class.ts says why one per class).
 // Exit status 1 when a ratio metric dropped more than its tolerance (15% unless the baseline says
-// otherwise), a deterministic metric moved more than 1%, or a gated metric is missing.
+// otherwise), a deterministic metric moved more than 1%, or a gated metric is missing. On a
+// machine class with no baseline of its own, only the deterministic metrics are gated (against
+// another class's baseline), and the report says so at its top.
 // With --run, a ratio that failed is timed once more before it counts: the suites behind the
 // failures run again (bench/results/confirm.json) and a ratio fails only when it fails both times
 // (confirmFailures in compare.ts says why).
 // Run: node --import tsx bench/gate/check.ts [--run] [--latest FILE] [--baseline FILE] [--all]
+// --baseline FILE judges against that file whatever the machine.
 // --run first runs the baseline's profile (bench/run.ts --ci for the CI baseline); --all also
 // lists the information-only metrics.
 
@@ -13,14 +17,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../common/datasets.js';
 import { resultsDir } from '../common/report.js';
-import { type Comparison, compareMetrics, confirmFailures, suitesToConfirm, verdictTable } from './compare.js';
-import { type Baseline, baselinePath, latestPath, readBaseline, readLatest } from './files.js';
+import { machineClass } from '../common/machine-class.js';
+import { type Comparison, compareMetrics, confirmFailures, deterministicOnly, suitesToConfirm, verdictTable } from './compare.js';
+import { type Baseline, baselineClasses, baselinePathFor, classOfRun, latestPath, readBaseline, readLatest } from './files.js';
 
 const { values: args } = parseArgs({
   options: {
     run: { type: 'boolean', default: false },
     latest: { type: 'string', default: latestPath },
-    baseline: { type: 'string', default: baselinePath },
+    baseline: { type: 'string' },
     all: { type: 'boolean', default: false },
   },
   strict: true,
@@ -41,13 +46,41 @@ function runBench(baseline: Baseline, out: string, suites?: readonly string[]): 
   return r.status === 0;
 }
 
+/**
+ * The baseline to judge by: --baseline, else this machine class's own, else (only the
+ * deterministic metrics gated) the first class that has one. `own` is false in that last case.
+ */
+function chooseBaseline(): { baseline: Baseline; own: boolean; cls: string } {
+  const cls = machineClass();
+  if (args.baseline !== undefined) return { baseline: readBaseline(args.baseline), own: true, cls };
+  const classes = baselineClasses();
+  if (classes.includes(cls)) return { baseline: readBaseline(baselinePathFor(cls)), own: true, cls };
+  const other = classes[0];
+  if (other === undefined) throw new Error('bench:check: no baseline in bench/baselines/: take one with `npm run bench:update -- --note "why"`');
+  const b = readBaseline(baselinePathFor(other));
+  return { baseline: { ...b, metrics: deterministicOnly(b.metrics) }, own: false, cls };
+}
+
 function main(): number {
-  const baseline = readBaseline(args.baseline);
+  const { baseline, own, cls } = chooseBaseline();
+  if (!own) {
+    console.log(
+      `bench:check: no baseline for this machine class (${cls}; baselines exist for ${baselineClasses().join(', ')}). ` +
+        `Timed ratios are NOT judged on this machine, only the deterministic metrics, against ${baseline.machineClass}'s baseline. ` +
+        'To gate them here, take a baseline of this class from three CI-size runs (bench/README.md, "Regression gate").\n',
+    );
+  }
   if (args.run) {
     if (args.latest !== latestPath) throw new Error('--run writes bench/results/latest.json: do not combine it with --latest');
     if (!runBench(baseline, 'latest')) return 1;
   }
   const latest = readLatest(args.latest);
+  if (args.baseline === undefined && classOfRun(latest) !== cls) {
+    console.error(
+      `bench:check: ${args.latest} was timed on a ${classOfRun(latest)} machine, this one is ${cls}: judge it here with --baseline FILE, or run it again here`,
+    );
+    return 1;
+  }
   if (latest.profile !== baseline.profile) {
     console.error(
       `bench:check: ${args.latest} is a ${latest.profile} run but the baseline is ${baseline.profile}: run \`npm run bench${baseline.profile === 'ci' ? ':ci' : ''}\` (or bench:check -- --run)`,
@@ -65,7 +98,7 @@ function main(): number {
   const gated = cmp.verdicts.filter((v) => v.kind !== 'info').length;
   console.log(
     `Benchmark gate: this run (${latest.date}, ${latest.machine.cpu}, load ${latest.machine.loadAverage.toFixed(2)})` +
-      ` against the baseline (${baseline.measured}; "${baseline.note}")` +
+      ` against the ${baseline.machineClass} baseline (${baseline.measured}; "${baseline.note}")` +
       (again.length > 0 ? `; timed failures confirmed by running ${again.join(', ')} again` : '') +
       '\n',
   );
@@ -74,7 +107,7 @@ function main(): number {
   console.log(
     cmp.ok
       ? `\nbench:check passed: ${gated} gated metrics within tolerance.`
-      : `\nbench:check FAILED: ${cmp.failures} of ${gated} gated metrics out of tolerance (see above). If the change is intended, \`npm run bench:update -- --note "why"\` and commit bench/baseline.json.`,
+      : `\nbench:check FAILED: ${cmp.failures} of ${gated} gated metrics out of tolerance (see above). If the change is intended, \`npm run bench:update -- --note "why"\` and commit bench/baselines/${baseline.machineClass}.json.`,
   );
   return cmp.ok ? 0 : 1;
 }

@@ -125,6 +125,16 @@ export function confirmFailures(first: Comparison, rerun: Comparison): Compariso
 }
 
 /**
+ * A baseline from another machine class, for a machine that has none of its own: its
+ * deterministic metrics (modelled figures, the same on every machine) stay gated, its timed
+ * ratios become information only, since they were measured against references that run
+ * differently there (bench/common/machine-class.ts).
+ */
+export function deterministicOnly(metrics: readonly Metric[]): Metric[] {
+  return metrics.map((m) => (m.kind === 'ratio' ? { ...m, kind: 'info' } : m));
+}
+
+/**
  * A baseline's metrics from several runs of the same profile: each timed ratio the median of its
  * values over the runs that have it, so that one lucky or unlucky run does not set the bar every
  * later run is held to; every other metric as the first run has it (deterministic metrics are

@@ -1,14 +1,16 @@
-// Writes bench/baseline.json from bench/results/latest.json: the only way the baseline changes.
+// Writes the baseline of the run's machine class, bench/baselines/<class>.json, from
+// bench/results/latest.json: the only way a baseline changes (one per class: machine-class.ts).
 // Refuses a run of another profile than expected (CI unless --profile says otherwise), a run in
 // which a suite failed or was skipped, a run with a non-finite gated metric, and a missing note.
 // --also FILE (repeatable): further runs of the same profile, such as `bench/run.ts --ci --suite
 // spmm,bfs,dense --out rerun1`; each timed ratio then takes its median over the runs that have it
-// (medianOfRuns in compare.ts), the rest come from latest.json.
-// Run: node --import tsx bench/gate/update.ts --note "why the baseline changes" [--profile ci] [--also FILE ...]
+// (medianOfRuns in compare.ts), the rest come from latest.json. Every run must be of one class.
+// Run: node --import tsx bench/gate/update.ts --note "why the baseline changes" [--profile ci] [--also FILE ...] [--baseline FILE]
 
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { baselinePath, type Baseline, latestPath, readLatest } from './files.js';
+import { type Baseline, baselinePathFor, classOfRun, latestPath, readLatest } from './files.js';
 import { medianOfRuns } from './compare.js';
 import { type ProfileName, PROFILES } from './profile.js';
 
@@ -17,7 +19,7 @@ const { values: args } = parseArgs({
     note: { type: 'string' },
     profile: { type: 'string', default: 'ci' },
     latest: { type: 'string', default: latestPath },
-    baseline: { type: 'string', default: baselinePath },
+    baseline: { type: 'string' },
     also: { type: 'string', multiple: true, default: [] },
   },
   strict: true,
@@ -29,7 +31,7 @@ function fail(message: string): never {
 }
 
 const note = args.note?.trim();
-if (!note) fail('say why the baseline changes: --note "..." (it is stored in bench/baseline.json and belongs in the commit message too)');
+if (!note) fail('say why the baseline changes: --note "..." (it is stored in the baseline and belongs in the commit message too)');
 if (!PROFILES.includes(args.profile as ProfileName)) fail(`--profile must be one of ${PROFILES.join(', ')}, got ${args.profile}`);
 const latest = readLatest(args.latest);
 if (latest.profile !== args.profile) fail(`${args.latest} is a ${latest.profile} run; the baseline must be a ${args.profile} run (npm run bench:ci)`);
@@ -43,10 +45,16 @@ const others = args.also.map((file) => {
   if (run.failures.length > 0) fail(`${file} has failed or skipped suites (${run.failures.map((f) => f.suite).join(', ')})`);
   return run;
 });
+const cls = classOfRun(latest);
+const otherClass = others.find((r) => classOfRun(r) !== cls);
+if (otherClass !== undefined)
+  fail(`${otherClass.date} was timed on a ${classOfRun(otherClass)} machine and ${args.latest} on ${cls}: a baseline is of one machine class`);
 const metrics = medianOfRuns([latest.metrics, ...others.map((r) => r.metrics)]);
 const measured = [latest.date, ...others.map((r) => r.date)].join(', ');
-const baseline: Baseline = { note, profile: latest.profile, measured, machine: latest.machine, metrics };
-writeFileSync(args.baseline, `${JSON.stringify(baseline, null, 2)}\n`);
+const baseline: Baseline = { note, profile: latest.profile, machineClass: cls, measured, machine: latest.machine, metrics };
+const path = args.baseline ?? baselinePathFor(cls);
+mkdirSync(dirname(path), { recursive: true });
+writeFileSync(path, `${JSON.stringify(baseline, null, 2)}\n`);
 console.log(
-  `bench:update: wrote ${args.baseline} (${metrics.filter((m) => m.kind !== 'info').length} gated metrics, ${latest.profile} profile, measured ${measured}${others.length > 0 ? `; timed ratios are medians over ${others.length + 1} runs` : ''}). Commit it with the note.`,
+  `bench:update: wrote ${path} (${metrics.filter((m) => m.kind !== 'info').length} gated metrics, ${latest.profile} profile, measured ${measured}${others.length > 0 ? `; timed ratios are medians over ${others.length + 1} runs` : ''}). Commit it with the note.`,
 );
