@@ -21,16 +21,46 @@ namespace dype {
 // Outputs smaller than this fault a handful of pages at most: not worth a system call.
 constexpr size_t kPrefaultMinBytes = size_t{64} << 10;
 
-// Map the pages of [data, data + bytes) for writing, leaving their contents unchanged.
-inline void prefault(void* data, size_t bytes) {
-  if (data == nullptr || bytes < kPrefaultMinBytes) return;
+inline uintptr_t page_bytes() {
   static const uintptr_t page = [] {
     const long p = sysconf(_SC_PAGESIZE);
     return p > 0 ? static_cast<uintptr_t>(p) : uintptr_t{4096};
   }();
+  return page;
+}
+
+// Whether the whole pages in [first, last) look mapped already: the first, middle and last
+// page, asked of mincore (three system calls of about a microsecond, where populating pages
+// that are already mapped still walks the page table at about 100 ns a page: 1.6 ms for a
+// 64 MiB output, on every call that reuses it). An output is either fresh (none of its pages
+// mapped: the allocator's new mmap) or reused (all of them written by an earlier call), so
+// three pages tell the two apart; a buffer only partly mapped takes its remaining faults in
+// the kernel, as before any of this, and nothing else changes.
+inline bool pages_look_mapped(uintptr_t first, uintptr_t last) {
+#if defined(__linux__)
+  const uintptr_t page = page_bytes();
+  if (last <= first) return true;
+  const uintptr_t mid = first + ((last - first) / page / 2) * page;
+  for (const uintptr_t at : {first, mid, last - page}) {
+    unsigned char resident = 0;
+    if (mincore(reinterpret_cast<void*>(at), page, &resident) != 0 || (resident & 1) == 0) return false;
+  }
+  return true;
+#else
+  (void)first;
+  (void)last;
+  return false;
+#endif
+}
+
+// Map the pages of [data, data + bytes) for writing, leaving their contents unchanged.
+inline void prefault(void* data, size_t bytes) {
+  if (data == nullptr || bytes < kPrefaultMinBytes) return;
+  const uintptr_t page = page_bytes();
   const uintptr_t begin = reinterpret_cast<uintptr_t>(data);
   const uintptr_t first = (begin + page - 1) & ~(page - 1);
   const uintptr_t last = (begin + bytes) & ~(page - 1);
+  if (pages_look_mapped(first, last)) return;
 #ifdef MADV_POPULATE_WRITE
   if (last > first && madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE) == 0) return;
 #endif

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "../prefault.h"
+
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  // Linux 5.14+; older kernels answer EINVAL and nothing changes
 #endif
@@ -23,10 +25,11 @@ namespace dype {
 inline void populate_for_write(void* p, size_t bytes) {
 #if defined(__linux__)
   if (bytes < (size_t{1} << 20)) return;
-  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t page = page_bytes();
   const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
   const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(page - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+  // Calls through the async layer arrive with their outputs mapped by prefault(): skip them.
+  if (end > begin && !pages_look_mapped(begin, end)) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
 #else
   (void)p;
   (void)bytes;
