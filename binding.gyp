@@ -40,7 +40,7 @@
       "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
-      "cflags_cc": ["-std=c++17", "-fexceptions", "-Wall", "-Wextra", "-Wno-unused-parameter", "<(dype_arch_flags)", "-falign-functions=64"],
+      "cflags_cc": ["-std=c++17", "-fexceptions", "-Wall", "-Wextra", "-Wno-unused-parameter", "<(dype_arch_flags)", "-falign-functions=64", "-falign-loops=64"],
       "conditions": [
         ["dype_sanitize==1", {
           "cflags!": ["-O3"],
