@@ -125,6 +125,26 @@ export function confirmFailures(first: Comparison, rerun: Comparison): Compariso
 }
 
 /**
+ * A baseline's metrics with wider (or narrower) tolerances for named timed ratios, for a ratio
+ * whose spread on one machine class is wider than its default (bench:update --tolerance
+ * NAME=FRACTION; the note says why). Only ratios can take one, as a fraction in (0, 1).
+ * @throws Error naming the metric when it is missing, not a ratio, or the fraction is out of range.
+ */
+export function withTolerances(metrics: readonly Metric[], tolerances: Readonly<Record<string, number>>): Metric[] {
+  const byName = new Map(metrics.map((m) => [m.name, m]));
+  for (const [name, t] of Object.entries(tolerances)) {
+    const m = byName.get(name);
+    if (m === undefined) throw new Error(`withTolerances: no metric ${JSON.stringify(name)} in the baseline`);
+    if (m.kind !== 'ratio') throw new Error(`withTolerances: ${name} is ${m.kind}; only timed ratios take a tolerance of their own`);
+    if (!(t > 0 && t < 1)) throw new Error(`withTolerances: the tolerance of ${name} must be a fraction in (0, 1), got ${t}`);
+  }
+  return metrics.map((m) => {
+    const t = tolerances[m.name];
+    return t === undefined ? m : { ...m, tolerance: t };
+  });
+}
+
+/**
  * A baseline from another machine class, for a machine that has none of its own: its
  * deterministic metrics (modelled figures, the same on every machine) stay gated, its timed
  * ratios become information only, since they were measured against references that run

@@ -5,13 +5,15 @@
 // --also FILE (repeatable): further runs of the same profile, such as `bench/run.ts --ci --suite
 // spmm,bfs,dense --out rerun1`; each timed ratio then takes its median over the runs that have it
 // (medianOfRuns in compare.ts), the rest come from latest.json. Every run must be of one class.
-// Run: node --import tsx bench/gate/update.ts --note "why the baseline changes" [--profile ci] [--also FILE ...] [--baseline FILE]
+// --tolerance NAME=FRACTION (repeatable): a timed ratio whose spread on this machine class is wider
+// than its default tolerance (withTolerances in compare.ts); say why in the note.
+// Run: node --import tsx bench/gate/update.ts --note "why the baseline changes" [--profile ci] [--also FILE ...] [--tolerance NAME=F ...] [--baseline FILE]
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Baseline, baselinePathFor, classOfRun, latestPath, readLatest } from './files.js';
-import { medianOfRuns } from './compare.js';
+import { medianOfRuns, withTolerances } from './compare.js';
 import { type ProfileName, PROFILES } from './profile.js';
 
 const { values: args } = parseArgs({
@@ -21,6 +23,7 @@ const { values: args } = parseArgs({
     latest: { type: 'string', default: latestPath },
     baseline: { type: 'string' },
     also: { type: 'string', multiple: true, default: [] },
+    tolerance: { type: 'string', multiple: true, default: [] },
   },
   strict: true,
 });
@@ -49,7 +52,18 @@ const cls = classOfRun(latest);
 const otherClass = others.find((r) => classOfRun(r) !== cls);
 if (otherClass !== undefined)
   fail(`${otherClass.date} was timed on a ${classOfRun(otherClass)} machine and ${args.latest} on ${cls}: a baseline is of one machine class`);
-const metrics = medianOfRuns([latest.metrics, ...others.map((r) => r.metrics)]);
+const tolerances: Record<string, number> = {};
+for (const spec of args.tolerance) {
+  const at = spec.lastIndexOf('=');
+  if (at <= 0) fail(`--tolerance takes NAME=FRACTION, got ${JSON.stringify(spec)}`);
+  tolerances[spec.slice(0, at)] = Number(spec.slice(at + 1));
+}
+let metrics = medianOfRuns([latest.metrics, ...others.map((r) => r.metrics)]);
+try {
+  metrics = withTolerances(metrics, tolerances);
+} catch (e) {
+  fail((e as Error).message);
+}
 const measured = [latest.date, ...others.map((r) => r.date)].join(', ');
 const baseline: Baseline = { note, profile: latest.profile, machineClass: cls, measured, machine: latest.machine, metrics };
 const path = args.baseline ?? baselinePathFor(cls);
