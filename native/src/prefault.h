@@ -31,7 +31,7 @@ inline uintptr_t page_bytes() {
 
 // Whether the whole pages in [first, last) look mapped already: the first, middle and last
 // page, asked of mincore (three system calls of about a microsecond, where populating pages
-// that are already mapped still walks the page table at about 100 ns a page: 1.6 ms for a
+// that are already mapped still walks the page table at 100-200 ns a page: 1.6-3 ms for a
 // 64 MiB output, on every call that reuses it). An output is either fresh (none of its pages
 // mapped: the allocator's new mmap) or reused (all of them written by an earlier call), so
 // three pages tell the two apart; a buffer only partly mapped takes its remaining faults in

@@ -121,7 +121,7 @@ int64_t DirectionOptimizingBfs<P>::top_down_serial(int32_t next_depth, int64_t q
       // The index read as unsigned, so the bounds check and the address use one zero-extended
       // load instead of a load, a sign extension and a check. In a plain C++ harness on an AMD
       // EPYC (Zen 3) VM that took this step from 0.74 to 0.94 of the plain BFS's speed
-      // (bcsstk25, one thread); inside Node the two builds timed alike (docs/speed.md).
+      // (bcsstk25, one thread); inside Node the two builds timed alike (docs/speed-zen3.md).
       const uint64_t v = static_cast<uint32_t>(ci[p]);
       if (v >= n) return fault_.raise(1, p, "graph"), 0;
       const int32_t seen = depth[v];
