@@ -18,6 +18,7 @@ import type { Value } from '../workloads/reference.js';
 import { BfsStepping } from './bfs-stepping.js';
 import { DeviceQueues } from './device-queues.js';
 import { joinPieces } from './join.js';
+import { Lifetimes, recyclePieces } from './lifetimes.js';
 import { checkRunOptions, type RunPlanOptions, type RunSettings } from './options.js';
 import type { CostSource } from '../scheduler/space.js';
 import type { PieceResult } from './piece.js';
@@ -63,6 +64,7 @@ class Run {
   /** Devices lost during this run: withdrawn through `deviceLoss`, or failed while running a piece. */
   private readonly lost = new Set<number>();
   private readonly values: (Value | undefined)[];
+  private readonly lifetimes: Lifetimes;
   private readonly finished: Promise<void>[] = [];
   private readonly queues = new DeviceQueues();
   private readonly residency: Residency;
@@ -98,6 +100,7 @@ class Run {
     const stepping = new BfsStepping(plan, settings.bfsLevels, host);
     this.runner = new PieceRunner(bound, system, host, this.residency, stepping, this.tracker, settings.observers);
     this.values = bound.values.map((v) => v.data as Value | undefined);
+    this.lifetimes = new Lifetimes(bound, settings.keepValues);
     this.gated = settings.gate ? new GatedTimeline(plan, settings.gate.origin) : undefined;
   }
 
@@ -194,16 +197,20 @@ class Run {
       if (turn) this.settings.gate!.leave(i, results ? this.gated!.place(i, this.genome[i]!, this.runner.observed, turn.free) : undefined);
       if (results) {
         // One piece (most operators): its output is the operator's, reductions aside.
-        this.values[op.output] =
-          parts.length === 1 && op.kind !== 'reduce'
-            ? results[0]!.output
-            : joinPieces(
-                op,
-                parts.map((p) => [p.begin, p.end] as const),
-                results.map((r) => r.output),
-                bound.values[op.output]!,
-              );
+        if (parts.length === 1 && op.kind !== 'reduce') this.values[op.output] = results[0]!.output;
+        else {
+          const outputs = results.map((r) => r.output);
+          const joined = joinPieces(
+            op,
+            parts.map((p) => [p.begin, p.end] as const),
+            outputs,
+            bound.values[op.output]!,
+          );
+          recyclePieces(op, outputs, joined);
+          this.values[op.output] = joined;
+        }
         this.done[i] = true;
+        this.lifetimes.finished(op, this.values);
         this.lastDone = op.id;
         this.afterOperator(op, parts, results);
         return;

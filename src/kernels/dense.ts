@@ -10,8 +10,9 @@ import { allocRowPtr, CsrMatrix, type ValueArray } from '../data/csr.js';
 import type { DenseMatrix } from '../data/dense.js';
 import type { RowRange } from '../devices/device.js';
 import { KERNEL_INLINE_WORK, nativeAddon, type NativeGemmInfo } from '../native/addon.js';
-import { allocDense, checkAdd, checkAffine, checkGemm, checkReduce, checkRelu, checkSddmm, type ReduceOp, wrap } from './dense-checks.js';
+import { checkAdd, checkAffine, checkGemm, checkReduce, checkRelu, checkSddmm, type ReduceOp, wrap } from './dense-checks.js';
 import { callNative } from './native-call.js';
+import { takeOutput } from './output-pool.js';
 import type { CudaRun } from '../devices/backends/gpu.js';
 
 /** A native dense result and the kernel's own measured time (the CPU device's time for it). */
@@ -64,7 +65,7 @@ export function gemmInline(m: number, k: number, n: number): boolean {
 export async function nativeGemm(x: DenseMatrix, w: DenseMatrix, range?: RowRange, on: DenseTarget = 'cpu'): Promise<NativeDenseResult<DenseMatrix>> {
   const fn = nameOn('gemm', on);
   const [begin, end] = checkGemm(fn, x, w, range);
-  const y = allocDense(fn, end - begin, w.cols, x.precision);
+  const y = takeOutput(fn, end - begin, w.cols, x.precision);
   const r = await invoke(on, 'gemm', [x.rows, x.cols, w.cols, x.data, w.data, y, begin, end], gemmInline(end - begin, x.cols, w.cols));
   return { output: wrap(end - begin, w.cols, y), ...r };
 }
@@ -78,7 +79,7 @@ export async function nativeGemm(x: DenseMatrix, w: DenseMatrix, range?: RowRang
 export async function nativeRelu(x: DenseMatrix, range?: RowRange, on: DenseTarget = 'cpu'): Promise<NativeDenseResult<DenseMatrix>> {
   const fn = nameOn('relu', on);
   const [begin, end] = checkRelu(fn, x, range);
-  const out = allocDense(fn, end - begin, x.cols, x.precision);
+  const out = takeOutput(fn, end - begin, x.cols, x.precision);
   const r = await invoke(on, 'relu', [x.rows, x.cols, x.data, out, begin, end], out.length < KERNEL_INLINE_WORK);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
@@ -98,7 +99,7 @@ export async function nativeAffine(
 ): Promise<NativeDenseResult<DenseMatrix>> {
   const fn = nameOn('affine', on);
   const [begin, end] = checkAffine(fn, x, scale, shift, range);
-  const out = allocDense(fn, end - begin, x.cols, x.precision);
+  const out = takeOutput(fn, end - begin, x.cols, x.precision);
   const r = await invoke(on, 'affine', [x.rows, x.cols, x.data, scale, shift, out, begin, end], out.length < KERNEL_INLINE_WORK);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
@@ -112,7 +113,7 @@ export async function nativeAffine(
 export async function nativeAdd(x: DenseMatrix, y: DenseMatrix, range?: RowRange, on: DenseTarget = 'cpu'): Promise<NativeDenseResult<DenseMatrix>> {
   const fn = nameOn('add', on);
   const [begin, end] = checkAdd(fn, x, y, range);
-  const out = allocDense(fn, end - begin, x.cols, x.precision);
+  const out = takeOutput(fn, end - begin, x.cols, x.precision);
   const r = await invoke(on, 'add', [x.rows, x.cols, x.data, y.data, out, begin, end], out.length < KERNEL_INLINE_WORK);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }

@@ -12,6 +12,7 @@ import { CsrMatrix } from '../data/csr.js';
 import type { Device } from '../devices/device.js';
 import type { System } from '../devices/system.js';
 import { type PieceResult, type PieceSource, runPiece } from '../executor/piece.js';
+import { recycleOperatorOutput } from '../executor/lifetimes.js';
 import { repeatInRounds } from '../executor/repeats.js';
 import type { CostSource } from '../scheduler/space.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
@@ -155,7 +156,13 @@ export async function measurePieces(
   const runOf = (p: PieceOfWork): (() => Promise<PieceResult>) => {
     const op = bound.ops[p.op]!;
     const x = op.operands.map((v) => values[v]!);
-    return () => runPiece(bound, op, system.devices[p.device]!, x, p.begin, p.end, options.signal);
+    // Each run's output is given back for the next (only its cost is kept), so the repeats are
+    // timed as repeated runs of a plan run them: into buffers already mapped (executor/lifetimes.ts).
+    return async () => {
+      const r = await runPiece(bound, op, system.devices[p.device]!, x, p.begin, p.end, options.signal);
+      recycleOperatorOutput(op, r.output);
+      return r;
+    };
   };
   const finish = (p: PieceOfWork, cost: MeasuredCost): void => {
     source.set(p, cost);

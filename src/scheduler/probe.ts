@@ -16,6 +16,7 @@ import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { aboveCall, type CallCost, type Cost, type ProbedCostSource, type Ratio, workOf } from './probed-costs.js';
 import { executePiece, ownKernel } from '../executor/piece.js';
+import { recycleOperatorOutput } from '../executor/lifetimes.js';
 import type { Value } from '../workloads/reference.js';
 import { repeatInRounds } from '../executor/repeats.js';
 import { operatorKind } from '../operators/registry.js';
@@ -84,6 +85,8 @@ export function profileCounts(op: BoundOp, bound: BoundWorkload, maxEntries: num
 /** Run units `[b, e)` of `op` on `device` once, as the executor runs a piece: the device's own time and energy. */
 async function runOnce(bound: BoundWorkload, device: Device, op: BoundOp, x: readonly unknown[], b: number, e: number): Promise<Cost> {
   const r = await executePiece(bound, op, device, x as readonly Value[], b, e);
+  // Timed into a buffer a run would find mapped, and given back for the next probe the same way.
+  recycleOperatorOutput(op, r.output);
   return { seconds: r.seconds, joules: r.joules };
 }
 

@@ -13,6 +13,7 @@ import type { Policy } from '../../src/scheduler/policy.js';
 import { type Plan, schedule } from '../../src/scheduler/schedule.js';
 import type { Choice } from '../../src/scheduler/space.js';
 import { referenceValues, type Value } from '../../src/workloads/reference.js';
+import type { Workload } from '../../src/workloads/definition.js';
 
 export const WORKLOADS = ['spmm', 'bfs', 'msbfs', 'gcn', 'sage', 'pagerank'] as const;
 
@@ -49,7 +50,7 @@ export class Planner {
   }
 
   /** Plans from the model alone (no probes): the executor's tests must not depend on this machine's CPU timings. */
-  plan(workload: string, policy: Policy = 'min-time', precision?: Precision): Promise<Plan> {
+  plan(workload: string | Workload, policy: Policy = 'min-time', precision?: Precision): Promise<Plan> {
     return schedule(workload, this.graph, { system: this.system, model: this.model, policy, probe: false, ...(precision ? { precision } : {}) });
   }
 }

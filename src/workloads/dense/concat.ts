@@ -5,7 +5,8 @@ import { allocRowPtr, CsrMatrix } from '../../data/csr.js';
 import type { DenseMatrix } from '../../data/dense.js';
 import type { RowRange } from '../../devices/device.js';
 import { describe, InvalidArgumentError } from '../../errors.js';
-import { allocDense, checkCsr, checkDense, csrKind, shape, wrap } from '../../kernels/dense-checks.js';
+import { checkCsr, checkDense, csrKind, shape, wrap } from '../../kernels/dense-checks.js';
+import { takeOutput } from '../../kernels/output-pool.js';
 import { checkRowRange } from '../../kernels/row-range.js';
 import { checkInt, MAX_INDEX } from '../../validate.js';
 
@@ -78,7 +79,8 @@ export function concatRows(parts: readonly RowPart<DenseMatrix>[], rows: number)
       throw new InvalidArgumentError(`${fn}: parts[${i}].matrix is ${shape(matrix)} ${matrix.precision} but parts[0].matrix has ${cols} ${precision} columns`);
     }
   });
-  const out = allocDense(fn, rows, cols, precision);
+  // Every row is covered (orderParts checks), so a recycled buffer will do.
+  const out = takeOutput(fn, rows, cols, precision);
   for (const { begin, matrix } of ordered) out.set(matrix.data, begin * cols);
   return wrap(rows, cols, out);
 }
