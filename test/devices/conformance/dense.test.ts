@@ -59,8 +59,9 @@ describe.each(DENSE_IMPLEMENTATIONS.map((d) => [d.name, d] as const))('%s: dense
     it(`reduce partials ${precision}: sum, max, norm2 over split rows`, async () => {
       for (const [rows, cols] of [
         [40000, 8],
-        // Long enough for the kernel's side-by-side streams, with rows left over after them.
+        // Rows left over after the kernel's groups of four; columns beyond its vectors of four.
         [33333, 3],
+        [2001, 13],
         [300, 1],
         [0, 5],
       ] as const) {
