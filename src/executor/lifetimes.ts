@@ -2,7 +2,8 @@
 // the run and not one of its outputs, is dead once its last reader has finished, and its buffer
 // goes back to the kernels' output pool (src/kernels/output-pool.ts) for the next output of its
 // size, in this run or the next. Values the caller sees (outputs, inputs, every value under
-// `keepValues`) and those a user operator made (its code may keep a reference) are never given back.
+// `keepValues`), those a user operator made (its code may keep a reference) and those it read (it
+// may return one as its result) are never given back.
 
 import { DenseMatrix } from '../data/dense.js';
 import { recycleOutput } from '../kernels/output-pool.js';
@@ -18,9 +19,13 @@ export class Lifetimes {
     this.readers = new Int32Array(bound.values.length).fill(-1);
     if (keepValues) return;
     const outputs = new Set(bound.outputs);
+    const builtin = (op: BoundOp): boolean => operatorKind(op.kind, 'runPlan').builtin;
     bound.values.forEach((v, i) => {
-      if (v.kind === 'dense' && v.producer >= 0 && !outputs.has(i) && operatorKind(bound.ops[v.producer]!.kind, 'runPlan').builtin) this.readers[i] = 0;
+      if (v.kind === 'dense' && v.producer >= 0 && !outputs.has(i) && builtin(bound.ops[v.producer]!)) this.readers[i] = 0;
     });
+    // A user operator may return its operand, or a view of it, as its own result: what it reads
+    // is never given back either.
+    for (const op of bound.ops) if (!builtin(op)) for (const v of op.operands) this.readers[v] = -1;
     for (const op of bound.ops) for (const v of new Set(op.operands)) if (this.readers[v]! >= 0) this.readers[v]!++;
   }
 

@@ -14,6 +14,11 @@ import { memoryBudget } from '../limits.js';
 
 /** Share of the memory budget the pool may hold between runs. */
 const POOL_BUDGET_SHARE = 0.25;
+/**
+ * The pool empties itself after this long without a take or a give-back, so a process gone idle
+ * (a server between bursts) holds nothing for it; runs of a plan repeated within seconds keep it.
+ */
+export const POOL_IDLE_RELEASE_MS = 5000;
 
 // Arrays allocated here (the only ones recycleOutput accepts).
 const born = new WeakSet<DenseArray>();
@@ -23,6 +28,7 @@ const free = new Map<string, DenseArray[]>();
 const order: DenseArray[] = [];
 const pooled = new WeakSet<DenseArray>();
 let heldBytes = 0;
+let idle: ReturnType<typeof setTimeout> | undefined;
 
 const keyOf = (precision: Precision, n: number): string => `${precision}:${n}`;
 const precisionOf = (a: DenseArray): Precision => (a instanceof Float32Array ? 'f32' : 'f64');
@@ -39,6 +45,7 @@ export function takeOutput(fn: string, rows: number, cols: number, precision: Pr
   if (reused !== undefined) {
     if (list!.length === 0) free.delete(keyOf(precision, n));
     forget(reused);
+    touched();
     return reused;
   }
   const a = precision === 'f32' ? new Float32Array(n) : new Float64Array(n);
@@ -63,6 +70,17 @@ export function recycleOutput(a: unknown): void {
   pooled.add(a);
   heldBytes += a.byteLength;
   while (heldBytes > cap) dropOldest();
+  touched();
+}
+
+/** Activity: the idle release waits again (a timer that never keeps the process alive). */
+function touched(): void {
+  if (heldBytes === 0) return;
+  if (idle) idle.refresh();
+  else {
+    idle = setTimeout(clearOutputPool, POOL_IDLE_RELEASE_MS);
+    idle.unref();
+  }
 }
 
 /** Bytes held for reuse now. */
@@ -73,6 +91,8 @@ export function pooledOutputBytes(): number {
 /** Drop every held array (they go to the garbage collector). */
 export function clearOutputPool(): void {
   while (order.length > 0) dropOldest();
+  clearTimeout(idle);
+  idle = undefined;
 }
 
 function dropOldest(): void {

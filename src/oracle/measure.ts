@@ -153,15 +153,15 @@ export async function measurePieces(
     return true;
   });
   let done = 0;
-  const runOf = (p: PieceOfWork): (() => Promise<PieceResult>) => {
+  const runOf = (p: PieceOfWork): (() => Promise<PieceRun>) => {
     const op = bound.ops[p.op]!;
     const x = op.operands.map((v) => values[v]!);
-    // Each run's output is given back for the next (only its cost is kept), so the repeats are
+    // Each run's output is given back for the next and only its cost is kept, so the repeats are
     // timed as repeated runs of a plan run them: into buffers already mapped (executor/lifetimes.ts).
     return async () => {
-      const r = await runPiece(bound, op, system.devices[p.device]!, x, p.begin, p.end, options.signal);
-      recycleOperatorOutput(op, r.output);
-      return r;
+      const { output, ...cost } = await runPiece(bound, op, system.devices[p.device]!, x, p.begin, p.end, options.signal);
+      recycleOperatorOutput(op, output);
+      return cost;
     };
   };
   const finish = (p: PieceOfWork, cost: MeasuredCost): void => {
@@ -198,8 +198,11 @@ export async function measurePieces(
   return new Map(real.map((p, k) => [pieceKey(p.op, p.device, p.begin, p.end), samples[k]!.map((r) => ({ seconds: r.seconds, joules: r.joules }))]));
 }
 
+/** What the oracle keeps of a piece's run: its cost and how it was obtained, not its output. */
+type PieceRun = Omit<PieceResult, 'output'>;
+
 /** A real piece's cost from its timed runs: the median, and the first and third quartiles, each with its run's energy. */
-function summarise(results: readonly PieceResult[]): MeasuredCost {
+function summarise(results: readonly PieceRun[]): MeasuredCost {
   const bySeconds = [...results].sort((a, b) => a.seconds - b.seconds);
   const [lo, mid, hi] = quartiles(bySeconds.map((r) => r.seconds));
   const joulesAt = (s: number): number => bySeconds.find((r) => r.seconds === s)!.joules;

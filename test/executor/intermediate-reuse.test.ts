@@ -21,7 +21,10 @@ const planner = new Planner(cpuOnly(), smallGraph());
 const copy = (m: DenseMatrix) => new DenseMatrix(m.rows, m.cols, m.data.slice(), { allowNonFinite: true });
 
 afterEach(() => clearOutputPool());
-afterAll(() => undefineOperator('cached-aggregate'));
+afterAll(() => {
+  undefineOperator('cached-aggregate');
+  undefineOperator('pass-through');
+});
 
 it('reuses the intermediates of one run in the next, and never an output', async () => {
   const plan = await planner.plan('gcn');
@@ -106,4 +109,29 @@ it("never reuses what a user operator returned, even an array dype's kernels mad
   for (let i = 0; i < 2; i++) await runPlan(plan, { replan: false });
   expect(new Set(returned.map((m) => m.data)).size).toBe(3);
   expectSameValue(returned[0]!, snapshot, 'the array the user operator kept');
+});
+
+it('never reuses what a user operator read, which it may return as its own result', async () => {
+  defineOperator({
+    name: 'pass-through',
+    inputs: ['dense'],
+    output: ([x]) => ({ rows: x!.rows, cols: x!.cols }),
+    reference: ([x]) => x as DenseMatrix,
+    devices: { cpu: ([x]) => x as DenseMatrix },
+    split: 'none',
+  });
+  const w = new WorkloadBuilder('passed')
+    .sparse('A', { square: true })
+    .dense('X', { rows: 'A.rows', cols: 8, generate: 'random' })
+    .dense('W', { rows: 8, cols: 8, generate: 'random' })
+    .op('xw', 'gemm', ['X', 'W'])
+    .op('y', 'pass-through', ['xw'])
+    .output('y')
+    .build();
+  const plan = await planner.plan(w);
+  const first = (await runPlan(plan, { replan: false })).outputs['y'] as DenseMatrix;
+  const snapshot = copy(first);
+  const again = (await runPlan(plan, { replan: false })).outputs['y'] as DenseMatrix;
+  expect(again.data).not.toBe(first.data);
+  expectSameValue(first, snapshot, 'the first run output, returned by the user operator as read');
 });

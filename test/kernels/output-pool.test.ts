@@ -1,10 +1,10 @@
 // The kernels' output pool: an array given back is taken again by the next output of its length
 // and precision, and nothing else is ever handed out twice: arrays the pool did not make, arrays
 // already given back, and arrays of another length or precision are refused or kept apart; past
-// the cap (a share of the memory budget) the oldest are dropped.
+// the cap (a share of the memory budget) the oldest are dropped, and all of them once idle.
 
-import { afterEach, expect, it } from 'vitest';
-import { clearOutputPool, pooledOutputBytes, recycleOutput, takeOutput } from '../../src/kernels/output-pool.js';
+import { afterEach, expect, it, vi } from 'vitest';
+import { clearOutputPool, POOL_IDLE_RELEASE_MS, pooledOutputBytes, recycleOutput, takeOutput } from '../../src/kernels/output-pool.js';
 import { setMemoryBudget } from '../../src/limits.js';
 
 afterEach(() => clearOutputPool());
@@ -51,4 +51,22 @@ it('drops the oldest arrays past its cap', () => {
 
 it('checks sizes as a dense result does', () => {
   expect(() => takeOutput('nativeGemm', -1, 4, 'f32')).toThrow(/nativeGemm: rows/);
+});
+
+it('empties itself once idle, and waits again after each take or give-back', () => {
+  vi.useFakeTimers();
+  try {
+    const [a, b] = [takeOutput('t', 8, 1, 'f32'), takeOutput('t', 8, 1, 'f32')];
+    recycleOutput(a);
+    recycleOutput(b);
+    vi.advanceTimersByTime(POOL_IDLE_RELEASE_MS - 1);
+    expect(takeOutput('t', 8, 1, 'f32')).toBe(b); // activity: the wait starts again
+    vi.advanceTimersByTime(POOL_IDLE_RELEASE_MS - 1);
+    expect(pooledOutputBytes()).toBe(32);
+    vi.advanceTimersByTime(1);
+    expect(pooledOutputBytes()).toBe(0);
+    expect(takeOutput('t', 8, 1, 'f32')).not.toBe(a);
+  } finally {
+    vi.useRealTimers();
+  }
 });
