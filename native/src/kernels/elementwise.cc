@@ -73,69 +73,133 @@ void map_typed(const MapArgs& a) {
   }
 }
 
-// Four rows added into acc[j, j + 4): each row's four values widened to FP64 (a 128-bit load
-// converted in one instruction for FP32), squared for norm2, the four added pairwise, then added
-// to the accumulator. Written with AVX intrinsics because GCC's own vectorisation of the same loop
-// (a 256-bit load split by vextractf128 before two conversions) ran the FP32 column sum at 7 GB/s
-// on one Zen 3 core where this form reads 12.5, 85% of a plain read of the same array.
-#if defined(__AVX__)
+// Columns [j0, cols) of rows [r0, r1) added into acc, up to eight at a time, summed over the rows
+// in locals and added to acc once: what the vector blocks leave (fewer columns than the narrowest
+// vector's lanes), or every column where the build has no AVX. Adding into acc row by row made
+// two threads' partial rows, a few bytes apart in one cache line when the matrix is narrow, take
+// that line from each other on every row (a 3-column sum ran 4x slower at two threads than at one).
 template <typename T, bool kSquares>
-inline __m256d widened(const T* p) {
-  __m256d v;
-  if constexpr (std::is_same_v<T, float>) {
-    v = _mm256_cvtps_pd(_mm_loadu_ps(p));
-  } else {
-    v = _mm256_loadu_pd(p);
-  }
-  return kSquares ? _mm256_mul_pd(v, v) : v;
-}
-
-template <typename T, bool kSquares>
-inline int64_t four_rows_vector(const T* __restrict a, int64_t cols, double* __restrict into) {
-  int64_t j = 0;
-  for (; j + 4 <= cols; j += 4) {
-    const __m256d ab = _mm256_add_pd(widened<T, kSquares>(a + j), widened<T, kSquares>(a + cols + j));
-    const __m256d cd = _mm256_add_pd(widened<T, kSquares>(a + 2 * cols + j), widened<T, kSquares>(a + 3 * cols + j));
-    _mm256_storeu_pd(into + j, _mm256_add_pd(_mm256_loadu_pd(into + j), _mm256_add_pd(ab, cd)));
-  }
-  return j;
-}
-#endif
-
-// Columns [j, cols) of four rows, one at a time (the vector loop's tail, or all without AVX).
-template <typename T, bool kSquares>
-inline void four_rows_scalar(const T* __restrict a, int64_t cols, int64_t j, double* __restrict into) {
+void sum_columns_scalar(const T* __restrict x, int64_t cols, int64_t j0, int64_t r0, int64_t r1, double* __restrict acc) {
+  constexpr int64_t kGroup = 8;
   auto term = [](T v) {
     const double d = static_cast<double>(v);
     return kSquares ? d * d : d;
   };
-  for (; j < cols; ++j) into[j] += (term(a[j]) + term(a[cols + j])) + (term(a[2 * cols + j]) + term(a[3 * cols + j]));
+  for (; j0 < cols; j0 += kGroup) {
+    const int64_t g = std::min(kGroup, cols - j0);
+    double t[kGroup] = {};
+    // Four rows added pairwise before each sum, so the sums' chains are a quarter as long.
+    int64_t r = r0;
+    for (; r + 4 <= r1; r += 4) {
+      const T* a = x + r * cols + j0;
+      for (int64_t k = 0; k < g; ++k) t[k] += (term(a[k]) + term(a[cols + k])) + (term(a[2 * cols + k]) + term(a[3 * cols + k]));
+    }
+    for (; r < r1; ++r) {
+      const T* row = x + r * cols + j0;
+      for (int64_t k = 0; k < g; ++k) t[k] += term(row[k]);
+    }
+    for (int64_t k = 0; k < g; ++k) acc[j0 + k] += t[k];
+  }
 }
 
-// Sum (or sum of squares) of rows [r0, r1) into acc, four rows per pass over acc: short rows (GNN
-// widths of 16-64) spent more on the loop around each row and on acc's loads and stores than on
-// the data. The four are added pairwise first, a different order from the reference's, within
-// the suite's summation bound. One sequential stream: on the Zen 3 VM, two or four streams side
-// by side (which helped the compiler-vectorised loop on the Intel VM) read 10-25% slower at one
-// thread and two.
+#if defined(__AVX__)
+// FP64 vectors of four lanes (AVX) and of eight (AVX-512), as the column blocks use them.
+struct Lanes4 {
+  using V = __m256d;
+  static constexpr int64_t kLanes = 4;
+  static V zero() { return _mm256_setzero_pd(); }
+  static V add(V a, V b) { return _mm256_add_pd(a, b); }
+  static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
+  static V load(const double* p) { return _mm256_loadu_pd(p); }
+  static V load(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+  static void store(double* p, V v) { _mm256_storeu_pd(p, v); }
+};
+
+#if defined(__AVX512F__)
+struct Lanes8 {
+  using V = __m512d;
+  static constexpr int64_t kLanes = 8;
+  static V zero() { return _mm512_setzero_pd(); }
+  static V add(V a, V b) { return _mm512_add_pd(a, b); }
+  static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
+  static V load(const double* p) { return _mm512_loadu_pd(p); }
+  // The zero-masked form with every lane selected is the same instruction; the plain intrinsic's
+  // undefined pass-through makes GCC 12 warn of an uninitialised value.
+  static V load(const float* p) { return _mm512_maskz_cvtps_pd(static_cast<__mmask8>(0xFF), _mm256_loadu_ps(p)); }
+  static void store(double* p, V v) { _mm512_storeu_pd(p, v); }
+};
+// Vectors one column block keeps as sums in registers, the rest of the registers for the loads'
+// temporaries: 16 of AVX-512's 32; 12 of AVX's 16 (on the Zen 5 VM built without AVX-512, 12 read
+// 1.1-1.35x faster than 8 on one thread, which split 64 FP64 columns into two blocks).
+constexpr int kBlockVectors = 16;
+#else
+constexpr int kBlockVectors = 12;
+#endif
+
+// Columns [j0, j0 + kVectors * lanes) of rows [r0, r1) added into acc: each row's values widened
+// to FP64 (squared for norm2) and summed in registers over the rows, then added to acc once.
+// A block of fewer than four vectors keeps kRows sums per vector, one per row of each group of
+// kRows, so that four additions are in flight and not one chain waiting on its last (a 13-column
+// sum took one vector of 8 and one of 4, each a chain, and read at half the earlier form's speed).
+template <class L, typename T, bool kSquares, int kVectors>
+void column_block(const T* __restrict x, int64_t cols, int64_t r0, int64_t r1, int64_t j0, double* __restrict acc) {
+  constexpr int kRows = kVectors >= 4 ? 1 : 4 / kVectors;
+  typename L::V s[kRows][kVectors];
+  for (int u = 0; u < kRows; ++u)
+    for (int v = 0; v < kVectors; ++v) s[u][v] = L::zero();
+  auto add_row = [&](int u, int64_t r) {
+    const T* row = x + r * cols + j0;
+    for (int v = 0; v < kVectors; ++v) {
+      const typename L::V d = L::load(row + L::kLanes * v);
+      s[u][v] = L::add(s[u][v], kSquares ? L::mul(d, d) : d);
+    }
+  };
+  int64_t r = r0;
+  for (; r + kRows <= r1; r += kRows)
+    for (int u = 0; u < kRows; ++u) add_row(u, r + u);
+  for (; r < r1; ++r) add_row(0, r);
+  for (int u = 1; u < kRows; ++u)
+    for (int v = 0; v < kVectors; ++v) s[0][v] = L::add(s[0][v], s[u][v]);
+  for (int v = 0; v < kVectors; ++v) L::store(acc + j0 + L::kLanes * v, L::add(L::load(acc + j0 + L::kLanes * v), s[0][v]));
+}
+
+// Every whole vector of columns from j0 on, in blocks of kVectors vectors and then of fewer;
+// returns the first column left (fewer than L's lanes remain).
+template <class L, typename T, bool kSquares, int kVectors>
+int64_t column_blocks(const T* __restrict x, int64_t cols, int64_t r0, int64_t r1, int64_t j0, double* __restrict acc) {
+  for (; j0 + kVectors * L::kLanes <= cols; j0 += kVectors * L::kLanes) column_block<L, T, kSquares, kVectors>(x, cols, r0, r1, j0, acc);
+  if constexpr (kVectors > 1) return column_blocks<L, T, kSquares, kVectors - 1>(x, cols, r0, r1, j0, acc);
+  return j0;
+}
+#endif
+
+// Rows a tile holds: every column block of a tile reads it while it is still in the nearest caches
+// (64 rows of 256 FP64 columns are 128 KB), so the array streams from memory once however many
+// blocks its rows take.
+constexpr int64_t kTileRows = 64;
+
+// Sum (or sum of squares) of rows [r0, r1) into acc, a tile of rows at a time. With AVX, columns go
+// in blocks whose sums stay in registers over the tile's rows and reach acc once per tile: the
+// earlier form, four rows at a time added into acc in memory (its loads and stores on every
+// pass), read the FP32 column sum at 12-16 GB/s on one Zen 5 core, 35% of the triad; this form
+// reads 32-40 (docs/dense.md, bench/dense/reduce-builds.ts). Sums differ from the reference's
+// single pass in row order only by rounding (tile sums are added), within the suite's bound.
 template <typename T, bool kSquares>
 void sum_rows(const T* __restrict x, int64_t cols, int64_t r0, int64_t r1, double* __restrict acc) {
   std::fill(acc, acc + cols, 0.0);
-  int64_t r = r0;
-  for (; r + 4 <= r1; r += 4) {
-    const T* a = x + r * cols;
-#if defined(__AVX__)
-    four_rows_scalar<T, kSquares>(a, cols, four_rows_vector<T, kSquares>(a, cols, acc), acc);
-#else
-    four_rows_scalar<T, kSquares>(a, cols, 0, acc);
+  for (int64_t t0 = r0; t0 < r1; t0 += kTileRows) {
+    const int64_t t1 = std::min(r1, t0 + kTileRows);
+    int64_t j = 0;
+#if defined(__AVX512F__)
+    // Eight-lane vectors where every row starts on one (16, 64, 256 columns: 1.1-2.9x the earlier
+    // form on one Zen 5 core); otherwise most of their loads straddle cache lines, and a 13-column
+    // FP64 sum read at 0.6x the four-lane vectors' speed.
+    j = cols % Lanes8::kLanes == 0 ? column_blocks<Lanes8, T, kSquares, kBlockVectors>(x, cols, t0, t1, 0, acc)
+                                   : column_blocks<Lanes4, T, kSquares, kBlockVectors>(x, cols, t0, t1, 0, acc);
+#elif defined(__AVX__)
+    j = column_blocks<Lanes4, T, kSquares, kBlockVectors>(x, cols, t0, t1, 0, acc);
 #endif
-  }
-  for (; r < r1; ++r) {
-    const T* row = x + r * cols;
-    for (int64_t j = 0; j < cols; ++j) {
-      const double d = static_cast<double>(row[j]);
-      acc[j] += kSquares ? d * d : d;
-    }
+    sum_columns_scalar<T, kSquares>(x, cols, j, t0, t1, acc);
   }
 }
 

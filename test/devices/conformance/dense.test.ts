@@ -59,9 +59,14 @@ describe.each(DENSE_IMPLEMENTATIONS.map((d) => [d.name, d] as const))('%s: dense
     it(`reduce partials ${precision}: sum, max, norm2 over split rows`, async () => {
       for (const [rows, cols] of [
         [40000, 8],
-        // Rows left over after the kernel's groups of four; columns beyond its vectors of four.
+        // Rows left over after the kernel's tiles of 64 rows and groups of four; columns beyond its
+        // vectors; blocks of every width (136: a full block of 16 eight-lane vectors and one more;
+        // 70: four-lane vectors and two columns left).
         [33333, 3],
         [2001, 13],
+        [1037, 136],
+        [515, 70],
+        [129, 64],
         [300, 1],
         [0, 5],
       ] as const) {
