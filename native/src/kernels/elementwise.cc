@@ -2,8 +2,8 @@
 // pool. The maps are single streaming passes, so they are split into a few equal spans of
 // elements per participant and left to the compiler to vectorise; they equal the TypeScript
 // reference bit for bit. The reductions keep one FP64 accumulator row per chunk (max exactly as
-// the reference; sums four rows at a time) and add the chunks' rows in order, so sums differ from
-// the reference's single pass only by rounding.
+// the reference; sums by blocks of columns held in registers over tiles of rows) and add the
+// chunks' rows in order, so sums differ from the reference's single pass only by rounding.
 #include <algorithm>
 #include <cmath>
 #include <limits>
