@@ -8,7 +8,6 @@
 #include <cmath>
 #include <limits>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #if defined(__AVX__)
