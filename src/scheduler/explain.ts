@@ -145,8 +145,12 @@ export function explain(x: ExplainInput): Explanation {
   if (picked?.simplified) {
     const over = picked.simplified.over;
     const label = bound.ops.map((op, i) => `${op.id}:${table.choices[i]![over[i]!]!.label}`).join(', ');
+    const { kind, gain, exposure } = picked.simplified;
+    const what = `A mapping with ${kind === 'one device' ? 'more devices' : kind === 'no split' ? 'splits' : 'more splits'} (${label}) was predicted ${(100 * gain).toFixed(1)}% better`;
     summary.push(
-      `A mapping with ${picked.simplified.kind === 'one device' ? 'more devices' : 'splits'} (${label}) was predicted ${(100 * picked.simplified.gain).toFixed(1)}% better, inside the model's resolution of ${(100 * picked.margin).toFixed(1)}% for these devices: the simpler mapping is kept.`,
+      exposure
+        ? `${what} as probed, but ${(100 * exposure.gain).toFixed(1)}% worse on average over a real device running ${(100 * exposure.drift).toFixed(0)}% faster or slower than probed (a part on a device whose speed does not move sets the makespan when the other speeds up): the simpler mapping is kept.`
+        : `${what}, inside the model's resolution of ${(100 * picked.margin).toFixed(1)}% for these devices: the simpler mapping is kept.`,
     );
   }
   const singles = exploration.baselines.filter((b) => b.name.endsWith(' alone') && b.feasible && b.time !== undefined);

@@ -11,6 +11,7 @@ import type { PlanningCosts } from './costs.js';
 import { Evaluator } from './evaluate.js';
 import type { FrontProblem } from './front.js';
 import type { Policy } from './policy.js';
+import { REAL_SPEED_DRIFT, robustPick, mappingValue } from './robust.js';
 import { type Choice, type CostSource, CostTable } from './space.js';
 
 /** The scalar a policy minimises, or undefined for a weighted policy (picked from the front). */
@@ -34,6 +35,8 @@ const MARGIN_SHARE = 0.1;
 const MIN_MARGIN = 0.005;
 const MAX_MARGIN = 0.05;
 
+type Simplification = 'one device' | 'no split' | 'fewer splits';
+
 export interface PickResult {
   readonly genome: Int32Array;
   /** Whether the search over the whole space finished (the pick is the model's exact best). */
@@ -41,7 +44,16 @@ export interface PickResult {
   /** The relative gain below which a more complex mapping lost to a simpler one. */
   readonly margin: number;
   /** Set when a simpler mapping was kept: the complex one it beat, and by how much that one was predicted better. */
-  readonly simplified?: { readonly over: Int32Array; readonly gain: number; readonly kind: 'one device' | 'no split' };
+  readonly simplified?: {
+    readonly over: Int32Array;
+    readonly gain: number;
+    readonly kind: Simplification;
+    /**
+     * Set when the drift rule (robust.ts) kept it: over the scenarios of a real device `drift`
+     * faster or slower than priced, it is `gain` better on the mean than the mapping `over`.
+     */
+    readonly exposure?: { readonly drift: number; readonly gain: number };
+  };
 }
 
 export interface PickOptions {
@@ -123,16 +135,37 @@ export function pickMapping(problem: FrontProblem, objective: ScalarObjective, o
   if (best.genome.length === 0) return null;
   const margin = marginOf(problem, options.model, best.genome);
   const within = (o: Optimum): boolean => o.genome.length > 0 && o.value <= best.value * (1 + margin);
-  const gain = (o: Optimum): number => o.value / best.value - 1;
-  if (oneDevice && within(oneDevice) && gain(oneDevice) > 0)
-    return { genome: oneDevice.genome, exact: best.exact, margin, simplified: { over: best.genome, gain: gain(oneDevice), kind: 'one device' } };
-  if (oneDevice && within(oneDevice)) return { genome: oneDevice.genome, exact: best.exact, margin };
-  if (noSplit && within(noSplit)) {
-    return gain(noSplit) > 0
-      ? { genome: noSplit.genome, exact: best.exact, margin, simplified: { over: best.genome, gain: gain(noSplit), kind: 'no split' } }
-      : { genome: noSplit.genome, exact: best.exact, margin };
+  // The candidates, simplest first; the margin rule takes the first within reach of the best.
+  const ladder: { o: Optimum; kind?: Simplification }[] = [];
+  if (oneDevice?.genome.length) ladder.push({ o: oneDevice, kind: 'one device' });
+  if (noSplit?.genome.length && !ladder.some((c) => sameGenome(c.o.genome, noSplit.genome))) ladder.push({ o: noSplit, kind: 'no split' });
+  if (!ladder.some((c) => sameGenome(c.o.genome, best.genome))) ladder.push({ o: best });
+  const ruled = ladder.findIndex((c) => within(c.o));
+  const ruledPick = ladder[ruled]!;
+  // Then the drift rule may simplify further (robust.ts): never toward a more complex mapping.
+  const robust = robustPick(
+    problem,
+    objective,
+    options.costs,
+    ruledPick.o.genome,
+    ladder.slice(0, ruled).map((c) => c.o.genome),
+    genes,
+  );
+  const result = { exact: best.exact, margin };
+  if (robust && !sameGenome(robust.genome, ruledPick.o.genome)) {
+    const exposure = { drift: REAL_SPEED_DRIFT, gain: 1 - robust.mean / robust.startMean };
+    const gain = mappingValue(problem, objective, options.costs, robust.genome) / ruledPick.o.value - 1;
+    const devices = new Set(Array.from(robust.genome).flatMap((c, i) => choices[i]![c]!.parts.map((p) => p.device)));
+    const unsplit = Array.from(robust.genome).every((c, i) => choices[i]![c]!.parts.length === 1);
+    const kind: Simplification = devices.size === 1 ? 'one device' : unsplit ? 'no split' : 'fewer splits';
+    return { ...result, genome: robust.genome, simplified: { over: ruledPick.o.genome, gain, kind, exposure } };
   }
-  return { genome: best.genome, exact: best.exact, margin };
+  const { o, kind } = ruledPick;
+  const gain = o.value / best.value - 1;
+  if (!(gain > 0) || !kind) return { ...result, genome: o.genome };
+  return { ...result, genome: o.genome, simplified: { over: best.genome, gain, kind } };
 }
+
+const sameGenome = (a: Int32Array, b: Int32Array): boolean => a.length === b.length && a.every((c, i) => c === b[i]);
 
 export { objectiveValue };

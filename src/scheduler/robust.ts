@@ -1,0 +1,119 @@
+// Choosing between a mapping and its simpler alternatives when a real device's speed moves. A
+// real device is timed at planning and runs later, and on a shared machine its speed between
+// those moments is not the speed of the probe: on the 2-vCPU development VMs the same CPU SpMM
+// was priced at 97, 135 and 151 us by three plans a second apart. A simulated device's figure
+// does not move. So a split that gives a simulated CGRA the last 2-4% of an SpMM because the
+// CPU was probed in a slow moment is predicted 0.7% faster than the CPU alone, and runs 44-140%
+// slower whenever the CPU is back at its usual speed: the CGRA's part, fixed, is then the
+// makespan. The gain such a split can bring is its share; what it risks is the drift.
+//
+// So a mapping is also priced with each real device REAL_SPEED_DRIFT faster and slower than
+// probed, and judged by its mean over those scenarios and the one as priced. Starting from the
+// pick, each split operator in turn may take another choice on the same devices or fewer (another
+// share, fewer devices, one device alone) where that lowers the mean, and the simpler whole
+// mappings (one device, no split) are weighed the same way; ties go to the simpler. A split worth more than the drift survives (a CGRA that takes 40% of a
+// GraphSAGE projection is better whichever way the CPU moves); one whose gain exists only while
+// the CPU is slow does not: with a 25% drift, a part of under about 8% for a device whose speed
+// does not move loses on the mean.
+
+import { objectiveValue, type ScalarObjective } from './branch-and-bound.js';
+import { Evaluator } from './evaluate.js';
+import type { FrontProblem } from './front.js';
+import { type CostSource, CostTable } from './space.js';
+
+/**
+ * How far a real device's speed is taken to move, either way, between its probe and the run: the
+ * CPU's spread across moments on the development VMs (the per-moment spread a probe sees is a few
+ * per cent; batches seconds apart differ by 1.3-1.5x).
+ */
+export const REAL_SPEED_DRIFT = 0.25;
+
+/** Costs with those of device `device` scaled by `factor` (as priced when `device` is -1). */
+function scaled(costs: CostSource, device: number, factor: number): CostSource {
+  if (device < 0) return costs;
+  return {
+    cost: (op, d, begin, end) => {
+      const c = costs.cost(op, d, begin, end);
+      return d === device ? { seconds: c.seconds * factor, joules: c.joules * factor } : c;
+    },
+  };
+}
+
+/** An evaluator of the whole space on `costs`. */
+function evaluatorOf(problem: FrontProblem, costs: CostSource): Evaluator {
+  const table = new CostTable(problem.choices, problem.bound.ops, costs);
+  table.settled = problem.table.settled;
+  return new Evaluator(problem.bound, problem.system, table, ['time', 'energy'], problem.constraints);
+}
+
+/** A mapping's value on `costs` (Infinity where it breaks a constraint). */
+export function mappingValue(problem: FrontProblem, objective: ScalarObjective, costs: CostSource, genome: Int32Array): number {
+  return valueBy(evaluatorOf(problem, costs), objective, genome);
+}
+
+function valueBy(evaluator: Evaluator, objective: ScalarObjective, genome: Int32Array): number {
+  const out = new Float64Array(2);
+  return evaluator.evaluate(genome, out) ? objectiveValue(objective, out[0]!, out[1]!) : Infinity;
+}
+
+/** The real devices any of the mappings uses. */
+function realDevices(problem: FrontProblem, genomes: readonly Int32Array[]): number[] {
+  const used = new Set<number>();
+  for (const g of genomes) g.forEach((c, i) => problem.choices[i]![c]!.parts.forEach((p) => used.add(p.device)));
+  return [...used].filter((d) => !problem.system.devices[d]!.simulated).sort((a, b) => a - b);
+}
+
+/** Parts over all operators: what "simpler" counts. */
+const partsOf = (problem: FrontProblem, genome: Int32Array): number => Array.from(genome).reduce((n, c, i) => n + problem.choices[i]![c]!.parts.length, 0);
+
+export interface RobustPick {
+  readonly genome: Int32Array;
+  /** Its mean value over the scenarios, and the starting pick's. */
+  readonly mean: number;
+  readonly startMean: number;
+}
+
+/**
+ * The mapping with the least mean value over the drift scenarios, among `start`, what changing
+ * its split operators one at a time to another choice on the same devices or fewer makes of it
+ * (other shares, fewer devices, one device alone; within `genes`, the choices each operator may
+ * take), and `simpler` (whole mappings); ties to the one with fewer parts. Undefined when no
+ * mapping considered uses a real device (nothing moves: the pick stands).
+ */
+export function robustPick(
+  problem: FrontProblem,
+  objective: ScalarObjective,
+  costs: CostSource,
+  start: Int32Array,
+  simpler: readonly Int32Array[],
+  genes: readonly (readonly number[])[],
+  drift = REAL_SPEED_DRIFT,
+): RobustPick | undefined {
+  const real = realDevices(problem, [start, ...simpler]);
+  if (real.length === 0 || !(drift > 0)) return undefined;
+  const scenarios = [evaluatorOf(problem, costs), ...real.flatMap((d) => [1 - drift, 1 + drift].map((f) => evaluatorOf(problem, scaled(costs, d, f))))];
+  const meanOf = (g: Int32Array): number => scenarios.reduce((sum, e) => sum + valueBy(e, objective, g), 0) / scenarios.length;
+  // Better on the mean (beyond rounding), or as good and simpler.
+  const preferred = (mean: number, g: Int32Array, than: number, other: Int32Array): boolean =>
+    mean < than * (1 - 1e-9) || (mean <= than * (1 + 1e-9) && partsOf(problem, g) < partsOf(problem, other));
+  const startMean = meanOf(start);
+  let genome = Int32Array.from(start);
+  let mean = startMean;
+  for (let i = 0; i < genome.length; i++) {
+    const current = problem.choices[i]![genome[i]!]!;
+    if (current.parts.length < 2) continue;
+    const devices = new Set(current.parts.map((p) => p.device));
+    for (const c of genes[i]!) {
+      if (c === genome[i] || !problem.choices[i]![c]!.parts.every((p) => devices.has(p.device))) continue;
+      const g = Int32Array.from(genome);
+      g[i] = c;
+      const m = meanOf(g);
+      if (preferred(m, g, mean, genome)) [genome, mean] = [g, m];
+    }
+  }
+  for (const g of simpler) {
+    const m = meanOf(g);
+    if (preferred(m, g, mean, genome)) [genome, mean] = [Int32Array.from(g), m];
+  }
+  return { genome, mean, startMean };
+}
