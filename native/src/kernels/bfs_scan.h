@@ -1,6 +1,7 @@
-// The two scans inside a bottom-up BFS step, vectorised where the build has AVX-512: which
-// vertices of a 64-vertex word are still to be found, and the first in-edge of a vertex whose
-// source is in the frontier. Included by bfs_steps.h only.
+// Two scans inside a bottom-up BFS step, vectorised where the build has AVX-512: which vertices
+// of a 64-vertex word are still to be found, and, where gathers pay (gathers_pay in
+// bfs_search.h), the first in-edge in the rest of a long row whose source is in the frontier.
+// Included by bfs_steps.h only.
 #pragma once
 
 #include <algorithm>
@@ -34,38 +35,29 @@ inline uint64_t unvisited_in_word(const int32_t* depth, int64_t w, int64_t n, in
   return mask;
 }
 
-// Edges a bottom-up scan reads one at a time before going 16 at a time: most vertices of a
-// small-world graph find their parent among the first few in-edges, where one edge's load and
-// bit test cost less than a gather; the rest (long rows read to the end, as on
-// facebook_combined) go through the vector loop.
-constexpr int64_t kScalarInEdges = 4;
+// Edges a bottom-up scan with gathers reads one at a time before handing the rest of a row to
+// rest_in_frontier: most vertices of a small-world graph find their parent among the first few
+// in-edges, where one edge's load and bit test cost less than a gather.
+constexpr int64_t kScalarInEdges = 32;
 
-// The first in-edge of [b, e) whose source is in the frontier bitmap `front` (bit u of the
-// 64-bit words). Returns its position, with its source in *u; e when there is none; or
-// -(position + 1) of a source outside [0, n) met before any hit, where a scalar scan would stop.
-// The vector loop checks 16 sources against n in one compare and gathers only the bitmap words
-// of those in range (a masked gather reads nothing for the others), so an index, even one
-// changed under the search, never reads outside the bitmap.
-__attribute__((always_inline)) inline int64_t first_in_frontier(const int32_t* ci, int64_t b, int64_t e, const uint64_t* front,
-                                                                  int64_t n, int32_t* u) {
-  const uint64_t limit = static_cast<uint64_t>(n);
-#if defined(__AVX512F__)
-  const int64_t scalar_end = std::min<int64_t>(e, b + kScalarInEdges);
-#else
-  const int64_t scalar_end = e;
-#endif
-  for (int64_t p = b; p < scalar_end; ++p) {
-    const int32_t s = ci[p];
-    if (static_cast<uint64_t>(static_cast<uint32_t>(s)) >= limit) return -p - 1;
-    if ((front[s >> 6] >> (s & 63)) & 1u) return (*u = s), p;
-  }
+// The first in-edge of [p, e) whose source is in the frontier bitmap `front` (bit u of the
+// 64-bit words), for the rest of a row the scalar head of the scan (bottom_up_words) did not
+// settle. Returns its position, with its source in *u; e when there is none; or -(position + 1)
+// of a source outside [0, n) met before any hit, where a scalar scan would stop. Where the build
+// has AVX-512 the loop checks 16 sources against n in one compare and gathers only the bitmap
+// words of those in range (a masked gather reads nothing for the others), so an index, even one
+// changed under the search, never reads outside the bitmap. Out of line: inlined into the scan
+// it left the hot loop short of registers (it spilled), and a row reaches it only when its first
+// few edges found no parent.
+__attribute__((noinline)) inline int64_t rest_in_frontier(const int32_t* ci, int64_t p, int64_t e, const uint64_t* front, int64_t n,
+                                                         int32_t* u) {
 #if defined(__AVX512F__)
   // Shifts and masks through GCC's vector extension (the casts reinterpret the same 512 bits):
   // GCC 12's intrinsics for them warn of an uninitialised operand that is not one.
   typedef uint32_t lanes16 __attribute__((vector_size(64)));
   const __m512i bound = _mm512_set1_epi32(static_cast<int32_t>(std::min<int64_t>(n, INT32_MAX)));
   const __m512i one = _mm512_set1_epi32(1);
-  for (int64_t p = scalar_end; p < e; p += 16) {
+  for (; p < e; p += 16) {
     const __mmask16 live = e - p >= 16 ? __mmask16(0xFFFF) : static_cast<__mmask16>((1u << (e - p)) - 1);
     const __m512i sources = _mm512_maskz_loadu_epi32(live, ci + p);
     const __mmask16 in_range = _mm512_mask_cmplt_epu32_mask(live, sources, bound);
@@ -87,8 +79,16 @@ __attribute__((always_inline)) inline int64_t first_in_frontier(const int32_t* c
     *u = lanes[first_hit];
     return p + first_hit;
   }
-#endif
   return e;
+#else
+  const uint64_t limit = static_cast<uint64_t>(n);
+  for (; p < e; ++p) {
+    const int32_t s = ci[p];
+    if (static_cast<uint64_t>(static_cast<uint32_t>(s)) >= limit) return -p - 1;
+    if ((front[s >> 6] >> (s & 63)) & 1u) return (*u = s), p;
+  }
+  return e;
+#endif
 }
 
 }  // namespace search

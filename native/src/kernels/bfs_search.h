@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -26,6 +27,25 @@ inline bool prefetch_in_edges(const Csr& in) {
   return bytes > cache_share_bytes();
 }
 
+// Whether a bottom-up step's long rows are scanned 16 in-edges at a time with gathers: where the
+// build has AVX-512, on an Intel CPU. There the gathers took facebook_combined's search 1.43x
+// faster (a Xeon, 27 November 2026); on an AMD Zen 5 the same scan was 12-16% slower than one
+// edge at a time on email-Enron, wiki-Vote and soc-Slashdot0902 and no faster on
+// facebook_combined (docs/speed.md), its gathers being slower per element than its loads.
+// DYPE_BFS_GATHER=1 or 0 forces the choice (to test and compare both scans on one machine).
+inline bool gathers_pay() {
+#if defined(__AVX512F__)
+  static const bool yes = [] {
+    const char* force = std::getenv("DYPE_BFS_GATHER");
+    if (force != nullptr && (force[0] == '0' || force[0] == '1') && force[1] == '\0') return force[0] == '1';
+    return !__builtin_cpu_is("amd");
+  }();
+  return yes;
+#else
+  return false;
+#endif
+}
+
 template <typename P>
 class DirectionOptimizingBfs {
  public:
@@ -33,7 +53,7 @@ class DirectionOptimizingBfs {
       : a_(a), g_(graph_of<P>(a.out)), gi_(graph_of<P>(a.in)), n_(a.out.rows), st_(st),
         pool_(ThreadPool::instance()), queue_(new int32_t[static_cast<size_t>(n_)]),
         undirected_(a.in.row_ptr == a.out.row_ptr && a.in.col_idx == a.out.col_idx),
-        prefetch_(prefetch_in_edges(a.in)) {}
+        prefetch_(prefetch_in_edges(a.in)), gather_(gathers_pay()) {}
 
   Status run(const char* fn);
 
@@ -97,7 +117,7 @@ class DirectionOptimizingBfs {
   // Chunks are whole 64-vertex words, so each word of `next_` has one writer. Returns the
   // vertices found and sets *next_edges to their out-edges.
   int64_t bottom_up_step(int32_t level, int64_t* next_edges);
-  template <bool kPrefetch>
+  template <bool kPrefetch, bool kGather>
   bool bottom_up_words(int32_t next_depth, int64_t w0, int64_t w1, int64_t& found, int64_t& sc);
 
   void queue_to_bitmap(int64_t q_begin, int64_t q_end);
@@ -115,6 +135,8 @@ class DirectionOptimizingBfs {
   // Whether bottom-up steps prefetch in-edge lists by hand: only where the in-edges and the
   // depth array do not fit in this process's share of the last-level cache.
   bool prefetch_;
+  // Whether bottom-up steps scan long rows with gathers (gathers_pay).
+  bool gather_;
   static constexpr double kBottomUpWaste = 4.0;
   // Frontier edges below which a top-down step runs on the calling thread alone (see
   // top_down_step). 16,384 rather than 4,096: at 2 threads on the development VM, bcsstk25
