@@ -3,9 +3,19 @@
 
 import { createRequire } from 'node:module';
 
-/** Two builds of dype_native.node, each loaded from its own path (copy the old one aside first). */
+/**
+ * Two builds of dype_native.node, each loaded from its own path (copy the old one aside first).
+ * Each keeps its own thread pool, and a pool's workers spin for a while after a job: with more
+ * than one thread, one build's spinning workers take cores from the other's next call, which
+ * favoured the build loaded first by up to 1.5x on small searches on a 2-vCPU VM. So a comparison
+ * at more than one thread is only fair run as separate processes, one build each; this warns.
+ */
 export function loadTwoBuilds<T>(oldPath: string | undefined, newPath: string | undefined): { oldBuild: T; newBuild: T } {
   if (oldPath === undefined || newPath === undefined) throw new Error('--old and --new must name two builds of dype_native.node');
+  if (process.env['DYPE_THREADS'] !== '1')
+    console.warn(
+      'two builds in one process at more than one thread: their pools compete for the cores (see bench/kernels/two-builds.ts); set DYPE_THREADS=1, or time each build in its own process',
+    );
   const load = createRequire(import.meta.url);
   return { oldBuild: load(oldPath) as T, newBuild: load(newPath) as T };
 }
