@@ -38,7 +38,7 @@ inline uint64_t unvisited_in_word(const int32_t* depth, int64_t w, int64_t n, in
 // Edges a bottom-up scan with gathers reads one at a time before handing the rest of a row to
 // rest_in_frontier: most vertices of a small-world graph find their parent among the first few
 // in-edges, where one edge's load and bit test cost less than a gather.
-constexpr int64_t kScalarInEdges = 32;
+constexpr int64_t kScalarInEdges = 4;
 
 // The first in-edge of [p, e) whose source is in the frontier bitmap `front` (bit u of the
 // 64-bit words), for the rest of a row the scalar head of the scan (bottom_up_words) did not
