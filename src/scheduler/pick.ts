@@ -11,7 +11,7 @@ import type { PlanningCosts } from './costs.js';
 import { Evaluator } from './evaluate.js';
 import type { FrontProblem } from './front.js';
 import type { Policy } from './policy.js';
-import { REAL_SPEED_DRIFT, robustPick, mappingValue } from './robust.js';
+import { REAL_SPEED_DRIFT, robustPick } from './robust.js';
 import { type Choice, type CostSource, CostTable } from './space.js';
 
 /** The scalar a policy minimises, or undefined for a weighted policy (picked from the front). */
@@ -154,7 +154,7 @@ export function pickMapping(problem: FrontProblem, objective: ScalarObjective, o
   const result = { exact: best.exact, margin };
   if (robust && !sameGenome(robust.genome, ruledPick.o.genome)) {
     const exposure = { drift: REAL_SPEED_DRIFT, gain: 1 - robust.mean / robust.startMean };
-    const gain = mappingValue(problem, objective, options.costs, robust.genome) / ruledPick.o.value - 1;
+    const gain = robust.value / ruledPick.o.value - 1;
     const devices = new Set(Array.from(robust.genome).flatMap((c, i) => choices[i]![c]!.parts.map((p) => p.device)));
     const unsplit = Array.from(robust.genome).every((c, i) => choices[i]![c]!.parts.length === 1);
     const kind: Simplification = devices.size === 1 ? 'one device' : unsplit ? 'no split' : 'fewer splits';

@@ -46,11 +46,6 @@ function evaluatorOf(problem: FrontProblem, costs: CostSource): Evaluator {
   return new Evaluator(problem.bound, problem.system, table, ['time', 'energy'], problem.constraints);
 }
 
-/** A mapping's value on `costs` (Infinity where it breaks a constraint). */
-export function mappingValue(problem: FrontProblem, objective: ScalarObjective, costs: CostSource, genome: Int32Array): number {
-  return valueBy(evaluatorOf(problem, costs), objective, genome);
-}
-
 function valueBy(evaluator: Evaluator, objective: ScalarObjective, genome: Int32Array): number {
   const out = new Float64Array(2);
   return evaluator.evaluate(genome, out) ? objectiveValue(objective, out[0]!, out[1]!) : Infinity;
@@ -71,6 +66,8 @@ export interface RobustPick {
   /** Its mean value over the scenarios, and the starting pick's. */
   readonly mean: number;
   readonly startMean: number;
+  /** Its value as priced (no drift). */
+  readonly value: number;
 }
 
 /**
@@ -78,7 +75,8 @@ export interface RobustPick {
  * its split operators one at a time to another choice on the same devices or fewer makes of it
  * (other shares, fewer devices, one device alone; within `genes`, the choices each operator may
  * take), and `simpler` (whole mappings); ties to the one with fewer parts. Undefined when no
- * mapping considered uses a real device (nothing moves: the pick stands).
+ * mapping considered uses a real device, or there is nothing to weigh (no split in `start`, no
+ * simpler mapping): the pick stands.
  */
 export function robustPick(
   problem: FrontProblem,
@@ -89,6 +87,8 @@ export function robustPick(
   genes: readonly (readonly number[])[],
   drift = REAL_SPEED_DRIFT,
 ): RobustPick | undefined {
+  const split = Array.from(start).some((c, i) => problem.choices[i]![c]!.parts.length > 1);
+  if (!split && simpler.length === 0) return undefined;
   const real = realDevices(problem, [start, ...simpler]);
   if (real.length === 0 || !(drift > 0)) return undefined;
   const scenarios = [evaluatorOf(problem, costs), ...real.flatMap((d) => [1 - drift, 1 + drift].map((f) => evaluatorOf(problem, scaled(costs, d, f))))];
@@ -115,5 +115,5 @@ export function robustPick(
     const m = meanOf(g);
     if (preferred(m, g, mean, genome)) [genome, mean] = [Int32Array.from(g), m];
   }
-  return { genome, mean, startMean };
+  return { genome, mean, startMean, value: valueBy(scenarios[0]!, objective, genome) };
 }
