@@ -85,7 +85,8 @@ Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
 Napi::Value Spmm(const Napi::CallbackInfo& info) { return SpmmCommon(info, "gpuSpmm"); }
 Napi::Value Spmv(const Napi::CallbackInfo& info) { return SpmmCommon(info, "gpuSpmv"); }
 
-// gpuBfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, direction, alpha, beta)
+// gpuBfs(n, rowPtr, colIdx, inRowPtr, inColIdx, source, depth, direction, alpha, beta,
+//        startLevel? (-1: a fresh search; else resume the search held in depth), maxLevels? (0: no limit))
 Napi::Value Bfs(const Napi::CallbackInfo& info) {
   const char* fn = "gpuBfs";
   return with_arg_errors(info.Env(), [&] {
@@ -93,6 +94,8 @@ Napi::Value Bfs(const Napi::CallbackInfo& info) {
     get_search(info, 0, fn, a);
     get_direction(info, 7, fn, a);
     if (!(a.alpha > 0) || !(a.beta > 0)) throw ArgError{arg_name(fn, "alpha and beta") + " must be positive"};
+    a.start_level = static_cast<int32_t>(get_optional_int(info, 10, fn, "startLevel", -1, a.out.rows - 1, -1));
+    a.max_levels = get_optional_int(info, 11, fn, "maxLevels", 0, INT32_MAX, 0);
     return launch<SearchRun>(info.Env(), fn, false, Pins::args(info, 7),
                              [a](const char* fn, SearchRun& r) { return bfs(fn, a, &r.stats, &r.run); },
                              [](Napi::Object& o, const SearchRun& r) {

@@ -65,13 +65,25 @@ struct BfsWork {
   // their counters (1: read after every level).
   int batch_levels = 1;
 };
+// Where a search starts. `level` -1: afresh from the source. Otherwise the caller has uploaded a
+// search in progress into `BfsWork::depth` (0..level found, -1 not yet) and its frontier (the
+// vertices at `level`) into `queue_a`; `frontier`, `scout` (their out-edges) and `edges_to_check`
+// (the out-edges of the vertices not yet found or in the frontier) are as the host counted them.
+// `max_levels` > 0 stops after that many steps, leaving a search that can be resumed.
+struct BfsStart {
+  int32_t level = -1;
+  int64_t frontier = 1;
+  int64_t scout = 0;
+  int64_t edges_to_check = 0;
+  int64_t max_levels = 0;
+};
 struct BfsResult {
   std::vector<int64_t> frontier;   // vertices discovered at each depth, [0] = 1 (the source)
   std::vector<uint8_t> bottom_up;  // whether the step producing each next level ran bottom-up
   int64_t edges_examined = 0;
 };
 cudaError_t bfs(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int64_t source, int direction, double alpha,
-                double beta, const BfsWork& w, BfsResult* result);
+                double beta, const BfsWork& w, const BfsStart& start, BfsResult* result);
 
 // Bit-parallel multi-source BFS: 64 sources per 64-bit word, every batch of 64 advanced together
 // one level per launch by pulling frontier bits over in-edges. `depths` is [num_sources x n]

@@ -165,6 +165,39 @@ double graph_device_bytes(const Csr& g) {
 // Thin top-down BFS levels launched back to back before the host reads their counters.
 constexpr int kBfsBatchLevels = 64;
 
+// A resumed search's starting point, read from the depths on the host (one pass, as the CPU's
+// resume makes): the frontier (every vertex at the start level), its out-edges (Beamer's scout
+// count) and the out-edges of the vertices not yet reached or expanded. Depths outside
+// [-1, level] are refused, named by vertex, before anything is copied.
+Status resumed_frontier(const char* fn, const BfsArgs& a, cuda::BfsStart* start, std::vector<int32_t>* frontier) {
+  const int64_t n = a.out.rows;
+  const int32_t level = a.start_level;
+  if (level >= n) {
+    return Status::invalid(std::string(fn) + ": start level " + std::to_string(level) + " is outside [0, " + std::to_string(n) + ")");
+  }
+  int64_t scout = 0, explored = 0;
+  for (int64_t v = 0; v < n; ++v) {
+    const int32_t d = a.depth[v];
+    if (d == -1) continue;
+    if (d < -1 || d > level) {
+      return Status::invalid(std::string(fn) + ": depth[" + std::to_string(v) + "] = " + std::to_string(d) + " is outside [-1, " +
+                             std::to_string(level) + "] (resuming at level " + std::to_string(level) + ")");
+    }
+    const int64_t degree = a.out.ptr(v + 1) - a.out.ptr(v);
+    if (d == level) {
+      frontier->push_back(static_cast<int32_t>(v));
+      scout += degree;
+    } else {
+      explored += degree;
+    }
+  }
+  start->level = level;
+  start->frontier = static_cast<int64_t>(frontier->size());
+  start->scout = scout;
+  start->edges_to_check = std::max<int64_t>(0, a.out.nnz - explored);
+  return Status{};
+}
+
 bool same_graph(const Csr& a, const Csr& b) { return a.row_ptr == b.row_ptr && a.col_idx == b.col_idx; }
 
 cuda::LocalCsr local(const Csr& g, const DeviceGraph& d) {
@@ -198,6 +231,10 @@ Status bfs(const char* fn, const BfsArgs& a, BfsStats* stats, Run* run) {
   DYPE_OK(check_row_ptr(fn, a.out, 0, n));
   const bool undirected = same_graph(a.out, a.in);
   if (!undirected) DYPE_OK(check_row_ptr(fn, a.in, 0, n));
+  cuda::BfsStart start;
+  start.max_levels = a.max_levels;
+  std::vector<int32_t> frontier;
+  if (a.start_level >= 0) DYPE_OK(resumed_frontier(fn, a, &start, &frontier));
   Context ctx(fn);
   DYPE_OK(ctx.open());
   DYPE_OK(ctx.reserve(graph_device_bytes(a.out) + (undirected ? 0.0 : graph_device_bytes(a.in)) + static_cast<double>(n) * 12 +
@@ -219,11 +256,15 @@ Status bfs(const char* fn, const BfsArgs& a, BfsStats* stats, Run* run) {
   DYPE_OK(ctx.pinned(&h_err, 1));
   *h_err = 0;
   DYPE_CUDA_TRY(fn, "clearing the error word", cudaMemsetAsync(w.err, 0, sizeof(int), ctx.stream()));
+  if (start.level >= 0) {  // the search so far goes in with the graph
+    DYPE_OK(ctx.to_device(w.depth, a.depth, static_cast<size_t>(n) * sizeof(int32_t)));
+    DYPE_OK(ctx.to_device(w.queue_a, frontier.data(), frontier.size() * sizeof(int32_t)));
+  }
   DYPE_OK(ctx.mark(1));
   cuda::BfsResult r;
   DYPE_CUDA_TRY(fn, "running BFS",
                 cuda::bfs(ctx.stream(), local(a.out, out), local(a.in, in), a.source, static_cast<int>(a.direction), a.alpha,
-                          a.beta, w, &r));
+                          a.beta, w, start, &r));
   DYPE_OK(ctx.mark(2));
   DYPE_OK(ctx.to_host(a.depth, w.depth, static_cast<size_t>(n) * sizeof(int32_t)));
   DYPE_OK(ctx.to_host(h_err, w.err, sizeof(int)));

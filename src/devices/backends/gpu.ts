@@ -12,7 +12,7 @@ import { InvalidArgumentError, UnsupportedError } from '../../errors.js';
 import { callNative } from '../../kernels/native-call.js';
 import { nativeAddon } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
-import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, spmmArgs } from '../backend-device.js';
+import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, searchComplete, spmmArgs } from '../backend-device.js';
 import type { Device, DeviceCapabilities, DevicePower, DeviceSpec, RunOptions } from '../device.js';
 import type { CheckedBfs, CheckedMsbfs, CheckedSpmm } from '../run-checks.js';
 import type { ParamRules } from '../spec.js';
@@ -113,6 +113,8 @@ interface CudaAddon {
     direction: 0 | 1 | 2,
     alpha: number,
     beta: number,
+    startLevel?: number,
+    maxLevels?: number,
   ): Promise<CudaRun & { readonly frontier: Float64Array; readonly bottomUp: Uint8Array; readonly edgesExamined: number }>;
   gpuMsbfs(
     n: number,
@@ -241,9 +243,8 @@ class CudaDevice extends BackendDevice {
     super(gpuBackend, name, { ...spec, params: { ...spec.params, ...probedParams(probe) } });
     const fn = 'gpuBackend.create';
     this.probe = probe;
-    // Not resumable yet: the CUDA search starts from its source (a resumable one needs a card to test).
     this.capabilities = {
-      ...everyOperator({ memoryBytes: probe.totalBytes, concurrency: specNumber(fn, spec, 'streams'), bfsResume: false }),
+      ...everyOperator({ memoryBytes: probe.totalBytes, concurrency: specNumber(fn, spec, 'streams'), bfsResume: true }),
       denseKernels: cudaDenseKinds(probe),
     };
     this.power = {
@@ -265,13 +266,14 @@ class CudaDevice extends BackendDevice {
 
   protected async bfs(req: CheckedBfs, fn: string): Promise<Execution> {
     const addon = this.addon(fn);
-    const { graph: g, inEdges } = req;
-    const depth = new Int32Array(g.rows);
+    // `req.depth` is fresh, holding the search so far when resuming; the card's depths land in it.
+    const { graph: g, inEdges, depth, startLevel, maxLevels } = req;
     const s = await callNative(fn, () =>
-      addon.gpuBfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, req.source, depth, 0, BEAMER_ALPHA, BEAMER_BETA),
+      addon.gpuBfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, req.source, depth, 0, BEAMER_ALPHA, BEAMER_BETA, startLevel, maxLevels),
     );
     const bottomUpLevels = s.bottomUp.reduce((t, b) => t + b, 0);
-    return measured({ depth, frontier: s.frontier, complete: true }, s, { levels: s.frontier.length, bottomUpLevels, edgesExamined: s.edgesExamined });
+    const output = { depth, frontier: s.frontier, complete: searchComplete(maxLevels, s.frontier) };
+    return measured(output, s, { levels: s.frontier.length, bottomUpLevels, edgesExamined: s.edgesExamined });
   }
 
   protected async msbfs(req: CheckedMsbfs, fn: string): Promise<Execution> {

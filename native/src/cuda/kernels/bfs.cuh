@@ -148,33 +148,42 @@ int graph_group(const LocalCsr& g) {
 }  // namespace
 
 cudaError_t bfs(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int64_t source, int direction, double alpha,
-                double beta, const BfsWork& w, BfsResult* result) {
+                double beta, const BfsWork& w, const BfsStart& start, BfsResult* result) {
   cudaGetLastError();  // as in spmm
   const int64_t n = out.m;
   cudaError_t e;
-  if ((e = cudaMemsetAsync(w.depth, 0xff, static_cast<size_t>(n) * sizeof(int32_t), s)) != cudaSuccess) return e;
-  bfs_seed_kernel<<<1, 1, 0, s>>>(w.depth, w.queue_a, static_cast<int32_t>(source));
-  int64_t src_edges[2] = {0, 0};
-  if ((e = cudaMemcpyAsync(src_edges, out.row_ptr + source, 2 * sizeof(int64_t), cudaMemcpyDeviceToHost, s)) != cudaSuccess) return e;
-  if ((e = cudaStreamSynchronize(s)) != cudaSuccess) return e;
+  int64_t n_front = 1, scout = 0, edges_to_check = out.nnz;
+  int32_t level = 0;
+  if (start.level >= 0) {  // the depths and the frontier are on the device already
+    n_front = start.frontier;
+    scout = start.scout;
+    edges_to_check = start.edges_to_check;
+    level = start.level;
+  } else {
+    if ((e = cudaMemsetAsync(w.depth, 0xff, static_cast<size_t>(n) * sizeof(int32_t), s)) != cudaSuccess) return e;
+    bfs_seed_kernel<<<1, 1, 0, s>>>(w.depth, w.queue_a, static_cast<int32_t>(source));
+    int64_t src_edges[2] = {0, 0};
+    if ((e = cudaMemcpyAsync(src_edges, out.row_ptr + source, 2 * sizeof(int64_t), cudaMemcpyDeviceToHost, s)) != cudaSuccess)
+      return e;
+    if ((e = cudaStreamSynchronize(s)) != cudaSuccess) return e;
+    scout = src_edges[1] - src_edges[0];
+  }
 
   const int td_group = graph_group(out), bu_group = graph_group(in);
   const double average_degree = n > 0 ? static_cast<double>(out.nnz) / static_cast<double>(n) : 0.0;
-  result->frontier.assign(1, 1);
+  result->frontier.assign(1, n_front);
   result->bottom_up.clear();
   result->edges_examined = 0;
   int32_t* q_cur = w.queue_a;
   int32_t* q_next = w.queue_b;
-  int64_t n_front = 1;
-  int64_t scout = src_edges[1] - src_edges[0];
-  int64_t edges_to_check = out.nnz;
-  int32_t level = 0;
   bool bottom = false;
   bool bottom_up_unprofitable = false;
-  int64_t previous = 1;
+  int64_t previous = n_front;
   int batch = 4;
   bool force_level_step = false;  // after a batch stopped early, decide the next level on the host
-  while (n_front > 0) {
+  // Steps (levels produced) left before a `max_levels` stop.
+  int64_t steps_left = start.max_levels > 0 ? start.max_levels : INT64_MAX;
+  while (n_front > 0 && steps_left > 0) {
     // Far from the switch to bottom-up (a road network or mesh: thin frontiers for thousands of
     // levels), launch several top-down levels back to back, each reading its frontier's size
     // from the previous level's counters on the device, and read the counters back once per
@@ -187,7 +196,7 @@ cudaError_t bfs(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int64_t
                       static_cast<double>(scout) * alpha * 16.0 < static_cast<double>(edges_to_check) &&
                       static_cast<double>(n_front) * beta * 16.0 < static_cast<double>(n);
     if (w.batch_levels > 1 && !bottom && direction != 2 && level >= 2 && thin && !force_level_step) {
-      const int steps = std::min(batch, w.batch_levels);
+      const int steps = static_cast<int>(std::min<int64_t>(std::min(batch, w.batch_levels), steps_left));
       if ((e = cudaMemsetAsync(w.counters, 0, 3 * static_cast<size_t>(steps) * sizeof(unsigned long long), s)) != cudaSuccess)
         return e;
       int32_t* qa = q_cur;
@@ -220,6 +229,7 @@ cudaError_t bfs(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int64_t
         scout = static_cast<int64_t>(w.host_counters[3 * i + 1]);
         std::swap(q_cur, q_next);
         ++level;
+        --steps_left;
       }
       batch = stopped ? 4 : std::min(batch * 2, w.batch_levels);
       if (stopped) force_level_step = true;
@@ -262,6 +272,7 @@ cudaError_t bfs(cudaStream_t s, const LocalCsr& out, const LocalCsr& in, int64_t
     scout = static_cast<int64_t>(w.host_counters[1]);
     std::swap(q_cur, q_next);
     ++level;
+    --steps_left;
     force_level_step = false;
   }
   while (result->frontier.size() > 1 && result->frontier.back() == 0) {
