@@ -21,7 +21,14 @@ fi
 node -v
 [ -d node_modules/vitest ] || tar -xJf "$C/nm.tar.xz"
 mkdir -p /tmp/datasets && tar -xJf "$C/datasets.tar.xz" -C /tmp/datasets
-export DYPE_SKIP_CLI_BUILD=1 DYPE_DATASETS=/tmp/datasets DYPE_NATIVE_ADDON=$PWD/$C/dype_native.node DYPE_CACHE_DIR=/tmp/dype-cache
+# The addon, carried compressed or not, and the system libraries it links that the lent machine's
+# image lacks (OpenBLAS, METIS and their runtime), carried as libs.tar.xz holding lib/.
+addon=$PWD/$C/dype_native.node
+if [ -f "$C/dype_native.node.xz" ]; then addon=/tmp/dype_native.node && xz -dc "$C/dype_native.node.xz" >"$addon"; fi
+if [ -f "$C/libs.tar.xz" ]; then
+  mkdir -p /tmp/devlibs && tar -xJf "$C/libs.tar.xz" -C /tmp/devlibs && export LD_LIBRARY_PATH=/tmp/devlibs/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+export DYPE_SKIP_CLI_BUILD=1 DYPE_DATASETS=/tmp/datasets DYPE_NATIVE_ADDON=$addon DYPE_CACHE_DIR=/tmp/dype-cache
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
 nproc
 # cuBLAS for GEMM on the card: the toolkit's, else NVIDIA's pip wheel where the image has one.
