@@ -68,6 +68,12 @@ if [ "${DENSE_OPS:-0}" = 1 ]; then
   cat "$OUT/dense-ops.md"
 fi
 
+if [ -n "${EXTRA:-}" ]; then
+  # One more script with its arguments, e.g. EXTRA="bench/gpu/kept-intermediates.ts --scale 20".
+  step extra
+  timeout "${EXTRA_TIMEOUT:-120}" node --import tsx ${EXTRA} 2>&1 | tee "$OUT/extra.log"
+fi
+
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   step bench
   timeout "${BENCH_TIMEOUT:-300}" node --import tsx bench/gpu/run.ts ${BENCH_ARGS:-} --datasets /tmp/datasets \

@@ -193,6 +193,11 @@ export interface Device {
   ): Promise<{ readonly seconds: number; readonly bytes: number; readonly source: TimeSource }>;
   /** Drop the device's copies of these buffers (after their last reader), freeing device memory. */
   release?(buffers: readonly ArrayBufferView[]): Promise<void>;
+  /**
+   * For devices that can keep a run's outputs with their host copy deferred (a CUDA GPU, see
+   * kept-outputs.ts): copy those among `buffers` home. The others cost nothing.
+   */
+  fetch?(buffers: readonly ArrayBufferView[]): Promise<{ readonly seconds: number; readonly bytes: number; readonly source: TimeSource }>;
   /** Release what the device holds (device memory, streams). Idempotent. */
   dispose(): Promise<void>;
 }

@@ -32,11 +32,14 @@ export class Lifetimes {
   /**
    * Operator `op` has finished: give back the buffers of the operands it was the last reader of,
    * and clear them from `values` (a stray later read fails loudly instead of seeing reused memory).
+   * `beforeReuse` sees each such value first.
    */
-  finished(op: BoundOp, values: (Value | undefined)[]): void {
+  finished(op: BoundOp, values: (Value | undefined)[], beforeReuse?: (dead: Value) => void): void {
     for (const v of new Set(op.operands)) {
       if (this.readers[v]! <= 0 || --this.readers[v]! > 0) continue;
       const value = values[v];
+      // A device copy of the buffer must go before the buffer is handed out again.
+      if (value !== undefined) beforeReuse?.(value);
       if (value instanceof DenseMatrix) recycleOutput(value.data);
       values[v] = undefined;
     }

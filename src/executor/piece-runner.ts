@@ -12,6 +12,7 @@ import type { BfsStepRecord } from './bfs-steps.js';
 import type { BfsStepping } from './bfs-stepping.js';
 import { type PieceResult, runPiece } from './piece.js';
 import type { ExecutionObserver, PieceRecord } from './records.js';
+import type { DeviceValues } from './device-values.js';
 import type { Residency } from './residency.js';
 import type { DriftTracker } from './tracker.js';
 
@@ -51,6 +52,7 @@ export class PieceRunner {
     private readonly system: System,
     private readonly host: RunnerHost,
     private readonly residency: Residency,
+    private readonly deviceValues: DeviceValues,
     private readonly stepping: BfsStepping,
     private readonly tracker: DriftTracker,
     private readonly observers: readonly ExecutionObserver[],
@@ -69,13 +71,16 @@ export class PieceRunner {
     if (host.isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn');
     let r: PieceResult & { steps?: readonly BfsStepRecord[] };
     let wallStart = 0;
+    const keep = this.deviceValues.request(op, device, part);
     try {
       const wait = this.residency.prepare(device, op, x);
       if (wait) await wait;
+      await this.deviceValues.prepare(op, x, device, part);
       wallStart = performance.now();
       const stepped = this.stepping.applies(op) ? await this.stepping.run(op, x, part.device) : undefined;
-      r = stepped ?? (await runPiece(this.bound, op, device, x, part.begin, part.end, signal));
+      r = stepped ?? (await runPiece(this.bound, op, device, x, part.begin, part.end, signal, keep));
     } catch (cause) {
+      this.deviceValues.abandon(device, keep);
       if (signal?.aborted) throw signal.reason;
       if (host.isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn', cause);
       // Bad operands, and a user operator's own code failing, are not the device's fault: no device loss.
@@ -90,6 +95,8 @@ export class PieceRunner {
       );
     }
     const wallFinish = performance.now();
+    this.deviceValues.record(r.output, device, keep);
+    if (r.copies) this.deviceValues.count(r.copies.toDeviceBytes, r.copies.toHostBytes);
     this.observed.set(i, part.device, part.begin, part.end, r);
     const p = this.tracker.prediction(i, part);
     const t0 = host.t0();
@@ -108,6 +115,7 @@ export class PieceRunner {
       wallStart: (wallStart - t0) / 1000,
       wallFinish: (wallFinish - t0) / 1000,
       ...(r.steps ? { steps: r.steps } : {}),
+      ...(r.copies ? { copies: r.copies } : {}),
     };
     this.records.set(i, part.device, part.begin, part.end, rec);
     for (const o of this.observers) o.onPiece?.(rec);

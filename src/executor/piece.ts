@@ -15,6 +15,7 @@ import type { Value } from '../workloads/reference.js';
 import { rangeFraction } from '../scheduler/costs.js';
 import { denseCost, denseRates } from '../cost/dense-cost.js';
 import { onHost } from '../devices/host-gate.js';
+import { type KeepOutputs, keepingOutputs } from '../devices/kept-outputs.js';
 
 /** How a piece's time was obtained. */
 export type PieceSource = 'measured' | 'simulated' | 'roofline';
@@ -26,6 +27,21 @@ export interface PieceResult {
   readonly joules: number;
   readonly source: PieceSource;
   readonly energySource: EnergySource;
+  /** On a device with memory of its own: the bytes the call copied in and out. */
+  readonly copies?: PieceCopies;
+}
+
+/** The bytes one device call copied between the host and the device's memory. */
+export interface PieceCopies {
+  readonly toDeviceBytes: number;
+  readonly toHostBytes: number;
+}
+
+/** A GPU call's copies from its counters (absent where the device works on host memory). */
+function copiesOf(c: { readonly [k: string]: number } | undefined): { copies: PieceCopies } | Record<string, never> {
+  const h2d = c?.['h2dBytes'];
+  const d2h = c?.['d2hBytes'];
+  return h2d === undefined || d2h === undefined ? {} : { copies: { toDeviceBytes: h2d, toHostBytes: d2h } };
 }
 
 /** Whether `op` runs as a device kernel on `device` (else it is computed on the host). */
@@ -56,8 +72,9 @@ export async function runPiece(
   begin: number,
   end: number,
   signal?: AbortSignal,
+  keep?: KeepOutputs,
 ): Promise<PieceResult> {
-  return onHost(device, () => executePiece(bound, op, device, x, begin, end, signal));
+  return onHost(device, () => executePiece(bound, op, device, x, begin, end, signal, keep));
 }
 
 /**
@@ -72,24 +89,26 @@ export async function executePiece(
   begin: number,
   end: number,
   signal?: AbortSignal,
+  keep?: KeepOutputs,
 ): Promise<PieceResult> {
   const full = begin === 0 && end >= op.units;
   const range = [begin, end] as const;
   const exec = operatorKind(op.kind, 'runPiece').execution;
   if (exec.on === 'device' && isNative(op, device)) {
-    const { output, result: r } = await exec.run(device, op, x, full ? undefined : range, signal ? { signal } : {});
-    return { output, seconds: r.seconds, joules: r.joules, source: r.source, energySource: r.energySource };
+    const { output, result: r } = await keepingOutputs(keep, () => exec.run(device, op, x, full ? undefined : range, signal ? { signal } : {}));
+    return { output, seconds: r.seconds, joules: r.joules, source: r.source, energySource: r.energySource, ...copiesOf(r.counters) };
   }
   const own = exec.on === 'host' ? ownKernel(op, device) : undefined;
   if (own) {
     signal?.throwIfAborted();
-    const r = await own.run(op, x, range);
+    const r = await keepingOutputs(keep, () => own.run(op, x, range));
     // The kernels' own time (copies are priced on the links, as for the sparse operators); NVML's
     // board power over it where it was read, else the device's busy power (modelled).
     const seconds = r.run?.kernelSeconds ?? r.seconds;
     const measuredPower = r.run?.energyMeasured === true;
     const joules = (measuredPower ? r.run!.watts : device.power.activeWatts) * seconds;
-    return { output: r.output, seconds, joules, source: 'measured', energySource: measuredPower ? 'measured' : 'modelled' };
+    const copies = r.run ? { copies: { toDeviceBytes: r.run.h2dBytes, toHostBytes: r.run.d2hBytes } } : {};
+    return { output: r.output, seconds, joules, source: 'measured', energySource: measuredPower ? 'measured' : 'modelled', ...copies };
   }
   if (!device.simulated && device.memorySpace !== 'host') {
     // Host code timed as another device's work would be a lie: the planner never offers this.

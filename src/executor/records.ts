@@ -5,7 +5,8 @@ import type { EnergySource } from '../devices/device.js';
 import type { Metrics, TransferEntry } from '../scheduler/evaluate.js';
 import type { Value } from '../workloads/reference.js';
 import type { BfsStepRecord } from './bfs-steps.js';
-import type { PieceSource } from './piece.js';
+import type { DeviceCopies } from './device-values.js';
+import type { PieceCopies, PieceSource } from './piece.js';
 
 /** One piece of one operator, as it ran. */
 export interface PieceRecord {
@@ -31,6 +32,8 @@ export interface PieceRecord {
    * timeline, for the steps' time and the modelled moves between memory spaces together.
    */
   readonly steps?: readonly BfsStepRecord[];
+  /** On a device with memory of its own: the bytes the piece's call copied in and out. */
+  readonly copies?: PieceCopies;
 }
 
 /**
@@ -92,6 +95,12 @@ export interface RunResult {
    * behind where it used none. A shared machine's next backlog is made from these.
    */
   readonly busyUntil: Readonly<Record<string, number>>;
+  /**
+   * Bytes actually copied between the host and devices with memory of their own (a CUDA GPU):
+   * the pieces' own copies, prefetched operands, and results kept on a device and fetched home.
+   * Zero where every device works on host memory.
+   */
+  readonly deviceCopies: DeviceCopies;
 }
 
 /** Plugged into a run; never changes it. Hooks must not throw: an error they throw rejects the run. */

@@ -14,7 +14,10 @@ export class Residency {
   /** Per device, per buffer: whether its prefetch took (a failed one costs nothing: the operator copies as usual). */
   private readonly held = new Map<Device, Map<ArrayBufferView, Promise<boolean>>>();
 
-  constructor(private readonly signal: AbortSignal | undefined) {}
+  constructor(
+    private readonly signal: AbortSignal | undefined,
+    private readonly copies?: { count(toDevice: number, toHost: number): void },
+  ) {}
 
   /** Make `op`'s sparse operand resident on `device`; a promise to wait for, or undefined when nothing needs waiting. */
   prepare(device: Device, op: BoundOp, x: readonly Value[]): Promise<unknown> | undefined {
@@ -33,7 +36,10 @@ export class Residency {
     }
     if (fresh.length > 0) {
       const p = device.prefetch(fresh, this.signal ? { signal: this.signal } : {}).then(
-        () => true,
+        (r) => {
+          this.copies?.count(r.bytes, 0);
+          return true;
+        },
         () => false,
       );
       for (const b of fresh) held.set(b, p);

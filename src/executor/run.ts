@@ -26,6 +26,7 @@ import { GatedTimeline, type GateTurn, OUTPUTS, reservedSeconds, turnBacklog } f
 import { DeviceLostError, PieceRunner } from './piece-runner.js';
 import type { ReplanRecord, RunResult } from './records.js';
 import { remainingSeconds, replanRemaining, scaledCosts } from './replan.js';
+import { DeviceValues } from './device-values.js';
 import { Residency } from './residency.js';
 import { composeRun } from './timeline.js';
 import { DriftTracker } from './tracker.js';
@@ -68,6 +69,7 @@ class Run {
   private readonly finished: Promise<void>[] = [];
   private readonly queues = new DeviceQueues();
   private readonly residency: Residency;
+  private readonly deviceValues = new DeviceValues();
   private readonly tracker: DriftTracker;
   private readonly runner: PieceRunner;
   /** On a shared machine (a gate): this run's timeline on the machine's clock. */
@@ -87,7 +89,7 @@ class Run {
     this.unstarted = bound.ops.length;
     this.openChoices = choices.filter((c) => c.length > 1).length;
     this.tracker = new DriftTracker(bound, choices, system, model, this.genome, this.started, plan.problem.costs);
-    this.residency = new Residency(settings.signal);
+    this.residency = new Residency(settings.signal, this.deviceValues);
     const host = {
       signal: settings.signal,
       recoverable: settings.recoverable,
@@ -98,7 +100,7 @@ class Run {
       t0: (): number => this.t0,
     };
     const stepping = new BfsStepping(plan, settings.bfsLevels, host);
-    this.runner = new PieceRunner(bound, system, host, this.residency, stepping, this.tracker, settings.observers);
+    this.runner = new PieceRunner(bound, system, host, this.residency, this.deviceValues, stepping, this.tracker, settings.observers);
     this.values = bound.values.map((v) => v.data as Value | undefined);
     this.lifetimes = new Lifetimes(bound, settings.keepValues);
     this.gated = settings.gate ? new GatedTimeline(plan, settings.gate.origin) : undefined;
@@ -124,9 +126,12 @@ class Run {
     }
     try {
       await Promise.all(this.finished);
+      // Results still only on a device come home once, before anyone reads them.
+      await this.deviceValues.bringHome(settings.keepValues ? bound.ops.map((op) => this.values[op.output]!) : bound.outputs.map((v) => this.values[v]!));
       if (this.gated) await this.copyResultsHome();
     } finally {
       settings.gate?.close();
+      await this.deviceValues.releaseAll();
       await this.residency.releaseAll();
     }
     // An abort that arrived while the last pieces ran still cancels the run: no result is presented.
@@ -154,6 +159,7 @@ class Run {
       predicted: plan.predicted,
       wallSeconds: (performance.now() - this.t0) / 1000,
       busyUntil: composed.busyUntil,
+      deviceCopies: this.deviceValues.copies(),
     };
     for (const o of settings.observers) o.onRunEnd?.(result);
     return result;
@@ -210,7 +216,7 @@ class Run {
           this.values[op.output] = joined;
         }
         this.done[i] = true;
-        this.lifetimes.finished(op, this.values);
+        this.lifetimes.finished(op, this.values, (v) => this.deviceValues.forget(v));
         this.lastDone = op.id;
         this.afterOperator(op, parts, results);
         return;

@@ -117,6 +117,7 @@ export function composeRun(
       wallStart: r.wallStart,
       wallFinish: r.wallFinish,
       ...(r.steps ? { steps: r.steps } : {}),
+      ...(r.copies ? { copies: r.copies } : {}),
       start: real ? r.wallStart - first : e.start,
       finish: real ? r.wallFinish - first : e.finish,
     };

@@ -56,6 +56,7 @@ export function chromeTrace(
         observedSeconds: p.observedSeconds,
         predictedJoules: p.predictedJoules,
         observedJoules: p.observedJoules,
+        ...(p.copies ? { toDeviceBytes: p.copies.toDeviceBytes, toHostBytes: p.copies.toHostBytes } : {}),
         ...(p.steps ? { steppedOn: [...new Set(p.steps.map((st: { device: string }) => st.device))].join(', ') } : {}),
       },
     });

@@ -13,6 +13,7 @@ import { KERNEL_INLINE_WORK, nativeAddon, type NativeGemmInfo } from '../native/
 import { checkAdd, checkAffine, checkGemm, checkReduce, checkRelu, checkSddmm, type ReduceOp, wrap } from './dense-checks.js';
 import { callNative } from './native-call.js';
 import { takeOutput } from './output-pool.js';
+import { announceOutputs } from '../devices/kept-outputs.js';
 import type { CudaRun } from '../devices/backends/gpu.js';
 
 /** A native dense result and the kernel's own measured time (the CPU device's time for it). */
@@ -38,8 +39,16 @@ function nameOn(name: DenseEntry, on: DenseTarget): string {
  * Call binding `name` on `on` with positional `args`: the CPU's with `inline` last, or its
  * gpu-prefixed twin (same arguments; a GPU call always runs on a worker).
  */
-async function invoke(on: DenseTarget, name: DenseEntry, args: readonly unknown[], inline: boolean): Promise<{ seconds: number; run?: CudaRun }> {
+async function invoke(
+  on: DenseTarget,
+  name: DenseEntry,
+  args: readonly unknown[],
+  inline: boolean,
+  outputs: readonly ArrayBufferView[] = [],
+): Promise<{ seconds: number; run?: CudaRun }> {
   const fn = nameOn(name, on);
+  // On the card, a piece may keep what the call writes there (kept-outputs.ts).
+  if (on === 'gpu') announceOutputs(outputs);
   const call = (nativeAddon() as unknown as Record<string, (...a: unknown[]) => Promise<{ readonly seconds: number }>>)[fn]!;
   const r = await callNative(fn, () => (on === 'gpu' ? call(...args) : call(...args, inline)));
   return on === 'gpu' ? { seconds: r.seconds, run: r as unknown as CudaRun } : { seconds: r.seconds };
@@ -66,7 +75,7 @@ export async function nativeGemm(x: DenseMatrix, w: DenseMatrix, range?: RowRang
   const fn = nameOn('gemm', on);
   const [begin, end] = checkGemm(fn, x, w, range);
   const y = takeOutput(fn, end - begin, w.cols, x.precision);
-  const r = await invoke(on, 'gemm', [x.rows, x.cols, w.cols, x.data, w.data, y, begin, end], gemmInline(end - begin, x.cols, w.cols));
+  const r = await invoke(on, 'gemm', [x.rows, x.cols, w.cols, x.data, w.data, y, begin, end], gemmInline(end - begin, x.cols, w.cols), [y]);
   return { output: wrap(end - begin, w.cols, y), ...r };
 }
 
@@ -80,7 +89,7 @@ export async function nativeRelu(x: DenseMatrix, range?: RowRange, on: DenseTarg
   const fn = nameOn('relu', on);
   const [begin, end] = checkRelu(fn, x, range);
   const out = takeOutput(fn, end - begin, x.cols, x.precision);
-  const r = await invoke(on, 'relu', [x.rows, x.cols, x.data, out, begin, end], out.length < KERNEL_INLINE_WORK);
+  const r = await invoke(on, 'relu', [x.rows, x.cols, x.data, out, begin, end], out.length < KERNEL_INLINE_WORK, [out]);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
@@ -100,7 +109,7 @@ export async function nativeAffine(
   const fn = nameOn('affine', on);
   const [begin, end] = checkAffine(fn, x, scale, shift, range);
   const out = takeOutput(fn, end - begin, x.cols, x.precision);
-  const r = await invoke(on, 'affine', [x.rows, x.cols, x.data, scale, shift, out, begin, end], out.length < KERNEL_INLINE_WORK);
+  const r = await invoke(on, 'affine', [x.rows, x.cols, x.data, scale, shift, out, begin, end], out.length < KERNEL_INLINE_WORK, [out]);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
@@ -114,7 +123,7 @@ export async function nativeAdd(x: DenseMatrix, y: DenseMatrix, range?: RowRange
   const fn = nameOn('add', on);
   const [begin, end] = checkAdd(fn, x, y, range);
   const out = takeOutput(fn, end - begin, x.cols, x.precision);
-  const r = await invoke(on, 'add', [x.rows, x.cols, x.data, y.data, out, begin, end], out.length < KERNEL_INLINE_WORK);
+  const r = await invoke(on, 'add', [x.rows, x.cols, x.data, y.data, out, begin, end], out.length < KERNEL_INLINE_WORK, [out]);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
@@ -157,7 +166,7 @@ export async function nativeSddmm(
   const rows = end - begin;
   const values: ValueArray = u.precision === 'f32' ? new Float32Array(nnz) : new Float64Array(nnz);
   const args = [a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, u.data, v.data, u.cols, values, begin, end];
-  const r = await invoke(on, 'sddmm', args, nnz * Math.max(1, u.cols) + rows < KERNEL_INLINE_WORK);
+  const r = await invoke(on, 'sddmm', args, nnz * Math.max(1, u.cols) + rows < KERNEL_INLINE_WORK, [values]);
   const rowPtr = allocRowPtr(rows, nnz);
   for (let r = 1; r <= rows; r++) {
     const e = a.rowStart(begin + r) - first;

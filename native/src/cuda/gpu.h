@@ -102,6 +102,12 @@ Status prefetch(const char* fn, const std::vector<HostSpan>& spans, PrefetchResu
 void release(const std::vector<HostSpan>& spans, double* freed_bytes);
 // Buffers resident now, and their bytes.
 void resident_stats(double* count, double* bytes);
+// Announce outputs: the next operator that writes exactly one of these host buffers keeps its
+// device result as the buffer's resident copy (read in place by later operators, dropped by
+// release()); with `defer`, the host buffer is not written until fetch().
+void expect_outputs(const std::vector<HostSpan>& spans, bool defer);
+// Copy deferred outputs home (those already home, or not resident, cost nothing).
+Status fetch(const char* fn, const std::vector<HostSpan>& spans, PrefetchResult* result);
 
 }  // namespace gpu
 }  // namespace dype

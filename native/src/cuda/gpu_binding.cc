@@ -143,6 +143,33 @@ Napi::Value Release(const Napi::CallbackInfo& info) {
   });
 }
 
+// gpuExpectOutputs(buffers: TypedArray[], defer: boolean) -> undefined (synchronous): the next
+// operator writing one of these arrays keeps its result on the device (see expect_outputs).
+Napi::Value ExpectOutputs(const Napi::CallbackInfo& info) {
+  const char* fn = "gpuExpectOutputs";
+  return with_arg_errors(info.Env(), [&]() -> Napi::Value {
+    std::vector<HostSpan> spans = get_spans(info, 0, fn, nullptr);
+    if (info.Length() < 2 || !info[1].IsBoolean()) throw ArgError{arg_name(fn, "defer") + " must be a boolean"};
+    expect_outputs(spans, info[1].As<Napi::Boolean>().Value());
+    return info.Env().Undefined();
+  });
+}
+
+// gpuFetch(buffers: TypedArray[]) -> Promise<{ seconds, copySeconds, bytes, copied, already }>:
+// deferred outputs copied home.
+Napi::Value Fetch(const Napi::CallbackInfo& info) {
+  const char* fn = "gpuFetch";
+  return with_arg_errors(info.Env(), [&] {
+    Pins keep;
+    std::vector<HostSpan> spans = get_spans(info, 0, fn, &keep.objects);
+    return launch<PrefetchResult>(info.Env(), fn, false, std::move(keep),
+                                  [spans = std::move(spans)](const char* fn, PrefetchResult& r) { return fetch(fn, spans, &r); },
+                                  [](Napi::Object& o, const PrefetchResult& r) {
+                                    set_numbers(o, {{"copySeconds", r.seconds}, {"bytes", r.bytes}, {"copied", r.copied}, {"already", r.already}});
+                                  });
+  });
+}
+
 // gpuResident() -> { buffers, bytes } resident now
 Napi::Value Resident(const Napi::CallbackInfo& info) {
   double count = 0, bytes = 0;
@@ -155,6 +182,7 @@ Napi::Value Resident(const Napi::CallbackInfo& info) {
 
 void Register(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"gpuPrefetch", Prefetch}, {"gpuRelease", Release}, {"gpuResident", Resident},
+                                   {"gpuExpectOutputs", ExpectOutputs}, {"gpuFetch", Fetch},
                                    {"gpuProbe", GpuProbe}, {"gpuBlasProbe", GpuBlasProbe}, {"gpuSpmm", Spmm}, {"gpuSpmv", Spmv}, {"gpuBfs", Bfs},
                                    {"gpuMsbfs", MsBfs}});
 }

@@ -2,6 +2,7 @@
 // an operator's Context reads a resident copy where its operand is exactly that buffer.
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -61,6 +62,33 @@ void release(const std::vector<HostSpan>& spans, double* freed_bytes) {
   double freed = 0;
   for (const HostSpan& h : spans) freed += static_cast<double>(resident().remove(h.data, h.bytes));
   if (freed_bytes) *freed_bytes = freed;
+}
+
+void expect_outputs(const std::vector<HostSpan>& spans, bool defer) {
+  for (const HostSpan& h : spans) {
+    if (h.bytes == 0) continue;
+    PendingOutput p;
+    p.host = h.data;
+    p.bytes = h.bytes;
+    p.defer = defer;
+    resident().expect(p);
+  }
+}
+
+Status fetch(const char* fn, const std::vector<HostSpan>& spans, PrefetchResult* result) {
+  Context ctx(fn);
+  DYPE_OK(ctx.open());
+  DYPE_OK(ctx.mark(0));
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const HostSpan& h : spans) {
+    const double before = ctx.d2h_bytes();
+    if (h.bytes > 0) DYPE_OK(ctx.refresh_host(h.data, h.bytes));
+    if (ctx.d2h_bytes() > before) ++result->copied;
+    else ++result->already;
+  }
+  result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result->bytes = ctx.d2h_bytes();
+  return Status{};
 }
 
 void resident_stats(double* count, double* bytes) {

@@ -80,10 +80,23 @@ cudaError_t staged_to_host(cudaStream_t s, void* dst, const void* src, size_t by
 // resident copy can send it out of bounds: row pointers are never taken from it (they are
 // checked and rebased on the host for every call), column indices are checked in the kernels,
 // and a resident array is used only where its length is exactly what the operator reads.
+//
+// An operator's output can stay too (`expect` before the call): its device buffer becomes the
+// resident copy of the host output array, so the next operator on the card reads it in place.
+// A deferred output is not copied home at all until `fetch`: its host array is stale meanwhile
+// (`host_stale`), and any copy to the device from host memory that overlaps it fetches it first,
+// so no kernel ever reads a stale host array.
 struct ResidentEntry {
   const void* host = nullptr;
   size_t bytes = 0;
   std::shared_ptr<DeviceBuffer> dev;
+  bool host_stale = false;
+};
+// An output announced before its operator runs: kept on the device, copied home or deferred.
+struct PendingOutput {
+  const void* host = nullptr;
+  size_t bytes = 0;
+  bool defer = false;
 };
 
 class ResidentStore {
@@ -103,9 +116,44 @@ class ResidentStore {
     entries_.push_back(std::move(entry));
     return true;
   }
-  // Drops entries for these buffers; the memory is freed once no running operator holds it.
+  void expect(const PendingOutput& p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    pending_.push_back(p);
+  }
+  // Whether an output of exactly this buffer was announced (taken off the list); `defer` says how.
+  bool take_pending(const void* host, size_t bytes, bool* defer) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < pending_.size(); ++i) {
+      if (pending_[i].host == host && pending_[i].bytes == bytes) {
+        *defer = pending_[i].defer;
+        pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+        return true;
+      }
+    }
+    return false;
+  }
+  // Entries whose host copy is stale and overlaps [host, host + bytes).
+  std::vector<ResidentEntry> stale_overlapping(const void* host, size_t bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<ResidentEntry> out;
+    const auto* a = static_cast<const uint8_t*>(host);
+    for (const ResidentEntry& e : entries_) {
+      const auto* b = static_cast<const uint8_t*>(e.host);
+      if (e.host_stale && a < b + e.bytes && b < a + bytes) out.push_back(e);
+    }
+    return out;
+  }
+  void mark_fresh(const void* host, size_t bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (ResidentEntry& e : entries_)
+      if (e.host == host && e.bytes == bytes) e.host_stale = false;
+  }
+  // Drops entries (and announced outputs) for these buffers; the memory is freed once no running
+  // operator holds it. A stale host copy stays stale: fetch before release to keep the contents.
   size_t remove(const void* host, size_t bytes) {
     std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = pending_.size(); i-- > 0;)
+      if (pending_[i].host == host && pending_[i].bytes == bytes) pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
     size_t dropped = 0;
     for (size_t i = entries_.size(); i-- > 0;) {
       if (entries_[i].host == host && entries_[i].bytes == bytes) {
@@ -125,6 +173,7 @@ class ResidentStore {
  private:
   std::mutex mu_;
   std::vector<ResidentEntry> entries_;
+  std::vector<PendingOutput> pending_;
   size_t total_ = 0;
 };
 
@@ -192,7 +241,17 @@ class Context {
   Status to_device(void* dst, const void* src, size_t bytes) {
     h2d_bytes_ += static_cast<double>(bytes);
     if (bytes == 0) return Status{};
+    DYPE_OK(refresh_host(src, bytes));
     DYPE_CUDA_TRY(fn_, "copying to the device", staged_to_device(stream_.s, dst, src, bytes));
+    return Status{};
+  }
+  // Bring home any deferred output overlapping these host bytes before they are read.
+  Status refresh_host(const void* host, size_t bytes) {
+    for (const ResidentEntry& e : resident().stale_overlapping(host, bytes)) {
+      DYPE_CUDA_TRY(fn_, "copying a deferred output home", staged_to_host(stream_.s, const_cast<void*>(e.host), e.dev->p, e.bytes));
+      d2h_bytes_ += static_cast<double>(e.bytes);
+      resident().mark_fresh(e.host, e.bytes);
+    }
     return Status{};
   }
   // A device copy of `count` elements at `host`: the resident one when `host` was prefetched
@@ -225,9 +284,25 @@ class Context {
   }
   // Waits for the kernels, then copies out through the staging pair (timed on the host clock:
   // the host's share of a staged copy is not on the stream).
+  // An output announced by `expect` stays on the device as the host array's resident copy, and
+  // is not copied home when deferred.
   Status to_host(void* dst, const void* src, size_t bytes) {
-    d2h_bytes_ += static_cast<double>(bytes);
     if (bytes == 0) return Status{};
+    bool defer = false;
+    std::shared_ptr<DeviceBuffer> kept = resident().take_pending(dst, bytes, &defer) ? give_up(src) : nullptr;
+    if (kept) {
+      held_.push_back(kept);  // alive until this context ends, whatever the table does
+      DYPE_CUDA_TRY(fn_, "running", cudaStreamSynchronize(stream_.s));
+      resident().remove(dst, bytes);  // a copy of what the array held before is out of date now
+      ResidentEntry e;
+      e.host = dst;
+      e.bytes = bytes;
+      e.dev = kept;
+      e.host_stale = defer;
+      // Should another call have made the same array resident meanwhile, copy home as usual.
+      if (resident().add(e) && defer) return Status{};
+    }
+    d2h_bytes_ += static_cast<double>(bytes);
     DYPE_CUDA_TRY(fn_, "running", cudaStreamSynchronize(stream_.s));
     const auto t0 = std::chrono::steady_clock::now();
     DYPE_CUDA_TRY(fn_, "copying to the host", staged_to_host(stream_.s, dst, src, bytes));
@@ -257,6 +332,14 @@ class Context {
     }
   }
   cudaStream_t stream() const { return stream_.s; }
+  // Hand one of this context's allocations (by its address) to a shared owner, so it outlives
+  // the context; null when `p` is not the start of one.
+  std::shared_ptr<DeviceBuffer> give_up(const void* p) {
+    for (std::unique_ptr<DeviceBuffer>& b : buffers_) {
+      if (b && b->p == p) return std::shared_ptr<DeviceBuffer>(b.release());
+    }
+    return nullptr;
+  }
   // Seconds between two recorded events (0 when either was not recorded; the error that
   // reading an unrecorded event leaves behind is cleared so a later launch does not report it).
   double elapsed(int from, int to) {
@@ -268,6 +351,7 @@ class Context {
     return ms / 1e3;
   }
   double h2d_bytes() const { return h2d_bytes_; }
+  double d2h_bytes() const { return d2h_bytes_; }
 
  private:
   const char* fn_;

@@ -6,11 +6,11 @@
 // system uses `gpu-sim` instead.
 
 import { BEAMER_ALPHA, BEAMER_BETA } from '../../beamer.js';
-import type { RowPtrArray, ValueArray } from '../../data/csr.js';
-import { denseElements, type DenseArray } from '../../data/dense.js';
+import { denseElements } from '../../data/dense.js';
 import { InvalidArgumentError, UnsupportedError } from '../../errors.js';
 import { callNative } from '../../kernels/native-call.js';
-import { nativeAddon } from '../../native/addon.js';
+import { type CudaAddon, type CudaBlasProbe, type CudaProbe, type CudaRun, cudaAddon, SPMM_STRATEGIES } from './cuda-addon.js';
+import { announceOutputs, takeKeptOutputs } from '../kept-outputs.js';
 import type { BackendDefinition } from '../backend.js';
 import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, searchComplete, spmmArgs } from '../backend-device.js';
 import type { Device, DeviceCapabilities, DevicePower, DeviceSpec, RunOptions } from '../device.js';
@@ -19,121 +19,7 @@ import type { ParamRules } from '../spec.js';
 import { GPU_TRAIT_PARAMS, gpuTraits, specNumber, type DeviceTraits } from '../traits.js';
 import { operatorKinds } from '../../operators/registry.js';
 
-/** What the addon reports about CUDA on this machine (native/src/cuda/gpu.h, `Probe`). */
-export interface CudaProbe {
-  /** Whether the addon was built with CUDA (nvcc and the CUDA runtime found at build time). */
-  readonly built: boolean;
-  readonly available: boolean;
-  /** Why not, when `available` is false: the CUDA runtime's error, or how the addon was built. */
-  readonly reason: string;
-  readonly name: string;
-  readonly devices: number;
-  readonly computeCapability: string;
-  readonly sms: number;
-  readonly totalBytes: number;
-  readonly freeBytes: number;
-  readonly l2Bytes: number;
-  readonly clockMhz: number;
-  readonly memoryClockMhz: number;
-  readonly busWidthBits: number;
-  /** CUDA runtime and driver versions as CUDA encodes them (13000 = 13.0). */
-  readonly runtimeVersion: number;
-  readonly driverVersion: number;
-  /** Whether board power can be read from NVML. */
-  readonly nvml: boolean;
-  readonly powerLimitWatts: number;
-}
-
-/** Costs of one GPU operator as the addon reports them. */
-export interface CudaRun {
-  /** Host wall time of the whole call (copies, kernels, synchronisation). */
-  readonly seconds: number;
-  readonly kernelSeconds: number;
-  readonly h2dSeconds: number;
-  readonly d2hSeconds: number;
-  readonly h2dBytes: number;
-  readonly d2hBytes: number;
-  readonly watts: number;
-  readonly energyMeasured: boolean;
-  readonly levels: number;
-  /** Input bytes read from resident (prefetched) device copies instead of being copied. */
-  readonly residentBytes: number;
-}
-
-/** What one `gpuPrefetch` call did. */
-export interface CudaPrefetch {
-  /** Host wall time of the call. */
-  readonly seconds: number;
-  /** The copies alone, from CUDA events. */
-  readonly copySeconds: number;
-  readonly bytes: number;
-  /** Buffers made resident by this call, and buffers that were resident already. */
-  readonly copied: number;
-  readonly already: number;
-}
-
-/** SpMM strategies of the CUDA kernels: chosen from the row lengths, or forced. */
-export const SPMM_STRATEGIES = { auto: 0, 'row-split': 1, 'nnz-split': 2 } as const;
-export type SpmmStrategy = keyof typeof SPMM_STRATEGIES;
-
-/** cuBLAS as the addon found it (loaded on the first ask): GEMM runs on the card only with it. */
-export interface CudaBlasProbe {
-  readonly available: boolean;
-  /** Why not, when `available` is false. */
-  readonly reason: string;
-  /** Version and path, when found. */
-  readonly library: string;
-}
-
-interface CudaAddon {
-  gpuProbe(): CudaProbe;
-  gpuBlasProbe(): CudaBlasProbe;
-  gpuSpmm(
-    rows: number,
-    cols: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    values: ValueArray | null,
-    x: DenseArray,
-    k: number,
-    y: DenseArray,
-    rowBegin: number,
-    rowEnd: number,
-    strategy: number,
-  ): Promise<CudaRun & { readonly strategy: number; readonly group: number }>;
-  gpuSpmv: CudaAddon['gpuSpmm'];
-  gpuBfs(
-    n: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    inRowPtr: RowPtrArray,
-    inColIdx: Int32Array,
-    source: number,
-    depth: Int32Array,
-    direction: 0 | 1 | 2,
-    alpha: number,
-    beta: number,
-    startLevel?: number,
-    maxLevels?: number,
-  ): Promise<CudaRun & { readonly frontier: Float64Array; readonly bottomUp: Uint8Array; readonly edgesExamined: number }>;
-  gpuMsbfs(
-    n: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    inRowPtr: RowPtrArray,
-    inColIdx: Int32Array,
-    sources: Int32Array,
-    depths: Int32Array,
-  ): Promise<CudaRun & { readonly edgesExamined: number }>;
-  gpuPrefetch(buffers: readonly ArrayBufferView[]): Promise<CudaPrefetch>;
-  gpuRelease(buffers: readonly ArrayBufferView[]): number;
-  gpuResident(): { readonly buffers: number; readonly bytes: number };
-}
-
-/** The addon's CUDA exports (native/src/cuda/gpu_binding.cc). */
-export function cudaAddon(): CudaAddon {
-  return nativeAddon() as unknown as CudaAddon;
-}
+export { type CudaBlasProbe, type CudaPrefetch, type CudaProbe, type CudaRun, cudaAddon, SPMM_STRATEGIES, type SpmmStrategy } from './cuda-addon.js';
 
 let probed: CudaProbe | undefined;
 let blasProbed: CudaBlasProbe | undefined;
@@ -259,6 +145,7 @@ class CudaDevice extends BackendDevice {
     const addon = this.addon(fn);
     const { a, x, range } = req;
     const y = outputRows(fn, x, range);
+    announceOutputs([y.data]);
     const call = req.kind === 'spmm' ? addon.gpuSpmm : addon.gpuSpmv;
     const s = await callNative(fn, () => call(...spmmArgs(a, x, y, range), SPMM_STRATEGIES.auto));
     return measured(y, s, { strategy: s.strategy, group: s.group, flops: 2 * entriesIn(a, range) * x.cols });
@@ -268,6 +155,7 @@ class CudaDevice extends BackendDevice {
     const addon = this.addon(fn);
     // `req.depth` is fresh, holding the search so far when resuming; the card's depths land in it.
     const { graph: g, inEdges, depth, startLevel, maxLevels } = req;
+    announceOutputs([depth]);
     const s = await callNative(fn, () =>
       addon.gpuBfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, req.source, depth, 0, BEAMER_ALPHA, BEAMER_BETA, startLevel, maxLevels),
     );
@@ -281,6 +169,7 @@ class CudaDevice extends BackendDevice {
     const { graph: g, inEdges } = req;
     const sources = req.sources.slice(req.range[0], req.range[1]);
     const depths = new Int32Array(denseElements(fn, sources.length, g.rows));
+    announceOutputs([depths]);
     const s = await callNative(fn, () => addon.gpuMsbfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, sources, depths));
     return measured({ depths }, s, { levels: s.levels, edgesExamined: s.edgesExamined });
   }
@@ -313,9 +202,27 @@ class CudaDevice extends BackendDevice {
     return { seconds: r.copySeconds, bytes: r.bytes, source: 'measured' };
   }
 
-  /** Undo one prefetch of each buffer; the device copy goes when no prefetch holds it. */
+  /**
+   * Undo one prefetch of each buffer (the device copy goes when no prefetch holds it), and drop
+   * the device copies of outputs kept on the card (kept-outputs.ts); a deferred output's host
+   * array keeps what it had unless fetched first.
+   */
   async release(buffers: readonly ArrayBufferView[]): Promise<void> {
+    const kept = takeKeptOutputs(buffers);
+    if (kept.length > 0) cudaAddon().gpuRelease(kept);
     this.drop(residentCandidates(buffers).map((b) => [b, Math.min(1, this.holds.get(b) ?? 0)] as const));
+  }
+
+  /** Copy outputs kept on the card with their host copy deferred home (the rest cost nothing). */
+  async fetch(buffers: readonly ArrayBufferView[]): Promise<{ readonly seconds: number; readonly bytes: number; readonly source: 'measured' }> {
+    const fn = `${this.name}.fetch`;
+    if (!Array.isArray(buffers) || !buffers.every((b) => ArrayBuffer.isView(b))) {
+      throw new InvalidArgumentError(`${fn}: buffers must be an array of typed arrays`);
+    }
+    const list = residentCandidates(buffers);
+    if (list.length === 0) return { seconds: 0, bytes: 0, source: 'measured' };
+    const r = await callNative(fn, () => this.addon(fn).gpuFetch(list));
+    return { seconds: r.copySeconds, bytes: r.bytes, source: 'measured' };
   }
 
   /** Releases every buffer this device still holds on the GPU. */
