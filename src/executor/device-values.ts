@@ -33,6 +33,8 @@ interface Held {
 
 export class DeviceValues {
   private readonly held = new Map<Value, Held>();
+  /** Whether `bringHome` copied anything (the run's outputs were not home when its last piece ended). */
+  fetchedAtEnd = false;
   private toDevice = 0;
   private toHost = 0;
 
@@ -78,7 +80,9 @@ export class DeviceValues {
   async bringHome(values: readonly Value[]): Promise<void> {
     for (const v of values) {
       const h = this.held.get(v);
-      if (h?.stale) await this.fetch(h);
+      if (!h?.stale) continue;
+      await this.fetch(h);
+      this.fetchedAtEnd = true;
     }
   }
 

@@ -69,7 +69,8 @@ export interface RunResult {
   /** The copies between memory spaces, as modelled on the composed timeline. */
   readonly transfers: readonly TransferEntry[];
   /**
-   * The run's makespan: read off the host's clock (first piece's start to last piece's finish)
+   * The run's makespan: read off the host's clock (first piece's start to last piece's finish,
+   * or to when the outputs came home where a device kept them to the end)
    * when every piece ran on real hardware (`makespanSource: 'measured'`), else composed from the
    * pieces' observed costs by the plan's list schedule (`'composed'`: simulators take part, and
    * their times are the devices' simulated times, not the host's).

@@ -119,6 +119,7 @@ class Run {
     const { plan, settings } = this;
     const { bound } = plan.problem;
     this.t0 = performance.now();
+    let outputsHomeAt: number | undefined;
     for (let i = 0; i < bound.ops.length; i++) {
       const p = this.runOp(i);
       p.catch(() => undefined); // reported through Promise.all below
@@ -128,6 +129,7 @@ class Run {
       await Promise.all(this.finished);
       // Results still only on a device come home once, before anyone reads them.
       await this.deviceValues.bringHome(settings.keepValues ? bound.ops.map((op) => this.values[op.output]!) : bound.outputs.map((v) => this.values[v]!));
+      outputsHomeAt = (performance.now() - this.t0) / 1000;
       if (this.gated) await this.copyResultsHome();
     } finally {
       settings.gate?.close();
@@ -136,7 +138,7 @@ class Run {
     }
     // An abort that arrived while the last pieces ran still cancels the run: no result is presented.
     settings.signal?.throwIfAborted();
-    const composed = composeRun(plan, this.genome, this.runner.observed, this.runner.records, settings.backlog);
+    const composed = composeRun(plan, this.genome, this.runner.observed, this.runner.records, settings.backlog, this.deviceValues.fetchedAtEnd ? outputsHomeAt : undefined);
     const outputs: Record<string, Value> = {};
     for (const v of bound.outputs) outputs[bound.values[v]!.name] = this.values[v]!;
     let values: Record<string, Value> | undefined;

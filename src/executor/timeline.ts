@@ -81,6 +81,7 @@ export function composeRun(
   observed: PieceMap<PieceResult>,
   records: PieceMap<PieceRecord>,
   backlog: Backlog | undefined,
+  outputsHomeAt?: number,
 ): ComposedRun {
   const n = plan.problem.bound.ops.length;
   const source: CostSource = {
@@ -126,6 +127,8 @@ export function composeRun(
   let energy = metrics.energy;
   if (real && pieces.length > 0) {
     makespan = Math.max(...pieces.map((p) => p.finish));
+    // Outputs kept on a device until the end are not home until they are fetched.
+    if (outputsHomeAt !== undefined) makespan = Math.max(makespan, outputsHomeAt - first);
     // The devices used draw idle power over the measured makespan, not the composed one.
     const system = plan.problem.system;
     energy = metrics.activeEnergy;
