@@ -138,7 +138,14 @@ class Run {
     }
     // An abort that arrived while the last pieces ran still cancels the run: no result is presented.
     settings.signal?.throwIfAborted();
-    const composed = composeRun(plan, this.genome, this.runner.observed, this.runner.records, settings.backlog, this.deviceValues.fetchedAtEnd ? outputsHomeAt : undefined);
+    const composed = composeRun(
+      plan,
+      this.genome,
+      this.runner.observed,
+      this.runner.records,
+      settings.backlog,
+      this.deviceValues.fetchedAtEnd ? outputsHomeAt : undefined,
+    );
     const outputs: Record<string, Value> = {};
     for (const v of bound.outputs) outputs[bound.values[v]!.name] = this.values[v]!;
     let values: Record<string, Value> | undefined;
