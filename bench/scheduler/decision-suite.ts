@@ -253,7 +253,11 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
     const models = new Map<SuiteCalibration, CostModel>();
     for (const c of calibrations) {
       options.onProgress?.(`${sysName}: ${c} calibration`);
-      models.set(c, await suiteModel(system, c));
+      const model = await suiteModel(system, c);
+      models.set(c, model);
+      // The speed drift the picks weigh each real device by (measured by this calibration).
+      const drifts = system.devices.flatMap((d) => (d.simulated ? [] : [`${d.name} +-${(100 * (model.speedDrift(d) ?? Number.NaN)).toFixed(0)}%`]));
+      if (drifts.length > 0) options.onProgress?.(`${sysName}: ${c} calibration measured speed drift ${drifts.join(', ')}`);
     }
     for (const [wName, w] of Object.entries(workloads)) {
       if (options.workloads && !options.workloads.includes(wName)) continue;

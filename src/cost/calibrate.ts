@@ -16,6 +16,7 @@ import { termDevice } from './defaults.js';
 import { graphFeatures, matrixFeatures } from './features.js';
 import { fitCalibration, type Sample } from './fit-calibration.js';
 import { observeDevice } from './measure.js';
+import { SpeedSentinel } from './speed-drift.js';
 import { bfsTerms, msbfsTerms, packGraph, packMatrix, ResidentFeatures, spmmTerms, type ModelOperator } from './packed.js';
 
 export interface CalibrateOptions {
@@ -40,7 +41,7 @@ function label(spec: GeneratorSpec): string {
  * Measure every device of `system` on the calibration inputs and return the raw samples.
  * @throws {AbortError} when `signal` aborts.
  */
-export async function collectSamples(system: System, options?: CalibrateOptions): Promise<Sample[]> {
+export async function collectSamples(system: System, options?: CalibrateOptions, sentinel?: SpeedSentinel): Promise<Sample[]> {
   const opts = checkOptions('calibrate', options, ['quick', 'onProgress', 'signal', 'inputs']);
   const quick = opts.quick === true;
   const set = quick ? QUICK_SET : FULL_SET;
@@ -126,6 +127,8 @@ export async function collectSamples(system: System, options?: CalibrateOptions)
       } else {
         done += 1 + msbfsCounts.length;
       }
+      // A reading of the speed sentinel after each input, so the readings span the calibration.
+      await sentinel?.sample(device);
     }
   }
   return samples;
@@ -150,6 +153,11 @@ export { fitCalibration, fitOperator, type Sample } from './fit-calibration.js';
 export async function calibrate(system: System, options?: CalibrateOptions): Promise<CalibrationPayload> {
   checkSystem('calibrate', system);
   const t0 = performance.now();
-  const samples = await collectSamples(system, options);
-  return fitCalibration(system, samples, { quick: options?.quick === true, seconds: (performance.now() - t0) / 1e3 });
+  const sentinel = new SpeedSentinel();
+  const samples = await collectSamples(system, options, sentinel);
+  return fitCalibration(system, samples, {
+    quick: options?.quick === true,
+    seconds: (performance.now() - t0) / 1e3,
+    speedDrift: (device) => sentinel.drift(device),
+  });
 }

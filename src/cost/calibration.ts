@@ -22,12 +22,22 @@ export interface OperatorFit {
   readonly samples: number;
 }
 
+/** How far a real device's speed moved between moments during calibration (cost/speed-drift.ts). */
+export interface SpeedDrift {
+  /** Either way, as a fraction: 0.2 is 20% faster or slower than usual. */
+  readonly drift: number;
+  /** The sentinel readings it comes from. */
+  readonly readings: number;
+}
+
 export interface DeviceCalibration {
   /** `deviceKey(device)`: the same backend, profile and parameters share a calibration. */
   readonly key: string;
   readonly backend: string;
   readonly profile: string;
   readonly operators: Partial<Record<ModelOperator, OperatorFit>>;
+  /** Real devices only; absent in calibrations made before it was measured. */
+  readonly speedDrift?: SpeedDrift;
 }
 
 export interface CalibrationPayload {

@@ -5,7 +5,7 @@
 
 import type { System } from '../devices/system.js';
 import { quantileSorted } from '../stats.js';
-import { type CalibrationPayload, deviceKey, type DeviceCalibration, MODEL_VERSION, type OperatorFit } from './calibration.js';
+import { type CalibrationPayload, deviceKey, type DeviceCalibration, MODEL_VERSION, type OperatorFit, type SpeedDrift } from './calibration.js';
 import { type Coefficients, defaultCoefficients } from './defaults.js';
 import { fitRelative } from './fit.js';
 import { TERMS, type ModelOperator } from './packed.js';
@@ -94,7 +94,11 @@ export function fitOperator(op: ModelOperator, samples: readonly Sample[], prior
 }
 
 /** Fit every (device, operator) of the system from samples. */
-export function fitCalibration(system: System, samples: readonly Sample[], meta: { quick: boolean; seconds: number }): CalibrationPayload {
+export function fitCalibration(
+  system: System,
+  samples: readonly Sample[],
+  meta: { quick: boolean; seconds: number; speedDrift?: (device: string) => SpeedDrift | undefined },
+): CalibrationPayload {
   const devices: DeviceCalibration[] = system.devices.map((device) => {
     const operators: Partial<Record<ModelOperator, OperatorFit>> = {};
     for (const op of Object.keys(TERMS) as ModelOperator[]) {
@@ -105,7 +109,8 @@ export function fitCalibration(system: System, samples: readonly Sample[], meta:
       );
       if (fit) operators[op] = fit;
     }
-    return { key: deviceKey(device), backend: device.backend, profile: device.spec.name, operators };
+    const drift = meta.speedDrift?.(device.name);
+    return { key: deviceKey(device), backend: device.backend, profile: device.spec.name, operators, ...(drift ? { speedDrift: drift } : {}) };
   });
   return { modelVersion: MODEL_VERSION, createdAt: new Date().toISOString(), quick: meta.quick, seconds: meta.seconds, devices };
 }

@@ -53,6 +53,8 @@ interface DeviceEntry {
   readonly coefficients: Record<ModelOperator, ResidentCoefficients>;
   readonly fits: Partial<Record<ModelOperator, OperatorFit>>;
   readonly state: ModelState;
+  /** How far its speed moved between moments during calibration (real devices), when measured. */
+  readonly speedDrift: number | undefined;
 }
 
 interface InputEntry {
@@ -106,7 +108,10 @@ export class CostModel {
         found && calibration
           ? { state: 'calibrated', createdAt: calibration.createdAt, quick: calibration.quick }
           : { state: 'uncalibrated', reason: calibration ? `the calibration has no entry for ${deviceKey(device)}` : uncalibratedReason };
-      this.devices.set(device.name, { device, terms: termDevice(device), coefficients, fits: found?.operators ?? {}, state });
+      const drift = found?.speedDrift?.drift;
+      // A stored figure is data from a file: only a plausible fraction counts.
+      const speedDrift = typeof drift === 'number' && drift > 0 && drift <= 1 && !device.simulated ? drift : undefined;
+      this.devices.set(device.name, { device, terms: termDevice(device), coefficients, fits: found?.operators ?? {}, state, speedDrift });
     }
   }
 
@@ -122,6 +127,14 @@ export class CostModel {
     const name = typeof device === 'string' ? device : device.name;
     const other = precision === 'f32' ? 'f64' : 'f32';
     return this.operatorFits.get(`${kind}\u0000${name}\u0000${precision}`) ?? this.operatorFits.get(`${kind}\u0000${name}\u0000${other}`);
+  }
+
+  /**
+   * How far `device`'s speed moved, either way, between moments of its calibration (0.2: 20%
+   * faster or slower than usual); undefined for a simulator, or where it was not measured.
+   */
+  speedDrift(device: string | Device): number | undefined {
+    return this.entry('CostModel.speedDrift', device).speedDrift;
   }
 
   /** Whether `device`'s predictions are calibrated, and if not why. */

@@ -30,6 +30,8 @@ export interface OperatorEstimate {
 /** What planning prices mappings with: per piece, and per whole operator with its basis (for explanations and margins). */
 export interface PlanningCosts extends CostSource {
   whole(op: BoundOp, device: number): OperatorEstimate;
+  /** How far device `device`'s speed moves between moments on this machine, where calibration measured it. */
+  speedDrift?(device: number): number | undefined;
 }
 
 /** Costs from the cost model and the devices' rooflines. */
@@ -50,6 +52,10 @@ export class ModelCostSource implements PlanningCosts {
   ) {
     this.rates = system.devices.map((d) => denseRates(d));
     this.memo = new PieceMap(bound.ops.length);
+  }
+
+  speedDrift(device: number): number | undefined {
+    return this.model.speedDrift(this.system.devices[device]!);
   }
 
   cost(op: BoundOp, device: number, begin: number, end: number): { seconds: number; joules: number } {

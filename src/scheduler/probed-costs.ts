@@ -132,6 +132,10 @@ export class ProbedCostSource implements PlanningCosts {
     return new ProbedCostSource(model, this.wholeRatios, this.profiles, this.calls, this.observedParts, this.countProfiles);
   }
 
+  speedDrift(device: number): number | undefined {
+    return this.model.speedDrift(device);
+  }
+
   cost(op: BoundOp, device: number, begin: number, end: number): Cost {
     const key = partKey(op.index, device, begin, end);
     const seen = this.observedParts.get(key);

@@ -14,7 +14,9 @@
 // mappings (one device, no split) are weighed the same way; ties go to the simpler. A split worth more than the drift survives (a CGRA that takes 40% of a
 // GraphSAGE projection is better whichever way the CPU moves); one whose gain exists only while
 // the CPU is slow does not: with a 25% drift, a part of under about 8% for a device whose speed
-// does not move loses on the mean.
+// does not move loses on the mean. Where calibration measured a real device steadier than that
+// on this machine (cost/speed-drift.ts), its own figure is used: a dedicated server's few per
+// cent keep nearly every split.
 
 import { objectiveValue, type ScalarObjective } from './branch-and-bound.js';
 import { Evaluator } from './evaluate.js';
@@ -22,9 +24,10 @@ import type { FrontProblem } from './front.js';
 import { type CostSource, CostTable } from './space.js';
 
 /**
- * How far a real device's speed is taken to move, either way, between its probe and the run: the
- * CPU's spread across moments on the development VMs (the per-moment spread a probe sees is a few
- * per cent; batches seconds apart differ by 1.3-1.5x).
+ * How far a real device's speed is taken to move, either way, between its probe and the run,
+ * where calibration did not measure it on this machine (cost/speed-drift.ts): the CPU's spread
+ * across moments on the development VMs (the per-moment spread a probe sees is a few per cent;
+ * batches seconds apart differ by 1.3-1.5x).
  */
 export const REAL_SPEED_DRIFT = 0.25;
 
@@ -68,6 +71,8 @@ export interface RobustPick {
   readonly startMean: number;
   /** Its value as priced (no drift). */
   readonly value: number;
+  /** The largest drift weighed (of the real devices the mappings use). */
+  readonly drift: number;
 }
 
 /**
@@ -85,13 +90,16 @@ export function robustPick(
   start: Int32Array,
   simpler: readonly Int32Array[],
   genes: readonly (readonly number[])[],
-  drift = REAL_SPEED_DRIFT,
+  driftOf: (device: number) => number = () => REAL_SPEED_DRIFT,
 ): RobustPick | undefined {
   const split = Array.from(start).some((c, i) => problem.choices[i]![c]!.parts.length > 1);
   if (!split && simpler.length === 0) return undefined;
-  const real = realDevices(problem, [start, ...simpler]);
-  if (real.length === 0 || !(drift > 0)) return undefined;
-  const scenarios = [evaluatorOf(problem, costs), ...real.flatMap((d) => [1 - drift, 1 + drift].map((f) => evaluatorOf(problem, scaled(costs, d, f))))];
+  const real = realDevices(problem, [start, ...simpler]).filter((d) => driftOf(d) > 0);
+  if (real.length === 0) return undefined;
+  const scenarios = [
+    evaluatorOf(problem, costs),
+    ...real.flatMap((d) => [1 - driftOf(d), 1 + driftOf(d)].map((f) => evaluatorOf(problem, scaled(costs, d, f)))),
+  ];
   const meanOf = (g: Int32Array): number => scenarios.reduce((sum, e) => sum + valueBy(e, objective, g), 0) / scenarios.length;
   // Better on the mean (beyond rounding), or as good and simpler.
   const preferred = (mean: number, g: Int32Array, than: number, other: Int32Array): boolean =>
@@ -115,5 +123,5 @@ export function robustPick(
     const m = meanOf(g);
     if (preferred(m, g, mean, genome)) [genome, mean] = [Int32Array.from(g), m];
   }
-  return { genome, mean, startMean, value: valueBy(scenarios[0]!, objective, genome) };
+  return { genome, mean, startMean, value: valueBy(scenarios[0]!, objective, genome), drift: Math.max(...real.map(driftOf)) };
 }

@@ -1,8 +1,9 @@
 // The drift rule of pickMapping (robust.ts): a real device's speed moves between its probe and the
 // run, a simulator's does not. A split that hands a slow simulated device a few per cent of an
 // operator is predicted a little faster than the CPU alone and runs far slower whenever the CPU is
-// faster than probed: it must not be picked. A split worth more than the drift is kept, and a
-// system without a real device is priced as before.
+// faster than probed: it must not be picked, unless this machine's calibration measured its CPU
+// steady. A split worth more than the drift is kept, and a system without a real device is
+// priced as before.
 
 import { describe, expect, it } from 'vitest';
 import { buildSystem, type System } from '../../src/devices/system.js';
@@ -66,6 +67,19 @@ describe('the drift rule', () => {
     expect(picked.simplified?.exposure?.drift).toBe(REAL_SPEED_DRIFT);
     expect(picked.simplified!.exposure!.gain).toBeGreaterThan(0);
     expect(devicesOf(problem, picked.simplified!.over)).toEqual(['cpu', 'cgra']);
+  });
+
+  it('weighs the drift calibration measured on this machine: a steady CPU keeps the split', () => {
+    // The same 3% split, on a machine whose CPU moved 2% between moments (a dedicated server).
+    const { problem, costs } = problemOf(withCpu, [100e-6, 3000e-6]);
+    const steady: PlanningCosts = { ...costs, speedDrift: (d) => (problem.system.devices[d]!.simulated ? undefined : 0.02) };
+    const picked = pickMapping(problem, 'min-time', { costs: steady, model: steady })!;
+    expect(devicesOf(problem, picked.genome)).toEqual(['cpu', 'cgra']);
+    // A shakier machine's figure does not tighten the rule beyond the 25% it assumes: the split goes as before.
+    const shaky: PlanningCosts = { ...costs, speedDrift: (d) => (problem.system.devices[d]!.simulated ? undefined : 0.6) };
+    const shaken = pickMapping(problem, 'min-time', { costs: shaky, model: shaky })!;
+    expect(devicesOf(problem, shaken.genome)).toEqual(['cpu']);
+    expect(shaken.simplified?.exposure?.drift).toBe(REAL_SPEED_DRIFT);
   });
 
   it('keeps a split worth more than the drift', () => {

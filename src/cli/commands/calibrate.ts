@@ -69,7 +69,12 @@ function fitTable(payload: CalibrationPayload): string {
       rows.push([d.key, op, String(fit.samples), pct(fit.timeMape), `+-${pct(fit.timeSpread)}`, pct(fit.energyMape)]);
     }
   }
-  return formatTable(['device (backend/profile/params)', 'operator', 'samples', 'time fit error', 'p90', 'energy fit error'], rows);
+  const table = formatTable(['device (backend/profile/params)', 'operator', 'samples', 'time fit error', 'p90', 'energy fit error'], rows);
+  // How far each real device's speed moved between moments: what the planner weighs splits against.
+  const drifts = payload.devices.flatMap((d) =>
+    d.speedDrift ? [`${d.key}: +-${pct(d.speedDrift.drift)} (${d.speedDrift.readings} readings of one kernel over the calibration)`] : [],
+  );
+  return drifts.length > 0 ? `${table}\n\nSpeed between moments, as the drift rule weighs it:\n${drifts.map((l) => `  ${l}`).join('\n')}` : table;
 }
 
 export async function calibrateCommand(argv: readonly string[], out: (s: string) => void): Promise<void> {
