@@ -119,19 +119,23 @@ Napi::Value MsBfs(const Napi::CallbackInfo& info) {
   });
 }
 
-// gpuPrefetch(buffers: TypedArray[]) -> Promise<{ seconds, copySeconds, bytes, copied, already }>
-Napi::Value Prefetch(const Napi::CallbackInfo& info) {
-  const char* fn = "gpuPrefetch";
+// A copy of whole host buffers between the host and the device on a worker, its buffers pinned:
+// -> Promise<{ seconds, copySeconds, bytes, copied, already }>.
+using SpanCopy = Status (*)(const char*, const std::vector<HostSpan>&, PrefetchResult*);
+Napi::Value CopySpans(const Napi::CallbackInfo& info, const char* fn, SpanCopy copy) {
   return with_arg_errors(info.Env(), [&] {
     Pins keep;
     std::vector<HostSpan> spans = get_spans(info, 0, fn, &keep.objects);
     return launch<PrefetchResult>(info.Env(), fn, false, std::move(keep),
-                                  [spans = std::move(spans)](const char* fn, PrefetchResult& r) { return prefetch(fn, spans, &r); },
+                                  [spans = std::move(spans), copy](const char* fn, PrefetchResult& r) { return copy(fn, spans, &r); },
                                   [](Napi::Object& o, const PrefetchResult& r) {
                                     set_numbers(o, {{"copySeconds", r.seconds}, {"bytes", r.bytes}, {"copied", r.copied}, {"already", r.already}});
                                   });
   });
 }
+
+// gpuPrefetch(buffers: TypedArray[]): host buffers made resident on the device.
+Napi::Value Prefetch(const Napi::CallbackInfo& info) { return CopySpans(info, "gpuPrefetch", prefetch); }
 
 // gpuRelease(buffers: TypedArray[]) -> bytes freed (synchronous: it only drops table entries)
 Napi::Value Release(const Napi::CallbackInfo& info) {
@@ -155,20 +159,8 @@ Napi::Value ExpectOutputs(const Napi::CallbackInfo& info) {
   });
 }
 
-// gpuFetch(buffers: TypedArray[]) -> Promise<{ seconds, copySeconds, bytes, copied, already }>:
-// deferred outputs copied home.
-Napi::Value Fetch(const Napi::CallbackInfo& info) {
-  const char* fn = "gpuFetch";
-  return with_arg_errors(info.Env(), [&] {
-    Pins keep;
-    std::vector<HostSpan> spans = get_spans(info, 0, fn, &keep.objects);
-    return launch<PrefetchResult>(info.Env(), fn, false, std::move(keep),
-                                  [spans = std::move(spans)](const char* fn, PrefetchResult& r) { return fetch(fn, spans, &r); },
-                                  [](Napi::Object& o, const PrefetchResult& r) {
-                                    set_numbers(o, {{"copySeconds", r.seconds}, {"bytes", r.bytes}, {"copied", r.copied}, {"already", r.already}});
-                                  });
-  });
-}
+// gpuFetch(buffers: TypedArray[]): deferred outputs copied home.
+Napi::Value Fetch(const Napi::CallbackInfo& info) { return CopySpans(info, "gpuFetch", fetch); }
 
 // gpuResident() -> { buffers, bytes } resident now
 Napi::Value Resident(const Napi::CallbackInfo& info) {

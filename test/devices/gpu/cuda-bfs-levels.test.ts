@@ -4,12 +4,13 @@
 // long thin grids with and without deleted edges and on a path.
 
 import { describe, expect, it } from 'vitest';
-import { CsrMatrix } from '../../../src/data/csr.js';
+import type { CsrMatrix } from '../../../src/data/csr.js';
 import { cudaProbe, gpuBackend } from '../../../src/devices/backends/gpu.js';
 import { loadProfile } from '../../../src/devices/spec.js';
 import { generate } from '../../../src/generators/index.js';
 import { bfsReference } from '../../../src/kernels/reference.js';
 import { firstDifference } from '../../support/compare.js';
+import { path } from './gpu-fixtures.js';
 
 const probe = cudaProbe();
 
@@ -18,18 +19,6 @@ function levelSizes(depth: Int32Array): number[] {
   const sizes: number[] = [];
   for (const d of depth) if (d >= 0) sizes[d] = (sizes[d] ?? 0) + 1;
   return sizes;
-}
-
-/** An undirected path of n vertices. */
-function path(n: number): CsrMatrix {
-  const rowPtr = new Int32Array(n + 1);
-  const colIdx: number[] = [];
-  for (let v = 0; v < n; v++) {
-    if (v > 0) colIdx.push(v - 1);
-    if (v + 1 < n) colIdx.push(v + 1);
-    rowPtr[v + 1] = colIdx.length;
-  }
-  return new CsrMatrix({ rows: n, cols: n, rowPtr, colIdx: Int32Array.from(colIdx) });
 }
 
 describe.skipIf(!probe.available)('BFS on thin frontiers on a CUDA device', () => {

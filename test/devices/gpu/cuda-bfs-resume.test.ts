@@ -4,7 +4,6 @@
 // refused by the addon itself (the device layer checks it first, so this is the native check).
 
 import { describe, expect, it } from 'vitest';
-import { CsrMatrix } from '../../../src/data/csr.js';
 import { cpuBackend } from '../../../src/devices/backends/cpu.js';
 import { cudaAddon, cudaProbe, gpuBackend } from '../../../src/devices/backends/gpu.js';
 import { loadProfile } from '../../../src/devices/spec.js';
@@ -12,20 +11,9 @@ import { InvalidArgumentError } from '../../../src/errors.js';
 import { generate } from '../../../src/generators/index.js';
 import { callNative } from '../../../src/kernels/native-call.js';
 import { checkSteppedBfs } from '../conformance/harness.js';
+import { path } from './gpu-fixtures.js';
 
 const probe = cudaProbe();
-
-/** An undirected path of n vertices: n - 1 levels of one vertex each from an end. */
-function path(n: number): CsrMatrix {
-  const rowPtr = new Int32Array(n + 1);
-  const colIdx: number[] = [];
-  for (let v = 0; v < n; v++) {
-    if (v > 0) colIdx.push(v - 1);
-    if (v + 1 < n) colIdx.push(v + 1);
-    rowPtr[v + 1] = colIdx.length;
-  }
-  return new CsrMatrix({ rows: n, cols: n, rowPtr, colIdx: Int32Array.from(colIdx) });
-}
 
 describe.skipIf(!probe.available)('BFS resumed on a CUDA device', () => {
   const gpu = gpuBackend.create('gpu0', loadProfile('test', 'gpu', 'cuda', gpuBackend.params));

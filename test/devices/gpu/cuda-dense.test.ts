@@ -7,26 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { DenseMatrix } from '../../../src/data/dense.js';
 import { cudaBlas, cudaProbe, gpuBackend } from '../../../src/devices/backends/gpu.js';
 import { loadProfile } from '../../../src/devices/spec.js';
-import { buildSystem, type System } from '../../../src/devices/system.js';
 import { UnsupportedError } from '../../../src/errors.js';
 import { runPlan } from '../../../src/executor/run.js';
 import { nativeGemm, nativeRelu } from '../../../src/kernels/dense.js';
 import { allOn, expectReferenceOutputs, Planner, withGenome } from '../../executor/executor-fixtures.js';
 import { denseOf } from '../conformance/dense-harness.js';
+import { cpuAndCard } from './gpu-fixtures.js';
 
 const probe = cudaProbe();
 const DENSE_KINDS = ['sddmm', 'relu', 'affine', 'add', 'reduce'];
-
-function cpuAndCard(): System {
-  return buildSystem({
-    name: 'cpu-cuda',
-    devices: [
-      { name: 'cpu', backend: 'cpu' },
-      { name: 'gpu', backend: 'gpu' },
-    ],
-    links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
-  });
-}
 
 describe.skipIf(probe.available)('dense operators without a CUDA device', () => {
   it('the card is offered none, and the entry points refuse with the reason', async () => {

@@ -5,23 +5,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { cudaProbe } from '../../../src/devices/backends/gpu.js';
-import { buildSystem, type System } from '../../../src/devices/system.js';
 import { runPlan } from '../../../src/executor/run.js';
 import { generate } from '../../../src/generators/index.js';
 import { allOn, expectReferenceOutputs, Planner, wholeOn, withGenome } from '../../executor/executor-fixtures.js';
+import { cpuAndCard } from './gpu-fixtures.js';
 
 const probe = cudaProbe();
-
-function cpuAndCard(): System {
-  return buildSystem({
-    name: 'cpu-cuda',
-    devices: [
-      { name: 'cpu', backend: 'cpu' },
-      { name: 'gpu', backend: 'gpu' },
-    ],
-    links: [{ between: ['host', 'gpu'], profile: 'cuda-staged' }],
-  });
-}
 
 /** Bytes of a value's arrays that a kernel reads whole: dense data, a depth array, a sparse matrix's values. */
 function bytesOf(v: unknown): number {
@@ -32,7 +21,7 @@ function bytesOf(v: unknown): number {
 
 describe.skipIf(!probe.available)('intermediates kept on a CUDA device', () => {
   const graph = generate({ kind: 'kronecker', scale: 13, edgeFactor: 8, seed: 5 });
-  const planner = new Planner(cpuAndCard(), graph);
+  const planner = new Planner(cpuAndCard('cuda-staged'), graph);
 
   it('GCN all on the card: only the output comes home; each input goes in once', async () => {
     const first = await planner.plan('gcn');
