@@ -8,6 +8,7 @@
 // taken for it. The bytes each way are counted for the run's result.
 
 import type { Device } from '../devices/device.js';
+import { ExecutionError } from '../errors.js';
 import type { KeepOutputs } from '../devices/kept-outputs.js';
 import { operatorKind } from '../operators/registry.js';
 import type { BoundOp } from '../workloads/bind.js';
@@ -25,6 +26,8 @@ export interface DeviceCopies {
 type Part = { readonly device: number; readonly begin: number; readonly end: number };
 
 interface Held {
+  /** The operator that made it. */
+  readonly op: string;
   readonly device: Device;
   readonly buffers: ArrayBufferView[];
   /** Whether the host arrays still lack the result. */
@@ -33,6 +36,14 @@ interface Held {
 
 export class DeviceValues {
   private readonly held = new Map<Value, Held>();
+  /** Errors of kept results that could not be fetched (the runner passes them on as they are). */
+  private readonly lost = new WeakSet<object>();
+
+  /** Whether `error` is a kept result that could not be brought home. */
+  isLostResult(error: unknown): boolean {
+    return typeof error === 'object' && error !== null && this.lost.has(error);
+  }
+
   /** Whether `bringHome` copied anything (the run's outputs were not home when its last piece ended). */
   fetchedAtEnd = false;
   private toDevice = 0;
@@ -58,9 +69,9 @@ export class DeviceValues {
     }
   }
 
-  /** A piece finished: what it kept on its device now stands for its output. */
-  record(output: Value, device: Device, keep: KeepOutputs | undefined): void {
-    if (keep && keep.kept.length > 0) this.held.set(output, { device, buffers: [...keep.kept], stale: keep.defer });
+  /** A piece of `op` finished: what it kept on its device now stands for its output. */
+  record(op: BoundOp, output: Value, device: Device, keep: KeepOutputs | undefined): void {
+    if (keep && keep.kept.length > 0) this.held.set(output, { op: op.id, device, buffers: [...keep.kept], stale: keep.defer });
   }
 
   /** A piece that asked to keep its outputs failed: drop whatever it kept. */
@@ -103,9 +114,23 @@ export class DeviceValues {
     return { toDeviceBytes: this.toDevice, toHostBytes: this.toHost };
   }
 
+  /**
+   * Bring one kept result home. Where its device cannot, the result exists nowhere else: the run
+   * fails naming the operator that made it (a re-plan would go on with a stale array).
+   */
   private async fetch(h: Held): Promise<void> {
-    const r = await h.device.fetch!(h.buffers);
-    this.toHost += r.bytes;
+    let bytes: number;
+    try {
+      bytes = (await h.device.fetch!(h.buffers)).bytes;
+    } catch (cause) {
+      const why = cause instanceof Error ? cause.message : String(cause);
+      const lost = new ExecutionError(h.op, h.device.name, `runPlan: the result of ${h.op}, kept on ${h.device.name}, could not be brought home: ${why}`, {
+        cause,
+      });
+      this.lost.add(lost);
+      throw lost;
+    }
+    this.toHost += bytes;
     h.stale = false;
   }
 }

@@ -82,6 +82,8 @@ export class PieceRunner {
     } catch (cause) {
       this.deviceValues.abandon(device, keep);
       if (signal?.aborted) throw signal.reason;
+      // A kept operand that could not be brought home: not this device's fault, and not recoverable.
+      if (this.deviceValues.isLostResult(cause)) throw cause;
       if (host.isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn', cause);
       // Bad operands, and a user operator's own code failing, are not the device's fault: no device loss.
       if (host.recoverable && !(cause instanceof InvalidArgumentError) && !(cause instanceof OperatorError)) {
@@ -95,7 +97,7 @@ export class PieceRunner {
       );
     }
     const wallFinish = performance.now();
-    this.deviceValues.record(r.output, device, keep);
+    this.deviceValues.record(op, r.output, device, keep);
     if (r.copies) this.deviceValues.count(r.copies.toDeviceBytes, r.copies.toHostBytes);
     this.observed.set(i, part.device, part.begin, part.end, r);
     const p = this.tracker.prediction(i, part);

@@ -6,6 +6,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Device } from '../../src/devices/device.js';
+import { ExecutionError } from '../../src/errors.js';
 import { announceOutputs, takeKeptOutputs } from '../../src/devices/kept-outputs.js';
 import { runPlan } from '../../src/executor/run.js';
 import { allOn, expectReferenceOutputs, Planner, withGenome } from './executor-fixtures.js';
@@ -70,6 +71,24 @@ describe('intermediates kept on a device', () => {
     expect(calls.fetched).toBe(2);
     expect(result.deviceCopies.toHostBytes).toBe(calls.fetchedBytes);
     expect(calls.released.length).toBe(2);
+  });
+
+  it('a kept result the device cannot bring home fails the run, naming the operator that made it', async () => {
+    const calls = keepingGpu();
+    gpu.fetch = async () => {
+      throw new Error('the device stopped answering');
+    };
+    const plan = await planner.plan('gcn');
+    const err = await runPlan(withGenome(plan, allOn(plan, 'gpu')), { replan: false, bfsLevels: false }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ExecutionError);
+    const spmm = plan.problem.bound.ops.find((op) => op.kind === 'spmm')!.id;
+    expect((err as ExecutionError).operator).toBe(spmm);
+    expect((err as Error).message).toMatch(new RegExp(`the result of ${spmm}, kept on gpu, could not be brought home: the device stopped answering`));
+    // What was kept is released all the same.
+    expect(calls.released.length).toBeGreaterThan(0);
   });
 
   it('on the host CPU nothing is kept or fetched', async () => {
