@@ -48,6 +48,15 @@ describe.skipIf(probe.available)('gpu backend with no CUDA device', () => {
     expect(err).toBeInstanceOf(UnsupportedError);
   });
 
+  it('fetching kept results is refused the same way, and malformed buffers are named first', async () => {
+    const device = gpuBackend.create('gpu0', loadProfile('test', 'gpu', 'cuda', gpuBackend.params));
+    await expect(device.fetch!([new Float32Array(4)])).rejects.toThrow(UnsupportedError);
+    await expect(device.fetch!([new Float32Array(4)])).rejects.toThrow(/^gpu0\.fetch: no CUDA device \(/);
+    await expect(device.fetch!(['not a buffer'] as unknown as ArrayBufferView[])).rejects.toThrow(/^gpu0\.fetch: buffers must be an array of typed arrays/);
+    // Nothing to fetch costs nothing, device or not.
+    await expect(device.fetch!([])).resolves.toEqual({ seconds: 0, bytes: 0, source: 'measured' });
+  });
+
   it('the detected system simulates its GPU with gpu-sim', async () => {
     const system = await detectSystem();
     expect(system.devices.find((d) => d.kind === 'gpu')?.backend).toBe('gpu-sim');
