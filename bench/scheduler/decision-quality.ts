@@ -62,7 +62,7 @@ const { results, summary } = await runSuite({
     n++;
     if (!args.quiet)
       progress(
-        `${String(n).padStart(4)} ${r.system} ${r.calibration} ${r.workload} ${r.dataset} ${r.objective}: ${r.optimal ? 'optimal' : `loss ${fixed(100 * r.loss, 1)}% (picked ${r.pickLabel}, best ${r.bestLabel})`}${
+        `${String(n).padStart(4)} ${r.system} ${r.calibration} ${r.workload} ${r.dataset} ${r.objective}: ${r.optimal ? 'optimal' : `loss ${fixed(100 * r.loss, 1)}% (picked ${r.pickLabel}, best ${r.bestLabel}; ${figures(r)})`}${
           r.rival ? `; rival oracle ${r.rival.optimal ? 'optimal' : `loss ${fixed(100 * r.rival.loss, 1)}% (${r.rival.label})`}` : ''
         }`,
       );
@@ -73,6 +73,15 @@ const { results, summary } = await runSuite({
   },
 });
 const seconds = (performance.now() - t0) / 1000;
+
+/** A loss's figures, predicted against executed: which side the model mispriced, in time or energy. */
+function figures(r: CaseResult): string {
+  const te = (t: number, e: number): string => `${fixed(t * 1e6, 0)} us ${fixed(e * 1e3, 2)} mJ`;
+  const p = r.predicted;
+  const best = r.bestTime !== undefined && r.bestEnergy !== undefined ? `, best ${te(r.bestTime, r.bestEnergy)}` : '';
+  const predictedBest = p?.best ? `, best ${te(p.best.time, p.best.energy)}` : '';
+  return `executed pick ${te(r.pickTime, r.pickEnergy)}${best}; predicted pick ${p ? te(p.pick.time, p.pick.energy) : '?'}${predictedBest}`;
+}
 const pct = (x: number): string => `${fixed(100 * x, 1)}%`;
 const row = (name: string, r: RateSummary): string[] => [name, String(r.cases), pct(r.optimalRate), pct(r.meanLoss), pct(r.medianLoss), pct(r.worstLoss)];
 const rateColumns = ['', 'cases', 'optimal', 'mean loss (rest)', 'median loss (rest)', 'worst loss'];

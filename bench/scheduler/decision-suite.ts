@@ -16,7 +16,8 @@ import { buildSystem, type System, type SystemDescription } from '../../src/devi
 import { generate, type GeneratorSpec } from '../../src/generators/index.js';
 import { Oracle, type PairedComparison } from '../../src/oracle/oracle.js';
 import type { ScalarObjective } from '../../src/scheduler/branch-and-bound.js';
-import type { PortableMapping } from '../../src/scheduler/baselines.js';
+import { type PortableMapping, portableMapping, translateMapping } from '../../src/scheduler/baselines.js';
+import { mappingPoint } from '../../src/scheduler/front.js';
 import { explore, type Plan, schedule } from '../../src/scheduler/schedule.js';
 import type { Choice } from '../../src/scheduler/space.js';
 import { pagerankDefinition } from '../../src/workloads/builder.js';
@@ -191,6 +192,24 @@ function portableOf(oracle: Oracle, genome: Int32Array): PortableMapping {
   });
 }
 
+/** The planner's predicted time and energy of its pick, and of `best` where its choices can express it. */
+export function predictedFigures(plan: Plan, best: PortableMapping): NonNullable<CaseResult['predicted']> {
+  const { bound, system, choices } = plan.problem;
+  const at = (g: Int32Array) => {
+    const p = mappingPoint(plan.problem, g);
+    return { time: p.time, energy: p.energy };
+  };
+  const g = translateMapping(best, bound, system, choices);
+  // Only where the planner's nearest mapping puts every operator on the same devices, shares within 5 points.
+  const close =
+    g !== null &&
+    portableMapping(bound, system, choices, g).every((m) => {
+      const b = best.find((x) => x.op === m.op);
+      return b !== undefined && m.devices.join() === b.devices.join() && m.shares.every((x, j) => Math.abs(x - b.shares[j]!) <= 0.05);
+    });
+  return { pick: at(plan.chosen.genome), ...(close ? { best: at(g) } : {}) };
+}
+
 const value = (o: ScalarObjective, m: { makespan: number; energy: number }): number =>
   o === 'min-time' ? m.makespan : o === 'min-energy' ? m.energy : m.makespan * m.energy;
 
@@ -316,6 +335,10 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
               gpu: g ? value(objective, g) : NaN,
               pickTime: pick.median.makespan,
               pickEnergy: pick.median.energy,
+              bestTime: paired.best.median.makespan,
+              bestEnergy: paired.best.median.energy,
+              // What the planner predicted for its pick, and for the oracle's best where its space holds it.
+              predicted: predictedFigures(plan, portableOf(oracle, best.genome)),
               staticTime: s?.makespan ?? NaN,
               gpuTime: g?.makespan ?? NaN,
               gpuEnergy: g?.energy ?? NaN,

@@ -24,6 +24,18 @@ export interface CaseResult {
   readonly gpu: number;
   readonly pickTime: number;
   readonly pickEnergy: number;
+  /** The oracle's best as executed beside the pick (the paired rounds' medians). */
+  readonly bestTime?: number;
+  readonly bestEnergy?: number;
+  /**
+   * What the planner predicted: for its pick, and for the oracle's best where the planner's space
+   * holds that mapping (its shares are among the planner's choices). A loss is then diagnosable
+   * from the record: which side the model mispriced, in time or in energy.
+   */
+  readonly predicted?: {
+    readonly pick: { readonly time: number; readonly energy: number };
+    readonly best?: { readonly time: number; readonly energy: number };
+  };
   readonly staticTime: number;
   readonly gpuTime: number;
   readonly gpuEnergy: number;
