@@ -3,6 +3,7 @@
 // was obtained, and the assembly of the DeviceResult. A backend supplies only what differs: its
 // capabilities, power and traits, and its kernels for each operator family.
 
+import type { KeepOutputs } from './kept-outputs.js';
 import type { CsrMatrix, RowPtrArray, ValueArray } from '../data/csr.js';
 import { type DenseArray, DenseMatrix, denseElements } from '../data/dense.js';
 import type {
@@ -88,7 +89,8 @@ export abstract class BackendDevice implements Device {
     const meter = this.meter;
     const before = meter?.sample();
     const fn = `${this.name}.run`;
-    const e = await (req.kind === 'bfs' ? this.bfs(req, fn) : req.kind === 'msbfs' ? this.msbfs(req, fn) : this.spmm(req, fn));
+    const keep = options?.keepOutputs;
+    const e = await (req.kind === 'bfs' ? this.bfs(req, fn, keep) : req.kind === 'msbfs' ? this.msbfs(req, fn, keep) : this.spmm(req, fn, keep));
     const energy =
       e.energy ??
       (meter && before
@@ -112,11 +114,11 @@ export abstract class BackendDevice implements Device {
 
   // The backend's kernels for requests checkRun accepted; `fn` names the call in errors (`<device>.run`).
   /** SpMM and SpMV (`req.kind` says which) over `req.range`. */
-  protected abstract spmm(req: CheckedSpmm, fn: string): Promise<Execution>;
+  protected abstract spmm(req: CheckedSpmm, fn: string, keep?: KeepOutputs): Promise<Execution>;
   /** Single-source BFS, fresh or resumed (`req.startLevel`), at most `req.maxLevels` levels (0: all). */
-  protected abstract bfs(req: CheckedBfs, fn: string): Promise<Execution>;
+  protected abstract bfs(req: CheckedBfs, fn: string, keep?: KeepOutputs): Promise<Execution>;
   /** Multi-source BFS of the sources in `req.range`. */
-  protected abstract msbfs(req: CheckedMsbfs, fn: string): Promise<Execution>;
+  protected abstract msbfs(req: CheckedMsbfs, fn: string, keep?: KeepOutputs): Promise<Execution>;
 }
 
 /** Capabilities of a backend that runs every operator in both precisions. */

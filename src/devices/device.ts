@@ -1,6 +1,7 @@
 // The one interface every device backend implements: what a device can run, and `run`, which
 // returns the true result together with the time and energy it cost and how each was obtained.
 
+import type { KeepOutputs } from './kept-outputs.js';
 import type { CsrMatrix } from '../data/csr.js';
 import type { DenseMatrix, Precision } from '../data/dense.js';
 import type { DeviceTraits } from './traits.js';
@@ -152,6 +153,11 @@ export interface DevicePower {
 export interface RunOptions {
   /** Refuse to start (AbortError) once aborted. A simulator or kernel already running finishes. */
   readonly signal?: AbortSignal;
+  /**
+   * On a device that can keep its outputs (a CUDA GPU): leave this run's output on the device as
+   * its host array's resident copy (kept-outputs.ts); the executor's, for intermediates.
+   */
+  readonly keepOutputs?: KeepOutputs;
 }
 
 /**

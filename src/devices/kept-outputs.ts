@@ -1,12 +1,11 @@
 // Outputs kept on the device that made them. A piece of a run on a CUDA GPU can leave its result
 // on the card as its host array's resident copy, so that the next operator there reads it in
 // place, and (deferred) not copy it home until something on the host needs it (`fetch`). The
-// executor asks for this around one device call (`keepingOutputs`); the GPU code that allocates
-// an output announces it to the addon right before the native call that writes it
-// (`announceOutputs`). The request travels with the call's async context, so pieces running at
-// the same time never see each other's.
+// executor passes a request with the call (`RunOptions.keepOutputs` for a device's own kernels,
+// the own-kernel `run`'s last argument for dense ones); the GPU code that allocates an output
+// announces it to the addon right before the native call that writes it (`announceOutputs`).
+// (Not through an AsyncLocalStorage: once used, its hooks slow every promise in the process.)
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { nativeAddon } from '../native/addon.js';
 
 /** What a piece asks of the device call it makes. */
@@ -17,22 +16,15 @@ export interface KeepOutputs {
   readonly kept: ArrayBufferView[];
 }
 
-const scope = new AsyncLocalStorage<KeepOutputs>();
 /** Output arrays resident on the GPU because a call kept them (not prefetched inputs). */
 const keptOnGpu = new Set<ArrayBufferView>();
 
-/** Run `call` with its GPU outputs kept as `request` says (or as usual without one). */
-export function keepingOutputs<T>(request: KeepOutputs | undefined, call: () => Promise<T>): Promise<T> {
-  return request ? scope.run(request, call) : call();
-}
-
 /**
  * Called by the GPU code right before a native call that writes `outputs` (each exactly the bytes
- * the call writes): inside `keepingOutputs`, the addon keeps them on the card. Returns whether
- * they are kept with their host copy deferred (undefined where nothing is kept).
+ * the call writes): with a `request`, the addon keeps them on the card. Returns whether they are
+ * kept with their host copy deferred (undefined where nothing is kept).
  */
-export function announceOutputs(outputs: readonly ArrayBufferView[]): boolean | undefined {
-  const request = scope.getStore();
+export function announceOutputs(outputs: readonly ArrayBufferView[], request: KeepOutputs | undefined): boolean | undefined {
   if (!request) return undefined;
   const list = outputs.filter((b) => b.byteLength > 0 && !keptOnGpu.has(b));
   if (list.length === 0) return undefined;

@@ -52,9 +52,13 @@ export function checkRun(
   options: RunOptions | undefined,
 ): CheckedRun {
   const fn = `${device.name}.run`;
-  const opts = checkOptions(fn, options, ['signal']);
+  const opts = checkOptions(fn, options, ['signal', 'keepOutputs']);
   if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) {
     throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(opts.signal)}`);
+  }
+  const keep = opts.keepOutputs as { defer?: unknown; kept?: unknown } | undefined;
+  if (keep !== undefined && (keep === null || typeof keep !== 'object' || typeof keep.defer !== 'boolean' || !Array.isArray(keep.kept))) {
+    throw new InvalidArgumentError(`${fn}: keepOutputs must be { defer: boolean, kept: [] }, got ${describe(keep)}`);
   }
   opts.signal?.throwIfAborted();
   if (op === null || typeof op !== 'object') throw new InvalidArgumentError(`${fn}: op must be an operator object, got ${describe(op)}`);

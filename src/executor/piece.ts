@@ -15,7 +15,7 @@ import type { Value } from '../workloads/reference.js';
 import { rangeFraction } from '../scheduler/costs.js';
 import { denseCost, denseRates } from '../cost/dense-cost.js';
 import { onHost } from '../devices/host-gate.js';
-import { type KeepOutputs, keepingOutputs } from '../devices/kept-outputs.js';
+import type { KeepOutputs } from '../devices/kept-outputs.js';
 
 /** How a piece's time was obtained. */
 export type PieceSource = 'measured' | 'simulated' | 'roofline';
@@ -95,13 +95,14 @@ export async function executePiece(
   const range = [begin, end] as const;
   const exec = operatorKind(op.kind, 'runPiece').execution;
   if (exec.on === 'device' && isNative(op, device)) {
-    const { output, result: r } = await keepingOutputs(keep, () => exec.run(device, op, x, full ? undefined : range, signal ? { signal } : {}));
+    const options = { ...(signal ? { signal } : {}), ...(keep ? { keepOutputs: keep } : {}) };
+    const { output, result: r } = await exec.run(device, op, x, full ? undefined : range, options);
     return { output, seconds: r.seconds, joules: r.joules, source: r.source, energySource: r.energySource, ...copiesOf(r.counters) };
   }
   const own = exec.on === 'host' ? ownKernel(op, device) : undefined;
   if (own) {
     signal?.throwIfAborted();
-    const r = await keepingOutputs(keep, () => own.run(op, x, range));
+    const r = await own.run(op, x, range, keep);
     // The kernels' own time (copies are priced on the links, as for the sparse operators); NVML's
     // board power over it where it was read, else the device's busy power (modelled).
     const seconds = r.run?.kernelSeconds ?? r.seconds;

@@ -13,7 +13,7 @@ import { KERNEL_INLINE_WORK, nativeAddon, type NativeGemmInfo } from '../native/
 import { checkAdd, checkAffine, checkGemm, checkReduce, checkRelu, checkSddmm, type ReduceOp, wrap } from './dense-checks.js';
 import { callNative } from './native-call.js';
 import { takeOutput } from './output-pool.js';
-import { announceOutputs } from '../devices/kept-outputs.js';
+import { announceOutputs, type KeepOutputs } from '../devices/kept-outputs.js';
 import type { CudaRun } from '../devices/backends/gpu.js';
 
 /** A native dense result and the kernel's own measured time (the CPU device's time for it). */
@@ -45,10 +45,11 @@ async function invoke(
   args: readonly unknown[],
   inline: boolean,
   outputs: readonly ArrayBufferView[] = [],
+  keep?: KeepOutputs,
 ): Promise<{ seconds: number; run?: CudaRun }> {
   const fn = nameOn(name, on);
   // On the card, a piece may keep what the call writes there (kept-outputs.ts).
-  if (on === 'gpu') announceOutputs(outputs);
+  if (on === 'gpu') announceOutputs(outputs, keep);
   const call = (nativeAddon() as unknown as Record<string, (...a: unknown[]) => Promise<{ readonly seconds: number }>>)[fn]!;
   const r = await callNative(fn, () => (on === 'gpu' ? call(...args) : call(...args, inline)));
   return on === 'gpu' ? { seconds: r.seconds, run: r as unknown as CudaRun } : { seconds: r.seconds };
@@ -71,11 +72,17 @@ export function gemmInline(m: number, k: number, n: number): boolean {
  * @example
  * const { output: h } = await nativeGemm(features, weights, [0, 1024]);
  */
-export async function nativeGemm(x: DenseMatrix, w: DenseMatrix, range?: RowRange, on: DenseTarget = 'cpu'): Promise<NativeDenseResult<DenseMatrix>> {
+export async function nativeGemm(
+  x: DenseMatrix,
+  w: DenseMatrix,
+  range?: RowRange,
+  on: DenseTarget = 'cpu',
+  keep?: KeepOutputs,
+): Promise<NativeDenseResult<DenseMatrix>> {
   const fn = nameOn('gemm', on);
   const [begin, end] = checkGemm(fn, x, w, range);
   const y = takeOutput(fn, end - begin, w.cols, x.precision);
-  const r = await invoke(on, 'gemm', [x.rows, x.cols, w.cols, x.data, w.data, y, begin, end], gemmInline(end - begin, x.cols, w.cols), [y]);
+  const r = await invoke(on, 'gemm', [x.rows, x.cols, w.cols, x.data, w.data, y, begin, end], gemmInline(end - begin, x.cols, w.cols), [y], keep);
   return { output: wrap(end - begin, w.cols, y), ...r };
 }
 
@@ -85,11 +92,11 @@ export async function nativeGemm(x: DenseMatrix, w: DenseMatrix, range?: RowRang
  * @example
  * const { output } = await nativeRelu(h);
  */
-export async function nativeRelu(x: DenseMatrix, range?: RowRange, on: DenseTarget = 'cpu'): Promise<NativeDenseResult<DenseMatrix>> {
+export async function nativeRelu(x: DenseMatrix, range?: RowRange, on: DenseTarget = 'cpu', keep?: KeepOutputs): Promise<NativeDenseResult<DenseMatrix>> {
   const fn = nameOn('relu', on);
   const [begin, end] = checkRelu(fn, x, range);
   const out = takeOutput(fn, end - begin, x.cols, x.precision);
-  const r = await invoke(on, 'relu', [x.rows, x.cols, x.data, out, begin, end], out.length < KERNEL_INLINE_WORK, [out]);
+  const r = await invoke(on, 'relu', [x.rows, x.cols, x.data, out, begin, end], out.length < KERNEL_INLINE_WORK, [out], keep);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
@@ -105,11 +112,12 @@ export async function nativeAffine(
   shift: number,
   range?: RowRange,
   on: DenseTarget = 'cpu',
+  keep?: KeepOutputs,
 ): Promise<NativeDenseResult<DenseMatrix>> {
   const fn = nameOn('affine', on);
   const [begin, end] = checkAffine(fn, x, scale, shift, range);
   const out = takeOutput(fn, end - begin, x.cols, x.precision);
-  const r = await invoke(on, 'affine', [x.rows, x.cols, x.data, scale, shift, out, begin, end], out.length < KERNEL_INLINE_WORK, [out]);
+  const r = await invoke(on, 'affine', [x.rows, x.cols, x.data, scale, shift, out, begin, end], out.length < KERNEL_INLINE_WORK, [out], keep);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
@@ -119,11 +127,17 @@ export async function nativeAffine(
  * @example
  * const { output } = await nativeAdd(h, residual);
  */
-export async function nativeAdd(x: DenseMatrix, y: DenseMatrix, range?: RowRange, on: DenseTarget = 'cpu'): Promise<NativeDenseResult<DenseMatrix>> {
+export async function nativeAdd(
+  x: DenseMatrix,
+  y: DenseMatrix,
+  range?: RowRange,
+  on: DenseTarget = 'cpu',
+  keep?: KeepOutputs,
+): Promise<NativeDenseResult<DenseMatrix>> {
   const fn = nameOn('add', on);
   const [begin, end] = checkAdd(fn, x, y, range);
   const out = takeOutput(fn, end - begin, x.cols, x.precision);
-  const r = await invoke(on, 'add', [x.rows, x.cols, x.data, y.data, out, begin, end], out.length < KERNEL_INLINE_WORK, [out]);
+  const r = await invoke(on, 'add', [x.rows, x.cols, x.data, y.data, out, begin, end], out.length < KERNEL_INLINE_WORK, [out], keep);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
@@ -158,6 +172,7 @@ export async function nativeSddmm(
   v: DenseMatrix,
   range?: RowRange,
   on: DenseTarget = 'cpu',
+  keep?: KeepOutputs,
 ): Promise<NativeDenseResult<CsrMatrix>> {
   const fn = nameOn('sddmm', on);
   const [begin, end] = checkSddmm(fn, a, u, v, range);
@@ -166,7 +181,7 @@ export async function nativeSddmm(
   const rows = end - begin;
   const values: ValueArray = u.precision === 'f32' ? new Float32Array(nnz) : new Float64Array(nnz);
   const args = [a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, u.data, v.data, u.cols, values, begin, end];
-  const r = await invoke(on, 'sddmm', args, nnz * Math.max(1, u.cols) + rows < KERNEL_INLINE_WORK, [values]);
+  const r = await invoke(on, 'sddmm', args, nnz * Math.max(1, u.cols) + rows < KERNEL_INLINE_WORK, [values], keep);
   const rowPtr = allocRowPtr(rows, nnz);
   for (let r = 1; r <= rows; r++) {
     const e = a.rowStart(begin + r) - first;

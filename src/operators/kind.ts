@@ -3,6 +3,7 @@
 // priced and how its split pieces join. The binder, the reference evaluator, the piece runner,
 // the planner's costs and the session read these records instead of switching on the kind.
 
+import type { KeepOutputs } from '../devices/kept-outputs.js';
 import type { CsrMatrix } from '../data/csr.js';
 import type { DenseMatrix, Precision } from '../data/dense.js';
 import type { Device, DeviceResult, RowRange, RunOptions } from '../devices/device.js';
@@ -82,7 +83,8 @@ export interface DeviceExecution {
 export interface OwnKernel {
   /** A library the device must have found at run time (cuBLAS for GEMM on a CUDA GPU). */
   readonly needs?: 'blas';
-  run(op: BoundOp, x: readonly Value[], range: RowRange): Promise<NativeDenseResult<Value>>;
+  /** `keep`: leave the output on the device (kept-outputs.ts), as the executor asks for intermediates. */
+  run(op: BoundOp, x: readonly Value[], range: RowRange, keep?: KeepOutputs): Promise<NativeDenseResult<Value>>;
 }
 
 /**

@@ -28,7 +28,7 @@ function keepingGpu(): Calls {
   gpu.run = (async (op, inputs, range, options) => {
     const r = await originalRun(op, inputs, range, options);
     const data = (r.output as { data?: Float32Array | Float64Array }).data;
-    if (data && announceOutputs([data]) === true) {
+    if (data && announceOutputs([data], options?.keepOutputs) === true) {
       saved.set(data, data.slice());
       data.fill(Number.NaN); // a stale read would poison the result
     }

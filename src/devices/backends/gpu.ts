@@ -10,7 +10,7 @@ import { denseElements } from '../../data/dense.js';
 import { InvalidArgumentError, UnsupportedError } from '../../errors.js';
 import { callNative } from '../../kernels/native-call.js';
 import { type CudaAddon, type CudaBlasProbe, type CudaProbe, type CudaRun, cudaAddon, SPMM_STRATEGIES } from './cuda-addon.js';
-import { announceOutputs, takeKeptOutputs } from '../kept-outputs.js';
+import { announceOutputs, type KeepOutputs, takeKeptOutputs } from '../kept-outputs.js';
 import type { BackendDefinition } from '../backend.js';
 import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, searchComplete, spmmArgs } from '../backend-device.js';
 import type { Device, DeviceCapabilities, DevicePower, DeviceSpec, RunOptions } from '../device.js';
@@ -141,21 +141,21 @@ class CudaDevice extends BackendDevice {
     this.traits = gpuTraits(fn, this.spec, this.power);
   }
 
-  protected async spmm(req: CheckedSpmm, fn: string): Promise<Execution> {
+  protected async spmm(req: CheckedSpmm, fn: string, keep?: KeepOutputs): Promise<Execution> {
     const addon = this.addon(fn);
     const { a, x, range } = req;
     const y = outputRows(fn, x, range);
-    announceOutputs([y.data]);
+    announceOutputs([y.data], keep);
     const call = req.kind === 'spmm' ? addon.gpuSpmm : addon.gpuSpmv;
     const s = await callNative(fn, () => call(...spmmArgs(a, x, y, range), SPMM_STRATEGIES.auto));
     return measured(y, s, { strategy: s.strategy, group: s.group, flops: 2 * entriesIn(a, range) * x.cols });
   }
 
-  protected async bfs(req: CheckedBfs, fn: string): Promise<Execution> {
+  protected async bfs(req: CheckedBfs, fn: string, keep?: KeepOutputs): Promise<Execution> {
     const addon = this.addon(fn);
     // `req.depth` is fresh, holding the search so far when resuming; the card's depths land in it.
     const { graph: g, inEdges, depth, startLevel, maxLevels } = req;
-    announceOutputs([depth]);
+    announceOutputs([depth], keep);
     const s = await callNative(fn, () =>
       addon.gpuBfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, req.source, depth, 0, BEAMER_ALPHA, BEAMER_BETA, startLevel, maxLevels),
     );
@@ -164,12 +164,12 @@ class CudaDevice extends BackendDevice {
     return measured(output, s, { levels: s.frontier.length, bottomUpLevels, edgesExamined: s.edgesExamined });
   }
 
-  protected async msbfs(req: CheckedMsbfs, fn: string): Promise<Execution> {
+  protected async msbfs(req: CheckedMsbfs, fn: string, keep?: KeepOutputs): Promise<Execution> {
     const addon = this.addon(fn);
     const { graph: g, inEdges } = req;
     const sources = req.sources.slice(req.range[0], req.range[1]);
     const depths = new Int32Array(denseElements(fn, sources.length, g.rows));
-    announceOutputs([depths]);
+    announceOutputs([depths], keep);
     const s = await callNative(fn, () => addon.gpuMsbfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, sources, depths));
     return measured({ depths }, s, { levels: s.levels, edgesExamined: s.edgesExamined });
   }

@@ -40,7 +40,7 @@ export const relu: OperatorKind = {
     on: 'host',
     native: (_op, x, range) => nativeRelu(dense(x, 0), range),
     compute: (_op, x, range) => reluRows(dense(x, 0), range),
-    onDevice: { gpu: { run: (_op, x, range) => nativeRelu(dense(x, 0), range, 'gpu') } },
+    onDevice: { gpu: { run: (_op, x, range, keep) => nativeRelu(dense(x, 0), range, 'gpu', keep) } },
   },
 };
 
@@ -60,7 +60,7 @@ export const affine: OperatorKind = {
     on: 'host',
     native: (op, x, range) => nativeAffine(dense(x, 0), op.scale ?? 1, op.shift ?? 0, range),
     compute: (op, x, range) => affineRows(dense(x, 0), op.scale ?? 1, op.shift ?? 0, range),
-    onDevice: { gpu: { run: (op, x, range) => nativeAffine(dense(x, 0), op.scale ?? 1, op.shift ?? 0, range, 'gpu') } },
+    onDevice: { gpu: { run: (op, x, range, keep) => nativeAffine(dense(x, 0), op.scale ?? 1, op.shift ?? 0, range, 'gpu', keep) } },
   },
 };
 
@@ -92,6 +92,6 @@ export const add: OperatorKind = {
     on: 'host',
     native: (_op, x, range) => nativeAdd(dense(x, 0), dense(x, 1), range),
     compute: (_op, x, range) => addRows(dense(x, 0), dense(x, 1), range),
-    onDevice: { gpu: { run: (_op, x, range) => nativeAdd(dense(x, 0), dense(x, 1), range, 'gpu') } },
+    onDevice: { gpu: { run: (_op, x, range, keep) => nativeAdd(dense(x, 0), dense(x, 1), range, 'gpu', keep) } },
   },
 };

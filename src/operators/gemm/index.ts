@@ -46,6 +46,6 @@ export const gemm: OperatorKind = {
     on: 'host',
     native: (_op, x, range) => nativeGemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range),
     compute: (_op, x, range) => gemmRows(x[0] as DenseMatrix, x[1] as DenseMatrix, range),
-    onDevice: { gpu: { needs: 'blas', run: (_op, x, range) => nativeGemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range, 'gpu') } },
+    onDevice: { gpu: { needs: 'blas', run: (_op, x, range, keep) => nativeGemm(x[0] as DenseMatrix, x[1] as DenseMatrix, range, 'gpu', keep) } },
   },
 };

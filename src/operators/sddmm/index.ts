@@ -59,6 +59,8 @@ export const sddmm: OperatorKind = {
     on: 'host',
     native: (_op, x, range) => nativeSddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range),
     compute: (_op, x, range) => sddmmRows(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range),
-    onDevice: { gpu: { run: (_op, x, range) => nativeSddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range, 'gpu') } },
+    onDevice: {
+      gpu: { run: (_op, x, range, keep) => nativeSddmm(x[0] as CsrMatrix, x[1] as DenseMatrix, x[2] as DenseMatrix, range, 'gpu', keep) },
+    },
   },
 };

@@ -27,6 +27,11 @@ describe.each(devices.map((d) => [d.backend, d] as const))('%s: bad requests', (
     ['msbfs source outside', () => device.run({ kind: 'msbfs', sources: Int32Array.of(0, g.rows) }, { graph: g }), /sources\[1\]/],
     ['misspelled input', () => device.run({ kind: 'bfs', source: 0 }, { grpah: g } as never), /did you mean "graph"/],
     ['misspelled option', () => device.run({ kind: 'bfs', source: 0 }, { graph: g }, undefined, { signl: null } as never), /did you mean "signal"/],
+    [
+      'malformed keepOutputs',
+      () => device.run({ kind: 'bfs', source: 0 }, { graph: g }, undefined, { keepOutputs: 5 } as never),
+      /keepOutputs must be \{ defer: boolean, kept: \[\] \}, got 5/,
+    ],
   ];
   for (const [what, call, message] of cases) {
     it(what, async () => {
