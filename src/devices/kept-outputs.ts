@@ -6,7 +6,7 @@
 // announces it to the addon right before the native call that writes it (`announceOutputs`).
 // (Not through an AsyncLocalStorage: once used, its hooks slow every promise in the process.)
 
-import { nativeAddon } from '../native/addon.js';
+import { cudaAddon } from './backends/cuda-addon.js';
 
 /** What a piece asks of the device call it makes. */
 export interface KeepOutputs {
@@ -28,7 +28,7 @@ export function announceOutputs(outputs: readonly ArrayBufferView[], request: Ke
   if (!request) return undefined;
   const list = outputs.filter((b) => b.byteLength > 0 && !keptOnGpu.has(b));
   if (list.length === 0) return undefined;
-  gpuKeeping().gpuExpectOutputs(list, request.defer);
+  cudaAddon().gpuExpectOutputs(list, request.defer);
   for (const b of list) keptOnGpu.add(b);
   request.kept.push(...list);
   return request.defer;
@@ -39,12 +39,4 @@ export function takeKeptOutputs(buffers: readonly ArrayBufferView[]): ArrayBuffe
   const out: ArrayBufferView[] = [];
   for (const b of buffers) if (keptOnGpu.delete(b)) out.push(b);
   return out;
-}
-
-interface KeepingAddon {
-  gpuExpectOutputs(buffers: readonly ArrayBufferView[], defer: boolean): void;
-}
-
-function gpuKeeping(): KeepingAddon {
-  return nativeAddon() as unknown as KeepingAddon;
 }

@@ -44,8 +44,6 @@ export class DeviceValues {
     return typeof error === 'object' && error !== null && this.lost.has(error);
   }
 
-  /** Whether `bringHome` copied anything (the run's outputs were not home when its last piece ended). */
-  fetchedAtEnd = false;
   private toDevice = 0;
   private toHost = 0;
 
@@ -87,14 +85,16 @@ export class DeviceValues {
     void h.device.release?.(h.buffers).catch(() => undefined);
   }
 
-  /** Bring these values home (the run's outputs), each once. */
-  async bringHome(values: readonly Value[]): Promise<void> {
+  /** Bring these values home (the run's outputs), each once; whether any had to be fetched. */
+  async bringHome(values: readonly Value[]): Promise<boolean> {
+    let fetched = false;
     for (const v of values) {
       const h = this.held.get(v);
       if (!h?.stale) continue;
       await this.fetch(h);
-      this.fetchedAtEnd = true;
+      fetched = true;
     }
+    return fetched;
   }
 
   /** Drop every device copy still held (the run is over, or failed). */

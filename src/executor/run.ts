@@ -128,8 +128,9 @@ class Run {
     try {
       await Promise.all(this.finished);
       // Results still only on a device come home once, before anyone reads them.
-      await this.deviceValues.bringHome(settings.keepValues ? bound.ops.map((op) => this.values[op.output]!) : bound.outputs.map((v) => this.values[v]!));
-      outputsHomeAt = (performance.now() - this.t0) / 1000;
+      const home = settings.keepValues ? bound.ops.map((op) => this.values[op.output]!) : bound.outputs.map((v) => this.values[v]!);
+      // Outputs a device kept to the end are home only now: the measured makespan runs to here.
+      if (await this.deviceValues.bringHome(home)) outputsHomeAt = (performance.now() - this.t0) / 1000;
       if (this.gated) await this.copyResultsHome();
     } finally {
       settings.gate?.close();
@@ -138,14 +139,7 @@ class Run {
     }
     // An abort that arrived while the last pieces ran still cancels the run: no result is presented.
     settings.signal?.throwIfAborted();
-    const composed = composeRun(
-      plan,
-      this.genome,
-      this.runner.observed,
-      this.runner.records,
-      settings.backlog,
-      this.deviceValues.fetchedAtEnd ? outputsHomeAt : undefined,
-    );
+    const composed = composeRun(plan, this.genome, this.runner.observed, this.runner.records, settings.backlog, outputsHomeAt);
     const outputs: Record<string, Value> = {};
     for (const v of bound.outputs) outputs[bound.values[v]!.name] = this.values[v]!;
     let values: Record<string, Value> | undefined;

@@ -114,6 +114,7 @@ export interface CudaAddon {
   ): Promise<CudaRun & { readonly edgesExamined: number }>;
   gpuPrefetch(buffers: readonly ArrayBufferView[]): Promise<CudaPrefetch>;
   gpuRelease(buffers: readonly ArrayBufferView[]): number;
+  gpuExpectOutputs(buffers: readonly ArrayBufferView[], defer: boolean): void;
   gpuResident(): { readonly buffers: number; readonly bytes: number };
 }
 
