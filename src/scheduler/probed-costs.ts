@@ -86,6 +86,16 @@ export function countCost(p: CountProfile, begin: number, end: number, units: nu
 const pairKey = (op: number, d: number): number => op * 64 + d;
 const partKey = (op: number, d: number, b: number, e: number): string => `${op}/${d}/${b}/${e}`;
 
+/** A part run exactly, and what it cost. */
+type ObservedPart = { readonly begin: number; readonly end: number; readonly cost: Cost };
+
+/** The median of `xs` (not empty). */
+function middle(xs: number[]): number {
+  xs.sort((a, b) => a - b);
+  const h = xs.length >> 1;
+  return xs.length % 2 ? xs[h]! : (xs[h - 1]! + xs[h]!) / 2;
+}
+
 /** `c` (the model's figure) corrected: the observed call plus the work above the model's call, scaled. */
 export function corrected(c: Cost, r: Ratio, call: CallCost | undefined): Cost {
   if (!call) return { seconds: c.seconds * r.time, joules: c.joules * r.energy };
@@ -112,12 +122,22 @@ export function workOf(op: BoundOp, bound: BoundWorkload): (b: number, e: number
   return (b, e) => (rp ? Number(rp[e]!) - Number(rp[b]!) + (e - b) : (e - b) * entriesPerUnit);
 }
 
-/** The model's costs corrected by what probes on this input observed. */
+/**
+ * The model's costs corrected by what probes on this input observed. On a simulator (deterministic)
+ * a part run exactly costs what it cost. On a real device its parts are probed at different
+ * moments of a machine whose speed moves (the profile in one spell, a part the verification ran in
+ * another), and pricing each part by its own moment made prices that do not grow with the work:
+ * on a 2-vCPU VM a CPU SpMM of 4elt was priced at 198 us whole and 110 us for 96% of its rows, and
+ * the 4% left to a simulated CGRA looked like a gain where the CPU alone was 2x faster. So a real
+ * device's parts are priced from one shape (the row or count profile, else the model corrected by
+ * the whole operator's probe) at one level: the median of what each part run exactly since the
+ * shape was taken cost over what the shape says (those later readings were taken nearer the run,
+ * most beside the pick's own parts), or the shape's own level where there are none.
+ */
 export class ProbedCostSource implements PlanningCosts {
   /** Device seconds and calls the probes took. */
   probeSeconds = 0;
   probeCalls = 0;
-
   constructor(
     readonly model: ModelCostSource,
     private readonly wholeRatios = new Map<number, Ratio>(),
@@ -125,11 +145,15 @@ export class ProbedCostSource implements PlanningCosts {
     private readonly calls = new Map<number, CallCost>(),
     private readonly observedParts = new Map<string, Cost>(),
     private readonly countProfiles = new Map<number, CountProfile>(),
+    /** Per operator and device, the parts run exactly since its shape was taken (a real device's level readings). */
+    private readonly readings = new Map<number, Map<string, ObservedPart>>(),
+    /** Per operator and real device, the level its shape is priced at (cleared by each new reading or shape). */
+    private readonly levels = new Map<number, Cost>(),
   ) {}
 
   /** The same probes over another source of the model's predictions (the model as a run starts). */
   over(model: ModelCostSource): ProbedCostSource {
-    return new ProbedCostSource(model, this.wholeRatios, this.profiles, this.calls, this.observedParts, this.countProfiles);
+    return new ProbedCostSource(model, this.wholeRatios, this.profiles, this.calls, this.observedParts, this.countProfiles, this.readings, this.levels);
   }
 
   speedDrift(device: number): number | undefined {
@@ -137,9 +161,19 @@ export class ProbedCostSource implements PlanningCosts {
   }
 
   cost(op: BoundOp, device: number, begin: number, end: number): Cost {
-    const key = partKey(op.index, device, begin, end);
-    const seen = this.observedParts.get(key);
-    if (seen) return seen;
+    const real = !this.model.system.devices[device]!.simulated;
+    if (!real) {
+      const seen = this.observedParts.get(partKey(op.index, device, begin, end));
+      if (seen) return seen;
+    }
+    const shape = this.shapeCost(op, device, begin, end);
+    if (!real) return shape;
+    const level = this.levelOf(op, device);
+    return { seconds: shape.seconds * level.seconds, joules: shape.joules * level.joules };
+  }
+
+  /** A part's price from its operator's shape on the device: row profile, count profile, or the model corrected by the whole-operator probe. */
+  private shapeCost(op: BoundOp, device: number, begin: number, end: number): Cost {
     const profiled = this.profileCost(op, device, begin, end);
     if (profiled) return profiled;
     const counted = this.countProfiles.get(pairKey(op.index, device));
@@ -147,6 +181,24 @@ export class ProbedCostSource implements PlanningCosts {
     const c = this.model.cost(op, device, begin, end);
     const r = this.wholeRatios.get(pairKey(op.index, device));
     return r ? corrected(c, r, this.call(op.index, device)) : c;
+  }
+
+  /** The level a real device's shape is priced at: the median of observed over shape across the readings since it was taken (1 with none). */
+  private levelOf(op: BoundOp, device: number): Cost {
+    const key = pairKey(op.index, device);
+    let level = this.levels.get(key);
+    if (!level) {
+      const seconds: number[] = [];
+      const joules: number[] = [];
+      for (const p of this.readings.get(key)?.values() ?? []) {
+        const shape = this.shapeCost(op, device, p.begin, p.end);
+        if (shape.seconds > 0 && p.cost.seconds > 0) seconds.push(p.cost.seconds / shape.seconds);
+        if (shape.joules > 0 && p.cost.joules > 0) joules.push(p.cost.joules / shape.joules);
+      }
+      level = { seconds: seconds.length ? middle(seconds) : 1, joules: joules.length ? middle(joules) : 1 };
+      this.levels.set(key, level);
+    }
+    return level;
   }
 
   /** A part's cost from its operator's row profile on the device: the fixed cost plus its work in each cell at the cell's rate. */
@@ -169,10 +221,12 @@ export class ProbedCostSource implements PlanningCosts {
 
   setCountProfile(op: number, device: number, profile: CountProfile): void {
     this.countProfiles.set(pairKey(op, device), profile);
+    this.newShape(op, device);
   }
 
   setProfile(op: number, device: number, profile: RowProfile): void {
     this.profiles.set(pairKey(op, device), profile);
+    this.newShape(op, device);
   }
 
   /** What one call of the operator costs on the device, observed beside the model's figure, when it was probed. */
@@ -182,6 +236,13 @@ export class ProbedCostSource implements PlanningCosts {
 
   setCall(op: number, device: number, call: CallCost): void {
     this.calls.set(pairKey(op, device), call);
+    this.levels.delete(pairKey(op, device));
+  }
+
+  /** A shape taken now: the readings before it are in it. */
+  private newShape(op: number, device: number): void {
+    this.readings.delete(pairKey(op, device));
+    this.levels.delete(pairKey(op, device));
   }
 
   /** Whether this operator was probed on this device, and the spread of what was seen. */
@@ -204,11 +265,17 @@ export class ProbedCostSource implements PlanningCosts {
 
   setWhole(op: number, device: number, r: Ratio): void {
     this.wholeRatios.set(pairKey(op, device), r);
+    this.newShape(op, device);
   }
 
-  /** A part run exactly as it will run: its observed cost is its price. */
+  /** A part run exactly as it will run: its price on a simulator, and one reading of a real device's level. */
   setObservedPart(op: number, device: number, begin: number, end: number, c: Cost): void {
-    this.observedParts.set(partKey(op, device, begin, end), c);
+    const key = partKey(op, device, begin, end);
+    this.observedParts.set(key, c);
+    let parts = this.readings.get(pairKey(op, device));
+    if (!parts) this.readings.set(pairKey(op, device), (parts = new Map()));
+    parts.set(key, { begin, end, cost: c });
+    this.levels.delete(pairKey(op, device));
   }
 
   hasPart(op: number, device: number, begin: number, end: number): boolean {
