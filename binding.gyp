@@ -22,6 +22,7 @@
       "sources": [
         "native/src/addon.cc",
         "native/src/thread_pool.cc",
+        "native/src/host_lane.cc",
         "native/src/kernels/spmm.cc",
         "native/src/kernels/bfs.cc",
         "native/src/kernels/msbfs.cc",

@@ -1,6 +1,6 @@
 // The Node-API face of the native kernels: arguments are checked again here (the TypeScript layer
 // checks first), typed arrays are borrowed zero-copy and pinned for the duration of the call,
-// and every kernel runs on a libuv worker so the event loop stays free.
+// and every kernel runs off the JS thread (on the host lane: host_lane.h) so the event loop stays free.
 #include <napi.h>
 
 #include <memory>
@@ -24,7 +24,7 @@ Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
     const SpmmArgs a = get_spmm_args(info, fn);
     const size_t y_bytes = static_cast<size_t>((a.row_end - a.row_begin) * a.k) * (a.type == DenseType::kF32 ? 4 : 8);
     return launch<Nothing>(info.Env(), fn, get_inline(info, 10), Pins::args(info, 10).output(a.y, y_bytes),
-                           [a](const char* fn, Nothing&) { return spmm(fn, a); }, no_report);
+                           [a](const char* fn, Nothing&) { return spmm(fn, a); }, no_report, Runs::kOnHostLane);
   });
 }
 
@@ -56,7 +56,7 @@ Napi::Value Bfs(const Napi::CallbackInfo& info) {
     Pins pins = Pins::args(info, 11).output(a.depth, bytes).output(a.parent, a.parent != nullptr ? bytes : 0);
     return launch<BfsStats>(info.Env(), fn, get_inline(info, 11), std::move(pins),
                             [a](const char* fn, BfsStats& st) { return bfs(fn, a, &st); },
-                            [](Napi::Object& o, const BfsStats& st) { set_bfs_stats(o, st); });
+                            [](Napi::Object& o, const BfsStats& st) { set_bfs_stats(o, st); }, Runs::kOnHostLane);
   });
 }
 
@@ -67,15 +67,18 @@ Napi::Value MsBfs(const Napi::CallbackInfo& info) {
     const MsBfsArgs a = get_msbfs_args(info, fn);
     const size_t bytes = static_cast<size_t>(a.num_sources * a.out.rows) * sizeof(int32_t);
     return launch<int64_t>(info.Env(), fn, get_inline(info, 7), Pins::args(info, 7).output(a.depths, bytes),
-                           [a](const char* fn, int64_t& edges) { return msbfs(fn, a, &edges); }, set_edges_examined);
+                           [a](const char* fn, int64_t& edges) { return msbfs(fn, a, &edges); }, set_edges_examined,
+                           Runs::kOnHostLane);
   });
 }
 
-// Boundary-cost probes for the benchmarks: the cheapest possible sync call and async round trip.
+// Boundary-cost probes for the benchmarks: the cheapest possible sync call and async round trip
+// (on the host lane, as every CPU kernel's).
 Napi::Value NoopSync(const Napi::CallbackInfo& info) { return info.Env().Undefined(); }
 
 Napi::Value NoopAsync(const Napi::CallbackInfo& info) {
-  return launch<Nothing>(info.Env(), "noopAsync", false, Pins{}, [](const char*, Nothing&) { return Status{}; }, no_report);
+  return launch<Nothing>(info.Env(), "noopAsync", false, Pins{}, [](const char*, Nothing&) { return Status{}; }, no_report,
+                         Runs::kOnHostLane);
 }
 
 // Bytes of last-level cache this process can count on (machine.h): what the kernels size their

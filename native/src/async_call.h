@@ -7,12 +7,14 @@
 #include <napi.h>
 
 #include <atomic>
+#include <memory>
 #include <chrono>
 #include <new>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "host_lane.h"
 #include "napi_util.h"
 #include "prefault.h"
 
@@ -148,14 +150,64 @@ class AsyncCall final : public KernelWorker {
 struct Nothing {};
 constexpr auto no_report = [](Napi::Object&, const auto&) {};
 
+// A call run on the host lane (host_lane.h): the same halves and pins as an AsyncCall, held by
+// raw references so that a call whose environment is gone can be dropped without Node-API.
+template <class Out, class Compute, class Report>
+class HostLaneCall final : public LaneCall {
+ public:
+  HostLaneCall(Napi::Env env, const char* fn, Compute compute, Report report, Pins pins)
+      : fn_(fn), deferred_(Napi::Promise::Deferred::New(env)), compute_(std::move(compute)), report_(std::move(report)),
+        outputs_(std::move(pins.outputs)) {
+    live_workers().fetch_add(1, std::memory_order_relaxed);
+    for (Napi::Object& o : pins.objects) {
+      napi_ref ref = nullptr;
+      if (napi_create_reference(env, o, 1, &ref) == napi_ok) refs_.push_back(ref);
+    }
+  }
+  ~HostLaneCall() override { live_workers().fetch_sub(1, std::memory_order_relaxed); }
+
+  Napi::Promise promise() const { return deferred_.Promise(); }
+
+  void run() override {
+    prefault(outputs_);
+    status_ = KernelWorker::timed(fn_, [this] { return compute_(fn_, out_); }, &seconds_);
+  }
+
+  void settle(Napi::Env env) override {
+    for (napi_ref ref : refs_) napi_delete_reference(env, ref);
+    refs_.clear();
+    KernelWorker::settle(env, deferred_, status_, seconds_, [this](Napi::Object& o) { report_(o, static_cast<const Out&>(out_)); });
+  }
+
+  void abandon() override { refs_.clear(); }
+
+ private:
+  const char* fn_;
+  Napi::Promise::Deferred deferred_;
+  Compute compute_;
+  Report report_;
+  OutputSpans outputs_;
+  std::vector<napi_ref> refs_;
+  Out out_{};
+  Status status_;
+  double seconds_ = 0;
+};
+
+// Where a queued call computes: a libuv worker, or the host lane (CPU kernels, timed on the host's
+// cores: host_lane.h says why one thread).
+enum class Runs { kOnWorker, kOnHostLane };
+
 // Start one call: `Out` is what compute fills and report reads. Work too small to repay two
 // cross-thread wake-ups (each can cost 50-200 us on a virtual machine whose other vCPU is idle)
-// runs right here on the JS thread, with no worker object at all (creating an AsyncWorker's
-// async resource was a measurable share of a 100 us call); an inline call settles before
-// returning, so it borrows its arrays without pinning them. Either way the caller gets a Promise.
+// runs right here on the JS thread (`run_inline` 2; 1 for a host-lane call only where the JS
+// thread shares no pool worker's core: HostLane::inline_is_safe), with no worker object at all
+// (creating an AsyncWorker's async resource was a measurable share of a 100 us call); an inline
+// call settles before returning, so it borrows its arrays without pinning them. Either way the
+// caller gets a Promise.
 template <class Out, class Compute, class Report>
-Napi::Promise launch(Napi::Env env, const char* fn, bool run_inline, Pins pins, Compute compute, Report report) {
-  if (run_inline) {
+Napi::Promise launch(Napi::Env env, const char* fn, int run_inline, Pins pins, Compute compute, Report report,
+                     Runs where = Runs::kOnWorker) {
+  if (run_inline == 2 || (run_inline == 1 && (where != Runs::kOnHostLane || HostLane::instance().inline_is_safe()))) {
     prefault(pins.outputs);
     Out out{};
     double seconds = 0;
@@ -163,6 +215,14 @@ Napi::Promise launch(Napi::Env env, const char* fn, bool run_inline, Pins pins, 
     Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
     KernelWorker::settle(env, d, st, seconds, [&](Napi::Object& o) { report(o, static_cast<const Out&>(out)); });
     return d.Promise();
+  }
+  if (where == Runs::kOnHostLane) {
+    std::shared_ptr<EnvLane> lane = EnvLane::of(env);
+    auto* call = new HostLaneCall<Out, Compute, Report>(env, fn, std::move(compute), std::move(report), std::move(pins));
+    Napi::Promise p = call->promise();
+    lane->posted(env);
+    HostLane::instance().post(std::move(lane), call);
+    return p;
   }
   auto* call = new AsyncCall<Out, Compute, Report>(env, fn, std::move(compute), std::move(report));
   return KernelWorker::queue(call, std::move(pins));

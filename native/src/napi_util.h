@@ -257,7 +257,16 @@ inline void set_bfs_stats(Napi::Object& o, const BfsStats& st) {
 }
 
 // Whether the trailing `inline` flag at position i is set.
-inline bool get_inline(const Napi::CallbackInfo& info, size_t i) { return info.Length() > i && info[i].ToBoolean().Value(); }
+// The call's inline mode at position i (src/native/addon.ts, InlineMode): 0 off the JS thread, 1 on
+// it where that is safe (HostLane::inline_is_safe), 2 on it always; true and false are 1 and 0.
+inline int get_inline(const Napi::CallbackInfo& info, size_t i) {
+  if (info.Length() <= i) return 0;
+  if (info[i].IsNumber()) {
+    const double m = info[i].As<Napi::Number>().DoubleValue();
+    return m >= 2 ? 2 : m >= 1 ? 1 : 0;
+  }
+  return info[i].ToBoolean().Value() ? 1 : 0;
+}
 
 // Run a binding body, turning an argument fault into a thrown RangeError with code ERR_INVALID_ARGUMENT.
 template <class F>

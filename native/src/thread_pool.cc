@@ -8,6 +8,7 @@
 #include <string>
 
 #if defined(__linux__)
+#include <pthread.h>
 #include <sched.h>
 #endif
 
@@ -16,6 +17,25 @@ namespace dype {
 // How long an idle worker keeps polling for new work before it sleeps.
 constexpr int kWorkerSpinMicros = 2000;
 
+namespace {
+
+#if defined(__linux__)
+// The cores the process may run on, read once when the addon loads (on the JS thread): a thread
+// bound to one core later (the host lane, a worker) would see only its own.
+const cpu_set_t& process_cores() {
+  static const cpu_set_t set = [] {
+    cpu_set_t s;
+    CPU_ZERO(&s);
+    if (sched_getaffinity(0, sizeof(s), &s) != 0) CPU_ZERO(&s);
+    return s;
+  }();
+  return set;
+}
+[[maybe_unused]] const bool kCoresReadAtLoad = (process_cores(), true);
+#endif
+
+}  // namespace
+
 int usable_cores() {
   if (const char* env = std::getenv("DYPE_THREADS")) {
     char* end = nullptr;
@@ -23,15 +43,50 @@ int usable_cores() {
     if (end != env && *end == '\0' && v >= 1 && v <= 1024) return static_cast<int>(v);
   }
 #if defined(__linux__)
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-    int n = CPU_COUNT(&set);
-    if (n > 0) return n;
-  }
+  const int cores = CPU_COUNT(&process_cores());
+  if (cores > 0) return cores;
 #endif
   unsigned n = std::thread::hardware_concurrency();
   return n == 0 ? 1 : static_cast<int>(n);
+}
+
+int core_of_slot(int slot) {
+#if defined(__linux__)
+  if (const char* env = std::getenv("DYPE_PIN")) {
+    if (std::string(env) == "0") return -1;
+  }
+  const cpu_set_t& allowed = process_cores();
+  const int n = CPU_COUNT(&allowed);
+  if (n < 2) return -1;
+  int want = slot % n;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed) && want-- == 0) return cpu;
+  }
+#else
+  (void)slot;
+#endif
+  return -1;
+}
+
+bool pin_to_core(int core) {
+#if defined(__linux__)
+  if (core < 0) return false;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(core, &one);
+  return pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0;
+#else
+  (void)core;
+  return false;
+#endif
+}
+
+int current_core() {
+#if defined(__linux__)
+  return sched_getcpu();
+#else
+  return -1;
+#endif
 }
 
 ThreadPool& ThreadPool::instance() {
@@ -44,7 +99,12 @@ ThreadPool& ThreadPool::instance() {
 ThreadPool::ThreadPool(int participants) {
   int n = participants < 1 ? 0 : participants - 1;
   workers_.reserve(n);
-  for (int i = 0; i < n; ++i) workers_.emplace_back([this] { worker_loop(); });
+  for (int i = 0; i < n; ++i) {
+    workers_.emplace_back([this, i] {
+      pin_to_core(core_of_slot(i + 1));
+      worker_loop();
+    });
+  }
 }
 
 ThreadPool::~ThreadPool() {

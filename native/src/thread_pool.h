@@ -58,4 +58,15 @@ class ThreadPool {
 // Number of cores this process may run on.
 int usable_cores();
 
+// Threads that compute are bound to cores of their own, unless DYPE_PIN=0: slot 0 is the host
+// lane's (the caller of every asynchronous CPU kernel: host_lane.h), slots 1.. the pool's workers.
+// A caller and a worker that share one core for a whole call leave the worker idle: on a 2-vCPU
+// VM a two-thread SpMM then ran at one thread's speed in a quarter of the calls. The core of
+// `slot` among those this process may run on (wrapping around), or -1 where threads are not bound.
+int core_of_slot(int slot);
+// Bind the calling thread to `core` (nothing for -1); whether it was bound.
+bool pin_to_core(int core);
+// The core the calling thread is running on now, or -1 where unknown.
+int current_core();
+
 }  // namespace dype

@@ -2,7 +2,7 @@
 
 import type { CsrMatrix } from '../data/csr.js';
 import { checkEnum, checkInt, checkNumber, checkOptions, MAX_INDEX, overlaps } from '../validate.js';
-import { KERNEL_INLINE_WORK, nativeAddon } from '../native/addon.js';
+import { inlineMode, nativeAddon } from '../native/addon.js';
 import { callNative } from './native-call.js';
 import { checkGraph, inEdgesOf } from './in-edges.js';
 import { describe, InvalidArgumentError } from '../errors.js';
@@ -122,7 +122,7 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
       DIRECTIONS.indexOf(direction) as 0 | 1 | 2,
       alpha,
       beta,
-      g.rows + g.nnz < KERNEL_INLINE_WORK,
+      inlineMode(g.rows + g.nnz),
       startLevel,
       maxLevels,
     ),

@@ -9,7 +9,7 @@
 import { allocRowPtr, CsrMatrix, type ValueArray } from '../data/csr.js';
 import type { DenseMatrix } from '../data/dense.js';
 import type { RowRange } from '../devices/device.js';
-import { KERNEL_INLINE_WORK, nativeAddon, type NativeGemmInfo } from '../native/addon.js';
+import { type InlineMode, inlineMode, nativeAddon, type NativeGemmInfo } from '../native/addon.js';
 import { checkAdd, checkAffine, checkGemm, checkReduce, checkRelu, checkSddmm, type ReduceOp, wrap } from './dense-checks.js';
 import { callNative } from './native-call.js';
 import { takeOutput } from './output-pool.js';
@@ -43,7 +43,7 @@ async function invoke(
   on: DenseTarget,
   name: DenseEntry,
   args: readonly unknown[],
-  inline: boolean,
+  inline: InlineMode,
   outputs: readonly ArrayBufferView[] = [],
   keep?: KeepOutputs,
 ): Promise<{ seconds: number; run?: CudaRun }> {
@@ -96,7 +96,7 @@ export async function nativeRelu(x: DenseMatrix, range?: RowRange, on: DenseTarg
   const fn = nameOn('relu', on);
   const [begin, end] = checkRelu(fn, x, range);
   const out = takeOutput(fn, end - begin, x.cols, x.precision);
-  const r = await invoke(on, 'relu', [x.rows, x.cols, x.data, out, begin, end], out.length < KERNEL_INLINE_WORK, [out], keep);
+  const r = await invoke(on, 'relu', [x.rows, x.cols, x.data, out, begin, end], inlineMode(out.length), [out], keep);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
@@ -117,7 +117,7 @@ export async function nativeAffine(
   const fn = nameOn('affine', on);
   const [begin, end] = checkAffine(fn, x, scale, shift, range);
   const out = takeOutput(fn, end - begin, x.cols, x.precision);
-  const r = await invoke(on, 'affine', [x.rows, x.cols, x.data, scale, shift, out, begin, end], out.length < KERNEL_INLINE_WORK, [out], keep);
+  const r = await invoke(on, 'affine', [x.rows, x.cols, x.data, scale, shift, out, begin, end], inlineMode(out.length), [out], keep);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
@@ -137,7 +137,7 @@ export async function nativeAdd(
   const fn = nameOn('add', on);
   const [begin, end] = checkAdd(fn, x, y, range);
   const out = takeOutput(fn, end - begin, x.cols, x.precision);
-  const r = await invoke(on, 'add', [x.rows, x.cols, x.data, y.data, out, begin, end], out.length < KERNEL_INLINE_WORK, [out], keep);
+  const r = await invoke(on, 'add', [x.rows, x.cols, x.data, y.data, out, begin, end], inlineMode(out.length), [out], keep);
   return { output: wrap(end - begin, x.cols, out), ...r };
 }
 
@@ -154,7 +154,7 @@ export async function nativeReducePartial(x: DenseMatrix, op: ReduceOp, range?: 
   const fn = nameOn('reducePartial', on);
   const [begin, end] = checkReduce(fn, x, op, range);
   const acc = new Float64Array(x.cols);
-  const r = await invoke(on, 'reducePartial', [x.rows, x.cols, x.data, REDUCE_CODES[op], acc, begin, end], (end - begin) * x.cols < KERNEL_INLINE_WORK);
+  const r = await invoke(on, 'reducePartial', [x.rows, x.cols, x.data, REDUCE_CODES[op], acc, begin, end], inlineMode((end - begin) * x.cols));
   return { output: wrap(1, x.cols, acc), ...r };
 }
 
@@ -181,7 +181,7 @@ export async function nativeSddmm(
   const rows = end - begin;
   const values: ValueArray = u.precision === 'f32' ? new Float32Array(nnz) : new Float64Array(nnz);
   const args = [a.rows, a.cols, a.rowPtr, a.colIdx, a.values ?? null, u.data, v.data, u.cols, values, begin, end];
-  const r = await invoke(on, 'sddmm', args, nnz * Math.max(1, u.cols) + rows < KERNEL_INLINE_WORK, [values], keep);
+  const r = await invoke(on, 'sddmm', args, inlineMode(nnz * Math.max(1, u.cols) + rows), [values], keep);
   const rowPtr = allocRowPtr(rows, nnz);
   for (let r = 1; r <= rows; r++) {
     const e = a.rowStart(begin + r) - first;

@@ -4,7 +4,7 @@ import type { CsrMatrix } from '../data/csr.js';
 import { MAX_DENSE_ELEMENTS } from '../data/dense.js';
 import { describe, InvalidArgumentError, LimitError } from '../errors.js';
 import { checkMemory } from '../limits.js';
-import { KERNEL_INLINE_WORK, nativeAddon } from '../native/addon.js';
+import { inlineMode, nativeAddon } from '../native/addon.js';
 import { checkOptions, overlaps } from '../validate.js';
 import { callNative } from './native-call.js';
 import { checkGraph, inEdgesOf } from './in-edges.js';
@@ -61,7 +61,7 @@ export async function msbfs(graph: CsrMatrix, sources: Int32Array | readonly num
   const depths = opts.out === undefined ? new Int32Array(total) : checkOut(fn, opts.out, src.length, g, inEdges);
   const addon = nativeAddon();
   const stats = await callNative(fn, () =>
-    addon.msbfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, src, depths, (g.rows + g.nnz) * Math.ceil(src.length / 64) < KERNEL_INLINE_WORK),
+    addon.msbfs(g.rows, g.rowPtr, g.colIdx, inEdges.rowPtr, inEdges.colIdx, src, depths, inlineMode((g.rows + g.nnz) * Math.ceil(src.length / 64))),
   );
   return { depths, sources: src, edgesExamined: stats.edgesExamined, seconds: stats.seconds };
 }

@@ -45,7 +45,7 @@ export interface NativeAddon {
     y: DenseArray,
     rowBegin: number,
     rowEnd: number,
-    inline?: boolean,
+    inline?: InlineMode,
   ): Promise<NativeTimed>;
   /** spmm with k = 1 whose errors name spmv. */
   spmv: NativeAddon['spmm'];
@@ -61,7 +61,7 @@ export interface NativeAddon {
     direction: 0 | 1 | 2,
     alpha: number,
     beta: number,
-    inline?: boolean,
+    inline?: InlineMode,
     /** -1 (the default) for a fresh search; else resume the search held in `depth` at this level. */
     startLevel?: number,
     /** Stop after this many levels; 0 (the default) for none. */
@@ -75,11 +75,21 @@ export interface NativeAddon {
     inColIdx: Int32Array,
     sources: Int32Array,
     depths: Int32Array,
-    inline?: boolean,
+    inline?: InlineMode,
   ): Promise<NativeTimed & { readonly edgesExamined: number }>;
   /** y = x[rowBegin:rowEnd, :] * w, x m x k, w k x n (native/src/kernels/dense_binding.cc). */
-  gemm(m: number, k: number, n: number, x: DenseArray, w: DenseArray, y: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
-  relu(rows: number, cols: number, x: DenseArray, out: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
+  gemm(
+    m: number,
+    k: number,
+    n: number,
+    x: DenseArray,
+    w: DenseArray,
+    y: DenseArray,
+    rowBegin: number,
+    rowEnd: number,
+    inline?: InlineMode,
+  ): Promise<NativeTimed>;
+  relu(rows: number, cols: number, x: DenseArray, out: DenseArray, rowBegin: number, rowEnd: number, inline?: InlineMode): Promise<NativeTimed>;
   affine(
     rows: number,
     cols: number,
@@ -89,9 +99,9 @@ export interface NativeAddon {
     out: DenseArray,
     rowBegin: number,
     rowEnd: number,
-    inline?: boolean,
+    inline?: InlineMode,
   ): Promise<NativeTimed>;
-  add(rows: number, cols: number, x: DenseArray, y: DenseArray, out: DenseArray, rowBegin: number, rowEnd: number, inline?: boolean): Promise<NativeTimed>;
+  add(rows: number, cols: number, x: DenseArray, y: DenseArray, out: DenseArray, rowBegin: number, rowEnd: number, inline?: InlineMode): Promise<NativeTimed>;
   /** op: 0 sum, 1 max, 2 norm2; acc: cols doubles. */
   reducePartial(
     rows: number,
@@ -101,7 +111,7 @@ export interface NativeAddon {
     acc: Float64Array,
     rowBegin: number,
     rowEnd: number,
-    inline?: boolean,
+    inline?: InlineMode,
   ): Promise<NativeTimed>;
   sddmm(
     rows: number,
@@ -115,7 +125,7 @@ export interface NativeAddon {
     out: DenseArray,
     rowBegin: number,
     rowEnd: number,
-    inline?: boolean,
+    inline?: InlineMode,
   ): Promise<NativeTimed>;
   /** Which GEMM this build runs (see native/src/kernels/gemm.cc). */
   gemmInfo(): NativeGemmInfo;
@@ -178,3 +188,19 @@ export const INLINE_WORK = 1 << 15;
  * kernel's time, about a millisecond at most.
  */
 export const KERNEL_INLINE_WORK = 1 << 21;
+
+/** Work below this runs as one chunk on the calling thread in every CPU kernel: no pool thread joins in. */
+export const SINGLE_CHUNK_WORK = 1 << 15;
+
+/**
+ * Where a CPU kernel call runs: 0 on the addon's host lane (native/src/host_lane.h); 1 on the
+ * calling thread where no pool worker shares its core, else on the lane (a worker that shares the
+ * caller's core sits idle for the call, and a two-thread kernel runs at one thread's speed); 2 on
+ * the calling thread always (one chunk: no worker takes part). `true` and `false` mean 1 and 0.
+ */
+export type InlineMode = boolean | 0 | 1 | 2;
+
+/** The inline mode of a CPU kernel call of `work` units (stored entries times width plus rows, or elements). */
+export function inlineMode(work: number): InlineMode {
+  return work < SINGLE_CHUNK_WORK ? 2 : work < KERNEL_INLINE_WORK ? 1 : 0;
+}

@@ -59,7 +59,7 @@ size_t bytes_of(const Borrowed& b) { return b.length * (b.type == napi_float32_a
 template <class Compute>
 Napi::Value run(const Napi::CallbackInfo& info, const char* fn, size_t inline_at, const Borrowed& out, Compute compute) {
   return launch<Nothing>(info.Env(), fn, get_inline(info, inline_at), Pins::args(info, inline_at).output(out.data, bytes_of(out)),
-                         [compute](const char* f, Nothing&) { return compute(f); }, no_report);
+                         [compute](const char* f, Nothing&) { return compute(f); }, no_report, Runs::kOnHostLane);
 }
 
 // Where a dense call runs: the CPU's kernels or the card's, over the same checked arguments.

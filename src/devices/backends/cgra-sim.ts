@@ -99,7 +99,7 @@ class CgraSimDevice extends BackendDevice {
     const { a, x, range } = req;
     const y = outputRows(fn, x, range);
     const call = req.kind === 'spmm' ? cgraAddon().cgraSpmm : cgraAddon().cgraSpmv;
-    const c = await callNative(fn, () => call(...spmmArgs(a, x, y, range), this.params, inlineWork(a, range[0], range[1], x.cols)));
+    const c = await callNative(fn, () => call(...spmmArgs(a, x, y, range), this.params, inlineWork(a, range[0], range[1], x.cols) !== 0));
     return simulated(y, c);
   }
 
