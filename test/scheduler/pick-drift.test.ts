@@ -15,15 +15,9 @@ import { REAL_SPEED_DRIFT } from '../../src/scheduler/robust.js';
 import { CostTable } from '../../src/scheduler/space.js';
 import { bindWorkload, type BoundOp } from '../../src/workloads/bind.js';
 import { workload } from '../../src/workloads/library.js';
-import { smallGraph } from './schedule-fixtures.js';
+import { cpuCgraSystem, smallGraph } from './schedule-fixtures.js';
 
-const withCpu = buildSystem({
-  name: 'cpu-cgra',
-  devices: [
-    { name: 'cpu', backend: 'cpu' },
-    { name: 'cgra', backend: 'cgra-sim' },
-  ],
-});
+const withCpu = cpuCgraSystem();
 const simulatedOnly = buildSystem({
   name: 'gpu-cgra',
   devices: [

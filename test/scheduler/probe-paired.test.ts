@@ -4,22 +4,14 @@
 // points apart on the CPU were 1.2x apart in the plan and picked the wrong way.
 
 import { describe, expect, it } from 'vitest';
-import { buildSystem } from '../../src/devices/system.js';
 import { generate } from '../../src/generators/index.js';
 import type { ProbedCostSource } from '../../src/scheduler/probed-costs.js';
 import type { Prober } from '../../src/scheduler/probe.js';
 import { schedule } from '../../src/scheduler/schedule.js';
-import { specModel } from './schedule-fixtures.js';
+import { cpuCgraSystem, specModel } from './schedule-fixtures.js';
 
 describe('probing parts together', () => {
-  const system = buildSystem({
-    name: 'cpu-cgra',
-    devices: [
-      { name: 'cpu', backend: 'cpu' },
-      { name: 'cgra', backend: 'cgra-sim' },
-    ],
-    links: [],
-  });
+  const system = cpuCgraSystem();
   const graph = generate({ kind: 'grid', rows: 40, cols: 40, seed: 1 });
 
   it('prices every real part given, as it ran in the same rounds, replacing an earlier price', async () => {

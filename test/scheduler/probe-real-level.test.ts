@@ -5,22 +5,14 @@
 // taken since the shape); a simulator's part run exactly still costs what it cost.
 
 import { describe, expect, it } from 'vitest';
-import { buildSystem } from '../../src/devices/system.js';
 import { generate } from '../../src/generators/index.js';
 import type { ModelCostSource } from '../../src/scheduler/costs.js';
 import { ProbedCostSource } from '../../src/scheduler/probed-costs.js';
 import { schedule } from '../../src/scheduler/schedule.js';
-import { specModel } from './schedule-fixtures.js';
+import { cpuCgraSystem, specModel } from './schedule-fixtures.js';
 
 describe('the price of a real device part', () => {
-  const system = buildSystem({
-    name: 'cpu-cgra',
-    devices: [
-      { name: 'cpu', backend: 'cpu' },
-      { name: 'cgra', backend: 'cgra-sim' },
-    ],
-    links: [],
-  });
+  const system = cpuCgraSystem();
 
   it('grows with the work however the readings moved, where a simulator keeps what it ran', async () => {
     const graph = generate({ kind: 'grid', rows: 40, cols: 40, seed: 1 });

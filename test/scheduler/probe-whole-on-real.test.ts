@@ -3,21 +3,15 @@
 // second GEMM on email-Enron were priced at a third and a half of what they took whole.
 // Simulated devices and long operators keep the sample.
 
+import { cpuCgraSystem } from './schedule-fixtures.js';
 import { describe, expect, it } from 'vitest';
-import { buildSystem } from '../../src/devices/system.js';
 import { generate } from '../../src/generators/index.js';
 import { measuredRanges, probeRanges, WHOLE_PROBE_SECONDS } from '../../src/scheduler/probe-ranges.js';
 import { bindWorkload } from '../../src/workloads/bind.js';
 import { workload } from '../../src/workloads/library.js';
 
 describe('measuredRanges', () => {
-  const system = buildSystem({
-    name: 'cpu-cgra',
-    devices: [
-      { name: 'cpu', backend: 'cpu' },
-      { name: 'cgra', backend: 'cgra-sim' },
-    ],
-  });
+  const system = cpuCgraSystem();
   const [cpu, cgra] = system.devices as [(typeof system.devices)[0], (typeof system.devices)[0]];
   const bound = bindWorkload(workload('gcn'), generate({ kind: 'grid', rows: 40, cols: 40, deleteFraction: 0, seed: 2 }));
   const relu = bound.ops.find((o) => o.kind === 'relu')!;

@@ -1,6 +1,7 @@
 // Deterministic inputs for the scheduler tests: systems made only of simulated devices, the
 // spec-derived (uncalibrated) cost model, small generated graphs, hand-made workloads and a cost
-// source with fixed figures, so no test depends on this machine's calibration or CPU timings.
+// source with fixed figures, so no test depends on this machine's calibration or CPU timings
+// (cpuCgraSystem alone holds the real CPU, for the tests of what is specific to a measured device).
 
 import { CostModel } from '../../src/cost/model.js';
 import type { CsrMatrix } from '../../src/data/csr.js';
@@ -19,6 +20,17 @@ export function twoDeviceSystem(gpu: { memoryBytes?: number } = {}): System {
       { name: 'cgra', backend: 'cgra-sim' },
     ],
     links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
+  });
+}
+
+/** This machine's real CPU beside a simulated CGRA (for what is specific to a measured device). */
+export function cpuCgraSystem(): System {
+  return buildSystem({
+    name: 'cpu-cgra',
+    devices: [
+      { name: 'cpu', backend: 'cpu' },
+      { name: 'cgra', backend: 'cgra-sim' },
+    ],
   });
 }
 
