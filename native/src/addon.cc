@@ -87,6 +87,9 @@ Napi::Value CacheShareBytes(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(cache_share_bytes()));
 }
 
+// The core the host lane is bound to, or -1 where threads are not bound (host_lane.h).
+Napi::Value LaneCore(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), HostLane::instance().core()); }
+
 Napi::Value Threads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), ThreadPool::instance().participants());
 }
@@ -99,7 +102,7 @@ Napi::Value LiveWorkers(const Napi::CallbackInfo& info) {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"spmm", Spmm}, {"spmv", Spmv}, {"bfs", Bfs}, {"msbfs", MsBfs}, {"noopSync", NoopSync},
-                                   {"noopAsync", NoopAsync}, {"threads", Threads}, {"liveWorkers", LiveWorkers},
+                                   {"noopAsync", NoopAsync}, {"threads", Threads}, {"laneCore", LaneCore}, {"liveWorkers", LiveWorkers},
                                    {"cacheShareBytes", CacheShareBytes}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
   exports.Set("abiVersion", Napi::Number::New(env, 6));

@@ -6,7 +6,8 @@
 // the two then share one core for the whole call: a 48 us SpMM of bcsstk13 took 90 us in a quarter
 // of the calls, bimodal for no reason a model of the kernel can see, and planner and oracle timed
 // different modes (one thread, as with UV_THREADPOOL_SIZE=1, gave 47-50 us every time). One
-// thread keeps one placement, and the pool's worker settles on the other core.
+// thread keeps one placement; bound to a core of its own, with each pool worker bound to another
+// (thread_pool.h), caller and workers never meet.
 //
 // A call settles on the JS thread that made it through a thread-safe function of that thread's
 // environment. When an environment is torn down (the process exits, a worker thread ends), its
@@ -76,6 +77,8 @@ class HostLane {
   // bound, or the JS thread is on the lane's core (which no pool worker shares). On a worker's
   // core it would leave that worker idle for the call, so the call takes the lane instead.
   bool inline_is_safe() const;
+  // The core the lane is bound to, or -1 where threads are not bound.
+  int core() const { return core_; }
 
  private:
   HostLane();

@@ -55,6 +55,9 @@ int core_of_slot(int slot) {
   if (const char* env = std::getenv("DYPE_PIN")) {
     if (std::string(env) == "0") return -1;
   }
+  // One participant (DYPE_THREADS=1, or one core): no worker to keep apart, and several
+  // processes on one machine (MPI ranks) must not all be bound to the same first core.
+  if (usable_cores() < 2) return -1;
   const cpu_set_t& allowed = process_cores();
   const int n = CPU_COUNT(&allowed);
   if (n < 2) return -1;

@@ -136,6 +136,8 @@ export interface NativeAddon {
   noopSync(): void;
   noopAsync(): Promise<void>;
   threads(): number;
+  /** The core the host lane is bound to, or -1 where threads are not bound (docs/threads.md). */
+  laneCore(): number;
   /** Bytes of last-level cache this process can count on (L2 plus 4 MiB of L3 a core, at most the reported L3). */
   cacheShareBytes(): number;
   /** Kernel calls not yet destroyed (queued, running or awaiting their Promise's settlement). */

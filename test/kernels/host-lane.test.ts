@@ -80,6 +80,20 @@ describe('the host lane', () => {
     expect(r.stdout.trim()).toBe('ok');
   });
 
+  it('binds its threads only where there is a worker to keep apart, and not when told not to', () => {
+    const core = (env: Record<string, string>): number =>
+      Number(
+        spawnSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(addonPath)}).laneCore())`], {
+          encoding: 'utf8',
+          env: { ...process.env, ...env },
+        }).stdout.trim(),
+      );
+    const addon = nativeAddon();
+    expect(core({ DYPE_THREADS: '1' })).toBe(-1);
+    expect(core({ DYPE_PIN: '0' })).toBe(-1);
+    if (addon.threads() >= 2 && !process.env['DYPE_THREADS'] && process.env['DYPE_PIN'] !== '0') expect(core({})).toBeGreaterThanOrEqual(0);
+  });
+
   it('holds no event loop open once its calls have settled', () => {
     const r = runChild(`
       spmm(problem(1000, 4)).then((s) => console.log(s.seconds > 0 ? 'settled' : 'wrong'));
