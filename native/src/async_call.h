@@ -7,8 +7,8 @@
 #include <napi.h>
 
 #include <atomic>
-#include <memory>
 #include <chrono>
+#include <memory>
 #include <new>
 #include <string>
 #include <utility>
