@@ -126,7 +126,8 @@ HostLane::HostLane() : core_(core_of_slot(0)) {
 }
 
 bool HostLane::inline_is_safe() const {
-  return core_ < 0 || ThreadPool::instance().participants() < 2 || current_core() == core_;
+  // Bound (core_ >= 0) only where the pool has workers to keep apart (core_of_slot).
+  return core_ < 0 || current_core() == core_;
 }
 
 void HostLane::post(std::shared_ptr<EnvLane> env, LaneCall* call) {
