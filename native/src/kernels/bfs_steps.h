@@ -239,6 +239,16 @@ void DirectionOptimizingBfs<P>::queue_to_bitmap(int64_t q_begin, int64_t q_end) 
   std::fill(front_.begin(), front_.end(), 0);
   const int64_t f = q_end - q_begin;
   const int64_t chunks = chunks_for(f, 1 << 14);
+  // One thread alone sets the bits with plain stores: an atomic OR per vertex cost 6 ns each, a
+  // fifth of a facebook_combined search (7.1 of 31 us, at one thread as at two).
+  if (chunks == 1) {
+    uint64_t* front = front_.data();
+    for (int64_t i = q_begin; i < q_end; ++i) {
+      const int32_t v = queue_[i];
+      front[v >> 6] |= uint64_t(1) << (v & 63);
+    }
+    return;
+  }
   pool_.parallel_for(chunks, [&](int64_t c) {
     for (int64_t i = q_begin + f * c / chunks, end = q_begin + f * (c + 1) / chunks; i < end; ++i) {
       const int32_t v = queue_[i];
