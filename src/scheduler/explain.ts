@@ -146,11 +146,15 @@ export function explain(x: ExplainInput): Explanation {
     const over = picked.simplified.over;
     const label = bound.ops.map((op, i) => `${op.id}:${table.choices[i]![over[i]!]!.label}`).join(', ');
     const { kind, gain, exposure } = picked.simplified;
-    const what = `A mapping with ${kind === 'one device' ? 'more devices' : kind === 'no split' ? 'splits' : 'more splits'} (${label}) was predicted ${(100 * gain).toFixed(1)}% better`;
+    const other = kind === 'other shares';
+    const what = other
+      ? `The same splits at other shares (${label}) were predicted ${(100 * gain).toFixed(1)}% better`
+      : `A mapping with ${kind === 'one device' ? 'more devices' : kind === 'no split' ? 'splits' : 'more splits'} (${label}) was predicted ${(100 * gain).toFixed(1)}% better`;
+    const kept = other ? 'the shares that hold up when it moves are kept' : 'the simpler mapping is kept';
     summary.push(
       exposure
-        ? `${what} as probed, but ${(100 * exposure.gain).toFixed(1)}% worse on average over a real device running ${(100 * exposure.drift).toFixed(0)}% faster or slower than probed (a part on a device whose speed does not move sets the makespan when the other speeds up): the simpler mapping is kept.`
-        : `${what}, inside the model's resolution of ${(100 * picked.margin).toFixed(1)}% for these devices: the simpler mapping is kept.`,
+        ? `${what} as probed, but ${(100 * exposure.gain).toFixed(1)}% worse on average over a real device running ${(100 * exposure.drift).toFixed(0)}% faster or slower than probed (a part on a device whose speed does not move sets the makespan when the other speeds up): ${kept}.`
+        : `${what}, inside the model's resolution of ${(100 * picked.margin).toFixed(1)}% for these devices: ${kept}.`,
     );
   }
   const singles = exploration.baselines.filter((b) => b.name.endsWith(' alone') && b.feasible && b.time !== undefined);

@@ -11,7 +11,7 @@ import type { PlanningCosts } from './costs.js';
 import { Evaluator } from './evaluate.js';
 import type { FrontProblem } from './front.js';
 import type { Policy } from './policy.js';
-import { REAL_SPEED_DRIFT, robustPick } from './robust.js';
+import { partsOf, REAL_SPEED_DRIFT, robustPick } from './robust.js';
 import { type Choice, type CostSource, CostTable } from './space.js';
 
 /** The scalar a policy minimises, or undefined for a weighted policy (picked from the front). */
@@ -35,7 +35,8 @@ const MARGIN_SHARE = 0.1;
 const MIN_MARGIN = 0.005;
 const MAX_MARGIN = 0.05;
 
-type Simplification = 'one device' | 'no split' | 'fewer splits';
+/** What a simpler pick dropped; 'other shares' keeps every part and moves the split points (the drift rule). */
+type Simplification = 'one device' | 'no split' | 'fewer splits' | 'other shares';
 
 export interface PickResult {
   readonly genome: Int32Array;
@@ -160,7 +161,8 @@ export function pickMapping(problem: FrontProblem, objective: ScalarObjective, o
     const gain = robust.value / ruledPick.o.value - 1;
     const devices = new Set(Array.from(robust.genome).flatMap((c, i) => choices[i]![c]!.parts.map((p) => p.device)));
     const unsplit = Array.from(robust.genome).every((c, i) => choices[i]![c]!.parts.length === 1);
-    const kind: Simplification = devices.size === 1 ? 'one device' : unsplit ? 'no split' : 'fewer splits';
+    const fewer = partsOf(problem, robust.genome) < partsOf(problem, ruledPick.o.genome);
+    const kind: Simplification = devices.size === 1 ? 'one device' : unsplit ? 'no split' : fewer ? 'fewer splits' : 'other shares';
     return { ...result, genome: robust.genome, simplified: { over: ruledPick.o.genome, gain, kind, exposure } };
   }
   const { o, kind } = ruledPick;

@@ -85,6 +85,19 @@ describe('the drift rule', () => {
     expect(cgra.fraction).toBeGreaterThan(0.3);
   });
 
+  it('says when it kept the same split at other shares, not a simpler mapping', () => {
+    // A CGRA 20x slower than the CPU: balanced at about 5%, but a CPU 25% faster than probed then
+    // waits on the CGRA, so the mean over the drift favours giving the CGRA a little less (4%).
+    const { problem, costs } = problemOf(withCpu, [100e-6, 2000e-6]);
+    const picked = pickMapping(problem, 'min-time', { costs, model: costs })!;
+    expect(devicesOf(problem, picked.genome)).toEqual(['cpu', 'cgra']);
+    expect(devicesOf(problem, picked.simplified!.over)).toEqual(['cpu', 'cgra']);
+    const cpuShare = (g: Int32Array): number => problem.choices[0]![g[0]!]!.parts[0]!.fraction;
+    expect(cpuShare(picked.genome)).toBeGreaterThan(cpuShare(picked.simplified!.over));
+    // Not "fewer splits": both have one split of two parts (the explanation reads this kind).
+    expect(picked.simplified!.kind).toBe('other shares');
+  });
+
   it('changes nothing where every device is simulated', () => {
     const { problem, costs } = problemOf(simulatedOnly, [100e-6, 3000e-6]);
     const picked = pickMapping(problem, 'min-time', { costs, model: costs })!;
