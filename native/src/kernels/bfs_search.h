@@ -139,10 +139,13 @@ class DirectionOptimizingBfs {
   bool gather_;
   static constexpr double kBottomUpWaste = 4.0;
   // Frontier edges below which a top-down step runs on the calling thread alone (see
-  // top_down_step). 16,384 rather than 4,096: at 2 threads on the development VM, bcsstk25
-  // searched in 0.95 ms against 1.14 and delaunay_n16 in 3.4 against 3.7 (builds alternated,
-  // four runs of 80 searches each), and no other graph of the bench moved beyond its spread.
-  static constexpr int64_t kParallelTopDownEdges = 16384;
+  // top_down_step). It was 16,384, set on the Intel VM before the host lane and the workers were
+  // bound to cores of their own; since, a mesh's levels (3,500 edges each on delaunay_n16) gain
+  // from the second thread. Two threads on the Zen 5 VM, `await bfs()` back to back over eight
+  // sources, three processes per bound alternated (median us, 16,384 / 4,096 / 2,048):
+  // delaunay_n16 1452-1582 / 1266-1277 / 1249-1286, mdual 4385-4727 / 4032-4687 / 4110-4262,
+  // bcsstk25 301-319 / 301-308 / 320-327, 4elt and email-Enron alike within their spread.
+  static constexpr int64_t kParallelTopDownEdges = 4096;
   // In-edges a bottom-up chunk should hold (see bottom_up_step).
   static constexpr int64_t kBottomUpChunkEdges = 8192;
   // Frontier edges below which a step stays top-down (see run()).
