@@ -62,7 +62,8 @@ function realDevices(problem: FrontProblem, genomes: readonly Int32Array[]): num
 }
 
 /** Parts over all operators: what "simpler" counts. */
-export const partsOf = (problem: FrontProblem, genome: Int32Array): number => Array.from(genome).reduce((n, c, i) => n + problem.choices[i]![c]!.parts.length, 0);
+export const partsOf = (problem: FrontProblem, genome: Int32Array): number =>
+  Array.from(genome).reduce((n, c, i) => n + problem.choices[i]![c]!.parts.length, 0);
 
 export interface RobustPick {
   readonly genome: Int32Array;
