@@ -12,7 +12,7 @@ import { nativeAddon } from '../../src/native/addon.js';
 import { median, type PairedSettings } from '../common/measure.js';
 import { emitReport, fixed, machineInfo, progress, type SuiteReport } from '../common/report.js';
 import { runPerThreadCount, threadCounts } from '../kernels/threads.js';
-import { loadReferences } from '../references/load.js';
+import { bestTriad, loadReferences } from '../references/load.js';
 import { measureElementwise } from './elementwise.js';
 import { measureForward } from './forward.js';
 import { gemmShapes, measureGemm, numpyTimes, type GemmRow } from './gemm.js';
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const threads = nativeAddon().threads();
   const gemmInfo = gemmLibrary();
   const notes: string[] = [];
-  const triadGBs = refs.triad(2 ** 24, threads);
+  const triadGBs = bestTriad(refs, threads);
   const cacheBytes = nativeAddon().cacheShareBytes();
   progress(`dense: ${threads} threads, triad ${fixed(triadGBs, 1)} GB/s, GEMM: ${gemmInfo.library} ${gemmInfo.version} ${gemmInfo.reason}`);
   if (refs.blasGemm === undefined)
