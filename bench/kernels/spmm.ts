@@ -117,13 +117,15 @@ interface Refs {
   readonly eigen: ReferenceAddon;
   readonly graphblas: GraphblasReference | undefined;
   readonly threads: number;
-  /** Measured in this run: triad GB/s at `threads` threads, and the cache share in bytes. */
-  readonly triadGBs: number;
+  /** This process's cache share in bytes. */
   readonly cacheBytes: number;
 }
 
+/** A row before its bound share is priced (the triad is known only at the end of the run). */
+type Timed = Omit<Row, 'boundShare'>;
+
 /** Verify, then time dype against every reference on one matrix, precision and k. */
-async function compare(name: string, required: boolean, a: CsrMatrix, precision: Precision, k: number, refs: Refs): Promise<Row> {
+async function compare(name: string, required: boolean, a: CsrMatrix, precision: Precision, k: number, refs: Refs): Promise<Timed> {
   const { eigen, graphblas, threads } = refs;
   const x = denseFeatures({ rows: a.cols, cols: k, seed: 7, precision });
   const out = DenseMatrix.zeros(a.rows, k, precision);
@@ -162,7 +164,7 @@ async function compare(name: string, required: boolean, a: CsrMatrix, precision:
     const against = (i: number): number => pairedRatio(samples[i]!, samples[0]!);
     const eb = precision === 'f32' ? 4 : 8;
     const { compulsory: compulsoryBytes, bound: boundBytes } = gatherAwareBytes(a, k, eb, refs.cacheBytes);
-    const row: Row = {
+    const row: Timed = {
       input: name,
       required,
       rows: a.rows,
@@ -170,7 +172,6 @@ async function compare(name: string, required: boolean, a: CsrMatrix, precision:
       nnz: a.nnz,
       compulsoryBytes,
       boundBytes,
-      boundShare: boundBytes / (refs.triadGBs * 1e6) / dype!.median,
       largerThanCache: compulsoryBytes > refs.cacheBytes,
       dype: dype!,
       eigen: ref!,
@@ -211,13 +212,13 @@ async function main(): Promise<void> {
   const cacheBytes = nativeAddon().cacheShareBytes();
   progress(`spmm: triad ${fixed(triadGBs, 1)} GB/s with ${threads} threads; cache share ${fixed(cacheBytes / 2 ** 20, 1)} MiB`);
   // GraphBLAS's mxm is the slowest side by 3-8x and takes most of a full run: --no-graphblas leaves it out.
-  const refs: Refs = { eigen: loaded.addon, graphblas: args['no-graphblas'] ? undefined : gbLoaded.graphblas, threads, triadGBs, cacheBytes };
+  const refs: Refs = { eigen: loaded.addon, graphblas: args['no-graphblas'] ? undefined : gbLoaded.graphblas, threads, cacheBytes };
   const only = args.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((n) => !INPUTS.some((x) => x.name === n)) ?? [];
   if (unknown.length > 0) throw new Error(`--only: unknown input ${unknown.join(', ')} (known: ${INPUTS.map((x) => x.name).join(', ')})`);
   const inputs = INPUTS.filter((i) => (only ? only.includes(i.name) : i.sizes.includes(size)));
   const configs = PRECISIONS.flatMap((precision) => KS.map((k) => ({ precision: precision as Precision, k })));
-  const rowsOf = configs.map((): Row[] => []);
+  const timedOf = configs.map((): Timed[] => []);
   for (const input of inputs) {
     const made = await input.make();
     if (typeof made === 'string') {
@@ -232,7 +233,7 @@ async function main(): Promise<void> {
         notes.push(`${input.name} ${precision} k=${k} skipped: a dense operand would exceed ${DENSE_LIMIT_BYTES / 2 ** 20} MiB.`);
         continue;
       }
-      rowsOf[i]!.push(await compare(input.name, input.required, withValues(made, precision), precision, k, refs));
+      timedOf[i]!.push(await compare(input.name, input.required, withValues(made, precision), precision, k, refs));
       collectGarbage();
     }
   }
@@ -243,7 +244,7 @@ async function main(): Promise<void> {
   const triadEnd = bestTriad(loaded.addon, threads);
   const boundTriad = Math.max(triadGBs, triadEnd);
   progress(`spmm: triad ${fixed(triadEnd, 1)} GB/s at the end (${fixed(triadGBs, 1)} at the start); the bound is priced at ${fixed(boundTriad, 1)}`);
-  for (const rows of rowsOf) rows.forEach((r, j) => (rows[j] = { ...r, boundShare: r.boundBytes / (boundTriad * 1e6) / r.dype.median }));
+  const rowsOf = timedOf.map((rows): Row[] => rows.map((r) => ({ ...r, boundShare: r.boundBytes / (boundTriad * 1e6) / r.dype.median })));
   const results = configs.map(({ precision, k }, i) => summarizeConfig(precision, k, rowsOf[i]!));
   const all = results.flatMap((c) => c.rows);
   const large = all.filter((r) => r.largerThanCache);
@@ -357,7 +358,7 @@ async function main(): Promise<void> {
       precisions: PRECISIONS,
       threads,
       timing: SETTINGS,
-      triadGBs,
+      triadGBs: boundTriad,
       cacheBytes,
       eigen: eigenVersion,
       graphblas: gbVersion ?? null,
