@@ -10,6 +10,18 @@
 
 namespace dype {
 
+// One core's L2 in bytes (2 MiB where sysconf does not know).
+inline int64_t l2_cache_bytes() {
+  static const int64_t l2 = [] {
+    int64_t bytes = 0;
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return bytes > 0 ? bytes : int64_t{2} << 20;
+  }();
+  return l2;
+}
+
 // Bytes of last-level cache this process can count on keeping its data in. The reported L3 is
 // the whole socket's (300 MiB on the 2-vCPU cloud machine this was tuned on, shared with every
 // other tenant of the host), so the share is capped at L2 plus kL3PerCore for each core the pool
@@ -18,12 +30,11 @@ namespace dype {
 inline int64_t cache_share_bytes() {
   static const int64_t share = [] {
     constexpr int64_t kL3PerCore = int64_t{4} << 20;
-    int64_t l2 = 0, l3 = 0;
-#if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
-    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    const int64_t l2 = l2_cache_bytes();
+    int64_t l3 = 0;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
     l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
 #endif
-    if (l2 <= 0) l2 = int64_t{2} << 20;
     if (l3 <= 0) l3 = int64_t{32} << 20;
     const int64_t cores = std::max(1, usable_cores());
     return std::min<int64_t>(l3 + l2 * cores, cores * (l2 + kL3PerCore));

@@ -3,6 +3,7 @@
 // partial sum (a carry) that one cheap serial pass adds in afterwards.
 #include "spmm.h"
 #include "populate.h"
+#include "../machine.h"
 #include "spmm_row.h"
 
 #include <algorithm>
@@ -20,6 +21,7 @@ namespace dype {
 namespace {
 
 using spmm_row::accumulate_row;
+using spmm_row::Prefetch;
 using spmm_row::Pattern;
 
 // Smallest x in [lo, hi] with ends[x] > diagonal - x - 1, i.e. the row coordinate where the
@@ -121,6 +123,23 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
     chunks = std::min<int64_t>(pool.participants() * 16, std::max<int64_t>(1, total / 256));
   }
 
+  // Prefetching pays when each gathered row of x spans cache lines of its own (not for SpMV).
+  // Every line of a row wider than the 128-byte pair the hardware fetches together, where the
+  // gathers miss L2: X beyond the cache share (they go to memory), or beyond L2 with under 32
+  // entries a row (they come from L3; at 32 or more, as in FEM matrices, each X row serves so
+  // many neighbouring output rows that most gathers hit L2, and the extra prefetches cost
+  // bcsstk16 15-20% at FP32 k = 128 and FP64 k = 32). One call of each build alternated, one
+  // thread: 1.1-1.6x on roads and meshes at FP32 k = 128 and FP64 k = 32 and 128
+  // (luxembourg_osm FP64 k = 128 14.0 -> 8.7 ms), 1.1-1.2x on email-Enron and Kronecker 14 at
+  // FP64, 0.95-0.99x on the banded input at FP64 k = 128; at FP32 k = 32 a second prefetch cost
+  // 5-7% everywhere.
+  const int64_t row_bytes = k * static_cast<int64_t>(sizeof(T));
+  const int64_t x_bytes = s.a.cols * row_bytes;
+  const bool gathers_miss = x_bytes > cache_share_bytes() || (x_bytes > l2_cache_bytes() && nnz < 32 * rows);
+  const Prefetch prefetch_extent = row_bytes < 32                     ? Prefetch::kNone
+                                   : row_bytes > 128 && gathers_miss ? Prefetch::kWholeRow
+                                                                     : Prefetch::kFirstLine;
+
   std::vector<int64_t> carry_row(chunks, -1);
   std::vector<T> carry(static_cast<size_t>(chunks * k));
   std::atomic<int64_t> bad_col(-1);
@@ -135,9 +154,7 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
     T* __restrict y = static_cast<T*>(s.y);
     const uint64_t cols = static_cast<uint64_t>(s.a.cols);
     const int64_t nz_end = nnz;
-    // Prefetching pays when each gathered row of x spans cache lines of its own; for narrow x
-    // (SpMV) a line serves many neighbours and the extra loads only slow the loop.
-    const bool prefetch = k * static_cast<int64_t>(sizeof(T)) >= 32;
+    const Prefetch prefetch = prefetch_extent;
 
     const int64_t d0 = total / chunks * c + std::min(c, total % chunks);
     const int64_t d1 = d0 + total / chunks + (c < total % chunks ? 1 : 0);

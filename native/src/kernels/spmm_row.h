@@ -37,6 +37,15 @@ inline void axpy(T* __restrict acc, const T* __restrict xr, T a, int64_t k) {
 
 constexpr int64_t kPrefetchDistance = 8;
 
+// How much of an upcoming X row to prefetch, chosen per call by spmm.cc.
+enum class Prefetch {
+  kNone,      // narrow rows (SpMV): a line serves many neighbours, extra loads only slow the loop
+  kFirstLine, // X fits in L2, or rows of at most 128 bytes: the first line is enough
+  kWholeRow,  // every line of the row (up to kPrefetchRowBytes): a gather of a wide row from
+              // L3 or memory is several line misses the hardware prefetchers do not foresee
+};
+constexpr int kPrefetchRowBytes = 1024;
+
 // One output row: dst = sum over nonzeros [p, stop) of value * x[col, :]. Returns the new p, or
 // -1 after recording the position of an out-of-range column in *bad.
 //
@@ -72,7 +81,7 @@ constexpr int row_vector_bytes() {
 template <int K, typename V, typename T>
 inline int64_t accumulate_row(T* __restrict dst, const int32_t* __restrict cols_of, const V* vals,
                               const T* __restrict x, int64_t p, int64_t stop, uint64_t cols, int64_t k,
-                              bool prefetch, int64_t nz_end, int64_t* bad) {
+                              Prefetch prefetch, int64_t nz_end, int64_t* bad) {
   constexpr int kVectorBytes = row_vector_bytes<K, T>();
   constexpr int kLanes = static_cast<int>(kVectorBytes / sizeof(T));
   if constexpr (K > 0 && K % kLanes == 0) {
@@ -80,15 +89,24 @@ inline int64_t accumulate_row(T* __restrict dst, const int32_t* __restrict cols_
     constexpr int kStrip = std::min<int>(K, kStripBytes / static_cast<int>(sizeof(T)));
     static_assert(K % kStrip == 0 && kStrip % kLanes == 0, "strips must tile the row");
     constexpr int kVectors = kStrip / kLanes;
+    constexpr int kRowPrefetchBytes = std::min<int>(K * static_cast<int>(sizeof(T)), kPrefetchRowBytes);
     const int64_t first = p;
     for (int strip = 0; strip < K / kStrip; ++strip) {
       vec acc[kVectors];
 #pragma GCC unroll 16
       for (int i = 0; i < kVectors; ++i) acc[i] = vec{};
       for (p = first; p < stop; ++p) {
-        if (prefetch && strip == 0 && p + kPrefetchDistance < nz_end) {
+        if (prefetch != Prefetch::kNone && strip == 0 && p + kPrefetchDistance < nz_end) {
           const uint32_t pc = static_cast<uint32_t>(cols_of[p + kPrefetchDistance]);
-          if (pc < cols) __builtin_prefetch(x + static_cast<int64_t>(pc) * K);
+          if (pc < cols) {
+            const char* line = reinterpret_cast<const char*>(x + static_cast<int64_t>(pc) * K);
+            if (prefetch == Prefetch::kWholeRow) {
+#pragma GCC unroll 16
+              for (int b = 0; b < kRowPrefetchBytes; b += 64) __builtin_prefetch(line + b);
+            } else {
+              __builtin_prefetch(line);
+            }
+          }
         }
         const int32_t col = cols_of[p];
         if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) return (*bad = p), -1;
@@ -108,7 +126,7 @@ inline int64_t accumulate_row(T* __restrict dst, const int32_t* __restrict cols_
   } else {
     for (int64_t j = 0; j < k; ++j) dst[j] = T(0);
     for (; p < stop; ++p) {
-      if (prefetch && p + kPrefetchDistance < nz_end) {
+      if (prefetch != Prefetch::kNone && p + kPrefetchDistance < nz_end) {
         const uint32_t pc = static_cast<uint32_t>(cols_of[p + kPrefetchDistance]);
         if (pc < cols) __builtin_prefetch(x + static_cast<int64_t>(pc) * k);
       }
