@@ -87,6 +87,11 @@ Napi::Value CacheShareBytes(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(cache_share_bytes()));
 }
 
+// One core's L2 in bytes (machine.h): the CPU BFS's direction rule sizes its threshold by it.
+Napi::Value L2CacheBytes(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(l2_cache_bytes()));
+}
+
 // The core the host lane is bound to, or -1 where threads are not bound (host_lane.h).
 Napi::Value LaneCore(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), HostLane::instance().core()); }
 
@@ -103,9 +108,9 @@ Napi::Value LiveWorkers(const Napi::CallbackInfo& info) {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"spmm", Spmm}, {"spmv", Spmv}, {"bfs", Bfs}, {"msbfs", MsBfs}, {"noopSync", NoopSync},
                                    {"noopAsync", NoopAsync}, {"threads", Threads}, {"laneCore", LaneCore}, {"liveWorkers", LiveWorkers},
-                                   {"cacheShareBytes", CacheShareBytes}});
+                                   {"cacheShareBytes", CacheShareBytes}, {"l2CacheBytes", L2CacheBytes}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
-  exports.Set("abiVersion", Napi::Number::New(env, 6));
+  exports.Set("abiVersion", Napi::Number::New(env, 7));
   return exports;
 }
 

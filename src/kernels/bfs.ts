@@ -12,7 +12,7 @@ const DIRECTIONS: readonly BfsDirection[] = ['auto', 'top-down', 'bottom-up'];
 
 // Beamer's thresholds: the one TypeScript definition is src/beamer.ts (the native side's is
 // kBeamerAlpha / kBeamerBeta in native/src/kernels/bfs.h).
-import { BEAMER_ALPHA, BEAMER_BETA } from '../beamer.js';
+import { BEAMER_ALPHA, BEAMER_BETA, cpuBeamerAlpha } from '../beamer.js';
 
 export { BEAMER_ALPHA, BEAMER_BETA };
 
@@ -30,7 +30,10 @@ export interface BfsOptions {
    * (`symmetric`) need none; otherwise it is computed once per graph and cached.
    */
   readonly inEdges?: CsrMatrix;
-  /** Go bottom-up when the frontier's edges exceed the unexplored edges / alpha. @default 15 */
+  /**
+   * Go bottom-up when the frontier's edges exceed the unexplored edges / alpha. @default 5 where
+   * the depth array fits in half of a core's L2, else 15 (`cpuBeamerAlpha`, src/beamer.ts)
+   */
   readonly alpha?: number;
   /** Return top-down when the frontier falls below n / beta vertices. @default 18 */
   readonly beta?: number;
@@ -88,7 +91,7 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
   if (g.rows === 0) throw new InvalidArgumentError(`${fn}: the graph has no vertices`);
   checkInt(fn, 'source', source, 0, Math.min(g.rows - 1, MAX_INDEX));
   const direction = opts.direction === undefined ? 'auto' : checkEnum(fn, 'direction', opts.direction, DIRECTIONS);
-  const alpha = opts.alpha === undefined ? BEAMER_ALPHA : checkNumber(fn, 'alpha', opts.alpha, Number.MIN_VALUE);
+  const alpha = opts.alpha === undefined ? undefined : checkNumber(fn, 'alpha', opts.alpha, Number.MIN_VALUE);
   const beta = opts.beta === undefined ? BEAMER_BETA : checkNumber(fn, 'beta', opts.beta, Number.MIN_VALUE);
   if (opts.parents !== undefined && typeof opts.parents !== 'boolean') {
     throw new InvalidArgumentError(`${fn}: parents must be a boolean, got ${String(opts.parents)}`);
@@ -120,7 +123,7 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
       depth,
       parent ?? null,
       DIRECTIONS.indexOf(direction) as 0 | 1 | 2,
-      alpha,
+      alpha ?? cpuBeamerAlpha(g.rows, addon.l2CacheBytes()),
       beta,
       inlineMode(g.rows + g.nnz),
       startLevel,

@@ -140,11 +140,13 @@ export interface NativeAddon {
   laneCore(): number;
   /** Bytes of last-level cache this process can count on (L2 plus 4 MiB of L3 a core, at most the reported L3). */
   cacheShareBytes(): number;
+  /** One core's L2 in bytes (2 MiB where the system does not say). */
+  l2CacheBytes(): number;
   /** Kernel calls not yet destroyed (queued, running or awaiting their Promise's settlement). */
   liveWorkers(): number;
 }
 
-const EXPECTED_ABI = 6;
+const EXPECTED_ABI = 7;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */
