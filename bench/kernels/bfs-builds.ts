@@ -14,7 +14,7 @@ import { median } from '../../src/stats.js';
 import { loadReferences } from '../references/load.js';
 import { GRAPHS, prepare } from './bfs-graphs.js';
 import { sameDepths } from './bfs-multi.js';
-import { loadTwoBuilds, positiveCount } from './two-builds.js';
+import { letOtherLaneSleep, loadTwoBuilds, positiveCount } from './two-builds.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -65,6 +65,7 @@ for (const name of args.only.split(',')) {
       const t = [0, 0];
       for (const which of (i + r) % 2 === 0 ? [0, 1] : [1, 0]) {
         const [build, depth] = which === 0 ? [oldBuild, depthOld] : [newBuild, depthNew];
+        await letOtherLaneSleep();
         await search(build, source, depth);
         t[which] = await search(build, source, depth);
       }

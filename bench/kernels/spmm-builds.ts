@@ -4,7 +4,7 @@
 // outputs are compared element by element. For judging a kernel change before it lands; the
 // regression gate judges it against Eigen afterwards.
 // Run: node --import tsx bench/kernels/spmm-builds.ts --old OLD.node --new NEW.node
-//        [--k 8,32,128] [--precision f32,f64] [--only email-Enron,bcsstk16] [--rounds 9]
+//        [--k 8,32,128] [--precision f32,f64] [--only email-Enron,bcsstk16] [--rounds 9] [--batch 1]
 // (build the old addon first and copy build/Release/dype_native.node aside; DYPE_THREADS sets
 // the threads of both).
 
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import type { CsrMatrix } from '../../src/data/csr.js';
 import { median } from '../../src/stats.js';
 import { INPUTS } from './spmm-inputs.js';
-import { loadTwoBuilds, positiveCount } from './two-builds.js';
+import { letOtherLaneSleep, loadTwoBuilds, positiveCount } from './two-builds.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,6 +22,7 @@ const { values: args } = parseArgs({
     precision: { type: 'string', default: 'f32,f64' },
     only: { type: 'string', default: 'email-Enron,luxembourg_osm,bcsstk16,kronecker-14,grid-256x256-del0.1,banded-2^15-hb8' },
     rounds: { type: 'string', default: '9' },
+    batch: { type: 'string', default: '1' },
   },
   strict: true,
 });
@@ -30,6 +31,9 @@ if (!ks.every((k) => Number.isInteger(k) && k >= 1)) throw new Error(`--k must b
 const precisions = args.precision.split(',');
 if (!precisions.every((p) => p === 'f32' || p === 'f64')) throw new Error(`--precision must be f32, f64 or f32,f64, got ${args.precision}`);
 const rounds = positiveCount('--rounds', args.rounds);
+// Calls timed together per build and round: the kernel seconds of `batch` calls back to back,
+// which steadies sub-millisecond products whose single calls move 10-20% between rounds.
+const batch = positiveCount('--batch', args.batch);
 
 interface SpmmAddon {
   spmm(...a: unknown[]): Promise<{ seconds: number }>;
@@ -64,8 +68,11 @@ for (const name of args.only.split(',')) {
         const t = [0, 0];
         for (const which of order) {
           const [build, y] = which === 0 ? [oldBuild, yOld] : [newBuild, yNew];
+          await letOtherLaneSleep();
           await call(build, y);
-          t[which] = await call(build, y);
+          let ms = 0;
+          for (let b = 0; b < batch; b++) ms += await call(build, y);
+          t[which] = ms / batch;
         }
         perRound.push(t[0]! / t[1]!);
         oldMs.push(t[0]!);
