@@ -125,17 +125,14 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
 
   // Prefetching pays when each gathered row of x spans cache lines of its own (not for SpMV).
   // Every line of a row wider than the 128-byte pair the hardware fetches together, where the
-  // gathers miss L2: X beyond the cache share (they go to memory), or beyond L2 with under 32
-  // entries a row (they come from L3; at 32 or more, as in FEM matrices, each X row serves so
-  // many neighbouring output rows that most gathers hit L2, and the extra prefetches cost
-  // bcsstk16 15-20% at FP32 k = 128 and FP64 k = 32). One call of each build alternated, one
-  // thread: 1.1-1.6x on roads and meshes at FP32 k = 128 and FP64 k = 32 and 128
-  // (luxembourg_osm FP64 k = 128 14.0 -> 8.7 ms), 1.1-1.2x on email-Enron and Kronecker 14 at
-  // FP64, 0.95-0.99x on the banded input at FP64 k = 128; at FP32 k = 32 a second prefetch cost
-  // 5-7% everywhere.
+  // gathers miss: X beyond L2 and under 16 entries a row (roads, meshes, email-Enron). With more
+  // entries a row each X row serves many nearby output rows or is a hub's (FEM, banded,
+  // Kronecker), the gathers mostly hit or stream in order, and the extra prefetches cost 5-14%.
+  // Builds alternated in one process, one thread (bench/kernels/spmm-builds.ts --batch 4):
+  // 1.06-1.70x on luxembourg_osm and the grid at FP32 k = 128 and FP64 k = 32 and 128
+  // (luxembourg_osm FP64 k = 128 1.60-1.70x), 1.08-1.13x on email-Enron.
   const int64_t row_bytes = k * static_cast<int64_t>(sizeof(T));
-  const int64_t x_bytes = s.a.cols * row_bytes;
-  const bool gathers_miss = x_bytes > cache_share_bytes() || (x_bytes > l2_cache_bytes() && nnz < 32 * rows);
+  const bool gathers_miss = s.a.cols * row_bytes > l2_cache_bytes() && nnz < 16 * rows;
   const Prefetch prefetch_extent = row_bytes < 32                     ? Prefetch::kNone
                                    : row_bytes > 128 && gathers_miss ? Prefetch::kWholeRow
                                                                      : Prefetch::kFirstLine;
