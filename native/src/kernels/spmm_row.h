@@ -40,7 +40,7 @@ constexpr int64_t kPrefetchDistance = 8;
 // How much of an upcoming X row to prefetch, chosen per call by spmm.cc.
 enum class Prefetch {
   kNone,      // narrow rows (SpMV): a line serves many neighbours, extra loads only slow the loop
-  kFirstLine, // X fits in L2, or rows of at most 128 bytes: the first line is enough
+  kFirstLine, // rows of at most 128 bytes, or gathers that mostly hit (spmm.cc says when)
   kWholeRow,  // every line of the row (up to kPrefetchRowBytes): a gather of a wide row from
               // L3 or memory is several line misses the hardware prefetchers do not foresee
 };
