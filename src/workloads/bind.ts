@@ -228,6 +228,10 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
         x = denseFeatures({ rows, cols, precision, seed: `${seed}:${name}` });
       } else if (decl.generate !== undefined) {
         const fill = num(`inputs.${name}.generate.fill`, 'fill');
+        // Finite in double precision can still overflow single (3.4e38 and beyond).
+        if (precision === 'f32' && !Number.isFinite(Math.fround(fill))) {
+          throw new InvalidArgumentError(`${fn}: input ${name}'s fill ${fill} is outside the range of f32; bind at f64 or scale the fill`);
+        }
         x = new DenseMatrix(rows, cols, precision === 'f32' ? new Float32Array(rows * cols).fill(fill) : new Float64Array(rows * cols).fill(fill));
       } else {
         throw new InvalidArgumentError(`${fn}: workload ${workload.name} needs input ${name} (${rows} x ${cols} dense)`);
