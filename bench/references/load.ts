@@ -126,7 +126,6 @@ function stale(): boolean {
   return ['references.cc', 'graphblas.cc', 'graphblas.h', 'gap_bfs.h', 'blas.cc', 'binding.gyp'].some((f) => statSync(join(here, f)).mtimeMs > built);
 }
 
-/** Load the reference addon, building it first when needed. Returns undefined (with a reason) when Eigen is missing. */
 /**
  * The machine's triad bandwidth at `threads` threads, GB/s: the best of `calls` calls of the
  * reference's triad (each the best of five). On the 2-vCPU VM a two-thread triad read 39-72 GB/s
@@ -139,6 +138,7 @@ export function bestTriad(addon: ReferenceAddon, threads: number, calls = 4): nu
   return best;
 }
 
+/** Load the reference addon, building it first when needed. Returns undefined (with a reason) when Eigen is missing. */
 export function loadReferences(): { addon: ReferenceAddon } | { addon: undefined; reason: string } {
   if (!existsSync('/usr/include/eigen3/Eigen/SparseCore')) {
     return { addon: undefined, reason: 'Eigen 3 headers not found: install the Debian package libeigen3-dev' };

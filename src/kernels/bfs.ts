@@ -16,6 +16,10 @@ import { BEAMER_ALPHA, BEAMER_BETA, cpuBeamerAlpha } from '../beamer.js';
 
 export { BEAMER_ALPHA, BEAMER_BETA };
 
+/** A core's L2, read from the addon once: it does not change while the process runs. */
+let l2Cached: number | undefined;
+const l2Bytes = (addon: { l2CacheBytes(): number }): number => (l2Cached ??= addon.l2CacheBytes());
+
 export interface BfsOptions {
   /**
    * `'auto'` switches between top-down and bottom-up steps by Beamer's rule; the others force one
@@ -123,7 +127,7 @@ export async function bfs(graph: CsrMatrix, source: number, options?: BfsOptions
       depth,
       parent ?? null,
       DIRECTIONS.indexOf(direction) as 0 | 1 | 2,
-      alpha ?? cpuBeamerAlpha(g.rows, addon.l2CacheBytes()),
+      alpha ?? cpuBeamerAlpha(g.rows, l2Bytes(addon)),
       beta,
       inlineMode(g.rows + g.nnz),
       startLevel,
