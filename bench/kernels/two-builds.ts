@@ -28,11 +28,12 @@ export function positiveCount(flag: string, value: string): number {
 }
 
 /**
- * Wait until the other build's host lane has stopped polling. Each build has a lane that polls
- * for 200 us after a call before it sleeps (native/src/host_lane.cc); a call of the other build
- * started within that time shares the cores with a spinning thread: without this pause, unchanged
- * code read 0.69-1.09 old/new on sub-millisecond products.
+ * Wait until the other build's threads have stopped polling. Each build has a host lane that
+ * polls for 200 us after a call (native/src/host_lane.cc) and pool workers that poll for 2 ms
+ * after a job (native/src/thread_pool.cc) before they sleep; a call of the other build started
+ * within that time shares the cores with a spinning thread: without a pause, unchanged code read
+ * 0.69-1.09 old/new on sub-millisecond products.
  */
 export async function letOtherLaneSleep(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 2));
+  await new Promise((resolve) => setTimeout(resolve, 3));
 }

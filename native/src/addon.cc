@@ -3,6 +3,8 @@
 // and every kernel runs off the JS thread (on the host lane: host_lane.h) so the event loop stays free.
 #include <napi.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -105,12 +107,44 @@ Napi::Value LiveWorkers(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(live_workers().load(std::memory_order_relaxed)));
 }
 
+// poolProbe(jobs, chunks, gapMicros): Promise<{ sleeps }>. On the host lane, `jobs` pool jobs of
+// `chunks` empty chunks, each after `gapMicros` of serial work, as a level-synchronous kernel
+// issues them; resolves with how many times a worker went to sleep meanwhile. A worker that
+// stays awake through such a burst costs each job well under a microsecond; one that sleeps
+// costs each a wake-up (test/kernels/pool-bursts.test.ts).
+Napi::Value PoolProbe(const Napi::CallbackInfo& info) {
+  const char* fn = "poolProbe";
+  return with_arg_errors(info.Env(), [&] {
+    const int64_t jobs = get_int(info, 0, fn, "jobs", 1, 1 << 20);
+    const int64_t chunks = get_int(info, 1, fn, "chunks", 1, 1 << 10);
+    const int64_t gap = get_int(info, 2, fn, "gapMicros", 0, 1000);
+    return launch<int64_t>(
+        info.Env(), fn, false, Pins{},
+        [jobs, chunks, gap](const char*, int64_t& sleeps) {
+          ThreadPool& pool = ThreadPool::instance();
+          const uint64_t before = pool.sleeps();
+          std::atomic<int64_t> sink{0};
+          for (int64_t j = 0; j < jobs; ++j) {
+            const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(gap);
+            while (std::chrono::steady_clock::now() < until) {
+            }
+            pool.parallel_for(chunks, [&](int64_t c) { sink.fetch_add(c, std::memory_order_relaxed); });
+          }
+          sleeps = static_cast<int64_t>(pool.sleeps() - before);
+          return Status{};
+        },
+        [](Napi::Object& o, const int64_t& sleeps) { o.Set("sleeps", Napi::Number::New(o.Env(), static_cast<double>(sleeps))); },
+        Runs::kOnHostLane);
+  });
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"spmm", Spmm}, {"spmv", Spmv}, {"bfs", Bfs}, {"msbfs", MsBfs}, {"noopSync", NoopSync},
                                    {"noopAsync", NoopAsync}, {"threads", Threads}, {"laneCore", LaneCore}, {"liveWorkers", LiveWorkers},
+                                   {"poolProbe", PoolProbe},
                                    {"cacheShareBytes", CacheShareBytes}, {"l2CacheBytes", L2CacheBytes}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
-  exports.Set("abiVersion", Napi::Number::New(env, 7));
+  exports.Set("abiVersion", Napi::Number::New(env, 8));
   return exports;
 }
 

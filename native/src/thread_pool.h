@@ -34,6 +34,10 @@ class ThreadPool {
   // chunks balance themselves. body must not throw.
   void parallel_for(int64_t chunks, const std::function<void(int64_t)>& body);
 
+  // How many times a worker has gone to sleep since the pool started (diagnostics: a worker
+  // that sleeps between the jobs of a burst makes each of them pay a wake-up).
+  uint64_t sleeps() const { return sleeps_.load(std::memory_order_relaxed); }
+
  private:
   struct Job {
     const std::function<void(int64_t)>* body;
@@ -46,12 +50,15 @@ class ThreadPool {
 
   void worker_loop();
   static void work_on(Job& job);
+  // The first job with chunks left to claim, or null; called with mutex_ held.
+  std::shared_ptr<Job> open_job() const;
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Job>> jobs_;
   std::atomic<uint64_t> generation_{0};
+  std::atomic<uint64_t> sleeps_{0};
   bool stopping_ = false;
 };
 

@@ -144,9 +144,14 @@ export interface NativeAddon {
   l2CacheBytes(): number;
   /** Kernel calls not yet destroyed (queued, running or awaiting their Promise's settlement). */
   liveWorkers(): number;
+  /**
+   * On the host lane, `jobs` pool jobs of `chunks` empty chunks, each after `gapMicros` of serial
+   * work; resolves with how many times a pool worker went to sleep meanwhile (diagnostics).
+   */
+  poolProbe(jobs: number, chunks: number, gapMicros: number): Promise<{ sleeps: number }>;
 }
 
-const EXPECTED_ABI = 7;
+const EXPECTED_ABI = 8;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */
