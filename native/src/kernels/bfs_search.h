@@ -146,8 +146,10 @@ class DirectionOptimizingBfs {
   // delaunay_n16 1452-1582 / 1266-1277 / 1249-1286, mdual 4385-4727 / 4032-4687 / 4110-4262,
   // bcsstk25 301-319 / 301-308 / 320-327, 4elt and email-Enron alike within their spread.
   static constexpr int64_t kParallelTopDownEdges = 4096;
-  // In-edges a bottom-up chunk should hold (see bottom_up_step).
+  // In-edges a bottom-up chunk should hold, and the most chunks a step gives each participant
+  // (see bottom_up_step).
   static constexpr int64_t kBottomUpChunkEdges = 8192;
+  static constexpr int64_t kBottomUpChunksPerParticipant = 2;
   // Frontier edges below which a step stays top-down (see run()).
   static constexpr int64_t kMinBottomUpScout = 1024;
   std::vector<int32_t> heavy_;
