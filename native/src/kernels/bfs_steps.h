@@ -155,10 +155,13 @@ int64_t DirectionOptimizingBfs<P>::bottom_up_step(int32_t level, int64_t* next_e
   // thread, where a fixed 64 words a chunk left such a graph's every bottom-up step on one.
   // At most two chunks a participant: each chunk costs a claim and three counter updates on
   // lines the other core holds, and with 16 a participant that outweighed the balance they buy.
-  // Two threads on the Zen 5 VM, configurations alternated in one process, median kernel time
-  // of a search over eight sources, 16 / 2 chunks a participant: facebook_combined 58-62 /
-  // 45-49 us, wiki-Vote 101-104 / 88-90, email-Enron 273 / 258, Kronecker 16 445-455 / 417-421,
-  // Kronecker 18 2043 / 1955; one chunk a participant was no better than two.
+  // Two threads on the Zen 5 VM, median kernel time of a search over eight sources, 16 / 2
+  // chunks a participant. Chosen by an environment switch, alternated in one process in a slow
+  // hour of the VM: facebook_combined 58-62 / 45-49 us, wiki-Vote 101-104 / 88-90, email-Enron
+  // 273 / 258, Kronecker 16 445-455 / 417-421, Kronecker 18 2043 / 1955; one chunk a
+  // participant was no better than two. The two builds in alternate processes (four pairs):
+  // facebook_combined 34.7-35.3 / 30.7-31.9 us, wiki-Vote 41-45 / 40-45, email-Enron and
+  // Kronecker 16 within 1-2%.
   const int64_t edges_per_word = std::max<int64_t>(1, 64 * g_.nnz / std::max<int64_t>(1, n_));
   const int64_t chunks = std::min<int64_t>(pool_.participants() * kBottomUpChunksPerParticipant,
                                            chunks_for(words_, std::max<int64_t>(1, kBottomUpChunkEdges / edges_per_word)));
