@@ -97,6 +97,12 @@ Napi::Value L2CacheBytes(const Napi::CallbackInfo& info) {
 // The core the host lane is bound to, or -1 where threads are not bound (host_lane.h).
 Napi::Value LaneCore(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), HostLane::instance().core()); }
 
+// How many times the lane has traded cores with a pool worker to let a call run on the JS thread
+// (HostLane::inline_is_safe).
+Napi::Value LaneMoves(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(HostLane::instance().moves()));
+}
+
 Napi::Value Threads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), ThreadPool::instance().participants());
 }
@@ -140,7 +146,7 @@ Napi::Value PoolProbe(const Napi::CallbackInfo& info) {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"spmm", Spmm}, {"spmv", Spmv}, {"bfs", Bfs}, {"msbfs", MsBfs}, {"noopSync", NoopSync},
-                                   {"noopAsync", NoopAsync}, {"threads", Threads}, {"laneCore", LaneCore}, {"liveWorkers", LiveWorkers},
+                                   {"noopAsync", NoopAsync}, {"threads", Threads}, {"laneCore", LaneCore}, {"laneMoves", LaneMoves}, {"liveWorkers", LiveWorkers},
                                    {"poolProbe", PoolProbe},
                                    {"cacheShareBytes", CacheShareBytes}, {"l2CacheBytes", L2CacheBytes}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);

@@ -15,6 +15,11 @@ namespace {
 // How long the lane polls for the next call before it sleeps.
 constexpr int kLaneSpinMicros = 200;
 
+// The least time between two trades of cores with a worker (HostLane::inline_is_safe): a JS
+// thread that keeps moving, or two environments' threads on different cores, send their calls to
+// the lane in between rather than moving threads back and forth.
+constexpr int kMinMoveMillis = 10;
+
 // Environments with calls on the lane, until each is torn down.
 std::mutex& lanes_mutex() {
   static std::mutex m;
@@ -119,15 +124,36 @@ HostLane& HostLane::instance() {
 }
 
 HostLane::HostLane() : core_(core_of_slot(0)) {
-  std::thread([this] {
-    pin_to_core(core_);
-    loop();
-  }).detach();
+  std::thread lane([this] { loop(); });
+  // Bound from here rather than by the thread itself, which could run after a move.
+  thread_ = lane.native_handle();
+  pin_thread_to_core(thread_, core_.load());
+  lane.detach();  // it never ends, so its handle stays valid
 }
 
-bool HostLane::inline_is_safe() const {
-  // Bound (core_ >= 0) only where the pool has workers to keep apart (core_of_slot).
-  return core_ < 0 || current_core() == core_;
+bool HostLane::inline_is_safe() {
+  // Bound (core >= 0) only where the pool has workers to keep apart (core_of_slot).
+  const int lane = core_.load(std::memory_order_relaxed);
+  if (lane < 0) return true;
+  const int here = current_core();
+  if (here == lane) return true;
+  if (here < 0) return false;
+  ThreadPool& pool = ThreadPool::instance();
+  const int worker = pool.worker_on(here);
+  if (worker < 0) return true;
+  // The scheduler put the JS thread on a worker's core, and it seldom moves it: a call sent to
+  // the lane from there cost 8-11 us more than the kernel (SpMV of bcsstk13 at two threads on a
+  // 2-vCPU VM, docs/threads.md), and processes whose JS thread settled there paid it on every
+  // mid-size call. Trade places instead, the worker to the lane's core and the lane to this one.
+  std::lock_guard<std::mutex> lock(move_mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_move_ < std::chrono::milliseconds(kMinMoveMillis) || core_.load() != lane) return false;
+  last_move_ = now;
+  pool.move_worker(worker, lane);
+  pin_thread_to_core(thread_, here);
+  core_.store(here);
+  moves_.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 void HostLane::post(std::shared_ptr<EnvLane> env, LaneCall* call) {

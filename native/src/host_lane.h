@@ -18,11 +18,13 @@
 #include <napi.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <utility>
 
 namespace dype {
@@ -74,17 +76,26 @@ class HostLane {
   // Queue `call` (consumed) to run on the lane and settle through `env`.
   void post(std::shared_ptr<EnvLane> env, LaneCall* call);
   // Whether a kernel small enough to run on the JS thread may run there now: threads are not
-  // bound, or the JS thread is on the lane's core (which no pool worker shares). On a worker's
-  // core it would leave that worker idle for the call, so the call takes the lane instead.
-  bool inline_is_safe() const;
+  // bound, or the JS thread is on a core where no pool worker computes (the lane's, or one the
+  // pool does not use). On a worker's core it would leave that worker idle for the call; there
+  // the lane and that worker trade cores, so the JS thread then shares its core with the lane
+  // (idle while the JS thread computes), at most once per kMinMoveMillis; between moves such a
+  // call takes the lane instead.
+  bool inline_is_safe();
   // The core the lane is bound to, or -1 where threads are not bound.
-  int core() const { return core_; }
+  int core() const { return core_.load(std::memory_order_relaxed); }
+  // How many times the lane has traded cores with a worker (diagnostics and tests).
+  int64_t moves() const { return moves_.load(std::memory_order_relaxed); }
 
  private:
   HostLane();
   void loop();
 
-  const int core_;
+  std::atomic<int> core_;
+  std::thread::native_handle_type thread_{};
+  std::mutex move_mutex_;
+  std::chrono::steady_clock::time_point last_move_{};
+  std::atomic<int64_t> moves_{0};
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::pair<std::shared_ptr<EnvLane>, LaneCall*>> queue_;

@@ -73,12 +73,22 @@ int core_of_slot(int slot) {
 
 bool pin_to_core(int core) {
 #if defined(__linux__)
+  return pin_thread_to_core(pthread_self(), core);
+#else
+  (void)core;
+  return false;
+#endif
+}
+
+bool pin_thread_to_core(std::thread::native_handle_type thread, int core) {
+#if defined(__linux__)
   if (core < 0) return false;
   cpu_set_t one;
   CPU_ZERO(&one);
   CPU_SET(core, &one);
-  return pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0;
+  return pthread_setaffinity_np(thread, sizeof(one), &one) == 0;
 #else
+  (void)thread;
   (void)core;
   return false;
 #endif
@@ -101,13 +111,27 @@ ThreadPool& ThreadPool::instance() {
 
 ThreadPool::ThreadPool(int participants) {
   int n = participants < 1 ? 0 : participants - 1;
+  worker_cores_.reset(new std::atomic<int>[static_cast<size_t>(n)]);
+  for (int i = 0; i < n; ++i) worker_cores_[i].store(core_of_slot(i + 1));
   workers_.reserve(n);
   for (int i = 0; i < n; ++i) {
-    workers_.emplace_back([this, i] {
-      pin_to_core(core_of_slot(i + 1));
-      worker_loop();
-    });
+    workers_.emplace_back([this] { worker_loop(); });
+    // Bound from here rather than by the thread itself, which could run after a move_worker.
+    pin_thread_to_core(workers_.back().native_handle(), worker_cores_[i].load());
   }
+}
+
+int ThreadPool::worker_on(int core) const {
+  if (core < 0) return -1;
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    if (worker_cores_[i].load(std::memory_order_relaxed) == core) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void ThreadPool::move_worker(int index, int core) {
+  worker_cores_[index].store(core);
+  pin_thread_to_core(workers_[static_cast<size_t>(index)].native_handle(), core);
 }
 
 ThreadPool::~ThreadPool() {

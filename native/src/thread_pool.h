@@ -34,6 +34,11 @@ class ThreadPool {
   // chunks balance themselves. body must not throw.
   void parallel_for(int64_t chunks, const std::function<void(int64_t)>& body);
 
+  // The worker bound to `core`, or -1 where none is (threads not bound, or no worker there).
+  int worker_on(int core) const;
+  // Bind worker `index` to `core` instead (HostLane::inline_is_safe trades places with it).
+  void move_worker(int index, int core);
+
   // How many times a worker has gone to sleep since the pool started (diagnostics: a worker
   // that sleeps between the jobs of a burst makes each of them pay a wake-up).
   uint64_t sleeps() const { return sleeps_.load(std::memory_order_relaxed); }
@@ -54,6 +59,8 @@ class ThreadPool {
   std::shared_ptr<Job> open_job() const;
 
   std::vector<std::thread> workers_;
+  // The core each worker is bound to (-1: not bound); changed only by move_worker.
+  std::unique_ptr<std::atomic<int>[]> worker_cores_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Job>> jobs_;
@@ -68,11 +75,14 @@ int usable_cores();
 // Threads that compute are bound to cores of their own, unless DYPE_PIN=0: slot 0 is the host
 // lane's (the caller of every asynchronous CPU kernel: host_lane.h), slots 1.. the pool's workers.
 // A caller and a worker that share one core for a whole call leave the worker idle: on a 2-vCPU
-// VM a two-thread SpMM then ran at one thread's speed in a quarter of the calls. The core of
+// VM a two-thread SpMM then ran at one thread's speed in a quarter of the calls. The lane and a
+// worker may later trade cores (HostLane::inline_is_safe, ThreadPool::move_worker). The core of
 // `slot` among those this process may run on (wrapping around), or -1 where threads are not bound.
 int core_of_slot(int slot);
 // Bind the calling thread to `core` (nothing for -1); whether it was bound.
 bool pin_to_core(int core);
+// Bind thread `thread` to `core` (nothing for -1); whether it was bound.
+bool pin_thread_to_core(std::thread::native_handle_type thread, int core);
 // The core the calling thread is running on now, or -1 where unknown.
 int current_core();
 

@@ -138,6 +138,8 @@ export interface NativeAddon {
   threads(): number;
   /** The core the host lane is bound to, or -1 where threads are not bound (docs/threads.md). */
   laneCore(): number;
+  /** How many times the host lane has traded cores with a pool worker so a call could run on the JS thread (docs/threads.md). */
+  laneMoves(): number;
   /** Bytes of last-level cache this process can count on (L2 plus 4 MiB of L3 a core, at most the reported L3). */
   cacheShareBytes(): number;
   /** One core's L2 in bytes (2 MiB where the system does not say). */
