@@ -1,6 +1,7 @@
 // Carrying out a plan: every piece of every operator runs on its device (real devices for real,
-// simulators simulating), operators start as soon as their operands exist, a device runs its
-// pieces one at a time, split operators are joined, and the run's timeline is composed from the
+// simulators simulating), operators start as soon as their operands exist, a real device runs
+// its pieces one at a time (a simulator computes independent ones side by side on the host's
+// cores: DeviceQueues), split operators are joined, and the run's timeline is composed from the
 // observed durations by the same list schedule that made the prediction, so predicted and
 // observed line up part for part. Observers see each piece as it ends and the whole run.
 //
@@ -16,7 +17,7 @@ import type { Plan } from '../scheduler/schedule.js';
 import type { BoundOp } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
 import { BfsStepping } from './bfs-stepping.js';
-import { DeviceQueues } from './device-queues.js';
+import { DeviceQueues, hostSlots } from './device-queues.js';
 import { joinPieces } from './join.js';
 import { Lifetimes, recyclePieces } from './lifetimes.js';
 import { checkRunOptions, type RunPlanOptions, type RunSettings } from './options.js';
@@ -68,6 +69,8 @@ class Run {
   private readonly lifetimes: Lifetimes;
   private readonly finished: Promise<void>[] = [];
   private readonly queues = new DeviceQueues();
+  /** Per device, how many of its pieces may compute at once (DeviceQueues). */
+  private readonly slots: number[];
   private readonly residency: Residency;
   private readonly deviceValues = new DeviceValues();
   private readonly tracker: DriftTracker;
@@ -90,6 +93,7 @@ class Run {
     this.openChoices = choices.filter((c) => c.length > 1).length;
     this.tracker = new DriftTracker(bound, choices, system, model, this.genome, this.started, plan.problem.costs);
     this.residency = new Residency(settings.signal, this.deviceValues);
+    this.slots = system.devices.map(hostSlots);
     const host = {
       signal: settings.signal,
       recoverable: settings.recoverable,
@@ -193,12 +197,13 @@ class Run {
       let reason: unknown;
       if (parts.length === 1) {
         try {
-          results = [await this.queues.run(parts[0]!.device, () => this.runner.run(i, op, x, parts[0]!))];
+          const d = parts[0]!.device;
+          results = [await this.queues.run(d, () => this.runner.run(i, op, x, parts[0]!), this.slots[d])];
         } catch (err) {
           reason = err;
         }
       } else {
-        const settled = await Promise.allSettled(parts.map((part) => this.queues.run(part.device, () => this.runner.run(i, op, x, part))));
+        const settled = await Promise.allSettled(parts.map((part) => this.queues.run(part.device, () => this.runner.run(i, op, x, part), this.slots[part.device])));
         const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
         if (failed) reason = failed.reason;
         else results = settled.map((r) => (r as PromiseFulfilledResult<PieceResult>).value);
