@@ -203,7 +203,9 @@ class Run {
           reason = err;
         }
       } else {
-        const settled = await Promise.allSettled(parts.map((part) => this.queues.run(part.device, () => this.runner.run(i, op, x, part), this.slots[part.device])));
+        const settled = await Promise.allSettled(
+          parts.map((part) => this.queues.run(part.device, () => this.runner.run(i, op, x, part), this.slots[part.device])),
+        );
         const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
         if (failed) reason = failed.reason;
         else results = settled.map((r) => (r as PromiseFulfilledResult<PieceResult>).value);
