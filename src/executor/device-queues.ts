@@ -8,11 +8,15 @@
 // operator's cost).
 
 import type { Device } from '../devices/device.js';
+import { hostUse } from '../devices/host-gate.js';
 import { nativeAddon } from '../native/addon.js';
 
-/** How many of a device's pieces may compute at once: a simulator's, one per core the native kernels use; a real device's, one. */
+/**
+ * How many of a device's pieces may compute at once: one per core the native kernels use for a
+ * device whose host work shares the cores (a simulator: host-gate.ts), else one.
+ */
 export function hostSlots(device: Device): number {
-  if (!device.simulated) return 1;
+  if (hostUse(device) !== 'shared') return 1;
   try {
     return Math.max(1, nativeAddon().threads());
   } catch {

@@ -82,9 +82,10 @@ class DirectionOptimizingBfs {
     st_->bottom_up.push_back(bottom_up ? 1 : 0);
   }
 
-  int64_t chunks_for(int64_t work, int64_t grain) const {
+  // Chunks of about `grain` units of `work`, at most `per_participant` for each thread.
+  int64_t chunks_for(int64_t work, int64_t grain, int64_t per_participant = 16) const {
     if (work < grain) return 1;
-    return std::min<int64_t>(pool_.participants() * 16, work / grain);
+    return std::min<int64_t>(pool_.participants() * per_participant, work / grain);
   }
 
   static int32_t unvisited_mark(int64_t degree) {

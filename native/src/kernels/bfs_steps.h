@@ -163,8 +163,7 @@ int64_t DirectionOptimizingBfs<P>::bottom_up_step(int32_t level, int64_t* next_e
   // facebook_combined 34.7-35.3 / 30.7-31.9 us, wiki-Vote 41-45 / 40-45, email-Enron and
   // Kronecker 16 within 1-2%.
   const int64_t edges_per_word = std::max<int64_t>(1, 64 * g_.nnz / std::max<int64_t>(1, n_));
-  const int64_t chunks = std::min<int64_t>(pool_.participants() * kBottomUpChunksPerParticipant,
-                                           chunks_for(words_, std::max<int64_t>(1, kBottomUpChunkEdges / edges_per_word)));
+  const int64_t chunks = chunks_for(words_, std::max<int64_t>(1, kBottomUpChunkEdges / edges_per_word), kBottomUpChunksPerParticipant);
   pool_.parallel_for(chunks, [&](int64_t c) {
     const int64_t w0 = words_ * c / chunks, w1 = words_ * (c + 1) / chunks;
     int64_t found = 0, sc = 0;
