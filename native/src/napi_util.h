@@ -6,6 +6,7 @@
 
 #include <napi.h>
 
+#include <cstring>
 #include <initializer_list>
 #include <utility>
 #include <string>
@@ -249,10 +250,15 @@ inline void set_edges_examined(Napi::Object& o, const int64_t& edges) {
 // of each step) and edgesExamined, as the CPU and GPU searches both report them.
 inline void set_bfs_stats(Napi::Object& o, const BfsStats& st) {
   Napi::Env env = o.Env();
-  set_counts(o, "frontier", st.frontier);
-  auto bottom_up = Napi::Uint8Array::New(env, st.bottom_up.size());
-  for (size_t i = 0; i < st.bottom_up.size(); ++i) bottom_up[i] = st.bottom_up[i];
-  o.Set("bottomUp", bottom_up);
+  // Both arrays are views of one buffer: each ArrayBuffer a call creates is a malloc here and a
+  // free on V8's sweeper thread, and two of them were half of a small search's call overhead.
+  const size_t levels = st.frontier.size(), steps = st.bottom_up.size();
+  auto buffer = Napi::ArrayBuffer::New(env, levels * sizeof(double) + steps);
+  auto* counts = static_cast<double*>(buffer.Data());
+  for (size_t i = 0; i < levels; ++i) counts[i] = static_cast<double>(st.frontier[i]);
+  if (steps > 0) std::memcpy(counts + levels, st.bottom_up.data(), steps);
+  o.Set("frontier", Napi::Float64Array::New(env, levels, buffer, 0));
+  o.Set("bottomUp", Napi::Uint8Array::New(env, steps, buffer, levels * sizeof(double)));
   o.Set("edgesExamined", Napi::Number::New(env, static_cast<double>(st.edges_examined)));
 }
 
