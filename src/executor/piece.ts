@@ -1,9 +1,9 @@
 // One piece of work: an operator's units [begin, end) on one device, computed for real, with its
 // cost and how the cost was obtained. Native kernels run on the device (measured on real
-// hardware, simulated on a simulator); the dense operators are computed on the host: on its
-// native dense kernels, timed, when the device is the host's own CPU, and with the reference
-// loops, priced by the device's roofline, when it is a simulator.
-// Shared by the oracle (which keeps the costs) and the executor (which keeps the results)./
+// hardware, simulated on a simulator); the dense operators are computed on the host by its
+// native dense kernels: timed when the device is the host's own CPU, priced by the device's
+// roofline when it is a simulator.
+// Shared by the oracle (which keeps the costs) and the executor (which keeps the results).
 
 import type { Device, EnergySource } from '../devices/device.js';
 import { operatorKind } from '../operators/registry.js';
