@@ -221,6 +221,9 @@ struct SpmmArgs {
   void* y = nullptr;
   bool f64 = false;
   int64_t k = 0;
+  // False: compute the result only, in the order the simulation accumulates it, and leave the
+  // counters empty (the caller has this structure's figures from an earlier run).
+  bool timing = true;
 };
 Status spmm(const char* fn, const Params& p, const SpmmArgs& s, Counters* out);
 

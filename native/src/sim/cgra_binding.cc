@@ -110,7 +110,8 @@ Status spmm_checked(const char* fn, const cgra::Params& p, const cgra::SpmmArgs&
   return a.f64 ? finite_result<double>(fn, a) : finite_result<float>(fn, a);
 }
 
-// cgraSpmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, params, inline?)
+// cgraSpmm(rows, cols, rowPtr, colIdx, values|null, x, k, y, rowBegin, rowEnd, params, inline?, timing?)
+// timing false: the result alone, accumulated as the simulation does; the counters are zero.
 Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
   return with_arg_errors(info.Env(), [&] {
     const SpmmArgs s = get_spmm_args(info, fn);
@@ -122,6 +123,7 @@ Napi::Value SpmmCommon(const Napi::CallbackInfo& info, const char* fn) {
     a.y = s.y;
     a.f64 = s.type == DenseType::kF64;
     a.k = s.k;
+    a.timing = info.Length() <= 12 || info[12].IsUndefined() || info[12].ToBoolean().Value();
     const cgra::Params p = get_params(info, 10, fn);
     return launch<cgra::Counters>(info.Env(), fn, get_inline(info, 11), Pins::args(info, 10),
                                   [p, a](const char* fn, cgra::Counters& c) { return spmm_checked(fn, p, a, &c); }, set_counters);

@@ -20,6 +20,13 @@ struct Pattern {};
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// acc += a * x_row over k lanes: one definition for the simulation and for a result computed
+// without it, so both give the same bits.
+template <typename T>
+inline void add_scaled(T* __restrict acc, T a, const T* __restrict xr, int64_t k) {
+  for (int64_t j = 0; j < k; ++j) acc[j] += a * xr[j];
+}
+
 // Words of one element: X/Y elements (xw) and A values (vw, 0 for a pattern matrix).
 struct Shape {
   int64_t k = 0, xw = 1, vw = 1, fslots = 1;
@@ -99,6 +106,7 @@ class SpmmSim {
       : fn_(fn), p_(p), s_(s), sh_(sh), rp_(static_cast<const P*>(s.a.row_ptr)) {}
 
   Status run(Counters* out) {
+    if (!s_.timing) return values_only();
     const int64_t rows = s_.row_end - s_.row_begin;
     const int64_t x_bytes = s_.a.cols * sh_.k * sh_.xw * 4;
     lay_.x_resident = x_bytes <= p_.spm_bytes / 2;
@@ -124,11 +132,7 @@ class SpmmSim {
         run_tile(t, times[t], parts[c], banks, xbuf, acc);
       }
     });
-    if (bad_.load() >= 0) {
-      const int64_t at = bad_.load();
-      return Status::invalid(std::string(fn_) + ": colIdx[" + std::to_string(at) + "] = " + std::to_string(s_.a.col_idx[at]) +
-                             " is outside [0, " + std::to_string(s_.a.cols) + ")");
-    }
+    if (bad_.load() >= 0) return bad_status();
 
     Counters& c = *out;
     for (const Counters& part : parts) c.add(part);
@@ -263,9 +267,7 @@ class SpmmSim {
         if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) return record_bad(q);
         T a;
         if constexpr (std::is_same_v<V, Pattern>) a = T(1); else a = static_cast<T>(vals[q]);
-        const T* xr = x + static_cast<int64_t>(col) * k;
-        T* ac = acc.data();
-        for (int64_t j = 0; j < k; ++j) ac[j] += a * xr[j];
+        add_scaled(acc.data(), a, x + static_cast<int64_t>(col) * k, k);
         access(q, col, 0, lanes0);
         if (++in_group == u || q + 1 == e) {
           close();
@@ -306,6 +308,40 @@ class SpmmSim {
     c.dma_transactions += in.transactions + wb.transactions + miss.transactions;
     c.spm_accesses += mem + dram / 4;
     c.line_misses += misses;
+  }
+
+  // The result alone, row by row in nonzero order as run_tile accumulates it.
+  Status values_only() {
+    const int64_t rows = s_.row_end - s_.row_begin, k = sh_.k;
+    const uint64_t cols = static_cast<uint64_t>(s_.a.cols);
+    const T* x = static_cast<const T*>(s_.x);
+    T* y = static_cast<T*>(s_.y);
+    const V* vals = static_cast<const V*>(s_.a.values);
+    const int32_t* ci = s_.a.col_idx;
+    ThreadPool& pool = ThreadPool::instance();
+    const int64_t chunks = s_.a.nnz * k < (1 << 16) ? 1 : std::min<int64_t>(rows, pool.participants() * 8);
+    pool.parallel_for(chunks, [&](int64_t c) {
+      std::vector<T> acc(static_cast<size_t>(k));
+      for (int64_t r = s_.row_begin + rows * c / chunks, end = s_.row_begin + rows * (c + 1) / chunks; r < end; ++r) {
+        std::fill(acc.begin(), acc.end(), T(0));
+        for (int64_t q = ptr(r), e = ptr(r + 1); q < e; ++q) {
+          const int32_t col = ci[q];
+          if (static_cast<uint64_t>(static_cast<uint32_t>(col)) >= cols) return record_bad(q);
+          T a;
+          if constexpr (std::is_same_v<V, Pattern>) a = T(1); else a = static_cast<T>(vals[q]);
+          add_scaled(acc.data(), a, x + static_cast<int64_t>(col) * k, k);
+        }
+        std::copy(acc.begin(), acc.end(), y + (r - s_.row_begin) * k);
+      }
+    });
+    return bad_status();
+  }
+
+  Status bad_status() const {
+    const int64_t at = bad_.load();
+    if (at < 0) return Status{};
+    return Status::invalid(std::string(fn_) + ": colIdx[" + std::to_string(at) + "] = " + std::to_string(s_.a.col_idx[at]) +
+                           " is outside [0, " + std::to_string(s_.a.cols) + ")");
   }
 
   void record_bad(int64_t q) {

@@ -52,6 +52,8 @@ export interface CgraAddon {
     rowEnd: number,
     params: CgraParams,
     inline?: boolean,
+    /** False: the result alone, accumulated as the simulation does; the counters come back zero. @default true */
+    timing?: boolean,
   ): Promise<CgraCounters>;
   /** cgraSpmm whose errors name cgraSpmv. */
   cgraSpmv: CgraAddon['cgraSpmm'];

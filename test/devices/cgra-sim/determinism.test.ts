@@ -14,9 +14,9 @@ describe('cgra-sim determinism', () => {
   const x = randomDense(20_000, 16, 'f32', 1);
 
   it('gives the same counters twice', async () => {
-    const device = cgraDevice();
-    const one = await device.run({ kind: 'spmm' }, { a, x });
-    const two = await device.run({ kind: 'spmm' }, { a, x });
+    // Two devices, so both simulate (a device keeps an SpMM's counters by matrix: simulation-reuse.test.ts).
+    const one = await cgraDevice().run({ kind: 'spmm' }, { a, x });
+    const two = await cgraDevice().run({ kind: 'spmm' }, { a, x });
     const { simulationWallSeconds: _w1, ...c1 } = one.counters;
     const { simulationWallSeconds: _w2, ...c2 } = two.counters;
     expect(c1).toEqual(c2);
