@@ -16,6 +16,7 @@ import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from 
 import { UsageError } from '../usage-error.js';
 import { emptyChartInput, emptyJson, emptyPage, printEmpty } from './explore-empty.js';
 import { type Measured, measure, measuredNote, measuredOf, sameGenome } from './explore-measure.js';
+import { realDeviceSpreads, spreadLines } from './explore-spread.js';
 import { describeInput, describeSystem, jsonHead, modelLine } from './plan-text.js';
 
 export const DEFAULT_FRONT_PLOT = 'dype-front.png';
@@ -233,6 +234,7 @@ function exploreJson(args: PlanArgs, plan: Plan, m: Measured | undefined, plot: 
       sameAsFront: b.genome ? plan.front.findIndex((p) => sameGenome(p.genome, b.genome)) + 1 || null : null,
     })),
     measured: m ? { repeats: m.repeats, pieces: m.result.pieces, note: measuredNote(plan, m) } : null,
+    realDevices: realDeviceSpreads(plan),
     plot,
   };
 }
@@ -295,6 +297,7 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, m: Me
       ? `Predicted: the cost model's figures. Executed, ${m.result.pieces.measured + m.result.pieces.simulated + m.result.pieces.roofline} distinct pieces executed: ${measuredNote(plan, m)}.`
       : 'Every time and energy above is predicted by the cost model (modelled), per run; --measure executes the front.',
   );
+  for (const line of spreadLines(realDeviceSpreads(plan))) out(line);
   out('\nWhy this plan:');
   for (const line of plan.explanation.summary.slice(1)) out(`  ${line}`);
   if (plot !== undefined) out(`\nChart: ${plot} (every evaluated mapping, the front, the baselines, the chosen plan)`);

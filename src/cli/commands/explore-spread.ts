@@ -1,0 +1,48 @@
+// How far the figures of the real devices in an explored plan may be from an execution: the
+// probes' own spread on this input, and how far this machine's speed moved during calibration
+// (cost/speed-drift.ts). On a shared VM the second is tens of per cent over seconds and no
+// prediction can be closer than that; a plan that stated only the first would claim more than
+// it knows (issue 20: explore's CPU baselines against --measure).
+
+import type { Plan } from '../../scheduler/schedule.js';
+
+export interface RealDeviceSpread {
+  readonly device: string;
+  /** The largest spread of a probe of this input on the device (0.04 is +-4%), if it was probed. */
+  readonly probeSpread: number | undefined;
+  /** How far the device's speed moved during calibration, if calibration measured it. */
+  readonly speedDrift: number | undefined;
+}
+
+/** One entry per real device the plan's problem holds (none for a served plan, which has no live problem). */
+export function realDeviceSpreads(plan: Plan): RealDeviceSpread[] {
+  const problem = (plan as Partial<Plan>).problem;
+  if (!problem?.system) return [];
+  const { system, costs, bound } = problem;
+  const out: RealDeviceSpread[] = [];
+  for (const d of problem.allowed) {
+    const device = system.devices[d]!;
+    if (device.simulated) continue;
+    let probeSpread: number | undefined;
+    for (const op of bound.ops) {
+      const e = costs.whole(op, d);
+      if (e.basis === 'probed') probeSpread = Math.max(probeSpread ?? 0, e.uncertainty);
+    }
+    out.push({ device: device.name, probeSpread, speedDrift: costs.speedDrift?.(d) });
+  }
+  return out;
+}
+
+const pct = (x: number): string => `+-${Math.round(100 * x)}%`;
+
+/** A line per real device for the text report. */
+export function spreadLines(spreads: readonly RealDeviceSpread[]): string[] {
+  return spreads.map((s) => {
+    const probe = s.probeSpread !== undefined ? `probed on this input (${pct(s.probeSpread)} between the probe's runs)` : 'not probed';
+    const drift =
+      s.speedDrift !== undefined
+        ? `its speed moved ${pct(s.speedDrift)} during calibration, so an execution may land that far from them`
+        : 'how far its speed moves on this machine is not measured (dype calibrate measures it)';
+    return `${s.device}'s figures: ${probe}; ${drift}.`;
+  });
+}
