@@ -38,6 +38,13 @@ export function gatherAwareBytes(a: CsrMatrix, k: number, elementBytes: number, 
   return { compulsory, bound: compulsory + misses * scale * lineBytes, missRatio: a.nnz > 0 ? (misses * scale) / a.nnz : 0 };
 }
 
+/**
+ * Calls before the timed ones: the steady state a loop of calls reaches. After five, the checks
+ * around the native call still ran unoptimised (facebook_combined's BFS: 1.11 of its kernel
+ * after five, 1.08 once the JIT had compiled them); a process's first calls cost that more.
+ */
+export const CALL_WARMUP = 200;
+
 /** One small-call measurement: whole awaited call against the kernel's own reported time. */
 export interface CallCost {
   readonly input: string;
@@ -51,8 +58,8 @@ export interface CallCost {
 
 /**
  * Whole call against kernel on one input: SpMV, SpMM k = 8 (FP32) and BFS, each called
- * `rounds` times after a warm-up; the kernel time is the `seconds` the native call reports
- * (compute alone, no queueing or round trip).
+ * `rounds` times after CALL_WARMUP calls; the kernel time is the `seconds` the native call
+ * reports (compute alone, no queueing or round trip).
  */
 export async function callCosts(name: string, a: CsrMatrix, rounds: number): Promise<CallCost[]> {
   const out: CallCost[] = [];
@@ -69,7 +76,7 @@ export async function callCosts(name: string, a: CsrMatrix, rounds: number): Pro
   ];
   if (a.rows === a.cols && a.symmetric) ops.push(['bfs', async () => (await bfs(a, source, { out: { depth } })).seconds]);
   for (const [op, call] of ops) {
-    for (let i = 0; i < 5; i++) await call();
+    for (let i = 0; i < CALL_WARMUP; i++) await call();
     const calls: number[] = [];
     const kernels: number[] = [];
     for (let r = 0; r < rounds; r++) {

@@ -11,7 +11,7 @@ import { spmm } from '../../src/kernels/spmm.js';
 import { nativeAddon } from '../../src/native/addon.js';
 import { bestTriad, type GraphblasReference, graphblasOf, type GraphblasSpmm, loadReferences, type ReferenceAddon } from '../references/load.js';
 import { loadDataset } from '../common/datasets.js';
-import { type CallCost, callCosts, gatherAwareBytes } from './spmm-bounds.js';
+import { CALL_WARMUP, type CallCost, callCosts, gatherAwareBytes } from './spmm-bounds.js';
 import { verify, withValues } from './spmm-check.js';
 import { collectGarbage, measurePaired, median, pairedRatio, type PairedSettings, type Timing } from '../common/measure.js';
 import { runPerThreadCount, threadCounts } from './threads.js';
@@ -281,7 +281,7 @@ async function main(): Promise<void> {
     `Timing is paired: one timed call of each implementation per round, each right after an untimed call of itself (so each runs on the cache it leaves itself, not on its neighbour's), the order rotating and reversing between rounds, at least ${SETTINGS.minRounds} rounds and ${SETTINGS.time} ms (after ${SETTINGS.warmup} warm-up calls each); a ratio is the median over rounds of that round's ratio, which cancels most of a shared machine's changing load. ms columns: median ± median absolute deviation.`,
     'OpenMP workers spin-wait after each call by default: on a machine with other load the 2-thread reference figures become erratic (OMP_WAIT_POLICY=passive steadies them).',
     `Gather-aware bound: compulsory traffic (rowPtr + colIdx + values + X once + Y once) plus a line (or k values) for every gather of an X row that a cache of ${fixed(cacheBytes / 2 ** 20, 1)} MiB (this process's share, as the native kernels size it) would have lost, from the feature engine's reuse-distance histogram; priced at the faster of the two STREAM-style triads measured in this run, at its start and its end (${fixed(boundTriad, 1)} GB/s, ${threads} threads). "% of bound" = bound time / dype time; judged on inputs larger than the cache share.`,
-    "Small calls: await of the public call (spmv, spmm k = 8, bfs) against the kernel time the native call reports, on inputs of 10k-100k entries; median over rounds of each call's ratio.",
+    `Small calls: await of the public call (spmv, spmm k = 8, bfs) against the kernel time the native call reports, on inputs of 10k-100k entries, after ${CALL_WARMUP} warm-up calls (the JIT's steady state); median over rounds of each call's ratio.`,
     "Pattern matrices carry explicit all-ones values so every side does identical work; every output was checked to agree with Eigen's before timing.",
   );
   const spread = (t: Timing | undefined): string => (t ? `${ms(t.median)} ± ${ms(t.mad)}` : 'n/a');
