@@ -67,19 +67,34 @@ function profiled(op: BoundOp, bound: BoundWorkload): boolean {
 const COUNT_FRACTIONS = [1 / 8, 1 / 4, 1 / 2, 1];
 /** A count profile may run this many times the probe budget in all; larger operators are sampled. */
 const COUNT_BUDGET = 24;
+/**
+ * On a simulator, where a run costs host time only and says exactly what it will say again, an
+ * operator too large for the full profile still gets a coarse one (one unit, a quarter, a half,
+ * the whole) within this many times the probe budget. Without it a large multi-source BFS split
+ * between two CGRAs was priced by the model's shape, which put 38 of 64 sources on luxembourg_osm
+ * at 27% of the whole where they took 58%: a min-EDP pick 194% worse than the GPU alone.
+ */
+const COARSE_COUNT_BUDGET = 96;
 
 /**
  * The part sizes of an operator's count profile, or undefined where it is split by rows (a row
- * profile prices it), unsplit, or too large to run whole at every size within the budget.
+ * profile prices it), unsplit, or too large to run at every size within the budget (on a
+ * simulator, `coarse`, at a few sizes within a larger one).
  */
-export function profileCounts(op: BoundOp, bound: BoundWorkload, maxEntries: number): number[] | undefined {
+export function profileCounts(op: BoundOp, bound: BoundWorkload, maxEntries: number, coarse = false): number[] | undefined {
   if (op.split !== 'sources' || op.units < 2) return undefined;
   const powers: number[] = [];
   for (let c = 1; c < op.units / 8; c *= 2) powers.push(c);
-  const counts = [...new Set([1, ...powers, ...COUNT_FRACTIONS.map((f) => Math.max(1, Math.round(f * op.units)))])].sort((a, b) => a - b);
+  const sizes = (fractions: readonly number[], extra: readonly number[]): number[] =>
+    [...new Set([1, ...extra, ...fractions.map((f) => Math.max(1, Math.round(f * op.units)))])].sort((a, b) => a - b);
   const work = workOf(op, bound);
   // Each size but the whole runs twice (from the first unit and up to the last).
-  return counts.reduce((a, c) => a + (c < op.units ? 2 : 1) * work(0, c), 0) <= COUNT_BUDGET * maxEntries ? counts : undefined;
+  const cost = (counts: readonly number[]): number => counts.reduce((a, c) => a + (c < op.units ? 2 : 1) * work(0, c), 0);
+  const full = sizes(COUNT_FRACTIONS, powers);
+  if (cost(full) <= COUNT_BUDGET * maxEntries) return full;
+  if (!coarse) return undefined;
+  const few = sizes([1 / 4, 1 / 2, 1], []);
+  return cost(few) <= COARSE_COUNT_BUDGET * maxEntries ? few : undefined;
 }
 
 /** Run units `[b, e)` of `op` on `device` once, as the executor runs a piece: the device's own time and energy. */
@@ -205,7 +220,7 @@ export class Prober {
         const device = this.system.devices[d]!;
         if (!runs(op, d) || !probeable(op, device)) continue;
         const units = Math.max(op.units, 1);
-        const counts = runsKernel(op, device) ? profileCounts(op, this.bound, this.settings.maxEntries) : undefined;
+        const counts = runsKernel(op, device) ? profileCounts(op, this.bound, this.settings.maxEntries, device.simulated) : undefined;
         if (counts) {
           await this.countProfile(op, d, counts);
           continue;
