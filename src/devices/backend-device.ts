@@ -161,6 +161,32 @@ export function outputRows(fn: string, x: DenseMatrix, [begin, end]: RowRange): 
   return new DenseMatrix(end - begin, x.cols, x.precision === 'f32' ? new Float32Array(size) : new Float64Array(size), { allowNonFinite: true });
 }
 
+/**
+ * What a simulator learnt of an SpMM or SpMV, by matrix and by rows, width, precision and kind.
+ * Its figures depend on the matrix's structure and not on X's values, and a matrix's arrays are
+ * not changed once built (the transposes and features dype caches by matrix assume it too), so a
+ * product of a matrix seen before need only compute its result: a session's branches, a stream's
+ * inputs and a GCN's layers multiply one matrix again and again. gpu-sim and cgra-sim keep their
+ * replays and simulations here.
+ */
+export class SpmmFigures<T> {
+  private readonly byMatrix = new WeakMap<CsrMatrix, Map<string, T>>();
+
+  private static key(req: CheckedSpmm): string {
+    return `${req.kind}:${req.range[0]}:${req.range[1]}:${req.x.cols}:${req.x.precision}`;
+  }
+
+  get(req: CheckedSpmm): T | undefined {
+    return this.byMatrix.get(req.a)?.get(SpmmFigures.key(req));
+  }
+
+  set(req: CheckedSpmm, figures: T): void {
+    let seen = this.byMatrix.get(req.a);
+    if (!seen) this.byMatrix.set(req.a, (seen = new Map()));
+    seen.set(SpmmFigures.key(req), figures);
+  }
+}
+
 /** Whether a search that ran `frontier.length - 1` levels under a limit of `maxLevels` (0: none) is finished. */
 export function searchComplete(maxLevels: number, frontier: Float64Array): boolean {
   return maxLevels === 0 || frontier.length - 1 < maxLevels;

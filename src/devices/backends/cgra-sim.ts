@@ -2,14 +2,13 @@
 // operands from host memory. It computes the true result on the real data and reports simulated
 // cycles, time and energy (docs/cgra-sim.md describes the model and its sources).
 
-import type { CsrMatrix } from '../../data/csr.js';
 import { denseElements } from '../../data/dense.js';
 import { InvalidArgumentError } from '../../errors.js';
 import { callNative } from '../../kernels/native-call.js';
 import { inlineWork } from '../../kernels/inline.js';
 import { INLINE_WORK } from '../../native/addon.js';
 import type { Availability, BackendDefinition } from '../backend.js';
-import { BackendDevice, everyOperator, type Execution, outputRows, searchComplete, spmmArgs } from '../backend-device.js';
+import { BackendDevice, everyOperator, type Execution, outputRows, SpmmFigures, searchComplete, spmmArgs } from '../backend-device.js';
 import type { Device, DeviceCapabilities, DevicePower, DeviceSpec } from '../device.js';
 import type { CheckedBfs, CheckedMsbfs, CheckedSpmm } from '../run-checks.js';
 import { type ParamRules, specValues } from '../spec.js';
@@ -78,10 +77,8 @@ class CgraSimDevice extends BackendDevice {
   readonly power: DevicePower;
   readonly traits: DeviceTraits;
   private readonly params: CgraParams;
-  // A simulated SpMM's or SpMV's counters by matrix and by rows, width, precision and kind: they
-  // depend on the structure, not on X's values (gpu-sim keeps its replays the same way), so a
-  // product of a matrix seen before computes its result alone, in the simulation's own order.
-  private readonly simulations = new WeakMap<CsrMatrix, Map<string, CgraCounters>>();
+  // Each SpMM's simulated counters: a later product of the matrix computes its result alone, in the simulation's own order.
+  private readonly simulations = new SpmmFigures<CgraCounters>();
 
   constructor(name: string, spec: DeviceSpec) {
     super(cgraSimBackend, name, spec);
@@ -104,17 +101,14 @@ class CgraSimDevice extends BackendDevice {
     const { a, x, range } = req;
     const y = outputRows(fn, x, range);
     const call = req.kind === 'spmm' ? cgraAddon().cgraSpmm : cgraAddon().cgraSpmv;
-    const key = `${req.kind}:${range[0]}:${range[1]}:${x.cols}:${x.precision}`;
-    let seen = this.simulations.get(a);
-    const known = seen?.get(key);
     const small = inlineWork(a, range[0], range[1], x.cols) !== 0;
+    const known = this.simulations.get(req);
     if (known) {
       const r = await callNative(fn, () => call(...spmmArgs(a, x, y, range), this.params, small, false));
       return simulated(y, { ...known, seconds: r.seconds }, 1);
     }
     const c = await callNative(fn, () => call(...spmmArgs(a, x, y, range), this.params, small));
-    if (!seen) this.simulations.set(a, (seen = new Map()));
-    seen.set(key, c);
+    this.simulations.set(req, c);
     return simulated(y, c, 0);
   }
 

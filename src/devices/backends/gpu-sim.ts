@@ -2,12 +2,12 @@
 // computed on the CPU; time and energy are modelled from the actual data (row lengths, column
 // indices, BFS frontiers) by the native simulator in native/src/sim/gpu_*.cc.
 
-import type { CsrMatrix, RowPtrArray, ValueArray } from '../../data/csr.js';
+import type { RowPtrArray, ValueArray } from '../../data/csr.js';
 import { denseElements, type DenseArray } from '../../data/dense.js';
 import { callNative } from '../../kernels/native-call.js';
 import { INLINE_WORK, inlineMode, nativeAddon } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
-import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, searchComplete, spmmArgs } from '../backend-device.js';
+import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, SpmmFigures, searchComplete, spmmArgs } from '../backend-device.js';
 import type { Device, DeviceCapabilities, DevicePower, DeviceSpec } from '../device.js';
 import type { CheckedBfs, CheckedMsbfs, CheckedSpmm } from '../run-checks.js';
 import { specValues, type ParamRules } from '../spec.js';
@@ -100,13 +100,8 @@ class GpuSimDevice extends BackendDevice {
   readonly power: DevicePower;
   readonly traits: DeviceTraits;
   private readonly values: Readonly<Record<string, number>>;
-  // The replays' figures for an SpMM or SpMV, by matrix and by rows, width, precision and kind.
-  // They depend on the matrix's structure and not on X's values, and a matrix's arrays are not
-  // changed once built (the transposes and features dype caches by matrix assume it too), so a
-  // product seen before computes only its true result: a session's branches, a stream's inputs
-  // and a GCN's layers multiply the same matrix again and again, and the replay cost 2-3x the
-  // product itself.
-  private readonly replays = new WeakMap<CsrMatrix, Map<string, GpuSimSpmmRun>>();
+  // Each SpMM's replay (it cost 2-3x the product itself): a later product of the matrix computes only its result.
+  private readonly replays = new SpmmFigures<GpuSimSpmmRun>();
 
   constructor(name: string, spec: DeviceSpec) {
     super(gpuSimBackend, name, spec);
@@ -120,20 +115,17 @@ class GpuSimDevice extends BackendDevice {
   protected async spmm(req: CheckedSpmm, fn: string): Promise<Execution> {
     const { a, x, range } = req;
     const y = outputRows(fn, x, range);
-    const key = `${req.kind}:${range[0]}:${range[1]}:${x.cols}:${x.precision}`;
-    let seen = this.replays.get(a);
-    const known = seen?.get(key);
+    const work = entriesIn(a, range) * Math.max(x.cols, 1) + (range[1] - range[0]);
+    const known = this.replays.get(req);
     if (known) {
       // The same product the simulator computes its true result with (kernels/spmm.cc).
       const cpu = req.kind === 'spmm' ? nativeAddon().spmm : nativeAddon().spmv;
-      const t = await callNative(fn, () => cpu(...spmmArgs(a, x, y, range), inlineMode(entriesIn(a, range) * Math.max(x.cols, 1) + range[1] - range[0])));
+      const t = await callNative(fn, () => cpu(...spmmArgs(a, x, y, range), inlineMode(work)));
       return spmmExecution(y, { ...known, seconds: t.seconds, traceSeconds: 0 });
     }
     const call = req.kind === 'spmm' ? gpuSimAddon().gpuSimSpmm : gpuSimAddon().gpuSimSpmv;
-    const small = entriesIn(a, range) * Math.max(x.cols, 1) + (range[1] - range[0]) < INLINE_WORK;
-    const s = await callNative(fn, () => call(...spmmArgs(a, x, y, range), this.values, small));
-    if (!seen) this.replays.set(a, (seen = new Map()));
-    seen.set(key, s);
+    const s = await callNative(fn, () => call(...spmmArgs(a, x, y, range), this.values, work < INLINE_WORK));
+    this.replays.set(req, s);
     return spmmExecution(y, s);
   }
 
