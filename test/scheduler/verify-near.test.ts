@@ -40,17 +40,31 @@ describe('verifying a pick against its near alternatives', () => {
     await check(new CsrMatrix({ rows: m.rows, cols: m.cols, rowPtr: m.rowPtr, colIdx: m.colIdx }));
   });
 
-  async function check(graph: CsrMatrix): Promise<void> {
-    const plan = await schedule('msbfs', graph, { system, model: specModel(system), params: { sources: 32 } });
+  // Its four nearest alternatives were slivers of the pick (the GPU with 99.5-99.9%, the CGRAs the
+  // rest); the GPU with 96% and the 8x8 CGRA 4%, priced 2.6% behind, ran 2.2% ahead and was never run.
+  it.skipIf(!haveDatasets)(
+    'runs alternatives apart from the pick, not only its slivers (SpMM of email-Enron)',
+    async () => {
+      const m = (await loadMatrixMarket(join(sharedDatasets, 'email-Enron.mtx'), { format: 'coordinate' })) as CsrMatrix;
+      await check(m, 'spmm', { k: 32 });
+    },
+    60_000,
+  );
+
+  async function check(graph: CsrMatrix, workload = 'msbfs', params: Record<string, number> = { sources: 32 }): Promise<void> {
+    const plan = await schedule(workload, graph, { system, model: specModel(system), params });
     const { bound, choices, constraints } = plan.problem;
     const costs = plan.problem.costs as ProbedCostSource;
     const op = bound.ops[0]!;
     const values = referenceValues(bound);
     const operands = op.operands.map((v) => values[v]!);
-    // Every choice priced by what it takes (simulators: exact and deterministic).
+    const out = new Float64Array(2);
+    const predicted = plan.problem.evaluator;
+    const near = choices[0]!.flatMap((_, c) => (predicted.evaluate(Int32Array.of(c), out) && out[0]! <= 1.15 * plan.chosen.time ? [c] : []));
+    // The pick and every choice within reach priced by what it takes (simulators: exact and deterministic).
     const executed = new Map<string, { seconds: number; joules: number }>();
-    for (const ch of choices[0]!) {
-      for (const p of ch.parts) {
+    for (const c of near) {
+      for (const p of choices[0]![c]!.parts) {
         const key = `${p.device}/${p.begin}/${p.end}`;
         if (!executed.has(key)) {
           const r = await runPiece(bound, op, system.devices[p.device]!, operands, p.begin, p.end);
@@ -58,9 +72,9 @@ describe('verifying a pick against its near alternatives', () => {
         }
       }
     }
-    const truth: CostSource = { cost: (_o, d, b, e) => executed.get(`${d}/${b}/${e}`)! };
+    // Choices out of reach are not run (the table still asks for every part).
+    const truth: CostSource = { cost: (_o, d, b, e) => executed.get(`${d}/${b}/${e}`) ?? { seconds: Infinity, joules: Infinity } };
     const evaluator = new Evaluator(bound, system, new CostTable(choices, bound.ops, truth), ['time', 'energy'], constraints);
-    const out = new Float64Array(2);
     const value = (c: number): number => (evaluator.evaluate(Int32Array.of(c), out) ? objectiveValue('min-time', out[0]!, out[1]!) : Infinity);
     const picked = value(plan.chosen.genome[0]!);
     // The pick's parts were run exactly...
@@ -68,8 +82,6 @@ describe('verifying a pick against its near alternatives', () => {
     // ...and no alternative the planner predicted within reach beats it by more than 1% (the
     // suite's "optimal") by what it takes: probes of simulators have no spread, so the pick's
     // margin here is its floor, 0.5%.
-    const predicted = plan.problem.evaluator;
-    const near = choices[0]!.flatMap((_, c) => (predicted.evaluate(Int32Array.of(c), out) && out[0]! <= 1.15 * plan.chosen.time ? [c] : []));
     expect(near.length).toBeGreaterThan(1);
     for (const c of near) expect(value(c), choices[0]![c]!.label).toBeGreaterThan(picked / 1.01);
   }
