@@ -35,6 +35,12 @@ export interface PredictedBfsLevel {
   readonly bytesSent: Float64Array;
   /** Bytes of message counts each rank sends (4 per rank on a top-down level). */
   readonly controlBytes: number;
+  /**
+   * Entries each rank's own vertices scan this level (index: rank): a top-down level the
+   * frontier's edges, a bottom-up level every unvisited vertex's edges (a bound: a vertex stops at
+   * its first parent in the frontier). What `predictBfsScaling` divides a level's compute by.
+   */
+  readonly work: Float64Array;
   /** The slowest rank's predicted exchange seconds (counts and data), where an interconnect was given. */
   readonly seconds?: number;
 }
@@ -86,6 +92,10 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
     if (direction === 'auto' && symmetric) bottomUp = goesBottomUp(bottomUp, frontier.length, previous, frontierEdges, unvisitedEdges, n, alpha, beta);
     previous = frontier.length;
     const bytesSent = new Float64Array(parts);
+    const work = new Float64Array(parts);
+    if (bottomUp) {
+      for (let v = 0; v < n; v++) if (depths[v]! < 0 || depths[v]! > level) work[owner[v]!]! += degree(v);
+    } else for (const v of frontier) work[owner[v]!]! += degree(v);
     // Elements each rank sends each other rank this level (key p * parts + q).
     const sends = new Map<number, number>();
     if (bottomUp) {
@@ -113,6 +123,7 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
       frontier: frontier.length,
       bytesSent,
       controlBytes: bottomUp ? 0 : 4 * parts,
+      work,
       ...(seconds !== undefined ? { seconds } : {}),
     });
   }
