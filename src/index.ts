@@ -44,6 +44,7 @@ export { type DistributedRunResult, type RunDistributedOptions, runDistributed }
 export { type Interconnect, measureInterconnect, predictExchange } from './distributed/interconnect.js';
 export { predictScaling, type ScalingOptions, type ScalingPoint, type ScalingPrediction } from './distributed/scaling.js';
 export { type BfsPredictionOptions, type PredictedBfsLevel, predictBfsExchange } from './distributed/bfs-prediction.js';
+export { type BfsScalingOptions, type BfsScalingPoint, type BfsScalingPrediction, bfsWork, predictBfsScaling } from './distributed/bfs-scaling.js';
 
 export * from './io/index.js';
 export {
