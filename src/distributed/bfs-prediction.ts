@@ -3,7 +3,8 @@
 // global counts, so one serial search and the partition give every rank's bytes at every level:
 // on a top-down level each remote vertex a rank's frontier reaches, once per search (4 bytes to
 // its owner); on a bottom-up level the frontier bits of every halo row (a byte per 8 rows per rank
-// pair); and on top-down levels one 32-bit count per rank. With an interconnect, each level's
+// pair); and on top-down levels one 32-bit count to each rank it can send vertices to (the owners
+// of its halo). With an interconnect, each level's
 // exchange time is the slowest rank's `predictExchange` of those bytes. The rule and the messages
 // mirror src/distributed/bfs.ts; test/distributed/bfs-prediction.test.ts holds the two together.
 
@@ -33,8 +34,8 @@ export interface PredictedBfsLevel {
   readonly frontier: number;
   /** Bytes of vertices or frontier bits each rank sends (index: rank). */
   readonly bytesSent: Float64Array;
-  /** Bytes of message counts each rank sends (4 per rank on a top-down level). */
-  readonly controlBytes: number;
+  /** Bytes of message counts each rank sends (index: rank; on a top-down level 4 to each rank owning part of its halo). */
+  readonly controlBytes: Float64Array;
   /**
    * Entries each rank's own vertices scan this level (index: rank): a top-down level the
    * frontier's edges, a bottom-up level every unvisited vertex's edges (a bound: a vertex stops at
@@ -78,6 +79,9 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
   for (let v = 0; v < n; v++) if (depths[v]! >= 0) byLevel[depths[v]!]!.push(v);
   // Halo rows each rank pair shares (key p * parts + q: rows of p that q reads), for bottom-up bits.
   const halo = pairCounts(a, owner, parts);
+  // Counts on a top-down level: rank q sends one to each rank p whose rows it reads (key p * parts + q).
+  const countBytes = new Float64Array(parts);
+  for (const key of halo.keys()) countBytes[key % parts]! += 4;
   const net = options.interconnect;
   const sentOnce = new Set<number>(); // c * parts + p: rank p has sent vertex c to its owner
   let unvisitedEdges = a.nnz;
@@ -117,12 +121,12 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
         }
       }
     }
-    const seconds = net ? levelSeconds(sends, parts, bottomUp, net) : undefined;
+    const seconds = net ? levelSeconds(sends, halo, parts, bottomUp, net) : undefined;
     levels.push({
       direction: bottomUp ? 'bottom-up' : 'top-down',
       frontier: frontier.length,
       bytesSent,
-      controlBytes: bottomUp ? 0 : 4 * parts,
+      controlBytes: bottomUp ? new Float64Array(parts) : countBytes.slice(),
       work,
       ...(seconds !== undefined ? { seconds } : {}),
     });
@@ -147,22 +151,29 @@ function pairCounts(a: CsrMatrix, owner: Int32Array, parts: number): Map<number,
   return out;
 }
 
-/** The slowest rank's exchange of `sends` (bytes per rank pair), plus the counts' exchange on a top-down level. */
-function levelSeconds(sends: ReadonlyMap<number, number>, parts: number, bottomUp: boolean, net: Interconnect): number {
-  const layouts = Array.from({ length: parts }, () => ({ send: new Int32Array(parts), recv: new Int32Array(parts) }));
-  for (const [key, bytes] of sends) {
+/**
+ * The slowest rank's exchange of `sends` (bytes per rank pair), plus on a top-down level the
+ * counts' exchange: 4 bytes from each rank to each owner of rows it reads (`halo`'s pairs).
+ */
+function levelSeconds(sends: ReadonlyMap<number, number>, halo: ReadonlyMap<number, number>, parts: number, bottomUp: boolean, net: Interconnect): number {
+  const layout = () => Array.from({ length: parts }, () => ({ send: new Int32Array(parts), recv: new Int32Array(parts) }));
+  const place = (layouts: ReturnType<typeof layout>, key: number, bytes: number): void => {
     const p = Math.floor(key / parts);
     const q = key % parts;
     layouts[p]!.send[q] = bytes;
     layouts[q]!.recv[p] = bytes;
-  }
-  const counts = new Int32Array(parts).fill(4);
+  };
+  const data = layout();
+  for (const [key, bytes] of sends) place(data, key, bytes);
+  // Key p * parts + q in `halo`: q reads p's rows, so q sends p a count.
+  const counts = layout();
+  if (!bottomUp) for (const key of halo.keys()) place(counts, (key % parts) * parts + Math.floor(key / parts), 4);
   const noDispls = new Int32Array(parts); // predictExchange reads counts only
   let slowest = 0;
-  layouts.forEach((l, r) => {
-    const data = predictExchange({ counts: l.send, displs: noDispls }, { counts: l.recv, displs: noDispls }, 1, r, net);
-    const control = bottomUp ? 0 : predictExchange({ counts, displs: noDispls }, { counts, displs: noDispls }, 1, r, net);
-    slowest = Math.max(slowest, data + control);
-  });
+  for (let r = 0; r < parts; r++) {
+    const d = predictExchange({ counts: data[r]!.send, displs: noDispls }, { counts: data[r]!.recv, displs: noDispls }, 1, r, net);
+    const c = bottomUp ? 0 : predictExchange({ counts: counts[r]!.send, displs: noDispls }, { counts: counts[r]!.recv, displs: noDispls }, 1, r, net);
+    slowest = Math.max(slowest, d + c);
+  }
   return slowest;
 }

@@ -89,7 +89,7 @@ export function predictBfsScaling(a: CsrMatrix, options: BfsScalingOptions): Bfs
       for (const level of predictBfsExchange(a, partition, source, { interconnect: net })) {
         compute += Math.max(...level.work) * rate;
         exchange += n === 1 ? 0 : (level.seconds ?? 0);
-        bytes += level.bytesSent.reduce((sum, b) => sum + b, 0) + (n === 1 ? 0 : level.controlBytes * n);
+        bytes += level.bytesSent.reduce((sum, b) => sum + b, 0) + level.controlBytes.reduce((sum, b) => sum + b, 0);
         levels++;
       }
     }

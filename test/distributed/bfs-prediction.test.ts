@@ -40,7 +40,7 @@ describe('predictBfsExchange', () => {
             const ranks = await Promise.all(loopback(size).map(async (comm) => distributedBfs(comm, await DistributedCsr.build(comm, a, p), source)));
             ranks.forEach((search, rank) => {
               expect(search.levels.map((l) => [l.direction, l.frontier, l.bytesSent, l.controlBytes])).toEqual(
-                predicted.map((l) => [l.direction, l.frontier, l.bytesSent[rank], l.controlBytes]),
+                predicted.map((l) => [l.direction, l.frontier, l.bytesSent[rank], l.controlBytes[rank]]),
               );
             });
             for (const l of predicted) for (const b of l.bytesSent) sent += b;
@@ -55,8 +55,11 @@ describe('predictBfsExchange', () => {
     const levels = predictBfsExchange(a, partitionRows(a, 4), 0, { interconnect: net, direction: 'top-down' });
     for (const l of levels) {
       const most = Math.max(...l.bytesSent);
-      // At least the counts to the three other ranks, and the busiest rank's bytes on the wire.
-      expect(l.seconds!).toBeGreaterThanOrEqual(3 * net.latencySeconds + most / net.bytesPerSecond - 1e-15);
+      // Counts go only to neighbouring blocks: an inner block's two latencies at least, and the
+      // busiest rank's bytes on the wire after its one count at least.
+      expect(l.seconds!).toBeGreaterThanOrEqual(Math.max(2 * net.latencySeconds, net.latencySeconds + most / net.bytesPerSecond) - 1e-15);
+      // Each block sends counts to its neighbours only: 4 bytes each, not one to every rank.
+      expect(Array.from(l.controlBytes)).toEqual([4, 8, 8, 4]);
     }
     expect(predictBfsExchange(a, partitionRows(a, 4), 0)[0]!.seconds).toBeUndefined();
   });

@@ -47,8 +47,9 @@ describe('predictBfsScaling', () => {
     expect(four!.exchangeSeconds).toBeGreaterThan(100 * net.latencySeconds);
     expect(four!.speedup).toBeLessThan(1);
     // Three block boundaries, each crossed both ways by a 4-byte vertex (a frontier vertex sends
-    // its remote neighbour without knowing it is visited), and 4 bytes of counts per rank pair a level.
-    expect(four!.bytes).toBe(3 * 2 * 4 + 100 * 4 * 4 * 4);
+    // its remote neighbour without knowing it is visited), and a level's counts only between
+    // neighbouring blocks: six 4-byte counts.
+    expect(four!.bytes).toBe(3 * 2 * 4 + 100 * 6 * 4);
     expect(source).toMatch(/^predicted: .*a test network; row-block partitions$/);
   });
 
