@@ -5,29 +5,17 @@
 // time; and bad options are refused by name.
 
 import { describe, expect, it } from 'vitest';
-import { CsrMatrix } from '../../src/data/csr.js';
 import { bfsWork, predictBfsScaling } from '../../src/distributed/bfs-scaling.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { generate } from '../../src/generators/index.js';
-
-/** A path 0 - 1 - ... - (n-1), both directions. */
-function path(n: number): CsrMatrix {
-  const rowPtr = new Int32Array(n + 1);
-  const cols: number[] = [];
-  for (let r = 0; r < n; r++) {
-    if (r > 0) cols.push(r - 1);
-    if (r < n - 1) cols.push(r + 1);
-    rowPtr[r + 1] = cols.length;
-  }
-  return new CsrMatrix({ rows: n, cols: n, rowPtr, colIdx: Int32Array.from(cols) });
-}
+import { pathGraph } from '../support/path-graph.js';
 
 const net = { latencySeconds: 1e-6, bytesPerSecond: 1e9, source: 'a test network' };
 const rate = 1e-9;
 
 describe('predictBfsScaling', () => {
   it('prices one node as its rate times the entries its search scans, with no exchange', () => {
-    const a = path(100);
+    const a = pathGraph(100);
     // A search from one end scans each vertex's edges once, top-down: every entry.
     expect(bfsWork(a, 0)).toBe(a.nnz);
     const [p] = predictBfsScaling(a, { nodes: [1], sources: [0], method: 'rows', secondsPerEntry: rate, interconnect: net }).points;
@@ -39,7 +27,7 @@ describe('predictBfsScaling', () => {
   });
 
   it('does not scale a path: the slowest node computes the whole search, and every level exchanges', () => {
-    const a = path(100);
+    const a = pathGraph(100);
     const { points, source } = predictBfsScaling(a, { nodes: [1, 4], sources: [0], method: 'rows', secondsPerEntry: rate, interconnect: net });
     const [one, four] = points;
     expect(four!.computeSeconds).toBeCloseTo(one!.computeSeconds, 15);
@@ -62,7 +50,7 @@ describe('predictBfsScaling', () => {
   });
 
   it('refuses bad node counts, sources, rates and networks, naming the value', () => {
-    const a = path(10);
+    const a = pathGraph(10);
     const ok = { nodes: [1, 2], sources: [0], method: 'rows' as const, secondsPerEntry: rate, interconnect: net };
     expect(() => predictBfsScaling(a, { ...ok, nodes: [0] })).toThrow(InvalidArgumentError);
     expect(() => predictBfsScaling(a, { ...ok, nodes: [11] })).toThrow(/predictBfsScaling: nodes must list integers in \[1, min\(2\^16, 10 rows\)\], got/);

@@ -4,28 +4,16 @@
 // and bad options are refused by name.
 
 import { describe, expect, it } from 'vitest';
-import { CsrMatrix } from '../../src/data/csr.js';
 import { predictScaling } from '../../src/distributed/scaling.js';
 import { InvalidArgumentError } from '../../src/errors.js';
-
-/** A path 0 - 1 - ... - (n-1), both directions. */
-function path(n: number): CsrMatrix {
-  const rowPtr = new Int32Array(n + 1);
-  const cols: number[] = [];
-  for (let r = 0; r < n; r++) {
-    if (r > 0) cols.push(r - 1);
-    if (r < n - 1) cols.push(r + 1);
-    rowPtr[r + 1] = cols.length;
-  }
-  return new CsrMatrix({ rows: n, cols: n, rowPtr, colIdx: Int32Array.from(cols) });
-}
+import { pathGraph } from '../support/path-graph.js';
 
 const net = { latencySeconds: 1e-6, bytesPerSecond: 1e9, source: 'a test network' };
 const rate = 1e-9;
 
 describe('predictScaling', () => {
   it('prices one node as its measured rate times the work, with no exchange', () => {
-    const a = path(1000);
+    const a = pathGraph(1000);
     const [p] = predictScaling(a, { nodes: [1], k: 8, method: 'rows', secondsPerEntryColumn: rate, interconnect: net }).points;
     expect(p!.exchangeSeconds).toBe(0);
     expect(p!.seconds).toBeCloseTo(a.nnz * 8 * rate, 15);
@@ -33,7 +21,7 @@ describe('predictScaling', () => {
   });
 
   it('prices an inner row block of a path as two messages of one row each way', () => {
-    const a = path(1000);
+    const a = pathGraph(1000);
     const k = 16;
     const { points, source } = predictScaling(a, { nodes: [4], k, method: 'rows', secondsPerEntryColumn: rate, interconnect: net });
     const p = points[0]!;
@@ -49,7 +37,7 @@ describe('predictScaling', () => {
   });
 
   it('refuses bad node counts, rates and networks, naming the value', () => {
-    const a = path(10);
+    const a = pathGraph(10);
     const ok = { nodes: [1, 2], k: 4, method: 'rows' as const, secondsPerEntryColumn: rate, interconnect: net };
     expect(() => predictScaling(a, { ...ok, nodes: [0] })).toThrow(InvalidArgumentError);
     expect(() => predictScaling(a, { ...ok, nodes: [11] })).toThrow(/predictScaling: nodes must list integers in \[1, min\(2\^16, 10 rows\)\], got/);
