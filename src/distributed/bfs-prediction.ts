@@ -83,6 +83,7 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
   const countBytes = new Float64Array(parts);
   for (const key of halo.keys()) countBytes[key % parts]! += 4;
   const net = options.interconnect;
+  const controlSeconds = net ? countSeconds(halo, parts, net) : undefined;
   const sentOnce = new Set<number>(); // c * parts + p: rank p has sent vertex c to its owner
   let unvisitedEdges = a.nnz;
   let bottomUp = direction === 'bottom-up';
@@ -121,7 +122,7 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
         }
       }
     }
-    const seconds = net ? levelSeconds(sends, halo, parts, bottomUp, net) : undefined;
+    const seconds = net ? levelSeconds(sends, bottomUp ? undefined : controlSeconds, parts, net) : undefined;
     levels.push({
       direction: bottomUp ? 'bottom-up' : 'top-down',
       frontier: frontier.length,
@@ -151,29 +152,38 @@ function pairCounts(a: CsrMatrix, owner: Int32Array, parts: number): Map<number,
   return out;
 }
 
-/**
- * The slowest rank's exchange of `sends` (bytes per rank pair), plus on a top-down level the
- * counts' exchange: 4 bytes from each rank to each owner of rows it reads (`halo`'s pairs).
- */
-function levelSeconds(sends: ReadonlyMap<number, number>, halo: ReadonlyMap<number, number>, parts: number, bottomUp: boolean, net: Interconnect): number {
-  const layout = () => Array.from({ length: parts }, () => ({ send: new Int32Array(parts), recv: new Int32Array(parts) }));
-  const place = (layouts: ReturnType<typeof layout>, key: number, bytes: number): void => {
+/** Per rank pair (key p * parts + q, bytes from p to q), each rank's send and receive layout. */
+function layouts(bytesByPair: Iterable<readonly [number, number]>, parts: number): { send: Int32Array; recv: Int32Array }[] {
+  const out = Array.from({ length: parts }, () => ({ send: new Int32Array(parts), recv: new Int32Array(parts) }));
+  for (const [key, bytes] of bytesByPair) {
     const p = Math.floor(key / parts);
     const q = key % parts;
-    layouts[p]!.send[q] = bytes;
-    layouts[q]!.recv[p] = bytes;
-  };
-  const data = layout();
-  for (const [key, bytes] of sends) place(data, key, bytes);
-  // Key p * parts + q in `halo`: q reads p's rows, so q sends p a count.
-  const counts = layout();
-  if (!bottomUp) for (const key of halo.keys()) place(counts, (key % parts) * parts + Math.floor(key / parts), 4);
-  const noDispls = new Int32Array(parts); // predictExchange reads counts only
-  let slowest = 0;
-  for (let r = 0; r < parts; r++) {
-    const d = predictExchange({ counts: data[r]!.send, displs: noDispls }, { counts: data[r]!.recv, displs: noDispls }, 1, r, net);
-    const c = bottomUp ? 0 : predictExchange({ counts: counts[r]!.send, displs: noDispls }, { counts: counts[r]!.recv, displs: noDispls }, 1, r, net);
-    slowest = Math.max(slowest, d + c);
+    out[p]!.send[q] = bytes;
+    out[q]!.recv[p] = bytes;
   }
+  return out;
+}
+
+const noDispls = (parts: number): Int32Array => new Int32Array(parts); // predictExchange reads counts only
+
+/** Each rank's predicted exchange of a top-down level's counts: 4 bytes to each owner of rows it reads (`halo`'s pairs). The same every level. */
+function countSeconds(halo: ReadonlyMap<number, number>, parts: number, net: Interconnect): Float64Array {
+  // Key p * parts + q in `halo`: q reads p's rows, so q sends p a count.
+  const counts = layouts(
+    Array.from(halo.keys(), (key) => [(key % parts) * parts + Math.floor(key / parts), 4] as const),
+    parts,
+  );
+  const d = noDispls(parts);
+  return Float64Array.from(counts, (l, r) => predictExchange({ counts: l.send, displs: d }, { counts: l.recv, displs: d }, 1, r, net));
+}
+
+/** The slowest rank's exchange of `sends` (bytes per rank pair), plus on a top-down level its counts' (`counts`, per rank). */
+function levelSeconds(sends: ReadonlyMap<number, number>, counts: Float64Array | undefined, parts: number, net: Interconnect): number {
+  const d = noDispls(parts);
+  let slowest = 0;
+  layouts(sends, parts).forEach((l, r) => {
+    const data = predictExchange({ counts: l.send, displs: d }, { counts: l.recv, displs: d }, 1, r, net);
+    slowest = Math.max(slowest, data + (counts?.[r] ?? 0));
+  });
   return slowest;
 }

@@ -120,7 +120,21 @@ export function robustPick(
     evaluatorOf(problem, costs),
     ...real.flatMap((d) => [1 - driftOf(d), 1 + driftOf(d)].map((f) => evaluatorOf(problem, scaled(costs, d, f)))),
   ];
-  const meanOf = (g: Int32Array): number => scenarios.reduce((sum, e) => sum + valueBy(e, objective, g), 0) / scenarios.length;
+  // The even mean over the scenarios ([0] as probed, the rest the drifts), and the mean weighted
+  // toward the speed as probed (for the shares, below), from one evaluation of each scenario.
+  const meansOf = (g: Int32Array): { even: number; weighted: number } => {
+    let sum = 0;
+    let asProbed = 0;
+    let drifted = 0;
+    scenarios.forEach((e, k) => {
+      const v = valueBy(e, objective, g);
+      sum += v;
+      if (k === 0) asProbed = v;
+      else drifted += v;
+    });
+    return { even: sum / scenarios.length, weighted: AS_PROBED * asProbed + ((1 - AS_PROBED) * drifted) / (scenarios.length - 1) };
+  };
+  const meanOf = (g: Int32Array): number => meansOf(g).even;
   // Better on the mean (beyond rounding), or as good and simpler.
   const preferred = (mean: number, g: Int32Array, than: number, other: Int32Array): boolean =>
     mean < than * (1 - 1e-9) || (mean <= than * (1 + 1e-9) && partsOf(problem, g) < partsOf(problem, other));
@@ -147,22 +161,18 @@ export function robustPick(
   // probed: a CPU's speed was near its probe in most runs, and a share moved off the balance point
   // loses in every run where it was, while it risks at most its own share of the drift. Never to
   // shares worse than the pick on the even mean: the explanation states the change by that mean.
-  const weighted = (g: Int32Array): number =>
-    AS_PROBED * valueBy(scenarios[0]!, objective, g) +
-    ((1 - AS_PROBED) / (scenarios.length - 1)) * scenarios.slice(1).reduce((sum, e) => sum + valueBy(e, objective, g), 0);
   for (let i = 0; i < genome.length; i++) {
     const current = problem.choices[i]![genome[i]!]!;
     if (current.parts.length < 2) continue;
     const set = deviceSet(current);
-    let best = weighted(genome);
+    let best = meansOf(genome).weighted;
     for (const c of genes[i]!) {
       if (c === genome[i] || deviceSet(problem.choices[i]![c]!) !== set) continue;
       const g = Int32Array.from(genome);
       g[i] = c;
-      const w = weighted(g);
-      if (w < best * (1 - 1e-9) && meanOf(g) <= startMean) [genome, best] = [g, w];
+      const m = meansOf(g);
+      if (m.weighted < best * (1 - 1e-9) && m.even <= startMean) [genome, best, mean] = [g, m.weighted, m.even];
     }
   }
-  mean = meanOf(genome);
   return { genome, mean, startMean, value: valueBy(scenarios[0]!, objective, genome), drift: Math.max(...real.map(driftOf)) };
 }
