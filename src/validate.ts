@@ -2,6 +2,7 @@
 // code sees a value, and their errors name the calling function and the offending value.
 
 import { describe, InvalidArgumentError } from './errors.js';
+import { nativeAddon } from './native/addon.js';
 
 /** Largest vertex/row count dype accepts: indices are stored as signed 32-bit integers. */
 export const MAX_INDEX = 2 ** 31 - 1;
@@ -100,8 +101,26 @@ export function checkBoolean(fn: string, what: string, value: unknown): boolean 
   return value;
 }
 
+/** Elements from which the native scan (about 10 GB/s, against 2 here) is worth its call. */
+const NATIVE_SCAN_FROM = 16_384;
+let nativeScan: ((a: Float32Array | Float64Array) => number) | null | undefined;
+
+/** The addon's scan, or null where the addon cannot be loaded (the loop below does the work then). */
+function loadNativeScan(): ((a: Float32Array | Float64Array) => number) | null {
+  try {
+    const addon = nativeAddon();
+    return typeof addon.firstNonFinite === 'function' ? addon.firstNonFinite.bind(addon) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Index of the first non-finite element, or -1. */
 export function firstNonFinite(a: Float32Array | Float64Array): number {
+  if (a.length >= NATIVE_SCAN_FROM) {
+    nativeScan ??= loadNativeScan();
+    if (nativeScan) return nativeScan(a);
+  }
   for (let i = 0; i < a.length; i++) {
     const v = a[i]!;
     // v - v is NaN exactly for NaN and +-Infinity, and this is faster than Number.isFinite here.

@@ -133,6 +133,16 @@ export interface NativeAddon {
   metisPartition(n: number, rowPtr: Int32Array, colIdx: Int32Array, parts: number, seed: number, out: Int32Array): number;
   /** Whether this build links METIS, and why not. */
   metisInfo(): { available: boolean; reason: string };
+  /** A new shared-memory region of exactly `bytes` zero bytes (a size-sealed memfd): its descriptor (native/src/shared_memory.cc). */
+  sharedRegionCreate(bytes: number): number;
+  /** Seal a region against writes, map it privately and close its descriptor (even on failure). */
+  sharedRegionMap(fd: number): ArrayBuffer;
+  /** Close a region that will not be mapped. */
+  sharedRegionClose(fd: number): void;
+  /** Index of the first NaN or infinity, or -1 (native/src/finite_scan.cc). */
+  firstNonFinite(array: Float32Array | Float64Array): number;
+  /** Whether this platform has shared-memory regions (Linux), and why not. */
+  sharedRegionInfo(): { available: boolean; reason: string };
   noopSync(): void;
   noopAsync(): Promise<void>;
   threads(): number;
@@ -153,7 +163,7 @@ export interface NativeAddon {
   poolProbe(jobs: number, chunks: number, gapMicros: number): Promise<{ sleeps: number }>;
 }
 
-const EXPECTED_ABI = 8;
+const EXPECTED_ABI = 9;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */
