@@ -14,6 +14,10 @@
 // The library and the server come from the build (`dist/`, what `dype` runs; rebuilt when a source
 // is newer) unless --sources:
 // under tsx, the sources cost a served tiny request about 0.15 ms more than the build does.
+// Uploads: a feature matrix sent through the socket and through shared memory (Linux: written into
+// a region the server maps), alternated, each upload new content (one value changed), beside one
+// in-process copy of the same bytes (the least any transfer costs).
+//
 // Run: node --expose-gc --import tsx bench/service/overhead.ts [--quick] [--sources]
 
 import { spawn } from 'node:child_process';
@@ -61,7 +65,9 @@ const echo = await child([join(import.meta.dirname, 'echo-peer.mjs'), echoSocket
 
 const system = await lib.detectSystem();
 const model = await lib.loadCostModel(system);
-const client = await lib.connect(`unix:${socket}`, { token: readFileSync(join(dir, 'd.token'), 'utf8').trim() });
+const token = readFileSync(join(dir, 'd.token'), 'utf8').trim();
+const client = await lib.connect(`unix:${socket}`, { token });
+const socketClient = await lib.connect(`unix:${socket}`, { token, sharedMemory: false });
 
 // The floor: one small request, the whole reply back.
 const peer = connectSocket(echoSocket);
@@ -130,7 +136,41 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   }
 }
 
+/** Upload `rows` x 64 FP32 features, new content each time, through the socket and through shared memory. */
+async function uploads(rows: number, rounds: number): Promise<void> {
+  const data = new Float32Array(rows * 64).map((_, i) => (i % 97) / 97);
+  const bytes = data.byteLength;
+  const times = { socket: [] as number[], shared: [] as number[], copy: [] as number[] };
+  const via = new Set<string>();
+  for (let r = 0; r < rounds + 1; r++) {
+    for (const [side, c] of [
+      ['socket', socketClient],
+      ['shared', client],
+    ] as const) {
+      data[0] = r + (side === 'shared' ? 0.5 : 0);
+      const m = new lib.DenseMatrix(rows, 64, data);
+      const t = performance.now();
+      const up = await c.upload(m);
+      if (r > 0) times[side].push(ms(t));
+      via.add(`${side}: ${up.via}`);
+    }
+    const t = performance.now();
+    data.slice();
+    if (r > 0) times.copy.push(ms(t));
+  }
+  const rate = (xs: number[]): string => `${(bytes / 1e6 / median(xs)).toFixed(2)} GB/s`;
+  console.log(`upload of ${rows} x 64 FP32 (${(bytes / 2 ** 20).toFixed(1)} MiB), ${[...via].join(', ')}; medians of ${rounds}`);
+  console.log(
+    `  through the socket ms ${spread(times.socket)} (${rate(times.socket)}); through shared memory ms ${spread(times.shared)} (${rate(times.shared)})`,
+  );
+  console.log(
+    `  socket / shared memory ${(median(times.socket) / median(times.shared)).toFixed(2)}x; one in-process copy ms ${spread(times.copy)} (${rate(times.copy)})`,
+  );
+}
+
 try {
+  await uploads(1 << 16, args.quick ? 5 : 15);
+  if (!args.quick) await uploads(1 << 18, 7);
   console.log(`library and server from ${args.sources ? 'the sources (tsx)' : 'the build (dist/)'}`);
   const statusTimes: number[] = [];
   for (let i = 0; i < 4 * TINY_BLOCKS; i++) await block(() => client.status(), BLOCK, WARM, statusTimes);
@@ -139,6 +179,7 @@ try {
   await compare('gcn', 'gcn', lib.kroneckerGraph({ scale: 16, edgeFactor: 8, seed: 1 }), GCN_ROUNDS, 1, 0);
 } finally {
   await client.close();
+  await socketClient.close();
   peer.destroy();
   for (const c of [server, echo]) {
     c.kill('SIGTERM');

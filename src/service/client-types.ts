@@ -14,6 +14,12 @@ export interface ConnectOptions {
   readonly token?: string;
   /** Seconds to wait for the connection and handshake. @default 10 */
   readonly timeout?: number;
+  /**
+   * Upload large matrices through shared memory when the server offers it (a Unix socket on
+   * Linux): the arrays are written once into a region the server maps, not copied through the
+   * socket. Where the region cannot be opened, uploads go through the socket. @default true
+   */
+  readonly sharedMemory?: boolean;
 }
 
 /** Options the server owns are left out: it plans on its own machine with its own model. */

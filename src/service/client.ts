@@ -32,7 +32,9 @@ import { isRecord, MAX_REQUEST_ID, PROTOCOL_VERSION, reviveError, type RequestTy
 import type { Stored } from './data-store.js';
 import type { SystemInfo } from './system-info.js';
 import { packageVersion } from './version.js';
-import { decodeValue, encodeMatrix } from './wire-values.js';
+import { decodeValue, encodeMatrix, matrixBytes, type WireMatrix } from './wire-values.js';
+import type { Reservation } from './shared-regions.js';
+import { regionLayout, SHARED_MIN_BYTES, writeRegion } from './shared-upload.js';
 
 export type * from './client-types.js';
 
@@ -106,7 +108,7 @@ export interface DypeClient {
  */
 export async function connect(address: string, options: ConnectOptions = {}): Promise<DypeClient> {
   const fn = 'connect';
-  checkOptions(fn, options, ['token', 'timeout']);
+  checkOptions(fn, options, ['token', 'timeout', 'sharedMemory']);
   const a = parseAddress(fn, address);
   const token = options.token ?? process.env['DYPE_TOKEN'];
   if (typeof token !== 'string' || token.length === 0)
@@ -114,7 +116,9 @@ export async function connect(address: string, options: ConnectOptions = {}): Pr
   const timeout = options.timeout === undefined ? 10 : checkNumber(fn, 'timeout', options.timeout, 0.001, 3600);
   const socket = a.kind === 'unix' ? createConnection(a.path) : createConnection(a.port, a.host);
   socket.setNoDelay(true);
-  const client = new ServiceClient(socket, a);
+  if (options.sharedMemory !== undefined && typeof options.sharedMemory !== 'boolean')
+    throw new InvalidArgumentError(`${fn}: sharedMemory must be true or false, got ${describe(options.sharedMemory)}`);
+  const client = new ServiceClient(socket, a, options.sharedMemory ?? true);
   await client.handshake(token, timeout);
   return client;
 }
@@ -134,10 +138,13 @@ class ServiceClient implements DypeClient {
   tenant = '';
   /** The server's dype version. */
   serverVersion = '';
+  /** Whether large uploads go through shared memory (the server offers it and it worked so far). */
+  #sharedMemory = false;
 
   constructor(
     private readonly socket: Socket,
     readonly address: ServerAddress,
+    private readonly wantSharedMemory: boolean,
   ) {
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('error', (e) => this.#fail(new SessionClosedError(`connect: ${formatAddress(address)}: ${e.message}`, { cause: e })));
@@ -162,6 +169,7 @@ class ServiceClient implements DypeClient {
           this.tenant = welcome.tenant;
           this.serverVersion = welcome.server;
           this.#maxFrameBytes = welcome.maxFrameBytes;
+          this.#sharedMemory = this.wantSharedMemory && welcome.sharedMemory === true;
           resolve();
         },
         reject: (e) => {
@@ -188,11 +196,28 @@ class ServiceClient implements DypeClient {
     if (!(matrix instanceof CsrMatrix) && !(matrix instanceof DenseMatrix)) {
       throw new InvalidArgumentError(`DypeClient.upload: matrix must be a CsrMatrix or DenseMatrix, got ${describe(matrix)}`);
     }
-    const sent = this.#call('upload', { matrix: encodeMatrix(matrix) }) as Promise<Stored>;
+    const wire = encodeMatrix(matrix);
+    const sent = (
+      this.#sharedMemory && matrixBytes(matrix) >= SHARED_MIN_BYTES ? this.#uploadShared(wire) : this.#call('upload', { matrix: wire })
+    ) as Promise<Stored>;
     const hash = sent.then((s) => s.hash);
     hash.catch(() => this.#uploaded.delete(matrix));
     this.#uploaded.set(matrix, hash);
     return sent;
+  }
+
+  /** An upload through a shared-memory region; through the socket where the region cannot be written (and from then on). */
+  async #uploadShared(wire: WireMatrix): Promise<unknown> {
+    const layout = regionLayout(wire);
+    const { region, path } = (await this.#call('reserve', { bytes: layout.bytes })) as Reservation;
+    try {
+      await writeRegion(path, layout);
+    } catch {
+      // Another mount or PID namespace, say: the server's region expires unused.
+      this.#sharedMemory = false;
+      return this.#call('upload', { matrix: wire });
+    }
+    return this.#call('upload', { matrix: layout.matrix, region });
   }
 
   /** As the library's `explore`, planned on the server; the result is plain data (no live problem). */

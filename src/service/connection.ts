@@ -9,8 +9,9 @@ import type { Socket } from 'node:net';
 import { AccessError, describe, InvalidArgumentError, LimitError, UnsupportedError } from '../errors.js';
 import type { FairScheduler } from './fair-scheduler.js';
 import { FrameReader, MessageCodec } from './frames.js';
-import { checkEnvelope, checkFields, isRecord, PROTOCOL_VERSION, type Reply, RequestError, type Welcome, wireError } from './protocol.js';
+import { checkEnvelope, checkFields, type Envelope, isRecord, PROTOCOL_VERSION, type Reply, RequestError, type Welcome, wireError } from './protocol.js';
 import { answer, type ServiceState } from './requests.js';
+import { type Reservation, SharedRegions, viewsInRegion } from './shared-regions.js';
 import type { TenantDirectory } from './tokens.js';
 
 export interface ConnectionHost {
@@ -22,8 +23,10 @@ export interface ConnectionHost {
   readonly maxBufferedBytes: number;
   /** Seconds a client has to say hello. */
   readonly helloSeconds: number;
-  /** Seconds a frame may stall half-sent before the connection is dropped (it holds what was received). */
+  /** Seconds a frame may stall half-sent before the connection is dropped (it holds what was received); also how long a shared-memory region waits for its upload. */
   readonly stallSeconds: number;
+  /** Shared-memory regions a connection may hold unused at once. */
+  readonly regionsPerConnection: number;
   log(line: string): void;
   closed(c: Connection): void;
 }
@@ -37,13 +40,18 @@ export class Connection {
   /** Request id -> the job answering it, and whether the job is keyed (it survives this connection). */
   readonly #inflight = new Map<number, { jobId: string; keyed: boolean }>();
   readonly #helloTimer: NodeJS.Timeout;
+  /** Shared-memory regions for uploads, where this client may use them (it came through the Unix socket). */
+  readonly #regions: SharedRegions | undefined;
 
+  /** @param sharedMemory whether this client may upload through shared-memory regions. */
   constructor(
     private readonly socket: Socket,
     private readonly host: ConnectionHost,
     readonly label: string,
+    sharedMemory = false,
   ) {
     this.#reader = new FrameReader(host.maxFrameBytes);
+    this.#regions = sharedMemory ? new SharedRegions({ maxOpen: host.regionsPerConnection, seconds: host.stallSeconds }) : undefined;
     this.#helloTimer = setTimeout(() => this.#refuse(new AccessError(`serve: no hello within ${host.helloSeconds} s`)), host.helloSeconds * 1000);
     this.#helloTimer.unref?.();
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
@@ -128,6 +136,7 @@ export class Connection {
       server: this.host.state.version,
       tenant: this.#tenant,
       maxFrameBytes: this.host.maxFrameBytes,
+      ...(this.#regions ? { sharedMemory: true } : {}),
     };
     this.#send(welcome);
   }
@@ -144,9 +153,14 @@ export class Connection {
         return;
       }
       if (this.#inflight.has(id)) throw new InvalidArgumentError(`serve.${req.type}: request id ${id} is still in flight on this connection; use a new id`);
-      const a = answer(this.host.state, tenant, req);
+      if (req.type === 'reserve') {
+        this.#send({ type: 'result', id, result: this.#reserve(tenant, req.fields) });
+        return;
+      }
+      const fromRegion = req.type === 'upload' && req.fields['region'] !== undefined;
+      const a = answer(this.host.state, tenant, fromRegion ? this.#fromRegion(req) : req);
       if (a.state === 'now') {
-        this.#send({ type: 'result', id, result: a.value });
+        this.#send({ type: 'result', id, result: fromRegion ? { ...(a.value as object), via: 'shared-memory' } : a.value });
         return;
       }
       this.#inflight.set(id, { jobId: a.jobId, keyed: a.keyed === true });
@@ -158,6 +172,28 @@ export class Connection {
       const err = e instanceof RequestError ? e.error : e;
       this.#send({ type: 'error', id: e instanceof RequestError ? e.id : id, error: wireError(err) });
     }
+  }
+
+  /** `reserve`: a shared-memory region for an upload, at most what one upload of this tenant may hold. */
+  #reserve(tenant: string, fields: Readonly<Record<string, unknown>>): Reservation {
+    const fn = 'serve.reserve';
+    checkFields(fn, fields, ['bytes'], []);
+    if (!this.#regions)
+      throw new UnsupportedError(
+        `${fn}: shared-memory uploads are off here (not a Unix-socket client, not Linux, or dype serve --no-shared-memory); send the arrays in the upload`,
+      );
+    const store = this.host.state.store;
+    const quota = this.host.state.tenantPolicy(tenant)?.memoryBytes;
+    return this.#regions.reserve(fn, fields['bytes'], Math.min(store.maxBytes, quota ?? Number.POSITIVE_INFINITY));
+  }
+
+  /** An upload from a region: the region sealed, mapped and used up, its arrays put in the matrix. */
+  #fromRegion(req: Envelope): Envelope {
+    const fn = 'serve.upload';
+    checkFields(fn, req.fields, ['matrix', 'region'], []);
+    if (!this.#regions) throw new UnsupportedError(`${fn}: field "region": shared-memory uploads are off here; send the arrays in the upload`);
+    const buffer = this.#regions.take(fn, req.fields['region']);
+    return { ...req, fields: { matrix: viewsInRegion(fn, req.fields['matrix'], buffer) } };
   }
 
   /** `cancel` by request id: the job answering that request of this connection (its reply says it was cancelled). */
@@ -207,6 +243,7 @@ export class Connection {
 
   #onClose(): void {
     this.#closed = true;
+    this.#regions?.closeAll();
     clearTimeout(this.#helloTimer);
     const tenant = this.#tenant;
     if (tenant !== undefined) {

@@ -22,6 +22,8 @@ export interface Stored {
   readonly bytes: number;
   /** `new`: first copy; `shared`: the same content was already held (for this or another tenant). */
   readonly stored: 'new' | 'shared';
+  /** How the bytes came: through the socket, or written into a shared-memory region the server mapped. */
+  readonly via?: 'socket' | 'shared-memory';
 }
 
 const HASH = /^[0-9a-f]{64}$/;

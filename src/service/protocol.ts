@@ -28,7 +28,7 @@ import { suggest } from '../validate.js';
 export const PROTOCOL_VERSION = 1;
 
 /** Requests a client may send after the handshake. */
-export const REQUEST_TYPES = ['upload', 'schedule', 'explore', 'run', 'stream', 'system', 'status', 'cancel', 'release'] as const;
+export const REQUEST_TYPES = ['upload', 'reserve', 'schedule', 'explore', 'run', 'stream', 'system', 'status', 'cancel', 'release'] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
 
 /** Largest request id (ids are unsigned 32-bit, reused freely once answered). */
@@ -48,6 +48,8 @@ export interface Welcome {
   readonly server: string;
   readonly tenant: string;
   readonly maxFrameBytes: number;
+  /** Present when this client may upload through shared memory (`reserve`, then `upload` naming the region). */
+  readonly sharedMemory?: true;
 }
 
 /** An error as it travels: enough to rebuild the same class on the other side. */

@@ -5,7 +5,7 @@
 
 import type { CostModel } from '../cost/model.js';
 import type { BackendStatus, System } from '../devices/system.js';
-import { describe, InvalidArgumentError } from '../errors.js';
+import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import { reservedSeconds } from '../executor/gate.js';
 import { runPlan, type RunPlanOptions, type RunResult } from '../executor/run.js';
 import { type RunStreamOptions, runStream } from '../executor/stream.js';
@@ -68,8 +68,11 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
     case 'upload': {
       checkFields(fn, f, ['matrix'], []);
       const stored = state.store.put(tenant, decodeMatrix(fn, 'matrix', f['matrix']), state.tenantPolicy(tenant)?.memoryBytes);
-      return { state: 'now', value: stored };
+      return { state: 'now', value: { ...stored, via: 'socket' } };
     }
+    case 'reserve':
+      // Regions belong to a connection: the connection answers this before it comes here.
+      throw new UnsupportedError(`${fn}: shared-memory regions are reserved on the connection that uploads into them`);
     case 'release': {
       checkFields(fn, f, ['hash'], []);
       return { state: 'now', value: { released: state.store.release(tenant, stringField(fn, 'hash', f['hash'], 64)) } };

@@ -23,6 +23,7 @@ import { Interleaver } from './interleaver.js';
 import { GRANULARITY, type Granularity, MachineTimeline, SHARING, type Sharing } from './machine-timeline.js';
 import { backlogNames } from '../scheduler/backlog.js';
 import { generateToken, TenantDirectory, writeTokenFile } from './tokens.js';
+import { sharedRegionsAvailable } from './shared-regions.js';
 import { packageVersion } from './version.js';
 
 export interface ServeOptions {
@@ -73,6 +74,11 @@ export interface ServeOptions {
    * @default true
    */
   readonly backlogPlanning?: boolean;
+  /**
+   * Let clients on the Unix socket upload through shared memory (Linux): the arrays are written
+   * once into a region the server maps, never copied through the socket. @default true where the platform has it
+   */
+  readonly sharedMemory?: boolean;
   readonly system?: System;
   readonly model?: CostModel;
   /** Where log lines go. @default stderr */
@@ -94,6 +100,7 @@ const KEYS = [
   'sharing',
   'clock',
   'backlogPlanning',
+  'sharedMemory',
   'system',
   'model',
   'log',
@@ -129,6 +136,8 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
   const clock = checkEnum(fn, 'clock', options.clock ?? 'wall', ['wall', 'declared'] as const);
   const backlogPlanning = options.backlogPlanning ?? true;
   if (typeof backlogPlanning !== 'boolean') throw new InvalidArgumentError(`${fn}: backlogPlanning must be true or false, got ${describe(backlogPlanning)}`);
+  const sharedMemory = options.sharedMemory ?? true;
+  if (typeof sharedMemory !== 'boolean') throw new InvalidArgumentError(`${fn}: sharedMemory must be true or false, got ${describe(sharedMemory)}`);
   const system = options.system ?? (await detectSystem());
   const devices = system.devices.map((d) => d.name);
   let tokenFile: string | undefined;
@@ -149,6 +158,7 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
     sharing,
     clock,
     backlogPlanning,
+    sharedMemory: sharedMemory && sharedRegionsAvailable().available,
     ownsSystem: options.system === undefined,
     log: options.log ?? ((l) => void process.stderr.write(`dype serve: ${l}\n`)),
   });
@@ -178,6 +188,8 @@ export class DypeServer {
   #draining: Promise<void> | undefined;
   #next = 1;
   readonly #ownsSystem: boolean;
+  /** Whether Unix-socket clients may upload through shared-memory regions. */
+  readonly #sharedMemory: boolean;
 
   constructor(
     system: System,
@@ -194,6 +206,7 @@ export class DypeServer {
       sharing: Sharing;
       clock: ServiceClock;
       backlogPlanning: boolean;
+      sharedMemory: boolean;
       ownsSystem: boolean;
       log: (line: string) => void;
     },
@@ -201,6 +214,7 @@ export class DypeServer {
     this.maxFrameBytes = settings.maxFrameBytes;
     this.log = settings.log;
     this.#ownsSystem = settings.ownsSystem;
+    this.#sharedMemory = settings.sharedMemory;
     this.#policy = policy;
     this.#directory = new TenantDirectory(policy);
     const devices = system.devices.map((d) => d.name);
@@ -237,6 +251,7 @@ export class DypeServer {
       maxBufferedBytes: Math.max(64 * 2 ** 20, 2 * this.maxFrameBytes),
       helloSeconds: 10,
       stallSeconds: 60,
+      regionsPerConnection: 4,
       log: (line) => this.log(line),
       closed: (c) => void this.#connections.delete(c),
     };
@@ -262,7 +277,7 @@ export class DypeServer {
   }
 
   #listenOn(a: ServerAddress): Promise<void> {
-    const server = createServer((socket) => this.#accept(socket));
+    const server = createServer((socket) => this.#accept(socket, a.kind === 'unix'));
     // Each connection costs a little memory and a descriptor: a flood of them is turned away.
     server.maxConnections = MAX_CONNECTIONS;
     return new Promise((resolve, reject) => {
@@ -282,13 +297,14 @@ export class DypeServer {
     });
   }
 
-  #accept(socket: Socket): void {
+  /** @param local whether the client came through the Unix socket (the same user, the same machine: it may upload through shared memory). */
+  #accept(socket: Socket, local: boolean): void {
     if (this.#draining) {
       socket.destroy();
       return;
     }
     socket.setNoDelay(true);
-    const c = new Connection(socket, this.#host, `connection ${this.#next++}`);
+    const c = new Connection(socket, this.#host, `connection ${this.#next++}`, local && this.#sharedMemory);
     this.#connections.add(c);
   }
 

@@ -28,6 +28,8 @@ Options:
                        earliest ready first, and each job re-plans the rest at every turn (it grows
                        onto devices others left and shrinks off those a higher priority reserved)
   --no-elastic         with --granularity operator: each job keeps the plan it started with
+  --no-shared-memory   Unix-socket clients upload through the socket only (by default, on Linux,
+                       a large matrix is written into a shared-memory region this process maps)
   -h, --help           show this help
 
 Signals: SIGTERM or SIGINT drain (accepted jobs finish, new ones are refused, then exit 0);
@@ -46,6 +48,7 @@ const FLAGS = {
   sharing: { type: 'string' },
   granularity: { type: 'string' },
   'no-elastic': { type: 'boolean' },
+  'no-shared-memory': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -66,6 +69,7 @@ export async function serveCommand(argv: readonly string[], out: (s: string) => 
     ...(typeof values['sharing'] === 'string' ? { sharing: values['sharing'] as 'shared' } : {}),
     ...(typeof values['granularity'] === 'string' ? { granularity: values['granularity'] as 'job' } : {}),
     ...(values['no-elastic'] ? { elastic: false } : {}),
+    ...(values['no-shared-memory'] ? { sharedMemory: false } : {}),
   });
   out(`dype serve: listening on ${server.addresses.join(', ')}`);
   out(
