@@ -35,6 +35,7 @@
         "native/src/partition_binding.cc",
         "native/src/shared_memory.cc",
         "native/src/finite_scan.cc",
+        "native/src/content_hash.cc",
         "native/src/cuda/gpu_binding.cc",
         "<!@(node -p \"require('fs').readdirSync('native/src/sim').filter(f => f.endsWith('.cc')).sort().map(f => 'native/src/sim/' + f).join(' ')\")"
       ],

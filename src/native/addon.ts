@@ -139,6 +139,10 @@ export interface NativeAddon {
   sharedRegionMap(fd: number): ArrayBuffer;
   /** Close a region that will not be mapped. */
   sharedRegionClose(fd: number): void;
+  /** The SHA-256 of each `chunkBytes` piece of the array's bytes into `out`, 32 bytes a piece, in parallel (native/src/content_hash.cc). */
+  sha256Chunks(array: ArrayBufferView, chunkBytes: number, out: Uint8Array): void;
+  /** Whether this Node lets the addon use OpenSSL's SHA-256, and why not. */
+  sha256Info(): { available: boolean; reason: string };
   /** Index of the first NaN or infinity, or -1 (native/src/finite_scan.cc). */
   firstNonFinite(array: Float32Array | Float64Array): number;
   /** Whether this platform has shared-memory regions (Linux), and why not. */
