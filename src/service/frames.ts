@@ -2,7 +2,7 @@
 // that many bytes of msgpack. The length is checked against the limit before anything is kept,
 // and an oversized frame is skipped byte for byte (never buffered), so the connection stays usable.
 
-import { Packr, Unpackr } from 'msgpackr';
+import { Packr, RESERVE_START_SPACE, Unpackr } from 'msgpackr';
 import { describe, FormatError, LimitError } from '../errors.js';
 
 /** Bytes of the length prefix. */
@@ -23,13 +23,15 @@ export class MessageCodec {
 
   /** The frame of `message`: prefix and body. @throws {LimitError} when the body exceeds `maxBytes`. */
   encode(fn: string, message: unknown, maxBytes: number): Buffer {
-    const body = this.#packr.pack(message);
-    if (body.length > maxBytes) {
-      throw new LimitError(`${fn}: the message is ${body.length} bytes, more than the frame limit of ${maxBytes} bytes`);
+    // The prefix's bytes are reserved in front of the body as it is packed, so the frame is not
+    // copied again (a 2 MiB reply cost as much to copy as to pack). Packr starts each message after
+    // the last in its buffer, or in a new one: a frame still being written is never overwritten.
+    const frame = this.#packr.pack(message, RESERVE_START_SPACE | HEADER_BYTES);
+    const bytes = frame.length - HEADER_BYTES;
+    if (bytes > maxBytes) {
+      throw new LimitError(`${fn}: the message is ${bytes} bytes, more than the frame limit of ${maxBytes} bytes`);
     }
-    const frame = Buffer.allocUnsafe(HEADER_BYTES + body.length);
-    frame.writeUInt32BE(body.length, 0);
-    body.copy(frame, HEADER_BYTES);
+    frame.writeUInt32BE(bytes, 0);
     return frame;
   }
 
