@@ -116,9 +116,13 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   // The run's own wall time inside each process: what the server adds around it is the rest.
   const aRuns: { wallSeconds: number }[] = [];
   const bRuns: { wallSeconds: number }[] = [];
+  // Large outputs come back in shared memory to `client`; to `socketClient` through the socket.
+  const viaSocket = size === 1 ? await socketClient.schedule(workload, graph, options) : undefined;
+  const c: number[] = [];
   for (let i = 0; i < blocks; i++) {
     await block(() => lib.runPlan(local, run), size, warm, a, aRuns);
     await block(() => client.runPlan(served, run), size, warm, b, bRuns);
+    if (viaSocket) await block(() => socketClient.runPlan(viaSocket, run), size, warm, c);
     if (size > 1) await block(roundTrip, size, warm, floor);
   }
   const over = (median(b) - median(a)) * 1000;
@@ -126,6 +130,7 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   console.log(
     `  in-process ms ${spread(a)}; served ms ${spread(b)}; served / in-process ${(median(b) / median(a)).toFixed(3)}; overhead ${over.toFixed(0)} us per request (medians of ${a.length})`,
   );
+  if (c.length > 0) console.log(`  served with its outputs through the socket ms ${spread(c)}; served / in-process ${(median(c) / median(a)).toFixed(3)}`);
   const wall = (rs: { wallSeconds: number }[]): string => spread(rs.map((r) => r.wallSeconds * 1000));
   console.log(`  the run alone (its wallSeconds): in-process ms ${wall(aRuns)}; inside the server ms ${wall(bRuns)}`);
   if (floor.length > 0) {

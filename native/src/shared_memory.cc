@@ -7,6 +7,8 @@
 // handed the same stored matrix). Sealing fails while anyone holds a writable shared mapping of
 // it; writes through an open descriptor fail from then on. The mapping is private and writable:
 // code that writes into an input array gets its own copy of the page instead of a fault.
+// Replies go the other way: the server writes a large output into a region, seals it, and the
+// client opens and maps it (sharedRegionOpen), refusing any region not sealed against writes.
 #include <napi.h>
 
 #include <cerrno>
@@ -67,6 +69,47 @@ Napi::Value SharedRegionCreate(const Napi::CallbackInfo& info) {
   });
 }
 
+#ifdef __linux__
+constexpr int kWriteSeals = F_SEAL_WRITE | F_SEAL_SEAL;
+
+// Map a sealed region's descriptor privately and close it (always); the mapping as an
+// ArrayBuffer, unmapped when collected.
+Napi::Value map_sealed(Napi::Env env, const char* fn, int fd) {
+  struct stat st {};
+  if (fstat(fd, &st) != 0) {
+    const int e = errno;
+    close(fd);
+    throw make_error(env, "ERR_IO", std::string(fn) + ": cannot read the region's size: " + errno_text(e));
+  }
+  const size_t bytes = static_cast<size_t>(st.st_size);
+  if (bytes == 0) {
+    close(fd);
+    return Napi::ArrayBuffer::New(env, 0);
+  }
+  // No MAP_POPULATE: on a private writable mapping it would fault every page in for writing, a copy.
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  const int e = errno;
+  close(fd);  // the mapping keeps the memory alive
+  if (p == MAP_FAILED) throw make_error(env, "ERR_IO", std::string(fn) + ": cannot map " + std::to_string(bytes) + " bytes: " + errno_text(e));
+  return Napi::ArrayBuffer::New(
+      env, p, bytes, [](Napi::Env, void* data, size_t* length) {
+        munmap(data, *length);
+        delete length;
+      },
+      new size_t(bytes));
+}
+
+// Seal against every further write; closes the descriptor and throws when that fails.
+void seal_writes(Napi::Env env, const char* fn, int fd) {
+  if (fcntl(fd, F_ADD_SEALS, kWriteSeals) == 0) return;
+  const int e = errno;
+  close(fd);
+  throw make_error(env, e == EBUSY ? "ERR_ACCESS" : "ERR_IO",
+                   std::string(fn) + (e == EBUSY ? ": the region is still mapped for writing by its writer; write it with write(), not a shared mapping"
+                                                 : ": cannot seal the region: " + errno_text(e)));
+}
+#endif
+
 // sharedRegionMap(fd): seal the region against writes, map it, close the descriptor; returns the
 // mapping as an ArrayBuffer (unmapped when collected). The descriptor is closed even on failure.
 Napi::Value SharedRegionMap(const Napi::CallbackInfo& info) {
@@ -76,32 +119,50 @@ Napi::Value SharedRegionMap(const Napi::CallbackInfo& info) {
 #ifdef __linux__
     const int fd = static_cast<int>(fd64);
     check_region(info.Env(), fn, fd);
-    struct stat st {};
-    if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SEAL) != 0 || fstat(fd, &st) != 0) {
-      const int e = errno;
-      close(fd);
-      throw make_error(info.Env(), e == EBUSY ? "ERR_ACCESS" : "ERR_IO",
-                       std::string(fn) + (e == EBUSY ? ": the region is still mapped for writing by its writer; write it with write(), not a shared mapping"
-                                                     : ": cannot seal the region: " + errno_text(e)));
-    }
-    const size_t bytes = static_cast<size_t>(st.st_size);
-    if (bytes == 0) {
-      close(fd);
-      return Napi::ArrayBuffer::New(info.Env(), 0);
-    }
-    // No MAP_POPULATE: on a private writable mapping it would fault every page in for writing, a copy.
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-    const int e = errno;
-    close(fd);  // the mapping keeps the memory alive
-    if (p == MAP_FAILED) throw make_error(info.Env(), "ERR_IO", std::string(fn) + ": cannot map " + std::to_string(bytes) + " bytes: " + errno_text(e));
-    return Napi::ArrayBuffer::New(
-        info.Env(), p, bytes, [](Napi::Env, void* data, size_t* length) {
-          munmap(data, *length);
-          delete length;
-        },
-        new size_t(bytes));
+    seal_writes(info.Env(), fn, fd);
+    return map_sealed(info.Env(), fn, fd);
 #else
     (void)fd64;
+    throw make_error(info.Env(), "ERR_UNSUPPORTED", std::string(fn) + ": shared-memory regions need Linux (memfd)");
+#endif
+  });
+}
+
+// sharedRegionSeal(fd): seal a region the caller has written against any further write, keeping
+// the descriptor open (a reply region waits so for its reader).
+Napi::Value SharedRegionSeal(const Napi::CallbackInfo& info) {
+  const char* fn = "sharedRegionSeal";
+  return with_arg_errors(info.Env(), [&]() -> Napi::Value {
+    const int64_t fd64 = get_int(info, 0, fn, "fd", 0, INT32_MAX);
+#ifdef __linux__
+    check_region(info.Env(), fn, static_cast<int>(fd64));
+    if (fcntl(static_cast<int>(fd64), F_ADD_SEALS, kWriteSeals) != 0) {
+      throw make_error(info.Env(), "ERR_IO", std::string(fn) + ": cannot seal the region: " + errno_text(errno));
+    }
+#else
+    (void)fd64;
+#endif
+    return info.Env().Undefined();
+  });
+}
+
+// sharedRegionOpen(path): map the region another process made and sealed, by its /proc path;
+// refused unless it is sealed against writes (its content can no longer change).
+Napi::Value SharedRegionOpen(const Napi::CallbackInfo& info) {
+  const char* fn = "sharedRegionOpen";
+  return with_arg_errors(info.Env(), [&]() -> Napi::Value {
+    if (info.Length() < 1 || !info[0].IsString()) throw ArgError{arg_name(fn, "path") + " must be a string"};
+    const std::string path = info[0].As<Napi::String>().Utf8Value();
+#ifdef __linux__
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw make_error(info.Env(), "ERR_IO", std::string(fn) + ": cannot open " + path + ": " + errno_text(errno));
+    const int seals = fcntl(fd, F_GET_SEALS);
+    if (seals < 0 || (seals & (kSizeSeals | F_SEAL_WRITE)) != (kSizeSeals | F_SEAL_WRITE)) {
+      close(fd);
+      throw make_error(info.Env(), "ERR_ACCESS", std::string(fn) + ": " + path + " is not a region sealed against writes");
+    }
+    return map_sealed(info.Env(), fn, fd);
+#else
     throw make_error(info.Env(), "ERR_UNSUPPORTED", std::string(fn) + ": shared-memory regions need Linux (memfd)");
 #endif
   });
@@ -139,6 +200,8 @@ void register_shared_memory(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports,
                    {{"sharedRegionCreate", SharedRegionCreate},
                     {"sharedRegionMap", SharedRegionMap},
+                    {"sharedRegionSeal", SharedRegionSeal},
+                    {"sharedRegionOpen", SharedRegionOpen},
                     {"sharedRegionClose", SharedRegionClose},
                     {"sharedRegionInfo", SharedRegionInfo}});
 }

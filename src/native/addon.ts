@@ -137,6 +137,10 @@ export interface NativeAddon {
   sharedRegionCreate(bytes: number): number;
   /** Seal a region against writes, map it privately and close its descriptor (even on failure). */
   sharedRegionMap(fd: number): ArrayBuffer;
+  /** Seal a region the caller wrote against any further write, keeping its descriptor open. */
+  sharedRegionSeal(fd: number): void;
+  /** Map a region another process made and sealed against writes, by its /proc path. */
+  sharedRegionOpen(path: string): ArrayBuffer;
   /** Close a region that will not be mapped. */
   sharedRegionClose(fd: number): void;
   /** The SHA-256 of each `chunkBytes` piece of the array's bytes into `out`, 32 bytes a piece, in parallel (native/src/content_hash.cc). */

@@ -64,6 +64,8 @@ export interface ServedRunResult extends RunResult {
   readonly plan?: PlanResult;
   /** Where the job sat on the machine's shared timeline (composed service seconds). */
   readonly machine?: MachineSlot;
+  /** How the outputs came: through the socket, or (large ones) in a shared-memory region mapped here. */
+  readonly outputsVia?: 'socket' | 'shared-memory';
 }
 
 /** A stream's result from the server: `runStream`'s, each run's outputs decoded, the plans as plain data. */

@@ -33,8 +33,8 @@ import type { Stored } from './data-store.js';
 import type { SystemInfo } from './system-info.js';
 import { packageVersion } from './version.js';
 import { decodeValue, encodeMatrix, matrixBytes, type WireMatrix } from './wire-values.js';
-import type { Reservation } from './shared-regions.js';
-import { regionLayout, SHARED_MIN_BYTES, writeRegion } from './shared-upload.js';
+import { SHARED_MIN_BYTES } from './region-layout.js';
+import { fieldsInRegion, outputsFromRegion, probeRegions } from './shared-upload.js';
 
 export type * from './client-types.js';
 
@@ -120,6 +120,7 @@ export async function connect(address: string, options: ConnectOptions = {}): Pr
     throw new InvalidArgumentError(`${fn}: sharedMemory must be true or false, got ${describe(options.sharedMemory)}`);
   const client = new ServiceClient(socket, a, options.sharedMemory ?? true);
   await client.handshake(token, timeout);
+  await client.probeSharedMemory();
   return client;
 }
 
@@ -182,6 +183,16 @@ class ServiceClient implements DypeClient {
     });
   }
 
+  /** @internal Use shared memory only where this process can open the server's regions. */
+  async probeSharedMemory(): Promise<void> {
+    if (!this.#sharedMemory) return;
+    try {
+      this.#sharedMemory = await probeRegions((type, fields) => this.#call(type, fields));
+    } catch {
+      this.#sharedMemory = false;
+    }
+  }
+
   /** Whether the connection is closed. */
   get closed(): boolean {
     return this.#closed !== undefined;
@@ -208,16 +219,9 @@ class ServiceClient implements DypeClient {
 
   /** An upload through a shared-memory region; through the socket where the region cannot be written (and from then on). */
   async #uploadShared(wire: WireMatrix): Promise<unknown> {
-    const layout = regionLayout(wire);
-    const { region, path } = (await this.#call('reserve', { bytes: layout.bytes })) as Reservation;
-    try {
-      await writeRegion(path, layout);
-    } catch {
-      // Another mount or PID namespace, say: the server's region expires unused.
-      this.#sharedMemory = false;
-      return this.#call('upload', { matrix: wire });
-    }
-    return this.#call('upload', { matrix: layout.matrix, region });
+    const fields = await fieldsInRegion((type, f) => this.#call(type, f), wire);
+    if (!fields) this.#sharedMemory = false; // unreachable after all: the server's region expires unused
+    return this.#call('upload', fields ?? { matrix: wire });
   }
 
   /** As the library's `explore`, planned on the server; the result is plain data (no live problem). */
@@ -302,7 +306,8 @@ class ServiceClient implements DypeClient {
   }
 
   #runReply(raw: unknown): ServedRunResult {
-    const r = raw as ServedRunResult & { outputs: Record<string, unknown> };
+    const closed = (region: number): void => void this.#call('close-regions', { regions: [region] }).catch(() => undefined);
+    const r = outputsFromRegion('DypeClient.run', raw as Record<string, unknown>, closed) as unknown as ServedRunResult & { outputs: Record<string, unknown> };
     const outputs: Record<string, Value> = {};
     for (const [k, v] of Object.entries(r.outputs)) outputs[k] = decodeValue('DypeClient.run', v);
     return { ...r, outputs };

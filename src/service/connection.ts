@@ -11,7 +11,8 @@ import type { FairScheduler } from './fair-scheduler.js';
 import { FrameReader, MessageCodec } from './frames.js';
 import { checkEnvelope, checkFields, type Envelope, isRecord, PROTOCOL_VERSION, type Reply, RequestError, type Welcome, wireError } from './protocol.js';
 import { answer, type ServiceState } from './requests.js';
-import { type Reservation, SharedRegions, viewsInRegion } from './shared-regions.js';
+import { regionLayout, SHARED_MIN_BYTES, viewsInRegion } from './region-layout.js';
+import { type Reservation, SharedRegions } from './shared-regions.js';
 import type { TenantDirectory } from './tokens.js';
 
 export interface ConnectionHost {
@@ -153,8 +154,8 @@ export class Connection {
         return;
       }
       if (this.#inflight.has(id)) throw new InvalidArgumentError(`serve.${req.type}: request id ${id} is still in flight on this connection; use a new id`);
-      if (req.type === 'reserve') {
-        this.#send({ type: 'result', id, result: this.#reserve(tenant, req.fields) });
+      if (req.type === 'reserve' || req.type === 'close-regions') {
+        this.#send({ type: 'result', id, result: req.type === 'reserve' ? this.#reserve(tenant, req.fields) : this.#closeRegions(req.fields) });
         return;
       }
       const fromRegion = req.type === 'upload' && req.fields['region'] !== undefined;
@@ -193,7 +194,33 @@ export class Connection {
     checkFields(fn, req.fields, ['matrix', 'region'], []);
     if (!this.#regions) throw new UnsupportedError(`${fn}: field "region": shared-memory uploads are off here; send the arrays in the upload`);
     const buffer = this.#regions.take(fn, req.fields['region']);
-    return { ...req, fields: { matrix: viewsInRegion(fn, req.fields['matrix'], buffer) } };
+    return { ...req, fields: { matrix: viewsInRegion(fn, 'matrix', req.fields['matrix'], buffer) } };
+  }
+
+  /** `close-regions`: regions the client is done with; `maps: true` says it could open this server's regions (replies may come in them). */
+  #closeRegions(fields: Readonly<Record<string, unknown>>): { closed: number } {
+    const fn = 'serve.close-regions';
+    checkFields(fn, fields, ['regions'], ['maps']);
+    if (!this.#regions) throw new UnsupportedError(`${fn}: shared-memory regions are off here`);
+    if (fields['maps'] !== undefined && typeof fields['maps'] !== 'boolean') {
+      throw new InvalidArgumentError(`${fn}: field "maps" must be a boolean, got ${describe(fields['maps'])}`);
+    }
+    if (fields['maps'] === true) this.#regions.clientMaps = true;
+    return { closed: this.#regions.closeRegions(fn, fields['regions']) };
+  }
+
+  /** A run's reply with its large outputs in a region the client maps, where it can (else as it is). */
+  #outputsInRegion(reply: Reply): Reply {
+    if (!this.#regions?.clientMaps || reply.type !== 'result' || !isRecord(reply.result) || !isRecord(reply.result['outputs'])) return reply;
+    const layout = regionLayout(reply.result['outputs'], SHARED_MIN_BYTES);
+    try {
+      const region = this.#regions.offer(layout);
+      if (!region) return reply;
+      return { ...reply, result: { ...reply.result, outputs: layout.message, region: { region: region.region, path: region.path } } };
+    } catch (e) {
+      this.host.log(`${this.label}: a reply went through the socket: ${e instanceof Error ? e.message : String(e)}`);
+      return reply;
+    }
   }
 
   /** `cancel` by request id: the job answering that request of this connection (its reply says it was cancelled). */
@@ -210,7 +237,7 @@ export class Connection {
   /** A job's reply: sent once, and only while this connection is open. */
   #settle(id: number, reply: Reply): void {
     if (!this.#inflight.delete(id)) return;
-    this.#send(reply);
+    this.#send(this.#outputsInRegion(reply));
   }
 
   #send(reply: Reply | Welcome): void {

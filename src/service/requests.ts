@@ -71,6 +71,7 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
       return { state: 'now', value: { ...stored, via: 'socket' } };
     }
     case 'reserve':
+    case 'close-regions':
       // Regions belong to a connection: the connection answers this before it comes here.
       throw new UnsupportedError(`${fn}: shared-memory regions are reserved on the connection that uploads into them`);
     case 'release': {

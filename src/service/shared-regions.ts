@@ -1,14 +1,17 @@
-// Uploads through shared memory: a client on the same machine (a Unix-socket client, so the same
-// user) asks for a region of N bytes (`reserve`), writes its matrix's arrays into it through the
-// region's /proc path, and sends `upload` naming the region and where each array lies in it. The
-// server seals the region against further writes and maps it: the arrays are never copied through
-// the socket, the frame decoder or the heap (native/src/shared_memory.cc says why sealing makes
-// the content safe to hash and share). A connection holds few regions at a time, each for a
-// bounded time; whatever it has not used is closed when it expires or the connection leaves.
+// Shared memory between the server and a client on the same machine (a Unix-socket client, so the
+// same user). Uploads: the client asks for a region of N bytes (`reserve`), writes its matrix's
+// arrays into it through the region's /proc path, and sends `upload` naming the region and where
+// each array lies in it; the server seals the region against further writes and maps it, so the
+// arrays are never copied through the socket, the frame decoder or the heap
+// (native/src/shared_memory.cc says why sealing makes the content safe to hash and share).
+// Replies: the server writes a run's large outputs into a region, seals it, and names it in the
+// reply; the client maps it and says so (`close-regions`). A connection holds few regions at a
+// time, each for a bounded time; whatever is left is closed when it expires or the connection leaves.
 
+import { writeSync } from 'node:fs';
 import { describe, InvalidArgumentError, LimitError } from '../errors.js';
 import { nativeAddon } from '../native/addon.js';
-import { isRecord } from './protocol.js';
+import type { RegionLayout } from './region-layout.js';
 
 /** A region as `reserve` returns it: its number on this connection and the path to write it through. */
 export interface Reservation {
@@ -16,22 +19,6 @@ export interface Reservation {
   readonly path: string;
   readonly bytes: number;
 }
-
-/** Where an array lies in a region, as the client sends it in place of the array. */
-export interface SharedArray {
-  readonly type: SharedArrayType;
-  /** Byte offset in the region (a multiple of the element size). */
-  readonly offset: number;
-  /** Elements. */
-  readonly length: number;
-}
-
-const ARRAY_TYPES = { Int32Array, BigInt64Array, Float32Array, Float64Array } as const;
-export type SharedArrayType = keyof typeof ARRAY_TYPES;
-export const SHARED_ARRAY_TYPES = Object.keys(ARRAY_TYPES) as SharedArrayType[];
-
-/** Arrays start at multiples of this in a region (a cache line: no array shares one with another). */
-export const SHARED_ALIGN = 64;
 
 /** Whether this process can make regions (Linux, and an addon that has them), and why not. */
 export function sharedRegionsAvailable(): { available: boolean; reason: string } {
@@ -48,12 +35,19 @@ interface OpenRegion {
   readonly fd: number;
   readonly bytes: number;
   readonly timer: NodeJS.Timeout;
+  /** A reply's region, waiting for the client to map it (not one it may upload into). */
+  readonly reply: boolean;
 }
+
+/** Reply regions a connection may have waiting for its client at once; a reply past them goes through the socket. */
+const MAX_REPLY_REGIONS = 16;
 
 /** One connection's regions. */
 export class SharedRegions {
   readonly #open = new Map<number, OpenRegion>();
   #next = 1;
+  /** Whether the client has shown it can open this server's regions (it may be given replies in them). */
+  clientMaps = false;
 
   /**
    * @param limits.maxOpen regions a connection may hold unused at once.
@@ -72,20 +66,62 @@ export class SharedRegions {
       throw new InvalidArgumentError(`${fn}: field "bytes" must be a positive integer, got ${describe(bytes)}`);
     }
     let held = 0;
-    for (const r of this.#open.values()) held += r.bytes;
+    let unused = 0;
+    for (const r of this.#open.values()) {
+      if (r.reply) continue;
+      held += r.bytes;
+      unused++;
+    }
     if (held + bytes > maxBytes) {
       throw new LimitError(
         `${fn}: a region of ${bytes} bytes${held > 0 ? `, beside the ${held} bytes of this connection's unused regions,` : ''} is more than one upload may hold here (${maxBytes} bytes: the store's bound or the tenant's memoryBytes)`,
       );
     }
-    if (this.#open.size >= this.limits.maxOpen) {
-      throw new LimitError(`${fn}: this connection already holds ${this.#open.size} unused regions (at most ${this.limits.maxOpen}); upload into them first`);
+    if (unused >= this.limits.maxOpen) {
+      throw new LimitError(`${fn}: this connection already holds ${unused} unused regions (at most ${this.limits.maxOpen}); upload into them first`);
     }
-    const fd = nativeAddon().sharedRegionCreate(bytes);
+    return this.#add(nativeAddon().sharedRegionCreate(bytes), bytes, false);
+  }
+
+  /**
+   * A region holding the layout's arrays, written and sealed, for the client to map; undefined
+   * when the client cannot map regions or has too many waiting (the reply goes through the socket).
+   */
+  offer(layout: RegionLayout): Reservation | undefined {
+    if (!this.clientMaps || layout.writes.length === 0) return undefined;
+    let waiting = 0;
+    for (const r of this.#open.values()) if (r.reply) waiting++;
+    if (waiting >= MAX_REPLY_REGIONS) return undefined;
+    const addon = nativeAddon();
+    const fd = addon.sharedRegionCreate(layout.bytes);
+    try {
+      for (const { array, offset } of layout.writes) {
+        const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, offset + done);
+      }
+      addon.sharedRegionSeal(fd);
+    } catch (e) {
+      addon.sharedRegionClose(fd);
+      throw e;
+    }
+    return this.#add(fd, layout.bytes, true);
+  }
+
+  /** `close-regions`: the client mapped these replies' regions (or will not upload into these). */
+  closeRegions(fn: string, regions: unknown): number {
+    if (!Array.isArray(regions) || regions.length > 1024 || !regions.every((r) => typeof r === 'number')) {
+      throw new InvalidArgumentError(`${fn}: field "regions" must be an array of at most 1024 region numbers, got ${describe(regions)}`);
+    }
+    let closed = 0;
+    for (const r of regions as number[]) if (this.#close(r)) closed++;
+    return closed;
+  }
+
+  #add(fd: number, bytes: number, reply: boolean): Reservation {
     const region = this.#next++;
     const timer = setTimeout(() => this.#close(region), this.limits.seconds * 1000);
     timer.unref?.();
-    this.#open.set(region, { fd, bytes, timer });
+    this.#open.set(region, { fd, bytes, timer, reply });
     return { region, path: `/proc/${process.pid}/fd/${fd}`, bytes };
   }
 
@@ -95,7 +131,7 @@ export class SharedRegions {
    */
   take(fn: string, region: unknown): ArrayBuffer {
     const open = typeof region === 'number' ? this.#open.get(region) : undefined;
-    if (!open) {
+    if (!open || open.reply) {
       throw new InvalidArgumentError(
         `${fn}: field "region": ${describe(region)} is not a region this connection reserved and has not used (regions expire after ${this.limits.seconds} s)`,
       );
@@ -110,50 +146,12 @@ export class SharedRegions {
     for (const region of [...this.#open.keys()]) this.#close(region);
   }
 
-  #close(region: number): void {
+  #close(region: number): boolean {
     const open = this.#open.get(region);
-    if (!open) return;
+    if (!open) return false;
     this.#open.delete(region);
     clearTimeout(open.timer);
     nativeAddon().sharedRegionClose(open.fd);
+    return true;
   }
-}
-
-/**
- * The matrix of an upload from a region: each array field given as {@link SharedArray} becomes a
- * view of the region (checked: a known type, aligned, inside the region); other fields pass as
- * they are, for the usual validation.
- * @throws {InvalidArgumentError} naming the field.
- */
-export function viewsInRegion(fn: string, matrix: unknown, buffer: ArrayBuffer): unknown {
-  if (!isRecord(matrix)) return matrix;
-  const out: Record<string, unknown> = {};
-  for (const [name, v] of Object.entries(matrix)) {
-    out[name] = isRecord(v) && 'offset' in v ? arrayView(fn, `matrix.${name}`, v, buffer) : v;
-  }
-  return out;
-}
-
-function arrayView(fn: string, field: string, v: Readonly<Record<string, unknown>>, buffer: ArrayBuffer): ArrayBufferView {
-  for (const k of Object.keys(v)) {
-    if (k !== 'type' && k !== 'offset' && k !== 'length') {
-      throw new InvalidArgumentError(`${fn}: field "${field}.${k}" is not part of an array in a region (fields: type, offset, length)`);
-    }
-  }
-  const type = v['type'];
-  if (typeof type !== 'string' || !(SHARED_ARRAY_TYPES as string[]).includes(type)) {
-    throw new InvalidArgumentError(`${fn}: field "${field}.type" must be one of ${SHARED_ARRAY_TYPES.join(', ')}, got ${describe(type)}`);
-  }
-  const Ctor = ARRAY_TYPES[type as SharedArrayType];
-  const offset = v['offset'];
-  const length = v['length'];
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0 || offset % Ctor.BYTES_PER_ELEMENT !== 0) {
-    throw new InvalidArgumentError(`${fn}: field "${field}.offset" must be a non-negative multiple of ${Ctor.BYTES_PER_ELEMENT}, got ${describe(offset)}`);
-  }
-  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0 || offset + length * Ctor.BYTES_PER_ELEMENT > buffer.byteLength) {
-    throw new InvalidArgumentError(
-      `${fn}: field "${field}.length" must be a count of elements that ends inside the region of ${buffer.byteLength} bytes (offset ${offset}), got ${describe(length)}`,
-    );
-  }
-  return new Ctor(buffer, offset, length);
 }

@@ -1,42 +1,20 @@
-// The client's half of uploads through shared memory (the server's is shared-regions.ts): lay a
-// matrix's arrays out in one region, each at a cache-line boundary, and write them into it
-// through the path the server gave. The arrays are written straight from their own memory: one
-// copy in all, where the socket path copies them through the encoder, the socket and the decoder.
+// The client's half of shared memory with the server (the server's is shared-regions.ts): a probe
+// at connect that the server's regions open from here, uploads written into a region straight from
+// the arrays' own memory (one copy in all, where the socket copies them through the encoder, the
+// socket and the decoder), and replies whose large outputs come in a region this process maps.
 
 import { open } from 'node:fs/promises';
-import { SHARED_ALIGN, type SharedArray, type SharedArrayType } from './shared-regions.js';
+import { nativeAddon } from '../native/addon.js';
+import { isRecord } from './protocol.js';
+import { type RegionLayout, regionLayout, viewsInRegion } from './region-layout.js';
+import type { Reservation } from './shared-regions.js';
 import type { WireMatrix } from './wire-values.js';
 
-/** Below this many bytes a matrix goes through the socket: a region costs a round trip more. */
-export const SHARED_MIN_BYTES = 256 * 1024;
-
-/** A matrix's arrays placed in one region: the matrix to send (arrays replaced by where they lie), and what to write. */
-export interface RegionLayout {
-  readonly bytes: number;
-  readonly matrix: Record<string, unknown>;
-  readonly writes: readonly { readonly array: ArrayBufferView; readonly offset: number }[];
-}
-
-export function regionLayout(wire: WireMatrix): RegionLayout {
-  const matrix: Record<string, unknown> = {};
-  const writes: { array: ArrayBufferView; offset: number }[] = [];
-  let bytes = 0;
-  for (const [name, v] of Object.entries(wire)) {
-    if (!ArrayBuffer.isView(v)) {
-      matrix[name] = v;
-      continue;
-    }
-    const offset = Math.ceil(bytes / SHARED_ALIGN) * SHARED_ALIGN;
-    const at: SharedArray = { type: v.constructor.name as SharedArrayType, offset, length: (v as Int32Array).length };
-    matrix[name] = at;
-    writes.push({ array: v, offset });
-    bytes = offset + v.byteLength;
-  }
-  return { bytes, matrix, writes };
-}
+/** A region's path as the server names it: /proc/PID/fd/N. */
+const REGION_PATH = /^\/proc\/\d+\/fd\/\d+$/;
 
 /** Write the layout's arrays into the region at `path`. @throws the file system's error where the path cannot be opened or written. */
-export async function writeRegion(path: string, layout: RegionLayout): Promise<void> {
+async function writeRegion(path: string, layout: RegionLayout): Promise<void> {
   const file = await open(path, 'r+');
   try {
     for (const { array, offset } of layout.writes) {
@@ -50,4 +28,51 @@ export async function writeRegion(path: string, layout: RegionLayout): Promise<v
   } finally {
     await file.close();
   }
+}
+
+type Call = (type: 'reserve' | 'close-regions', fields: Record<string, unknown>) => Promise<unknown>;
+
+/** An upload's fields with the matrix's arrays written into a reserved region; undefined where the region cannot be written from here. */
+export async function fieldsInRegion(call: Call, matrix: WireMatrix): Promise<Record<string, unknown> | undefined> {
+  const layout = regionLayout({ matrix });
+  const { region, path } = (await call('reserve', { bytes: layout.bytes })) as Reservation;
+  try {
+    await writeRegion(path, layout);
+  } catch {
+    return undefined;
+  }
+  return { ...layout.message, region };
+}
+
+/**
+ * Whether this process can open the server's regions (another PID or mount namespace cannot):
+ * reserves one byte, opens it, and tells the server (which then may send replies in regions).
+ */
+export async function probeRegions(call: Call): Promise<boolean> {
+  const { region, path } = (await call('reserve', { bytes: 1 })) as Reservation;
+  let maps = false;
+  try {
+    await (await open(path, 'r+')).close();
+    maps = REGION_PATH.test(path);
+  } catch {
+    // not reachable from here: everything goes through the socket
+  }
+  await call('close-regions', { regions: [region], ...(maps ? { maps: true } : {}) });
+  return maps;
+}
+
+/**
+ * A run's reply with the outputs the server put in a region made views of it (the region mapped
+ * here, once; the server is told it may close its side).
+ */
+export function outputsFromRegion(fn: string, reply: Record<string, unknown>, closed: (region: number) => void): Record<string, unknown> {
+  const at = reply['region'];
+  if (!isRecord(at)) return { ...reply, outputsVia: 'socket' };
+  const path = at['path'];
+  if (typeof path !== 'string' || !REGION_PATH.test(path))
+    throw new Error(`${fn}: the server named a region at ${JSON.stringify(path)}, not a /proc/PID/fd/N path`);
+  const buffer = nativeAddon().sharedRegionOpen(path);
+  closed(at['region'] as number);
+  const { region: _r, ...rest } = reply;
+  return { ...rest, outputs: viewsInRegion(fn, 'outputs', reply['outputs'], buffer), outputsVia: 'shared-memory' };
 }

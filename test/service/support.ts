@@ -2,7 +2,7 @@
 // CLI), and a raw client that speaks frames by hand (for hostile input).
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { connect as netConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { FrameReader, MessageCodec } from '../../src/service/frames.js';
@@ -183,4 +183,21 @@ export class RawClient {
   close(): void {
     this.socket.destroy();
   }
+}
+
+/** Shared-memory regions open in this process (a server running here): memfds named dype-upload. */
+export function regionDescriptors(): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith('/memfd:dype-upload');
+    } catch {
+      return false; // closed meanwhile
+    }
+  }).length;
+}
+
+/** Wait until `count()` is `target` (at most two seconds); returns the last count. */
+export async function settle(count: () => number, target: number): Promise<number> {
+  for (let i = 0; i < 200 && count() !== target; i++) await new Promise((r) => setTimeout(r, 10));
+  return count();
 }
