@@ -34,7 +34,7 @@
         "native/src/user_ops.cc",
         "native/src/partition_binding.cc",
         "native/src/shared_memory.cc",
-        "native/src/finite_scan.cc",
+        "native/src/input_scans.cc",
         "native/src/content_hash.cc",
         "native/src/cuda/gpu_binding.cc",
         "<!@(node -p \"require('fs').readdirSync('native/src/sim').filter(f => f.endsWith('.cc')).sort().map(f => 'native/src/sim/' + f).join(' ')\")"

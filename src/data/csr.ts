@@ -3,6 +3,7 @@
 
 import { describe, InvalidArgumentError } from '../errors.js';
 import { checkInt, firstNonFinite, MAX_INDEX } from '../validate.js';
+import { nativeAddon } from '../native/addon.js';
 
 /** Row pointers: 32-bit while nnz fits in a signed 32-bit integer, 64-bit beyond. */
 export type RowPtrArray = Int32Array | BigInt64Array;
@@ -149,6 +150,13 @@ export function validateCsr(fn: string, init: CsrInit): boolean {
     throw new InvalidArgumentError(`${fn}: a symmetric matrix must be square, got ${rows}x${cols}`);
   }
 
+  // Large inputs are checked natively first; only a faulty one is walked here, for the message.
+  const verdict = nnz >= NATIVE_CHECK_FROM ? nativeCsrCheck(rows, cols, rowPtr, colIdx) : -1;
+  if (verdict >= 0) {
+    const sorted = verdict === 1;
+    checkValuesAndClaims(fn, init, values, sorted);
+    return sorted;
+  }
   const first = rowPtr instanceof BigInt64Array ? Number(rowPtr[0]) : rowPtr[0]!;
   if (first !== 0) {
     throw new InvalidArgumentError(`${fn}: rowPtr[0] must be 0, got ${first}`);
@@ -176,6 +184,11 @@ export function validateCsr(fn: string, init: CsrInit): boolean {
   if (prev !== nnz) {
     throw new InvalidArgumentError(`${fn}: rowPtr[rows] = ${prev} must equal colIdx.length = ${nnz}`);
   }
+  checkValuesAndClaims(fn, init, values, sorted);
+  return sorted;
+}
+
+function checkValuesAndClaims(fn: string, init: CsrInit, values: ValueArray | undefined, sorted: boolean): void {
   if (values !== undefined) {
     const bad = firstNonFinite(values);
     if (bad >= 0) {
@@ -185,7 +198,23 @@ export function validateCsr(fn: string, init: CsrInit): boolean {
   if (init.sortedColumns === true && !sorted) {
     throw new InvalidArgumentError(`${fn}: sortedColumns was claimed but some row has unsorted or duplicate columns`);
   }
-  return sorted;
+}
+
+/** Entries from which the native check (native/src/input_scans.cc) is worth its call. */
+const NATIVE_CHECK_FROM = 16_384;
+let nativeCheck: ((rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array) => number) | null | undefined;
+
+/** 1 sorted, 0 unsorted, -1 faulty or no addon (the walk in validateCsr decides then). */
+function nativeCsrCheck(rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array): number {
+  if (nativeCheck === undefined) {
+    try {
+      const addon = nativeAddon();
+      nativeCheck = typeof addon.csrCheck === 'function' ? addon.csrCheck.bind(addon) : null;
+    } catch {
+      nativeCheck = null;
+    }
+  }
+  return nativeCheck ? nativeCheck(rows, cols, rowPtr, colIdx) : -1;
 }
 
 /** Choose the narrowest row-pointer type that can hold `nnz`. */

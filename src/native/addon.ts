@@ -147,7 +147,9 @@ export interface NativeAddon {
   sha256Chunks(array: ArrayBufferView, chunkBytes: number, out: Uint8Array): void;
   /** Whether this Node lets the addon use OpenSSL's SHA-256, and why not. */
   sha256Info(): { available: boolean; reason: string };
-  /** Index of the first NaN or infinity, or -1 (native/src/finite_scan.cc). */
+  /** Whether CSR arrays are well formed: -1 not, 1 with every row's columns strictly increasing, 0 otherwise (native/src/input_scans.cc). */
+  csrCheck(rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array): number;
+  /** Index of the first NaN or infinity, or -1. */
   firstNonFinite(array: Float32Array | Float64Array): number;
   /** Whether this platform has shared-memory regions (Linux), and why not. */
   sharedRegionInfo(): { available: boolean; reason: string };
