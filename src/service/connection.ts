@@ -41,10 +41,10 @@ export class Connection {
   /** Request id -> the job answering it, and whether the job is keyed (it survives this connection). */
   readonly #inflight = new Map<number, { jobId: string; keyed: boolean }>();
   readonly #helloTimer: NodeJS.Timeout;
-  /** Shared-memory regions for uploads, where this client may use them (it came through the Unix socket). */
+  /** Shared-memory regions for uploads and replies, where this client may use them (it came through the Unix socket). */
   readonly #regions: SharedRegions | undefined;
 
-  /** @param sharedMemory whether this client may upload through shared-memory regions. */
+  /** @param sharedMemory whether this client may use shared-memory regions (uploads, and replies once it shows it can map them). */
   constructor(
     private readonly socket: Socket,
     private readonly host: ConnectionHost,

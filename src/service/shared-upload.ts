@@ -4,6 +4,7 @@
 // socket and the decoder), and replies whose large outputs come in a region this process maps.
 
 import { open } from 'node:fs/promises';
+import { describe, FormatError } from '../errors.js';
 import { nativeAddon } from '../native/addon.js';
 import { isRecord } from './protocol.js';
 import { type RegionLayout, regionLayout, viewsInRegion } from './region-layout.js';
@@ -69,10 +70,11 @@ export function outputsFromRegion(fn: string, reply: Record<string, unknown>, cl
   const at = reply['region'];
   if (!isRecord(at)) return { ...reply, outputsVia: 'socket' };
   const path = at['path'];
-  if (typeof path !== 'string' || !REGION_PATH.test(path))
-    throw new Error(`${fn}: the server named a region at ${JSON.stringify(path)}, not a /proc/PID/fd/N path`);
+  if (typeof path !== 'string' || !REGION_PATH.test(path) || typeof at['region'] !== 'number') {
+    throw new FormatError(fn, '<reply>', 0, `the server named a region ${describe(at['region'])} at ${describe(path)}, not a /proc/PID/fd/N path`);
+  }
   const buffer = nativeAddon().sharedRegionOpen(path);
-  closed(at['region'] as number);
+  closed(at['region']);
   const { region: _r, ...rest } = reply;
   return { ...rest, outputs: viewsInRegion(fn, 'outputs', reply['outputs'], buffer), outputsVia: 'shared-memory' };
 }
