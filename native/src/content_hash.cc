@@ -1,8 +1,8 @@
-// sha256Chunks(array, chunkBytes, out): the SHA-256 of each `chunkBytes` piece of an array's
-// bytes (the last may be shorter), into `out` (32 bytes a piece), the pieces hashed in parallel
-// on the kernel pool. dype serve names every upload by a hash over these digests
-// (src/service/wire-values.ts): one SHA-256 stream runs at about 1.2-1.7 GB/s, which made hashing
-// the largest cost of an upload, on the event loop.
+// sha256Chunks(array, chunkBytes, out): Promise; the SHA-256 of each `chunkBytes` piece of an
+// array's bytes (the last may be shorter), into `out` (32 bytes a piece), the pieces hashed in
+// parallel on the kernel pool, off the JS thread. dype serve names every upload by a hash over
+// these digests (src/service/wire-values.ts): one SHA-256 stream runs at about 1.2-1.7 GB/s,
+// which made hashing the largest cost of an upload, and it held the server's event loop.
 //
 // SHA-256 is OpenSSL's, the copy Node itself carries: its functions are looked up in the process
 // when first needed, not linked, so an addon loaded by a Node without them still loads (and this
@@ -10,9 +10,11 @@
 #include <dlfcn.h>
 #include <napi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
+#include "async_call.h"
 #include "napi_util.h"
 #include "thread_pool.h"
 
@@ -56,17 +58,22 @@ Napi::Value Sha256Chunks(const Napi::CallbackInfo& info) {
     }
     const OpenSsl& o = openssl();
     if (!o.ok()) throw make_error(info.Env(), "ERR_UNSUPPORTED", std::string(fn) + ": this Node does not expose OpenSSL's EVP_Digest to addons");
-    const void* md = o.sha256();
     uint8_t* digests = static_cast<uint8_t*>(out.data);
-    std::atomic<bool> failed{false};
-    ThreadPool::instance().parallel_for(pieces, [&](int64_t i) {
-      const int64_t begin = i * chunk;
-      const int64_t length = begin + chunk < bytes ? chunk : bytes - begin;
-      unsigned int size = 0;
-      if (o.digest(data + begin, static_cast<size_t>(length), digests + 32 * i, &size, md, nullptr) != 1 || size != 32) failed = true;
-    });
-    if (failed) throw make_error(info.Env(), "ERR_NATIVE", std::string(fn) + ": OpenSSL's SHA-256 failed");
-    return info.Env().Undefined();
+    return launch<int>(
+        info.Env(), fn, 0, Pins::args(info, 3).output(digests, out.length),
+        [data, bytes, chunk, pieces, digests, &o](const char* name, int&) -> Status {
+          const void* md = o.sha256();
+          std::atomic<bool> failed{false};
+          ThreadPool::instance().parallel_for(pieces, [&](int64_t i) {
+            const int64_t begin = i * chunk;
+            const int64_t length = begin + chunk < bytes ? chunk : bytes - begin;
+            unsigned int size = 0;
+            if (o.digest(data + begin, static_cast<size_t>(length), digests + 32 * i, &size, md, nullptr) != 1 || size != 32) failed = true;
+          });
+          if (failed) return Status{false, "ERR_NATIVE", std::string(name) + ": OpenSSL's SHA-256 failed"};
+          return Status{};
+        },
+        [](Napi::Object&, const int&) {});
   });
 }
 

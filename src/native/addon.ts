@@ -143,8 +143,8 @@ export interface NativeAddon {
   sharedRegionOpen(path: string): ArrayBuffer;
   /** Close a region that will not be mapped. */
   sharedRegionClose(fd: number): void;
-  /** The SHA-256 of each `chunkBytes` piece of the array's bytes into `out`, 32 bytes a piece, in parallel (native/src/content_hash.cc). */
-  sha256Chunks(array: ArrayBufferView, chunkBytes: number, out: Uint8Array): void;
+  /** The SHA-256 of each `chunkBytes` piece of the array's bytes into `out`, 32 bytes a piece, in parallel off the JS thread (native/src/content_hash.cc). */
+  sha256Chunks(array: ArrayBufferView, chunkBytes: number, out: Uint8Array): Promise<NativeTimed>;
   /** Whether this Node lets the addon use OpenSSL's SHA-256, and why not. */
   sha256Info(): { available: boolean; reason: string };
   /** Whether CSR arrays are well formed: -1 not, 1 with every row's columns strictly increasing, 0 otherwise (native/src/input_scans.cc). */

@@ -161,7 +161,13 @@ export class Connection {
       const fromRegion = req.type === 'upload' && req.fields['region'] !== undefined;
       const a = answer(this.host.state, tenant, fromRegion ? this.#fromRegion(req) : req);
       if (a.state === 'now') {
-        this.#send({ type: 'result', id, result: fromRegion ? { ...(a.value as object), via: 'shared-memory' } : a.value });
+        const result = (v: unknown): Reply => ({ type: 'result', id, result: fromRegion ? { ...(v as object), via: 'shared-memory' } : v });
+        if (a.value instanceof Promise)
+          a.value.then(
+            (v) => this.#send(result(v)),
+            (e: unknown) => this.#send({ type: 'error', id, error: wireError(e) }),
+          );
+        else this.#send(result(a.value));
         return;
       }
       this.#inflight.set(id, { jobId: a.jobId, keyed: a.keyed === true });

@@ -39,10 +39,10 @@ export class DataStore {
   /**
    * Keep `matrix` for `tenant`; returns its hash.
    * @param quota bytes the tenant may hold (its policy's `memoryBytes`); shared content counts in full.
+   * @param hash the matrix's {@link contentHash}, where the caller computed it already (off the JS thread).
    * @throws {LimitError} when it cannot fit even after evicting everything unreferenced, or past the tenant's quota.
    */
-  put(tenant: string, matrix: CsrMatrix | DenseMatrix, quota?: number): Stored {
-    const hash = contentHash(matrix);
+  put(tenant: string, matrix: CsrMatrix | DenseMatrix, quota?: number, hash = contentHash(matrix)): Stored {
     const had = this.#entries.get(hash);
     if (quota !== undefined && !had?.owners.has(tenant)) {
       const held = this.usage(tenant).tenantBytes!;

@@ -22,7 +22,7 @@ import type { TenantPolicy } from './policy.js';
 import { checkFields, type Envelope, stringField } from './protocol.js';
 import { describeSystem } from './system-info.js';
 import { dataField, jobTimes, mergedExclude, optionsField, workloadField } from './request-fields.js';
-import { decodeMatrix, encodeValue } from './wire-values.js';
+import { contentHashOffThread, decodeMatrix, encodeValue } from './wire-values.js';
 
 /** What requests act on: the server's machine, model, data and dispatcher. */
 export interface ServiceState {
@@ -52,6 +52,7 @@ export interface ServiceState {
  * client leaves, unless the job is under an idempotency key, which outlives the connection).
  */
 export type Answer =
+  /** Answered at once, or (a Promise) when work off the JS thread is done, without a job. */
   | { readonly state: 'now'; readonly value: unknown }
   | { readonly state: 'job'; readonly jobId: string; readonly value: Promise<unknown>; readonly keyed?: boolean };
 
@@ -67,8 +68,10 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
   switch (req.type) {
     case 'upload': {
       checkFields(fn, f, ['matrix'], []);
-      const stored = state.store.put(tenant, decodeMatrix(fn, 'matrix', f['matrix']), state.tenantPolicy(tenant)?.memoryBytes);
-      return { state: 'now', value: { ...stored, via: 'socket' } };
+      // Hashed off the JS thread: a large upload does not hold other tenants' requests.
+      const matrix = decodeMatrix(fn, 'matrix', f['matrix']);
+      const quota = state.tenantPolicy(tenant)?.memoryBytes;
+      return { state: 'now', value: contentHashOffThread(matrix).then((hash) => ({ ...state.store.put(tenant, matrix, quota, hash), via: 'socket' })) };
     }
     case 'reserve':
     case 'close-regions':

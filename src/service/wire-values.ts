@@ -85,21 +85,24 @@ export function decodeMatrix(fn: string, field: string, raw: unknown): CsrMatrix
   return new DenseMatrix(raw['rows'] as number, raw['cols'] as number, raw['data'] as Float32Array);
 }
 
-/** Arrays are hashed in pieces of this many bytes, the pieces in parallel (native/src/content_hash.cc). */
+/** Arrays are hashed in pieces of this many bytes, the pieces in parallel off the JS thread (native/src/content_hash.cc). */
 const HASH_PIECE_BYTES = 2 ** 20;
-let nativeDigests: ((array: ArrayBufferView, chunkBytes: number, out: Uint8Array) => void) | null | undefined;
+type NativeDigests = (array: ArrayBufferView, chunkBytes: number, out: Uint8Array) => Promise<unknown>;
+let nativeDigests: NativeDigests | null | undefined;
 
-/** The SHA-256 of each piece of `bytes`, one after another: on the kernel pool where the addon can, else here. */
+function loadNativeDigests(): NativeDigests | null {
+  try {
+    const addon = nativeAddon();
+    return typeof addon.sha256Chunks === 'function' && addon.sha256Info().available ? addon.sha256Chunks.bind(addon) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The SHA-256 of each piece of `bytes`, one after another, here. */
 function pieceDigests(bytes: Uint8Array): Uint8Array {
   const pieces = Math.ceil(bytes.length / HASH_PIECE_BYTES);
   const out = new Uint8Array(pieces * 32);
-  if (pieces > 1) {
-    nativeDigests ??= loadNativeDigests();
-    if (nativeDigests) {
-      nativeDigests(bytes, HASH_PIECE_BYTES, out);
-      return out;
-    }
-  }
   for (let i = 0; i < pieces; i++)
     out.set(
       createHash('sha256')
@@ -110,40 +113,52 @@ function pieceDigests(bytes: Uint8Array): Uint8Array {
   return out;
 }
 
-function loadNativeDigests(): typeof nativeDigests {
-  try {
-    const addon = nativeAddon();
-    return typeof addon.sha256Chunks === 'function' && addon.sha256Info().available ? addon.sha256Chunks.bind(addon) : null;
-  } catch {
-    return null;
-  }
+/** The same digests, on the kernel pool where the addon can (several pieces), else here. */
+async function pieceDigestsOffThread(bytes: Uint8Array): Promise<Uint8Array> {
+  const pieces = Math.ceil(bytes.length / HASH_PIECE_BYTES);
+  nativeDigests ??= loadNativeDigests();
+  if (pieces < 2 || !nativeDigests) return pieceDigests(bytes);
+  const out = new Uint8Array(pieces * 32);
+  await nativeDigests(bytes, HASH_PIECE_BYTES, out);
+  return out;
+}
+
+/** A matrix's header and arrays, as its hash takes them. */
+function hashParts(m: CsrMatrix | DenseMatrix): { header: string; arrays: (Uint8Array | undefined)[]; types: string[] } {
+  const parts = m instanceof CsrMatrix ? [m.rowPtr, m.colIdx, m.values] : [m.data];
+  return {
+    header: m instanceof CsrMatrix ? `csr;${m.rows};${m.cols};${m.symmetric ? 1 : 0};` : `dense;${m.rows};${m.cols};`,
+    arrays: parts.map((a) => (a ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength) : undefined)),
+    types: parts.map((a) => a?.constructor.name ?? ''),
+  };
+}
+
+function assemble(parts: ReturnType<typeof hashParts>, digests: (Uint8Array | undefined)[]): string {
+  const h = createHash('sha256').update(parts.header);
+  parts.arrays.forEach((a, i) => {
+    if (!a) h.update('none;');
+    else h.update(`${parts.types[i]}:${a.byteLength};`).update(digests[i]!);
+  });
+  return h.digest('hex');
 }
 
 /**
  * The content hash of a matrix: hex SHA-256 of its kind, shape, symmetry and, for each array, its
- * type, length and the SHA-256 of each MiB of its bytes (so the pieces of a large upload are
- * hashed in parallel; the same bytes always give the same hash, whichever side hashes them).
+ * type, length and the SHA-256 of each MiB of its bytes (so the pieces of a large upload can be
+ * hashed in parallel; the same bytes always give the same hash, wherever they are hashed).
  */
 export function contentHash(m: CsrMatrix | DenseMatrix): string {
-  const h = createHash('sha256');
-  const array = (a: ArrayBufferView | undefined): void => {
-    if (!a) {
-      h.update('none;');
-      return;
-    }
-    h.update(`${a.constructor.name}:${a.byteLength};`);
-    h.update(pieceDigests(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)));
-  };
-  if (m instanceof CsrMatrix) {
-    h.update(`csr;${m.rows};${m.cols};${m.symmetric ? 1 : 0};`);
-    array(m.rowPtr);
-    array(m.colIdx);
-    array(m.values);
-  } else {
-    h.update(`dense;${m.rows};${m.cols};`);
-    array(m.data);
-  }
-  return h.digest('hex');
+  const parts = hashParts(m);
+  return assemble(
+    parts,
+    parts.arrays.map((a) => a && pieceDigests(a)),
+  );
+}
+
+/** {@link contentHash}, its pieces hashed on the kernel pool off the JS thread (what the server does with every upload). */
+export async function contentHashOffThread(m: CsrMatrix | DenseMatrix): Promise<string> {
+  const parts = hashParts(m);
+  return assemble(parts, await Promise.all(parts.arrays.map((a) => a && pieceDigestsOffThread(a))));
 }
 
 /** Bytes a matrix holds (what the store counts against its bound). */
