@@ -16,6 +16,13 @@ describe('machineClassOf', () => {
     expect(machineClassOf(cpuinfo('HygonGenuine', 'fpu sse2'), 'x64', 'Hygon')).toBe('x64-scalar-hygongenuine');
   });
 
+  it("tells an AVX-512 machine whose GEMM is OpenBLAS from one where it is dype's own kernel", () => {
+    const intel = cpuinfo('GenuineIntel', 'fpu sse2 avx avx2 fma avx512f avx512bw');
+    expect(machineClassOf(intel, 'x64', 'Intel(R) Xeon(R) Processor', 'builtin')).toBe('x64-avx512-intel');
+    expect(machineClassOf(intel, 'x64', 'Intel(R) Xeon(R) Processor', 'openblas')).toBe('x64-avx512-intel-openblas');
+    expect(machineClassOf(cpuinfo('AuthenticAMD', 'fpu sse2 avx avx2 fma bmi2'), 'x64', 'AMD EPYC', 'openblas')).toBe('x64-avx2-amd');
+  });
+
   it('reads ARM features and falls back to the model name without /proc/cpuinfo', () => {
     expect(machineClassOf('processor\t: 0\nFeatures\t: fp asimd evtstrm aes\n', 'arm64', 'Neoverse-N1')).toBe('arm64-neon-neoverse-n1');
     expect(machineClassOf('', 'arm64', 'Apple M2 (TM)')).toBe('arm64-scalar-apple-m2');
