@@ -114,10 +114,10 @@ export async function connect(address: string, options: ConnectOptions = {}): Pr
   if (typeof token !== 'string' || token.length === 0)
     throw new InvalidArgumentError(`${fn}: token must be a non-empty string (or set DYPE_TOKEN), got ${describe(token)}`);
   const timeout = options.timeout === undefined ? 10 : checkNumber(fn, 'timeout', options.timeout, 0.001, 3600);
-  const socket = a.kind === 'unix' ? createConnection(a.path) : createConnection(a.port, a.host);
-  socket.setNoDelay(true);
   if (options.sharedMemory !== undefined && typeof options.sharedMemory !== 'boolean')
     throw new InvalidArgumentError(`${fn}: sharedMemory must be true or false, got ${describe(options.sharedMemory)}`);
+  const socket = a.kind === 'unix' ? createConnection(a.path) : createConnection(a.port, a.host);
+  socket.setNoDelay(true);
   const client = new ServiceClient(socket, a, options.sharedMemory ?? true);
   await client.handshake(token, timeout);
   await client.probeSharedMemory();
@@ -139,7 +139,7 @@ class ServiceClient implements DypeClient {
   tenant = '';
   /** The server's dype version. */
   serverVersion = '';
-  /** Whether large uploads go through shared memory (the server offers it and it worked so far). */
+  /** Whether large uploads go through shared memory (the server offers it, this process can open its regions, and writing them has worked so far). */
   #sharedMemory = false;
 
   constructor(

@@ -208,3 +208,9 @@ it('are offered only on the Unix socket, and not when the server turns them off'
     await off.close();
   }
 });
+
+it('connect refuses a sharedMemory option that is not a boolean, naming it', async () => {
+  await expect(connect(address, { token: TOKENS.a, sharedMemory: 'yes' as unknown as boolean })).rejects.toThrow(
+    /connect: sharedMemory must be true or false, got "yes"/,
+  );
+});
