@@ -3,7 +3,9 @@
 // (SpMM with an X of their own, so each reply can be checked against a local reference and a
 // reply meant for another request is caught) are mixed with status calls, cancels of job ids that
 // may belong to another tenant, connections with a wrong token, frames of random bytes, oversized
-// and malformed frames, and clients that vanish mid-job. Prints one JSON line of counts.
+// and malformed frames, misused shared-memory regions, and clients that vanish mid-job. A quarter
+// of the valid runs send an X of 256 KiB, which goes (and whose output comes back) through
+// shared memory where the server offers it. Prints one JSON line of counts.
 // Run by soak.ts: node --import tsx bench/service/soak-client.ts '<config JSON>'
 
 import { connect as netConnect } from 'node:net';
@@ -85,7 +87,7 @@ const hello = (token: string): Buffer => codec.encode('soak', { type: 'hello', p
 
 async function hostile(rng: Rng): Promise<void> {
   counts.hostile++;
-  const kind = Math.floor(rng.nextFloat() * 4);
+  const kind = Math.floor(rng.nextFloat() * 5);
   const junk = new Uint8Array(1 + Math.floor(rng.nextFloat() * 200)).map(() => Math.floor(rng.nextFloat() * 256));
   const frames =
     kind === 0
@@ -94,19 +96,30 @@ async function hostile(rng: Rng): Promise<void> {
         ? [hello(config.token), Buffer.from([0x7f, 0xff, 0xff, 0xff]), Buffer.alloc(64)] // a frame far over the limit
         : kind === 2
           ? [hello('a-wrong-token-that-no-tenant-has')] // wrong token
-          : [framed(junk)]; // no hello at all
+          : kind === 3
+            ? [framed(junk)] // no hello at all
+            : [hello(config.token), ...misusedRegion(rng)];
   const code = await rawExchange(frames);
   if (code === 'timeout') counts.untyped.push(`hostile frame kind ${kind}: no answer within 30 s`);
   else counts.typed[code] = (counts.typed[code] ?? 0) + 1;
 }
 
+/** Shared-memory requests no real client sends: an upload from a region never reserved, or a malformed close. */
+function misusedRegion(rng: Rng): Buffer[] {
+  const frame = (m: unknown): Buffer => codec.encode('soak', m, 2 ** 31);
+  const upload = { kind: 'dense', rows: 1, cols: 16, data: { type: 'Float32Array', offset: 0, length: 16 } };
+  return rng.nextFloat() < 0.5
+    ? [frame({ type: 'reserve', id: 1, bytes: 64 }), frame({ type: 'upload', id: 2, region: 1000 + Math.floor(rng.nextFloat() * 1000), matrix: upload })]
+    : [frame({ type: 'close-regions', id: 1, regions: 'all' })];
+}
+
 async function validRun(client: DypeClient, rng: Rng, seed: number): Promise<void> {
   counts.valid++;
-  const x = denseFeatures({ rows: graph.cols, cols: 4, seed });
+  const x = denseFeatures({ rows: graph.cols, cols: rng.nextFloat() < 0.25 ? 1024 : 4, seed });
   const want = await spmm(graph, x);
   const timer = new Promise<'lost'>((r) => setTimeout(() => r('lost'), 60_000).unref());
   const got = await Promise.race([
-    client.run('spmm', { A: graph, X: x }, { probe: false, params: { k: 4 }, run: { replan: false, learn: rng.nextFloat() < 0.5 } }),
+    client.run('spmm', { A: graph, X: x }, { probe: false, params: { k: x.cols }, run: { replan: false, learn: rng.nextFloat() < 0.5 } }),
     timer,
   ]).catch((e: unknown) => e);
   if (got === 'lost') counts.lost++;
