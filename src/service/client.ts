@@ -17,7 +17,6 @@ import type {
   DataRef,
   ServedData,
   ServedExploreOptions,
-  ServedJobOptions,
   ServedPlan,
   ServedRunOptions,
   ServedRunResult,
@@ -35,14 +34,9 @@ import { packageVersion } from './version.js';
 import { decodeValue, encodeMatrix, matrixBytes, type WireMatrix } from './wire-values.js';
 import { SHARED_MIN_BYTES } from './region-layout.js';
 import { fieldsInRegion, outputsFromRegion, probeRegions } from './shared-upload.js';
+import { jobFields, workloadFields } from './call-fields.js';
 
 export type * from './client-types.js';
-
-/** The request fields of a job's own options. */
-function jobFields(options: ServedJobOptions): { timeout?: number; arrival?: number; key?: string } {
-  const { timeout, arrival, key } = options;
-  return { ...(timeout !== undefined ? { timeout } : {}), ...(arrival !== undefined ? { arrival } : {}), ...(key !== undefined ? { key } : {}) };
-}
 
 interface Pending {
   resolve(v: unknown): void;
@@ -390,16 +384,4 @@ class ServiceClient implements DypeClient {
     for (const p of this.#pending.values()) p.reject(e);
     this.#pending.clear();
   }
-}
-
-/**
- * A workload as it travels: a shipped name (`stream:NAME` for a stream form), or its definition,
- * with `stream: true` beside it for the stream form of a bound workload.
- */
-function workloadFields(w: Workload | string | object): { workload: string | object; stream?: true } {
-  if (typeof w === 'string') return { workload: w };
-  const definition = (w as { definition?: unknown }).definition;
-  if (definition !== undefined && isRecord(definition) && 'order' in w)
-    return { workload: definition, ...((w as Workload).stream === true ? { stream: true as const } : {}) };
-  return { workload: w };
 }
