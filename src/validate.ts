@@ -2,7 +2,7 @@
 // code sees a value, and their errors name the calling function and the offending value.
 
 import { describe, InvalidArgumentError } from './errors.js';
-import { nativeAddon } from './native/addon.js';
+import { optionalAddon } from './native/addon.js';
 
 /** Largest vertex/row count dype accepts: indices are stored as signed 32-bit integers. */
 export const MAX_INDEX = 2 ** 31 - 1;
@@ -107,12 +107,8 @@ let nativeScan: ((a: Float32Array | Float64Array) => number) | null | undefined;
 
 /** The addon's scan, or null where the addon cannot be loaded (the loop below does the work then). */
 function loadNativeScan(): ((a: Float32Array | Float64Array) => number) | null {
-  try {
-    const addon = nativeAddon();
-    return typeof addon.firstNonFinite === 'function' ? addon.firstNonFinite.bind(addon) : null;
-  } catch {
-    return null;
-  }
+  const addon = optionalAddon();
+  return addon ? addon.firstNonFinite.bind(addon) : null;
 }
 
 /** Index of the first non-finite element, or -1. */

@@ -3,7 +3,7 @@
 
 import { describe, InvalidArgumentError } from '../errors.js';
 import { checkInt, firstNonFinite, MAX_INDEX } from '../validate.js';
-import { nativeAddon } from '../native/addon.js';
+import { optionalAddon } from '../native/addon.js';
 
 /** Row pointers: 32-bit while nnz fits in a signed 32-bit integer, 64-bit beyond. */
 export type RowPtrArray = Int32Array | BigInt64Array;
@@ -207,12 +207,8 @@ let nativeCheck: ((rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int3
 /** 1 sorted, 0 unsorted, -1 faulty or no addon (the walk in validateCsr decides then). */
 function nativeCsrCheck(rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array): number {
   if (nativeCheck === undefined) {
-    try {
-      const addon = nativeAddon();
-      nativeCheck = typeof addon.csrCheck === 'function' ? addon.csrCheck.bind(addon) : null;
-    } catch {
-      nativeCheck = null;
-    }
+    const addon = optionalAddon();
+    nativeCheck = addon ? addon.csrCheck.bind(addon) : null;
   }
   return nativeCheck ? nativeCheck(rows, cols, rowPtr, colIdx) : -1;
 }

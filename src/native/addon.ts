@@ -203,6 +203,15 @@ export function nativeAddon(): NativeAddon {
   return addon;
 }
 
+/** The addon where it loads, else null: for callers that have a TypeScript path of their own (input scans, hashing). */
+export function optionalAddon(): NativeAddon | null {
+  try {
+    return nativeAddon();
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Work (roughly, memory touches) below which a kernel runs on the calling thread instead of a
  * libuv worker: a few tens of microseconds of compute, less than the async round trip costs.

@@ -23,9 +23,7 @@ export interface Reservation {
 /** Whether this process can make regions (Linux, and an addon that has them), and why not. */
 export function sharedRegionsAvailable(): { available: boolean; reason: string } {
   try {
-    const addon = nativeAddon();
-    if (typeof addon.sharedRegionInfo !== 'function') return { available: false, reason: 'the native addon predates shared-memory regions' };
-    return addon.sharedRegionInfo();
+    return nativeAddon().sharedRegionInfo();
   } catch (e) {
     return { available: false, reason: e instanceof Error ? e.message : String(e) };
   }

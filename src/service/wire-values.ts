@@ -8,7 +8,7 @@ import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import type { Value } from '../operators/kind.js';
-import { nativeAddon } from '../native/addon.js';
+import { optionalAddon } from '../native/addon.js';
 import { isRecord } from './protocol.js';
 
 export type WireMatrix =
@@ -91,12 +91,8 @@ type NativeDigests = (array: ArrayBufferView, chunkBytes: number, out: Uint8Arra
 let nativeDigests: NativeDigests | null | undefined;
 
 function loadNativeDigests(): NativeDigests | null {
-  try {
-    const addon = nativeAddon();
-    return typeof addon.sha256Chunks === 'function' && addon.sha256Info().available ? addon.sha256Chunks.bind(addon) : null;
-  } catch {
-    return null;
-  }
+  const addon = optionalAddon();
+  return addon?.sha256Info().available ? addon.sha256Chunks.bind(addon) : null;
 }
 
 /** The SHA-256 of each piece of `bytes`, one after another, here. */
