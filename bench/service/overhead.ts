@@ -5,7 +5,10 @@
 // `status` round trip (the protocol alone) and the transport floor (a bare Node peer answering a
 // reply of the tiny job's size: what any two processes pay to talk here).
 //
-// The sides alternate in blocks (tiny: 25 requests a block, the first 5 not counted), so each is
+// Both sides first run the tiny job a few thousand times (a server's code takes about that many
+// requests to be compiled to its fastest: its median fell from ~420 to ~150 us over the first 3,000
+// here, and a long-running daemon is past that), then the sides alternate in blocks (tiny: 25
+// requests a block, the first 5 not counted), so each is
 // timed in its steady state while the machine's drift falls on all of them alike: alternated
 // request by request, the in-process run left this process's kernel threads spinning into the
 // served request that followed, and a served request landed after an idle pause (the peer's core
@@ -14,6 +17,8 @@
 // The library and the server come from the build (`dist/`, what `dype` runs; rebuilt when a source
 // is newer) unless --sources:
 // under tsx, the sources cost a served tiny request about 0.15 ms more than the build does.
+// A second server and client with polling off (`--poll-us 0`, `pollMicroseconds: 0`) take part in
+// the tiny job's blocks: what polling for the next message instead of sleeping saves (hot-poll.ts).
 // Uploads: a feature matrix sent through the socket and through shared memory (Linux: written into
 // a region the server maps), alternated, each upload new content (one value changed), beside one
 // in-process copy of the same bytes (the least any transfer costs).
@@ -37,6 +42,8 @@ const TINY_BLOCKS = args.quick ? 10 : 50;
 const BLOCK = 25;
 const WARM = 5;
 const GCN_ROUNDS = args.quick ? 5 : 15;
+/** Tiny requests each side runs before any is timed (the server's JIT warms up over thousands). */
+const WARM_REQUESTS = args.quick ? 1500 : 3000;
 /** Bytes of the tiny job's reply frame (64 x 32 FP32 outputs and the run's record): the floor's reply. */
 const TINY_REPLY_BYTES = 9_400;
 
@@ -61,6 +68,8 @@ async function child(argv: string[], ready: string): Promise<ReturnType<typeof s
   return c;
 }
 const server = await child([...cli, 'serve', '--socket', socket], 'listening on');
+const idleSocket = join(dir, 'sleeps.sock');
+const sleepingServer = await child([...cli, 'serve', '--socket', idleSocket, '--poll-us', '0'], 'listening on');
 const echo = await child([join(import.meta.dirname, 'echo-peer.mjs'), echoSocket, String(TINY_REPLY_BYTES)], 'listening');
 
 const system = await lib.detectSystem();
@@ -68,6 +77,7 @@ const model = await lib.loadCostModel(system);
 const token = readFileSync(join(dir, 'd.token'), 'utf8').trim();
 const client = await lib.connect(`unix:${socket}`, { token });
 const socketClient = await lib.connect(`unix:${socket}`, { token, sharedMemory: false });
+const sleepingClient = await lib.connect(`unix:${idleSocket}`, { token: readFileSync(join(dir, 'sleeps.token'), 'utf8').trim(), pollMicroseconds: 0 });
 
 // The floor: one small request, the whole reply back.
 const peer = connectSocket(echoSocket);
@@ -105,10 +115,13 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   const local = await lib.schedule(workload, graph, { ...options, system, model });
   const served = await client.schedule(workload, graph, options);
   const run = { replan: false, learn: false } as const;
-  // Warm both paths (kernels, JIT, the server's first run) before timing.
-  for (let i = 0; i < 3; i++) {
-    await lib.runPlan(local, run);
-    await client.runPlan(served, run);
+  const sleeping = size > 1 ? await sleepingClient.schedule(workload, graph, options) : undefined;
+  // Warm both paths (kernels, JIT, the server's first runs) before timing.
+  const warmRounds = size > 1 ? WARM_REQUESTS / size : 3;
+  for (let i = 0; i < warmRounds; i++) {
+    for (let j = 0; j < size; j++) await lib.runPlan(local, run);
+    for (let j = 0; j < size; j++) await client.runPlan(served, run);
+    for (let j = 0; sleeping && j < size; j++) await sleepingClient.runPlan(sleeping, run);
   }
   const a: number[] = [];
   const b: number[] = [];
@@ -119,10 +132,12 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   // Large outputs come back in shared memory to `client`; to `socketClient` through the socket.
   const viaSocket = size === 1 ? await socketClient.schedule(workload, graph, options) : undefined;
   const c: number[] = [];
+  const d: number[] = [];
   for (let i = 0; i < blocks; i++) {
     await block(() => lib.runPlan(local, run), size, warm, a, aRuns);
     await block(() => client.runPlan(served, run), size, warm, b, bRuns);
     if (viaSocket) await block(() => socketClient.runPlan(viaSocket, run), size, warm, c);
+    if (sleeping) await block(() => sleepingClient.runPlan(sleeping, run), size, warm, d);
     if (size > 1) await block(roundTrip, size, warm, floor);
   }
   const over = (median(b) - median(a)) * 1000;
@@ -130,6 +145,10 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   console.log(
     `  in-process ms ${spread(a)}; served ms ${spread(b)}; served / in-process ${(median(b) / median(a)).toFixed(3)}; overhead ${over.toFixed(0)} us per request (medians of ${a.length})`,
   );
+  if (d.length > 0)
+    console.log(
+      `  served, polling off (--poll-us 0): ms ${spread(d)}; overhead ${((median(d) - median(a)) * 1000).toFixed(0)} us per request: polling saves ${((median(d) - median(b)) * 1000).toFixed(0)} us`,
+    );
   if (c.length > 0) console.log(`  served with its outputs through the socket ms ${spread(c)}; served / in-process ${(median(c) / median(a)).toFixed(3)}`);
   const wall = (rs: { wallSeconds: number }[]): string => spread(rs.map((r) => r.wallSeconds * 1000));
   console.log(`  the run alone (its wallSeconds): in-process ms ${wall(aRuns)}; inside the server ms ${wall(bRuns)}`);
@@ -185,8 +204,9 @@ try {
 } finally {
   await client.close();
   await socketClient.close();
+  await sleepingClient.close();
   peer.destroy();
-  for (const c of [server, echo]) {
+  for (const c of [server, sleepingServer, echo]) {
     c.kill('SIGTERM');
     await new Promise((r) => c.once('exit', r));
   }

@@ -9,7 +9,7 @@ import { DenseMatrix } from '../data/dense.js';
 import { AbortedError, describe, InvalidArgumentError, SessionClosedError } from '../errors.js';
 import type { ExplorationResult } from '../scheduler/schedule.js';
 import type { Value } from '../operators/kind.js';
-import { checkNumber, checkOptions } from '../validate.js';
+import { checkInt, checkNumber, checkOptions } from '../validate.js';
 import type { Workload } from '../workloads/definition.js';
 import { parseAddress, type ServerAddress, formatAddress } from './address.js';
 import type {
@@ -35,6 +35,7 @@ import { decodeValue, encodeMatrix, matrixBytes, type WireMatrix } from './wire-
 import { SHARED_MIN_BYTES } from './region-layout.js';
 import { fieldsInRegion, outputsFromRegion, probeRegions } from './shared-upload.js';
 import { jobFields, workloadFields } from './call-fields.js';
+import { DEFAULT_POLL_MICROSECONDS, HotPoll, MAX_POLL_MICROSECONDS } from './hot-poll.js';
 
 export type * from './client-types.js';
 
@@ -102,7 +103,7 @@ export interface DypeClient {
  */
 export async function connect(address: string, options: ConnectOptions = {}): Promise<DypeClient> {
   const fn = 'connect';
-  checkOptions(fn, options, ['token', 'timeout', 'sharedMemory']);
+  checkOptions(fn, options, ['token', 'timeout', 'sharedMemory', 'pollMicroseconds']);
   const a = parseAddress(fn, address);
   const token = options.token ?? process.env['DYPE_TOKEN'];
   if (typeof token !== 'string' || token.length === 0)
@@ -110,9 +111,11 @@ export async function connect(address: string, options: ConnectOptions = {}): Pr
   const timeout = options.timeout === undefined ? 10 : checkNumber(fn, 'timeout', options.timeout, 0.001, 3600);
   if (options.sharedMemory !== undefined && typeof options.sharedMemory !== 'boolean')
     throw new InvalidArgumentError(`${fn}: sharedMemory must be true or false, got ${describe(options.sharedMemory)}`);
+  const poll =
+    options.pollMicroseconds === undefined ? DEFAULT_POLL_MICROSECONDS : checkInt(fn, 'pollMicroseconds', options.pollMicroseconds, 0, MAX_POLL_MICROSECONDS);
   const socket = a.kind === 'unix' ? createConnection(a.path) : createConnection(a.port, a.host);
   socket.setNoDelay(true);
-  const client = new ServiceClient(socket, a, options.sharedMemory ?? true);
+  const client = new ServiceClient(socket, a, options.sharedMemory ?? true, new HotPoll(poll));
   await client.handshake(token, timeout);
   await client.probeSharedMemory();
   return client;
@@ -140,6 +143,8 @@ class ServiceClient implements DypeClient {
     private readonly socket: Socket,
     readonly address: ServerAddress,
     private readonly wantSharedMemory: boolean,
+    /** Polls for a reply while one is awaited (hot-poll.ts). */
+    private readonly poll: HotPoll,
   ) {
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('error', (e) => this.#fail(new SessionClosedError(`connect: ${formatAddress(address)}: ${e.message}`, { cause: e })));
@@ -345,10 +350,17 @@ class ServiceClient implements DypeClient {
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       this.socket.write(frame);
+      this.poll.arm();
     });
   }
 
   #onData(chunk: Buffer): void {
+    this.poll.heard();
+    this.#readFrames(chunk);
+    if (this.#pending.size > 0) this.poll.arm();
+  }
+
+  #readFrames(chunk: Buffer): void {
     for (const ev of this.#reader.push(chunk)) {
       if (ev.state !== 'frame') continue;
       let msg: unknown;
@@ -379,6 +391,7 @@ class ServiceClient implements DypeClient {
   #fail(e: Error): void {
     if (this.#closed) return;
     this.#closed = e;
+    this.poll.stop();
     this.#hello?.reject(e);
     this.#hello = undefined;
     for (const p of this.#pending.values()) p.reject(e);

@@ -30,6 +30,10 @@ export interface ConnectionHost {
   readonly regionsPerConnection: number;
   log(line: string): void;
   closed(c: Connection): void;
+  /** A frame came in (the server's poller stops: the next request is here). */
+  heard(): void;
+  /** A reply went out (the server may poll for the next request). */
+  replied(): void;
 }
 
 export class Connection {
@@ -82,6 +86,7 @@ export class Connection {
 
   #onData(chunk: Buffer): void {
     if (this.#closed) return;
+    this.host.heard();
     for (const ev of this.#reader.push(chunk)) {
       if (this.#closed) return;
       if (ev.state === 'oversized') {
@@ -257,6 +262,7 @@ export class Connection {
       frame = this.#codec.encode('serve', { type: 'error', id, error: wireError(e) }, this.host.maxFrameBytes);
     }
     this.socket.write(frame);
+    this.host.replied();
     if (this.socket.writableLength > this.host.maxBufferedBytes) {
       this.host.log(`disconnected ${this.label} (${this.#tenant}): ${this.socket.writableLength} reply bytes unread`);
       this.socket.destroy();

@@ -213,6 +213,11 @@ export class FairScheduler {
     });
   }
 
+  /** Whether no job is queued or running. */
+  get idle(): boolean {
+    return this.#jobs.size === 0;
+  }
+
   get draining(): boolean {
     return this.#draining;
   }

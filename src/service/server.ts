@@ -23,67 +23,12 @@ import { Interleaver } from './interleaver.js';
 import { GRANULARITY, type Granularity, MachineTimeline, SHARING, type Sharing } from './machine-timeline.js';
 import { backlogNames } from '../scheduler/backlog.js';
 import { generateToken, TenantDirectory, writeTokenFile } from './tokens.js';
+import { DEFAULT_POLL_MICROSECONDS, HotPoll, MAX_POLL_MICROSECONDS } from './hot-poll.js';
 import { sharedRegionsAvailable } from './shared-regions.js';
 import { packageVersion } from './version.js';
 
-export interface ServeOptions {
-  /** Unix socket path. @default `$XDG_RUNTIME_DIR/dype/dype.sock`, else `dype.sock` in the cache folder */
-  readonly socket?: string;
-  /** Also listen on loopback TCP, `HOST:PORT` (port 0 picks one). */
-  readonly tcp?: string;
-  /** A policy file (JSON). @default one tenant, `default`, with a token generated now */
-  readonly policy?: string;
-  /** @default 256 MiB */
-  readonly maxFrameBytes?: number;
-  /** Bytes of uploaded data kept. @default 4 GiB */
-  readonly storeBytes?: number;
-  /**
-   * Jobs open at once. With `granularity: 'job'`, jobs the host runs at once (above 1, a job is
-   * planned without the backlog of the others in flight); with `'operator'`, jobs whose operators
-   * take turns on the machine (the host still runs one operator at a time). @default 1; 64 with 'operator'
-   */
-  readonly slots?: number;
-  /**
-   * `job`: a job is planned against the backlog its arrival finds, runs whole, and is put on the
-   * machine's timeline whole. `operator`: the open jobs' operators take turns on the machine's
-   * composed clock, earliest ready first, each placed as it runs, and each job reserves what its
-   * operators not started are predicted to take; see `elastic`. Needs `sharing: 'shared'`. @default 'job'
-   */
-  readonly granularity?: Granularity;
-  /**
-   * With `granularity: 'operator'`: each job re-plans its operators not started at every turn,
-   * against the machine's queues and the work reserved by the jobs before it (higher priority, or
-   * equal and started earlier), so running plans grow onto freed devices and shrink off those a
-   * higher-priority job reserved. False: each job runs the plan it started with. @default true
-   */
-  readonly elastic?: boolean;
-  /**
-   * `shared`: jobs co-run on the devices their plans leave free, each planned against the
-   * machine's backlog; `exclusive`: each job holds the whole machine, first come first served
-   * (the baseline the load bench compares with). @default 'shared'
-   */
-  readonly sharing?: Sharing;
-  /**
-   * `wall`: a job arrives when its request is received; `declared`: at the `arrival` (service
-   * seconds) its request gives, for replaying a trace of arrivals in benchmarks. @default 'wall'
-   */
-  readonly clock?: ServiceClock;
-  /**
-   * Plan each job against the machine's backlog (true), or as if the machine were idle (false: the
-   * job still queues behind the backlog on the devices it picked; the load bench's ablation).
-   * @default true
-   */
-  readonly backlogPlanning?: boolean;
-  /**
-   * Let clients on the Unix socket upload through shared memory (Linux): the arrays are written
-   * once into a region the server maps, never copied through the socket. @default true where the platform has it
-   */
-  readonly sharedMemory?: boolean;
-  readonly system?: System;
-  readonly model?: CostModel;
-  /** Where log lines go. @default stderr */
-  readonly log?: (line: string) => void;
-}
+import type { ServeOptions } from './serve-options.js';
+export type { ServeOptions } from './serve-options.js';
 
 /** Connections held at once, per listener. */
 const MAX_CONNECTIONS = 1024;
@@ -101,6 +46,7 @@ const KEYS = [
   'clock',
   'backlogPlanning',
   'sharedMemory',
+  'pollMicroseconds',
   'system',
   'model',
   'log',
@@ -138,6 +84,8 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
   if (typeof backlogPlanning !== 'boolean') throw new InvalidArgumentError(`${fn}: backlogPlanning must be true or false, got ${describe(backlogPlanning)}`);
   const sharedMemory = options.sharedMemory ?? true;
   if (typeof sharedMemory !== 'boolean') throw new InvalidArgumentError(`${fn}: sharedMemory must be true or false, got ${describe(sharedMemory)}`);
+  const pollMicroseconds =
+    options.pollMicroseconds === undefined ? DEFAULT_POLL_MICROSECONDS : checkInt(fn, 'pollMicroseconds', options.pollMicroseconds, 0, MAX_POLL_MICROSECONDS);
   const system = options.system ?? (await detectSystem());
   const devices = system.devices.map((d) => d.name);
   let tokenFile: string | undefined;
@@ -159,6 +107,7 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
     clock,
     backlogPlanning,
     sharedMemory: sharedMemory && sharedRegionsAvailable().available,
+    pollMicroseconds,
     ownsSystem: options.system === undefined,
     log: options.log ?? ((l) => void process.stderr.write(`dype serve: ${l}\n`)),
   });
@@ -207,6 +156,7 @@ export class DypeServer {
       clock: ServiceClock;
       backlogPlanning: boolean;
       sharedMemory: boolean;
+      pollMicroseconds: number;
       ownsSystem: boolean;
       log: (line: string) => void;
     },
@@ -243,6 +193,7 @@ export class DypeServer {
       started: performance.now() / 1000,
       connections: () => this.#connections.size,
     };
+    const poll = new HotPoll(settings.pollMicroseconds);
     this.#host = {
       state: this.state,
       scheduler: this.scheduler,
@@ -254,6 +205,11 @@ export class DypeServer {
       regionsPerConnection: 4,
       log: (line) => this.log(line),
       closed: (c) => void this.#connections.delete(c),
+      heard: () => poll.heard(),
+      // Only an idle machine polls: a running job's kernels need the cores.
+      replied: () => {
+        if (this.scheduler.idle) poll.arm();
+      },
     };
   }
 
