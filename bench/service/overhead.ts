@@ -41,7 +41,7 @@ const { values: args } = parseArgs({
 const TINY_BLOCKS = args.quick ? 10 : 50;
 const BLOCK = 25;
 const WARM = 5;
-const GCN_ROUNDS = args.quick ? 5 : 15;
+const GCN_ROUNDS = args.quick ? 9 : 15;
 /** Tiny requests each side runs before any is timed (the server's JIT warms up over thousands). */
 const WARM_REQUESTS = args.quick ? 1500 : 3000;
 /** Bytes of the tiny job's reply frame (64 x 32 FP32 outputs and the run's record): the floor's reply. */
@@ -115,13 +115,13 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   const local = await lib.schedule(workload, graph, { ...options, system, model });
   const served = await client.schedule(workload, graph, options);
   const run = { replan: false, learn: false } as const;
-  const sleeping = size > 1 ? await sleepingClient.schedule(workload, graph, options) : undefined;
+  const sleeping = await sleepingClient.schedule(workload, graph, options);
   // Warm both paths (kernels, JIT, the server's first runs) before timing.
   const warmRounds = size > 1 ? WARM_REQUESTS / size : 3;
   for (let i = 0; i < warmRounds; i++) {
     for (let j = 0; j < size; j++) await lib.runPlan(local, run);
     for (let j = 0; j < size; j++) await client.runPlan(served, run);
-    for (let j = 0; sleeping && j < size; j++) await sleepingClient.runPlan(sleeping, run);
+    for (let j = 0; j < size; j++) await sleepingClient.runPlan(sleeping, run);
   }
   const a: number[] = [];
   const b: number[] = [];
@@ -137,7 +137,7 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
     await block(() => lib.runPlan(local, run), size, warm, a, aRuns);
     await block(() => client.runPlan(served, run), size, warm, b, bRuns);
     if (viaSocket) await block(() => socketClient.runPlan(viaSocket, run), size, warm, c);
-    if (sleeping) await block(() => sleepingClient.runPlan(sleeping, run), size, warm, d);
+    await block(() => sleepingClient.runPlan(sleeping, run), size, warm, d);
     if (size > 1) await block(roundTrip, size, warm, floor);
   }
   const over = (median(b) - median(a)) * 1000;
