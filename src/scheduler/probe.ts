@@ -15,13 +15,13 @@ import { onHost } from '../devices/host-gate.js';
 import type { System } from '../devices/system.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import { aboveCall, type CallCost, type Cost, type ProbedCostSource, type Ratio, workOf } from './probed-costs.js';
-import { executePiece, ownKernel } from '../executor/piece.js';
+import { executePiece } from '../executor/piece.js';
 import { recycleOperatorOutput } from '../executor/lifetimes.js';
 import type { Value } from '../workloads/reference.js';
 import { repeatInRounds } from '../executor/repeats.js';
-import { operatorKind } from '../operators/registry.js';
 import { probeOperands } from './probe-operands.js';
-import { measuredRanges, profileChunks } from './probe-ranges.js';
+import { measuredRanges } from './probe-ranges.js';
+import { type Observed, type ProbeRange, type ProbeSet, probeSet, probeSpread, probeable } from './probe-sets.js';
 
 export interface ProbeSettings {
   /**
@@ -34,68 +34,6 @@ export interface ProbeSettings {
 }
 
 export const DEFAULT_PROBE: ProbeSettings = { maxEntries: 200_000, repeats: 3 };
-
-/** Whether the device runs the operator as one of its own kernels (else it is host work): the registry says which kinds the devices run. */
-function runsKernel(op: BoundOp, device: Device): boolean {
-  return operatorKind(op.kind, 'probe').execution.on === 'device' && (device.capabilities.operators as readonly string[]).includes(op.kind);
-}
-
-/** Whether a probe of `op` on `device` can tell the model anything: a kernel the device runs, or host work timed on the host. */
-export function probeable(op: BoundOp, device: Device): boolean {
-  if (runsKernel(op, device) || ownKernel(op, device)) return true;
-  return !device.simulated && device.memorySpace === 'host';
-}
-
-/**
- * A probe's spread from its runs' seconds (sorted): half the interquartile range over the median
- * (the whole range for three runs). One preempted run among five put the spread, the uncertainty
- * the plan states for the probe, at +-2,000-9,000% where the other runs agreed within a few per cent.
- */
-export function probeSpread(sorted: readonly number[]): number {
-  const n = sorted.length;
-  const median = sorted[n >> 1] ?? 0;
-  if (n === 0 || !(median > 0)) return 0;
-  return (sorted[Math.ceil((3 * (n - 1)) / 4)]! - sorted[Math.floor((n - 1) / 4)]!) / median / 2;
-}
-
-/** Whether an operator's cost varies along its rows in ways worth a profile: a sparse operand split by rows. */
-function profiled(op: BoundOp, bound: BoundWorkload): boolean {
-  return op.split === 'rows' && bound.values[op.operands[0]!]!.kind === 'sparse' && op.units >= 8;
-}
-
-/** Parts of these sizes make a count profile (as fractions of the units), with every power of two below them: small parts' costs bend most (a CGRA's search of two sources cost what one did, of four 2.5x). */
-const COUNT_FRACTIONS = [1 / 8, 1 / 4, 1 / 2, 1];
-/** A count profile may run this many times the probe budget in all; larger operators are sampled. */
-const COUNT_BUDGET = 24;
-/**
- * On a simulator, where a run costs host time only and says exactly what it will say again, an
- * operator too large for the full profile still gets a coarse one (one unit, a quarter, a half,
- * the whole) within this many times the probe budget. Without it a large multi-source BFS split
- * between two CGRAs was priced by the model's shape, which put 38 of 64 sources on luxembourg_osm
- * at 27% of the whole where they took 58%: a min-EDP pick 194% worse than the GPU alone.
- */
-const COARSE_COUNT_BUDGET = 96;
-
-/**
- * The part sizes of an operator's count profile, or undefined where it is split by rows (a row
- * profile prices it), unsplit, or too large to run at every size within the budget (on a
- * simulator, `coarse`, at a few sizes within a larger one).
- */
-export function profileCounts(op: BoundOp, bound: BoundWorkload, maxEntries: number, coarse = false): number[] | undefined {
-  if (op.split !== 'sources' || op.units < 2) return undefined;
-  const powers: number[] = [];
-  for (let c = 1; c < op.units / 8; c *= 2) powers.push(c);
-  const sizes = (fractions: readonly number[], extra: readonly number[]): number[] =>
-    [...new Set([1, ...extra, ...fractions.map((f) => Math.max(1, Math.round(f * op.units)))])].sort((a, b) => a - b);
-  const work = workOf(op, bound);
-  // Each size but the whole runs twice (from the first unit and up to the last).
-  const cost = (counts: readonly number[]): number => counts.reduce((a, c) => a + (c < op.units ? 2 : 1) * work(0, c), 0);
-  const full = sizes(COUNT_FRACTIONS, powers);
-  if (cost(full) <= COUNT_BUDGET * maxEntries) return full;
-  if (!coarse) return undefined;
-  const few = sizes([1 / 4, 1 / 2, 1], []);
-  return cost(few) <= COARSE_COUNT_BUDGET * maxEntries ? few : undefined;
-}
 
 /** Run units `[b, e)` of `op` on `device` once, as the executor runs a piece: the device's own time and energy. */
 async function runOnce(bound: BoundWorkload, device: Device, op: BoundOp, x: readonly unknown[], b: number, e: number): Promise<Cost> {
@@ -136,17 +74,23 @@ export class Prober {
    * part's repeats ran up to 2x faster than the same part does in a run), with the median of its
    * runs and their spread.
    */
-  private async observeAll(i: number, d: number, ranges: readonly (readonly [number, number])[]): Promise<{ cost: Cost; spread: number }[]> {
-    const op = this.bound.ops[i]!;
-    const device = this.system.devices[d]!;
-    let x = this.operands.get(i);
-    if (!x) this.operands.set(i, (x = probeOperands(this.bound, op)));
-    this.signal?.throwIfAborted();
-    const runs = ranges.map(
-      ([b, e]) =>
-        (): Promise<Cost> =>
-          onHost(device, () => runOnce(this.bound, device, op, x!, b, e)),
+  private async observeAll(i: number, d: number, ranges: readonly (readonly [number, number])[]): Promise<Observed[]> {
+    return this.observeAcross(
+      d,
+      ranges.map(([b, e]) => ({ i, b, e })),
     );
+  }
+
+  /** Ranges of several operators on device d, as `observeAll` times one operator's: in the same rounds on a real device. */
+  private async observeAcross(d: number, ranges: readonly ProbeRange[]): Promise<Observed[]> {
+    const device = this.system.devices[d]!;
+    this.signal?.throwIfAborted();
+    const runs = ranges.map(({ i, b, e }) => {
+      const op = this.bound.ops[i]!;
+      let x = this.operands.get(i);
+      if (!x) this.operands.set(i, (x = probeOperands(this.bound, op)));
+      return (): Promise<Cost> => onHost(device, () => runOnce(this.bound, device, op, x!, b, e));
+    });
     let out: { cost: Cost; spread: number }[];
     if (device.simulated) {
       out = [];
@@ -167,6 +111,11 @@ export class Prober {
 
   /** Observed / predicted for the work above one call, over `ranges` of operator i on device d, all together. */
   async measureRanges(i: number, d: number, ranges: readonly (readonly [number, number])[]): Promise<Ratio> {
+    return this.ratioOf(i, d, ranges, await this.observeAll(i, d, ranges));
+  }
+
+  /** Observed / predicted for the work above one call, from what `ranges` of operator i on device d took. */
+  private ratioOf(i: number, d: number, ranges: readonly (readonly [number, number])[], seen: readonly Observed[]): Ratio {
     const op = this.bound.ops[i]!;
     const call = this.costs.call(i, d);
     let observed = 0;
@@ -174,7 +123,6 @@ export class Prober {
     let predicted = 0;
     let predictedJ = 0;
     let spread = 0;
-    const seen = await this.observeAll(i, d, ranges);
     for (const [k, [b, e]] of ranges.entries()) {
       const o = seen[k]!;
       spread = Math.max(spread, o.spread);
@@ -215,41 +163,57 @@ export class Prober {
    * rows are), the others whole (or sampled when large).
    */
   async probeAll(allowed: readonly number[], runs: (op: BoundOp, device: number) => boolean): Promise<void> {
-    for (const op of this.bound.ops) {
-      for (const d of allowed) {
-        const device = this.system.devices[d]!;
+    // Each device's probes: on a simulator run at once (it is deterministic); on a real device
+    // timed together in the same rounds, in the workload's order, as a run meets the operators and
+    // as the oracle times a mapping's pieces. Probed one operator at a time, a short operator ran
+    // its repeats back to back, hot from its own last run (a GCN's ReLU on cora probed at 8 us took
+    // 11-19 us among the others; its SpMMs 20-50% more than their own profiles said).
+    for (const d of allowed) {
+      const device = this.system.devices[d]!;
+      const sets: ProbeSet[] = [];
+      for (const op of this.bound.ops) {
         if (!runs(op, d) || !probeable(op, device)) continue;
-        const units = Math.max(op.units, 1);
-        const counts = runsKernel(op, device) ? profileCounts(op, this.bound, this.settings.maxEntries, device.simulated) : undefined;
-        if (counts) {
-          await this.countProfile(op, d, counts);
-          continue;
-        }
-        if (!(profiled(op, this.bound) && runsKernel(op, device))) {
-          this.costs.setWhole(op.index, d, await this.measure(op.index, d, 0, units));
-          continue;
-        }
-        // Four chunks, up to eight while each one's predicted work stays well above a call's cost
-        // (the profile's fixed cost is read off the chunks and the whole, so even chunks that are
-        // mostly call price their parts right; more of them add detail, not accuracy).
-        const whole = this.costs.model.cost(op, d, 0, units).seconds;
-        const call = this.costs.model.cost(op, d, 0, 1).seconds;
-        await this.profile(op, d, Math.max(4, Math.min(8, Math.floor(whole / Math.max(8 * call, 1e-15)))));
+        const set = probeSet(this.bound, this.system, this.costs.model, this.settings.maxEntries, op, d);
+        if (device.simulated) await this.finish(set, await this.observeAcross(d, set.ranges));
+        else sets.push(set);
+      }
+      if (sets.length === 0) continue;
+      const seen = await this.observeAcross(
+        d,
+        sets.flatMap((s) => s.ranges),
+      );
+      let at = 0;
+      for (const set of sets) {
+        await this.finish(set, seen.slice(at, at + set.ranges.length));
+        at += set.ranges.length;
       }
     }
   }
 
+  /** Write what a probe set saw (`seen`, one per range) into the cost source. */
+  private async finish(set: ProbeSet, seen: readonly Observed[]): Promise<void> {
+    const { op, d } = set;
+    if (set.kind === 'count') this.countProfile(op, d, set.counts, set.ranges, seen);
+    else if (set.kind === 'rows') await this.profile(op, d, set.chunks, seen);
+    else
+      this.costs.setWhole(
+        op.index,
+        d,
+        this.ratioOf(
+          op.index,
+          d,
+          set.ranges.map((r) => [r.b, r.e] as const),
+          seen,
+        ),
+      );
+  }
+
   /** An operator's count profile on device d: parts of each size in `counts` run from its first unit and up to its last. */
-  private async countProfile(op: BoundOp, d: number, counts: readonly number[]): Promise<void> {
+  private countProfile(op: BoundOp, d: number, counts: readonly number[], ranges: readonly ProbeRange[], observed: readonly Observed[]): void {
     const i = op.index;
     const n = op.units;
-    const ranges: [number, number][] = [
-      ...counts.map((c) => [0, c] as [number, number]),
-      ...counts.filter((c) => c < n).map((c) => [n - c, n] as [number, number]),
-    ];
-    const observed = await this.observeAll(i, d, ranges);
     const costs = observed.map((o, k) => {
-      this.costs.setObservedPart(i, d, ranges[k]![0], ranges[k]![1], o.cost);
+      this.costs.setObservedPart(i, d, ranges[k]!.b, ranges[k]!.e, o.cost);
       return o.cost;
     });
     const first = costs.slice(0, counts.length);
@@ -272,16 +236,10 @@ export class Prober {
    * its lightest row; each cell's rate is its chunk's cost above the fixed cost, per unit of
    * work, scaled so that the profile prices the whole at what it took.
    */
-  private async profile(op: BoundOp, d: number, k: number): Promise<void> {
+  private async profile(op: BoundOp, d: number, chunks: readonly (readonly [number, number])[], observed: readonly Observed[]): Promise<void> {
     const i = op.index;
     const work = workOf(op, this.bound);
-    const chunks = profileChunks(op, this.bound, this.settings.maxEntries, k);
     const covering = chunks[0]![0] === 0 && chunks[chunks.length - 1]![1] === op.units && chunks.length > 1;
-    // The whole operator runs once too, timed in the same rounds as its chunks: even where the
-    // chunks are a sample, a device's time need not grow with rows as the sample's does (a
-    // simulated GPU takes 15 us for 1,000 rows of a banded SpMV and for all 50,000: it fills
-    // with rows before it slows), and pricing the whole from a sample's rate put it at 15x.
-    const observed = await this.observeAll(i, d, [...chunks, [0, op.units]]);
     const seen = observed.slice(0, chunks.length).map((o) => o.cost);
     const all = observed[chunks.length]!.cost;
     const spread = Math.max(...observed.map((o) => o.spread));

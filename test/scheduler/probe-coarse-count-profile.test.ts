@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSystem } from '../../src/devices/system.js';
 import { runPiece } from '../../src/executor/piece.js';
 import { generate } from '../../src/generators/index.js';
-import { profileCounts } from '../../src/scheduler/probe.js';
+import { profileCounts } from '../../src/scheduler/probe-sets.js';
 import type { ProbedCostSource } from '../../src/scheduler/probed-costs.js';
 import { schedule } from '../../src/scheduler/schedule.js';
 import { bindWorkload } from '../../src/workloads/bind.js';

@@ -2,7 +2,7 @@
 // half the interquartile range over the median, not the whole range.
 
 import { describe, expect, it } from 'vitest';
-import { probeSpread } from '../../src/scheduler/probe.js';
+import { probeSpread } from '../../src/scheduler/probe-sets.js';
 
 describe('probeSpread', () => {
   it('ignores one preempted run among five', () => {
