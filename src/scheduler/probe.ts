@@ -91,7 +91,7 @@ export class Prober {
       if (!x) this.operands.set(i, (x = probeOperands(this.bound, op)));
       return (): Promise<Cost> => onHost(device, () => runOnce(this.bound, device, op, x!, b, e));
     });
-    let out: { cost: Cost; spread: number }[];
+    let out: Observed[];
     if (device.simulated) {
       out = [];
       for (const run of runs) out.push({ cost: await run(), spread: 0 });
