@@ -1,9 +1,29 @@
-// How the client's calls become request fields: a workload as it travels, and a job's own
-// options (the server reads them back in request-fields.ts).
+// How the client's calls become request fields: data as content hashes, a workload as it travels,
+// and a job's own options (the server reads them back in request-fields.ts).
 
+import { CsrMatrix } from '../data/csr.js';
+import { DenseMatrix } from '../data/dense.js';
+import { describe, InvalidArgumentError } from '../errors.js';
 import type { Workload } from '../workloads/definition.js';
-import type { ServedJobOptions } from './client-types.js';
+import type { ServedData, ServedJobOptions } from './client-types.js';
 import { isRecord } from './protocol.js';
+
+const SCHEDULE_FN = 'DypeClient.schedule';
+
+/** A call's data as it travels: content hashes, each matrix sent by `upload` (once) where it is not a hash already. */
+export async function dataField(data: ServedData, upload: (m: CsrMatrix | DenseMatrix) => Promise<string>): Promise<string | Record<string, string>> {
+  const one = async (m: unknown, name: string): Promise<string> => {
+    if (m instanceof CsrMatrix || m instanceof DenseMatrix) return upload(m);
+    if (isRecord(m) && typeof m['hash'] === 'string') return m['hash'];
+    throw new InvalidArgumentError(`${SCHEDULE_FN}: data${name ? `.${name}` : ''} must be a CsrMatrix, DenseMatrix or an uploaded DataRef, got ${describe(m)}`);
+  };
+  if (data instanceof CsrMatrix || (isRecord(data) && typeof data['hash'] === 'string')) return one(data, '');
+  if (!isRecord(data))
+    throw new InvalidArgumentError(`${SCHEDULE_FN}: data must be a matrix, a DataRef or a map of input name -> matrix, got ${describe(data)}`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(data)) out[k] = await one(v, k);
+  return out;
+}
 
 /** The request fields of a job's own options. */
 export function jobFields(options: ServedJobOptions): { timeout?: number; arrival?: number; key?: string } {

@@ -33,8 +33,8 @@ import type { SystemInfo } from './system-info.js';
 import { packageVersion } from './version.js';
 import { decodeValue, encodeMatrix, matrixBytes, type WireMatrix } from './wire-values.js';
 import { SHARED_MIN_BYTES } from './region-layout.js';
-import { fieldsInRegion, outputsFromRegion, probeRegions } from './shared-upload.js';
-import { jobFields, workloadFields } from './call-fields.js';
+import { fieldsInRegion, outputsFromRegion, probeRegions, streamOutputsFromRegion } from './shared-upload.js';
+import { dataField, jobFields, workloadFields } from './call-fields.js';
 import { DEFAULT_POLL_MICROSECONDS, HotPoll, MAX_POLL_MICROSECONDS } from './hot-poll.js';
 
 export type * from './client-types.js';
@@ -43,8 +43,6 @@ interface Pending {
   resolve(v: unknown): void;
   reject(e: unknown): void;
 }
-
-const SCHEDULE_FN = 'DypeClient.schedule';
 
 /**
  * A connection to a dype server; see {@link connect}. Calls mirror the library's `explore`,
@@ -270,8 +268,8 @@ class ServiceClient implements DypeClient {
     const data: (string | Record<string, string>)[] = [];
     for (const input of inputs) data.push(await this.#dataWire(input));
     const fields = { workload: workloadFields(workload).workload, data, options: planning, ...(run ? { run } : {}), ...jobFields(options) };
-    const raw = (await this.#call('stream', fields, signal)) as ServedStreamResult;
-    return { ...raw, results: raw.results.map((r) => this.#runReply(r)) };
+    const raw = streamOutputsFromRegion('DypeClient.runStream', (await this.#call('stream', fields, signal)) as Record<string, unknown>, this.#mapped);
+    return { ...(raw as unknown as ServedStreamResult), results: (raw['results'] as unknown[]).map((r) => this.#decodeRun(r)) };
   }
 
   /** The server's system (the fields of `dype system --json`). */
@@ -304,29 +302,24 @@ class ServiceClient implements DypeClient {
     return this.#call(type, { ...workloadFields(workload), data: await this.#dataWire(data), options: planning, ...jobFields(options) }, signal);
   }
 
+  /** Tell the server this client has mapped a reply's region. */
+  readonly #mapped = (region: number): void => void this.#call('close-regions', { regions: [region] }).catch(() => undefined);
+
   #runReply(raw: unknown): ServedRunResult {
-    const closed = (region: number): void => void this.#call('close-regions', { regions: [region] }).catch(() => undefined);
-    const r = outputsFromRegion('DypeClient.run', raw as Record<string, unknown>, closed) as unknown as ServedRunResult & { outputs: Record<string, unknown> };
+    return this.#decodeRun(outputsFromRegion('DypeClient.run', raw as Record<string, unknown>, this.#mapped));
+  }
+
+  /** A run's result with its outputs (wire form, or views of a region) decoded. */
+  #decodeRun(raw: unknown): ServedRunResult {
+    const r = raw as ServedRunResult & { outputs: Record<string, unknown> };
     const outputs: Record<string, Value> = {};
     for (const [k, v] of Object.entries(r.outputs)) outputs[k] = decodeValue('DypeClient.run', v);
     return { ...r, outputs };
   }
 
   /** Matrices become hashes, uploading those not sent yet. */
-  async #dataWire(data: ServedData): Promise<string | Record<string, string>> {
-    const one = async (m: unknown, name: string): Promise<string> => {
-      if (m instanceof CsrMatrix || m instanceof DenseMatrix) return (await this.#uploaded.get(m)) ?? (await this.upload(m)).hash;
-      if (isRecord(m) && typeof m['hash'] === 'string') return m['hash'];
-      throw new InvalidArgumentError(
-        `${SCHEDULE_FN}: data${name ? `.${name}` : ''} must be a CsrMatrix, DenseMatrix or an uploaded DataRef, got ${describe(m)}`,
-      );
-    };
-    if (data instanceof CsrMatrix || (isRecord(data) && typeof data['hash'] === 'string')) return one(data, '');
-    if (!isRecord(data))
-      throw new InvalidArgumentError(`${SCHEDULE_FN}: data must be a matrix, a DataRef or a map of input name -> matrix, got ${describe(data)}`);
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(data)) out[k] = await one(v, k);
-    return out;
+  #dataWire(data: ServedData): Promise<string | Record<string, string>> {
+    return dataField(data, async (m) => (await this.#uploaded.get(m)) ?? (await this.upload(m)).hash);
   }
 
   #call(type: RequestType, fields: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {

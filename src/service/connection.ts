@@ -11,7 +11,7 @@ import type { FairScheduler } from './fair-scheduler.js';
 import { FrameReader, MessageCodec } from './frames.js';
 import { checkEnvelope, checkFields, type Envelope, isRecord, PROTOCOL_VERSION, type Reply, RequestError, type Welcome, wireError } from './protocol.js';
 import { answer, type ServiceState } from './requests.js';
-import { regionLayout, SHARED_MIN_BYTES, viewsInRegion } from './region-layout.js';
+import { regionLayouts, SHARED_MIN_BYTES, viewsInRegion } from './region-layout.js';
 import { type Reservation, SharedRegions } from './shared-regions.js';
 import type { TenantDirectory } from './tokens.js';
 
@@ -220,14 +220,25 @@ export class Connection {
     return { closed: this.#regions.closeRegions(fn, fields['regions']) };
   }
 
-  /** A run's reply with its large outputs in a region the client maps, where it can (else as it is). */
+  /**
+   * A run's reply with its large outputs in a region the client maps, where it can (else as it is);
+   * a stream's, with every result's large outputs in one region.
+   */
   #outputsInRegion(reply: Reply): Reply {
-    if (!this.#regions?.clientMaps || reply.type !== 'result' || !isRecord(reply.result) || !isRecord(reply.result['outputs'])) return reply;
-    const layout = regionLayout(reply.result['outputs'], SHARED_MIN_BYTES);
+    if (!this.#regions?.clientMaps || reply.type !== 'result' || !isRecord(reply.result)) return reply;
+    const result = reply.result;
+    const results = Array.isArray(result['results']) ? (result['results'] as unknown[]) : undefined;
+    const outputsOf = (r: unknown): Record<string, unknown> | undefined => (isRecord(r) && isRecord(r['outputs']) ? r['outputs'] : undefined);
+    const outputs = results ? results.map((r) => outputsOf(r) ?? {}) : outputsOf(result) ? [outputsOf(result)!] : undefined;
+    if (!outputs) return reply;
+    const layout = regionLayouts(outputs, SHARED_MIN_BYTES);
     try {
       const region = this.#regions.offer(layout);
       if (!region) return reply;
-      return { ...reply, result: { ...reply.result, outputs: layout.message, region: { region: region.region, path: region.path } } };
+      const laid = results
+        ? { results: results.map((r, i) => (outputsOf(r) ? { ...(r as object), outputs: layout.messages[i] } : r)) }
+        : { outputs: layout.messages[0] };
+      return { ...reply, result: { ...result, ...laid, region: { region: region.region, path: region.path } } };
     } catch (e) {
       this.host.log(`${this.label}: a reply went through the socket: ${e instanceof Error ? e.message : String(e)}`);
       return reply;

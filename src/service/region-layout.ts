@@ -37,6 +37,15 @@ export interface RegionLayout {
  * least `minBytes` bytes in one region; the rest stay in the message.
  */
 export function regionLayout(message: Readonly<Record<string, unknown>>, minBytes = 0): RegionLayout {
+  const { bytes, messages, writes } = regionLayouts([message], minBytes);
+  return { bytes, message: messages[0]!, writes };
+}
+
+/** Several messages' arrays (as {@link regionLayout} places one's) in one region: a stream's results' outputs. */
+export function regionLayouts(
+  messages: readonly Readonly<Record<string, unknown>>[],
+  minBytes = 0,
+): { readonly bytes: number; readonly messages: Record<string, unknown>[]; readonly writes: RegionLayout['writes'] } {
   const writes: { array: ArrayBufferView; offset: number }[] = [];
   let bytes = 0;
   const place = (v: ArrayBufferView): SharedArray => {
@@ -46,11 +55,14 @@ export function regionLayout(message: Readonly<Record<string, unknown>>, minByte
     return { type: v.constructor.name as SharedArrayType, offset, length: (v as Int32Array).length };
   };
   const placed = (v: unknown): unknown => (ArrayBuffer.isView(v) && v.constructor.name in ARRAY_TYPES && v.byteLength >= minBytes ? place(v) : v);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(message)) {
-    out[k] = isRecord(v) ? Object.fromEntries(Object.entries(v).map(([f, a]) => [f, placed(a)])) : placed(v);
-  }
-  return { bytes, message: out, writes };
+  const laid = messages.map((message) => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(message)) {
+      out[k] = isRecord(v) ? Object.fromEntries(Object.entries(v).map(([f, a]) => [f, placed(a)])) : placed(v);
+    }
+    return out;
+  });
+  return { bytes, messages: laid, writes };
 }
 
 /**

@@ -85,7 +85,7 @@ export class SharedRegions {
    * A region holding the layout's arrays, written and sealed, for the client to map; undefined
    * when the client cannot map regions or has too many waiting (the reply goes through the socket).
    */
-  offer(layout: RegionLayout): Reservation | undefined {
+  offer(layout: Pick<RegionLayout, 'bytes' | 'writes'>): Reservation | undefined {
     if (!this.clientMaps || layout.writes.length === 0) return undefined;
     let waiting = 0;
     for (const r of this.#open.values()) if (r.reply) waiting++;

@@ -62,19 +62,37 @@ export async function probeRegions(call: Call): Promise<boolean> {
   return maps;
 }
 
-/**
- * A run's reply with the outputs the server put in a region made views of it (the region mapped
- * here, once; the server is told it may close its side).
- */
-export function outputsFromRegion(fn: string, reply: Record<string, unknown>, closed: (region: number) => void): Record<string, unknown> {
+/** The region a reply names, mapped here once (the server is told it may close its side); undefined where the reply came whole through the socket. */
+function replyRegion(fn: string, reply: Readonly<Record<string, unknown>>, closed: (region: number) => void): ArrayBuffer | undefined {
   const at = reply['region'];
-  if (!isRecord(at)) return { ...reply, outputsVia: 'socket' };
+  if (!isRecord(at)) return undefined;
   const path = at['path'];
   if (typeof path !== 'string' || !REGION_PATH.test(path) || typeof at['region'] !== 'number') {
     throw new FormatError(fn, '<reply>', 0, `the server named a region ${describe(at['region'])} at ${describe(path)}, not a /proc/PID/fd/N path`);
   }
   const buffer = nativeAddon().sharedRegionOpen(path);
   closed(at['region']);
+  return buffer;
+}
+
+/** A run's reply with the outputs the server put in a region made views of it. */
+export function outputsFromRegion(fn: string, reply: Record<string, unknown>, closed: (region: number) => void): Record<string, unknown> {
+  const buffer = replyRegion(fn, reply, closed);
+  if (!buffer) return { ...reply, outputsVia: 'socket' };
   const { region: _r, ...rest } = reply;
   return { ...rest, outputs: viewsInRegion(fn, 'outputs', reply['outputs'], buffer), outputsVia: 'shared-memory' };
+}
+
+/** A stream's reply with each result's outputs made views of the one region the server put them in. */
+export function streamOutputsFromRegion(fn: string, reply: Record<string, unknown>, closed: (region: number) => void): Record<string, unknown> {
+  const buffer = replyRegion(fn, reply, closed);
+  const { region: _r, ...rest } = reply;
+  const results = Array.isArray(reply['results']) ? (reply['results'] as unknown[]) : [];
+  const via = buffer ? 'shared-memory' : 'socket';
+  return {
+    ...rest,
+    results: results.map((r, i) =>
+      isRecord(r) ? { ...r, outputs: buffer ? viewsInRegion(fn, `results.${i}.outputs`, r['outputs'], buffer) : r['outputs'], outputsVia: via } : r,
+    ),
+  };
 }

@@ -1,7 +1,7 @@
 // A run's large outputs come back in a shared-memory region to a client that showed at connect
 // that it can open the server's regions: the same values as through the socket, the region closed
 // once the client has mapped it (or when the client leaves without saying so), and never usable
-// as an upload's region.
+// as an upload's region. A stream's results come back in one region.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kroneckerGraph } from '../../src/generators/index.js';
@@ -40,6 +40,28 @@ describe.skipIf(!sharedRegionsAvailable().available)('shared-memory replies', ()
     expect(depthA).toBeInstanceOf(Int32Array);
     expect(depthA.length).toBe(graph.rows);
     expect(Array.from(depthA)).toEqual(Array.from(depthB));
+    expect(await settle(regionDescriptors, before)).toBe(before);
+  });
+
+  it('carry every result of a stream in one region, the values the socket carries', async () => {
+    const before = regionDescriptors();
+    const inputs = [graph, kroneckerGraph({ scale: 16, edgeFactor: 4, seed: 10 })];
+    const options = { probe: false, params: { k: 8 }, run: { replan: false } } as const;
+    const a = await shared.runStream('spmm', inputs, options);
+    const b = await socketOnly.runStream('spmm', inputs, options);
+    expect(a.results.map((r) => r.outputsVia)).toEqual(['shared-memory', 'shared-memory']);
+    expect(b.results.map((r) => r.outputsVia)).toEqual(['socket', 'socket']);
+    for (const [i, r] of a.results.entries()) {
+      const ya = Object.values(r.outputs)[0] as { rows: number; data: Float32Array };
+      const yb = Object.values(b.results[i]!.outputs)[0] as { rows: number; data: Float32Array };
+      expect(ya.rows).toBe(inputs[i]!.rows);
+      expect(ya.data.length).toBe(inputs[i]!.rows * 8);
+      // The two streams may be planned on different devices (each against the machine's backlog), which sum in other orders.
+      let worst = 0;
+      for (let j = 0; j < ya.data.length; j++) worst = Math.max(worst, Math.abs(ya.data[j]! - yb.data[j]!) / Math.max(1, Math.abs(yb.data[j]!)));
+      expect(worst).toBeLessThan(1e-4);
+      expect(ya.data.some((v) => v !== 0)).toBe(true);
+    }
     expect(await settle(regionDescriptors, before)).toBe(before);
   });
 
