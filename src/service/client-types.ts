@@ -76,7 +76,8 @@ export interface ServedRunResult extends RunResult {
 
 /** A stream's result from the server: `runStream`'s, each run's outputs decoded, the plans as plain data. */
 export interface ServedStreamResult extends Omit<StreamResult, 'results' | 'plans'> {
-  readonly results: readonly RunResult[];
+  /** Each input's run; `outputsVia` says how its outputs came (a stream's large outputs share one region). */
+  readonly results: readonly (RunResult & { readonly outputsVia?: 'socket' | 'shared-memory' })[];
   readonly plans: readonly PlanResult[];
   /** Where the stream sat on the machine's shared timeline: it holds the devices it uses for its pipelined makespan. */
   readonly machine: MachineSlot;
