@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 restore=1
 # Also the input scans, the upload hash and the shared-memory regions (native/src/input_scans.cc,
 # content_hash.cc, shared_memory.cc).
-scans=(test/data/first-non-finite.test.ts test/data/csr-check-native.test.ts test/service/content-hash.test.ts test/service/shared-memory-upload.test.ts test/service/shared-memory-replies.test.ts)
+scans=(test/data/first-non-finite.test.ts test/data/csr-check-native.test.ts test/data/off-thread-checks.test.ts test/service/content-hash.test.ts test/service/shared-memory-upload.test.ts test/service/shared-memory-replies.test.ts)
 tests=(test/kernels test/devices test/fuzz/native.test.ts test/fuzz/bfs-resume.test.ts test/hardening test/cli "${scans[@]}")
 while [[ $# -gt 0 ]]; do
   case "$1" in

@@ -111,8 +111,22 @@ function loadNativeScan(): ((a: Float32Array | Float64Array) => number) | null {
   return addon ? addon.firstNonFinite.bind(addon) : null;
 }
 
+/** Arrays a scan off the JS thread has just found finite, for the construction that follows it at once (data/off-thread-checks.ts). */
+let finiteArrays: ReadonlySet<ArrayBufferView> | undefined;
+
+/** Run `build` with `arrays` taken as scanned finite (they must not have changed since the scan). @internal */
+export function withFiniteArrays<T>(arrays: readonly ArrayBufferView[], build: () => T): T {
+  finiteArrays = new Set(arrays);
+  try {
+    return build();
+  } finally {
+    finiteArrays = undefined;
+  }
+}
+
 /** Index of the first non-finite element, or -1. */
 export function firstNonFinite(a: Float32Array | Float64Array): number {
+  if (finiteArrays?.has(a)) return -1;
   if (a.length >= NATIVE_SCAN_FROM) {
     nativeScan ??= loadNativeScan();
     if (nativeScan) return nativeScan(a);

@@ -7,11 +7,15 @@
 // non-decreasing, ending at colIdx's length; every column in [0, cols)): -1 when not (the caller's
 // own check then names the first fault), else 1 when every row's columns strictly increase, 0
 // when some row's do not.
+// firstNonFiniteOffThread and csrCheckOffThread: the same scans on a libuv worker, for a server
+// that must not hold its event loop while it validates an upload; each resolves with
+// { seconds, index } or { seconds, verdict }. The caller keeps the arrays unchanged until then.
 #include <napi.h>
 
 #include <cstdint>
 #include <cstring>
 
+#include "async_call.h"
 #include "napi_util.h"
 
 namespace dype {
@@ -35,15 +39,31 @@ int64_t first_non_finite(const Bits* bits, int64_t n, Bits exponent) {
   return -1;
 }
 
+int64_t first_non_finite_of(const Borrowed& a) {
+  const int64_t n = static_cast<int64_t>(a.length);
+  return a.type == napi_float32_array ? first_non_finite(static_cast<const uint32_t*>(a.data), n, uint32_t{0x7f800000u})
+                                      : first_non_finite(static_cast<const uint64_t*>(a.data), n, uint64_t{0x7ff0000000000000ull});
+}
+
 Napi::Value FirstNonFinite(const Napi::CallbackInfo& info) {
   const char* fn = "firstNonFinite";
   return with_arg_errors(info.Env(), [&]() -> Napi::Value {
     const Borrowed a = get_array(info, 0, fn, "array", {napi_float32_array, napi_float64_array});
-    const int64_t n = static_cast<int64_t>(a.length);
-    const int64_t at = a.type == napi_float32_array
-                           ? first_non_finite(static_cast<const uint32_t*>(a.data), n, uint32_t{0x7f800000u})
-                           : first_non_finite(static_cast<const uint64_t*>(a.data), n, uint64_t{0x7ff0000000000000ull});
-    return Napi::Number::New(info.Env(), static_cast<double>(at));
+    return Napi::Number::New(info.Env(), static_cast<double>(first_non_finite_of(a)));
+  });
+}
+
+Napi::Value FirstNonFiniteOffThread(const Napi::CallbackInfo& info) {
+  const char* fn = "firstNonFiniteOffThread";
+  return with_arg_errors(info.Env(), [&]() -> Napi::Value {
+    const Borrowed a = get_array(info, 0, fn, "array", {napi_float32_array, napi_float64_array});
+    return launch<int64_t>(
+        info.Env(), fn, 0, Pins::args(info, 1),
+        [a](const char*, int64_t& at) -> Status {
+          at = first_non_finite_of(a);
+          return Status{};
+        },
+        [](Napi::Object& o, const int64_t& at) { o.Set("index", Napi::Number::New(o.Env(), static_cast<double>(at))); });
   });
 }
 
@@ -70,24 +90,54 @@ int csr_check(int64_t rows, int64_t cols, const Ptr* row_ptr, const int32_t* col
   return sorted ? 1 : 0;
 }
 
-Napi::Value CsrCheck(const Napi::CallbackInfo& info) {
-  const char* fn = "csrCheck";
-  return with_arg_errors(info.Env(), [&]() -> Napi::Value {
-    const int64_t rows = get_int(info, 0, fn, "rows", 0, INT32_MAX);
-    const int64_t cols = get_int(info, 1, fn, "cols", 0, INT32_MAX);
-    const Borrowed rp = get_array(info, 2, fn, "rowPtr", {napi_int32_array, napi_bigint64_array});
-    const Borrowed ci = get_array(info, 3, fn, "colIdx", {napi_int32_array});
-    if (static_cast<int64_t>(rp.length) != rows + 1) throw ArgError{arg_name(fn, "rowPtr") + " must have rows + 1 entries"};
+struct CsrArgs {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  Borrowed rp;
+  Borrowed ci;
+  int verdict() const {
     const int64_t nnz = static_cast<int64_t>(ci.length);
     const int32_t* col = static_cast<const int32_t*>(ci.data);
-    const int verdict = rp.type == napi_int32_array ? csr_check(rows, cols, static_cast<const int32_t*>(rp.data), col, nnz)
-                                                    : csr_check(rows, cols, static_cast<const int64_t*>(rp.data), col, nnz);
-    return Napi::Number::New(info.Env(), verdict);
+    return rp.type == napi_int32_array ? csr_check(rows, cols, static_cast<const int32_t*>(rp.data), col, nnz)
+                                       : csr_check(rows, cols, static_cast<const int64_t*>(rp.data), col, nnz);
+  }
+};
+
+CsrArgs csr_args(const Napi::CallbackInfo& info, const char* fn) {
+  CsrArgs a;
+  a.rows = get_int(info, 0, fn, "rows", 0, INT32_MAX);
+  a.cols = get_int(info, 1, fn, "cols", 0, INT32_MAX);
+  a.rp = get_array(info, 2, fn, "rowPtr", {napi_int32_array, napi_bigint64_array});
+  a.ci = get_array(info, 3, fn, "colIdx", {napi_int32_array});
+  if (static_cast<int64_t>(a.rp.length) != a.rows + 1) throw ArgError{arg_name(fn, "rowPtr") + " must have rows + 1 entries"};
+  return a;
+}
+
+Napi::Value CsrCheck(const Napi::CallbackInfo& info) {
+  const char* fn = "csrCheck";
+  return with_arg_errors(info.Env(), [&]() -> Napi::Value { return Napi::Number::New(info.Env(), csr_args(info, fn).verdict()); });
+}
+
+Napi::Value CsrCheckOffThread(const Napi::CallbackInfo& info) {
+  const char* fn = "csrCheckOffThread";
+  return with_arg_errors(info.Env(), [&]() -> Napi::Value {
+    const CsrArgs a = csr_args(info, fn);
+    return launch<int>(
+        info.Env(), fn, 0, Pins::args(info, 4),
+        [a](const char*, int& verdict) -> Status {
+          verdict = a.verdict();
+          return Status{};
+        },
+        [](Napi::Object& o, const int& verdict) { o.Set("verdict", Napi::Number::New(o.Env(), verdict)); });
   });
 }
 
 void register_input_scans(Napi::Env env, Napi::Object exports) {
-  export_functions(env, exports, {{"firstNonFinite", FirstNonFinite}, {"csrCheck", CsrCheck}});
+  export_functions(env, exports,
+                   {{"firstNonFinite", FirstNonFinite},
+                    {"csrCheck", CsrCheck},
+                    {"firstNonFiniteOffThread", FirstNonFiniteOffThread},
+                    {"csrCheckOffThread", CsrCheckOffThread}});
 }
 
 const ExportRegistrar reg(register_input_scans);

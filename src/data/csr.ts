@@ -150,8 +150,11 @@ export function validateCsr(fn: string, init: CsrInit): boolean {
     throw new InvalidArgumentError(`${fn}: a symmetric matrix must be square, got ${rows}x${cols}`);
   }
 
-  // Large inputs are checked natively first; only a faulty one is walked here, for the message.
-  const verdict = nnz >= NATIVE_CHECK_FROM ? nativeCsrCheck(rows, cols, rowPtr, colIdx) : -1;
+  // Large inputs are checked natively first (or were, off the JS thread, just now); only a faulty
+  // one is walked here, for the message.
+  const s = scannedStructure;
+  const scanned = s && s.rows === rows && s.cols === cols && s.rowPtr === rowPtr && s.colIdx === colIdx ? s.verdict : undefined;
+  const verdict = scanned ?? (nnz >= NATIVE_CHECK_FROM ? nativeCsrCheck(rows, cols, rowPtr, colIdx) : -1);
   if (verdict >= 0) {
     const sorted = verdict === 1;
     checkValuesAndClaims(fn, init, values, sorted);
@@ -201,7 +204,20 @@ function checkValuesAndClaims(fn: string, init: CsrInit, values: ValueArray | un
 }
 
 /** Entries from which the native check (native/src/input_scans.cc) is worth its call. */
-const NATIVE_CHECK_FROM = 16_384;
+export const NATIVE_CHECK_FROM = 16_384;
+
+/** The structure check a scan off the JS thread has just made, for the construction that follows it at once. */
+let scannedStructure: { rows: number; cols: number; rowPtr: RowPtrArray; colIdx: Int32Array; verdict: number } | undefined;
+
+/** Run `build` with the native structure check's `verdict` on these arrays already known (they must not have changed since). @internal */
+export function withScannedStructure<T>(scan: NonNullable<typeof scannedStructure>, build: () => T): T {
+  scannedStructure = scan;
+  try {
+    return build();
+  } finally {
+    scannedStructure = undefined;
+  }
+}
 let nativeCheck: ((rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array) => number) | null | undefined;
 
 /** 1 sorted, 0 unsorted, -1 faulty or no addon (the walk in validateCsr decides then). */

@@ -151,6 +151,10 @@ export interface NativeAddon {
   csrCheck(rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array): number;
   /** Index of the first NaN or infinity, or -1. */
   firstNonFinite(array: Float32Array | Float64Array): number;
+  /** `csrCheck` on a libuv worker (the arrays must not change until it settles). */
+  csrCheckOffThread(rows: number, cols: number, rowPtr: RowPtrArray, colIdx: Int32Array): Promise<NativeTimed & { verdict: number }>;
+  /** `firstNonFinite` on a libuv worker (the array must not change until it settles). */
+  firstNonFiniteOffThread(array: Float32Array | Float64Array): Promise<NativeTimed & { index: number }>;
   /** Whether this platform has shared-memory regions (Linux), and why not. */
   sharedRegionInfo(): { available: boolean; reason: string };
   noopSync(): void;
@@ -173,7 +177,7 @@ export interface NativeAddon {
   poolProbe(jobs: number, chunks: number, gapMicros: number): Promise<{ sleeps: number }>;
 }
 
-const EXPECTED_ABI = 9;
+const EXPECTED_ABI = 10;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */

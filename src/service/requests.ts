@@ -22,7 +22,7 @@ import type { TenantPolicy } from './policy.js';
 import { checkFields, type Envelope, stringField } from './protocol.js';
 import { describeSystem } from './system-info.js';
 import { dataField, jobTimes, mergedExclude, optionsField, workloadField } from './request-fields.js';
-import { contentHashOffThread, decodeMatrix, encodeValue } from './wire-values.js';
+import { contentHashOffThread, decodeMatrixOffThread, encodeValue } from './wire-values.js';
 
 /** What requests act on: the server's machine, model, data and dispatcher. */
 export interface ServiceState {
@@ -68,10 +68,13 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
   switch (req.type) {
     case 'upload': {
       checkFields(fn, f, ['matrix'], []);
-      // Hashed off the JS thread: a large upload does not hold other tenants' requests.
-      const matrix = decodeMatrix(fn, 'matrix', f['matrix']);
+      // Checked and hashed off the JS thread: a large upload does not hold other tenants' requests.
       const quota = state.tenantPolicy(tenant)?.memoryBytes;
-      return { state: 'now', value: contentHashOffThread(matrix).then((hash) => ({ ...state.store.put(tenant, matrix, quota, hash), via: 'socket' })) };
+      const stored = async (): Promise<object> => {
+        const matrix = await decodeMatrixOffThread(fn, 'matrix', f['matrix']);
+        return { ...state.store.put(tenant, matrix, quota, await contentHashOffThread(matrix)), via: 'socket' };
+      };
+      return { state: 'now', value: stored() };
     }
     case 'reserve':
     case 'close-regions':

@@ -4,8 +4,9 @@
 // by the SHA-256 of its content: kind, shape and every array's type and bytes.
 
 import { createHash } from 'node:crypto';
-import { CsrMatrix } from '../data/csr.js';
+import { type CsrInit, CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
+import { csrOffThread, denseOffThread } from '../data/off-thread-checks.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import type { Value } from '../operators/kind.js';
 import { optionalAddon } from '../native/addon.js';
@@ -52,6 +53,22 @@ const DENSE_KEYS = ['kind', 'rows', 'cols', 'data'];
  *   `CsrMatrix: ...` / `DenseMatrix: ...` errors for bad contents.
  */
 export function decodeMatrix(fn: string, field: string, raw: unknown): CsrMatrix | DenseMatrix {
+  const m = matrixFields(fn, field, raw);
+  return m.kind === 'csr' ? new CsrMatrix(m.init) : new DenseMatrix(m.rows, m.cols, m.data);
+}
+
+/** As {@link decodeMatrix}, the long scans (structure, finiteness) on a libuv worker: a server's uploads. */
+export function decodeMatrixOffThread(fn: string, field: string, raw: unknown): Promise<CsrMatrix | DenseMatrix> {
+  const m = matrixFields(fn, field, raw);
+  return m.kind === 'csr' ? csrOffThread(m.init) : denseOffThread(m.rows, m.cols, m.data);
+}
+
+/** A wire matrix's fields, their kinds and types checked (the matrix's constructor checks the rest). */
+function matrixFields(
+  fn: string,
+  field: string,
+  raw: unknown,
+): { kind: 'csr'; init: CsrInit } | { kind: 'dense'; rows: number; cols: number; data: Float32Array | Float64Array } {
   if (!isRecord(raw)) throw new InvalidArgumentError(`${fn}: field ${JSON.stringify(field)} must be a map describing a matrix, got ${describe(raw)}`);
   const kind = raw['kind'];
   if (kind !== 'csr' && kind !== 'dense') throw new InvalidArgumentError(`${fn}: field "${field}.kind" must be "csr" or "dense", got ${describe(kind)}`);
@@ -72,17 +89,20 @@ export function decodeMatrix(fn: string, field: string, raw: unknown): CsrMatrix
     if (raw['symmetric'] !== undefined && typeof raw['symmetric'] !== 'boolean') {
       throw new InvalidArgumentError(`${fn}: field "${field}.symmetric" must be a boolean, got ${describe(raw['symmetric'])}`);
     }
-    return new CsrMatrix({
-      rows: raw['rows'] as number,
-      cols: raw['cols'] as number,
-      rowPtr: raw['rowPtr'] as Int32Array,
-      colIdx: raw['colIdx'] as Int32Array,
-      values: raw['values'] as Float32Array | undefined,
-      symmetric: raw['symmetric'] as boolean | undefined,
-    });
+    return {
+      kind,
+      init: {
+        rows: raw['rows'] as number,
+        cols: raw['cols'] as number,
+        rowPtr: raw['rowPtr'] as Int32Array,
+        colIdx: raw['colIdx'] as Int32Array,
+        values: raw['values'] as Float32Array | undefined,
+        symmetric: raw['symmetric'] as boolean | undefined,
+      },
+    };
   }
   typed('data', ['Float32Array', 'Float64Array']);
-  return new DenseMatrix(raw['rows'] as number, raw['cols'] as number, raw['data'] as Float32Array);
+  return { kind, rows: raw['rows'] as number, cols: raw['cols'] as number, data: raw['data'] as Float32Array };
 }
 
 /** Arrays are hashed in pieces of this many bytes, the pieces in parallel off the JS thread (native/src/content_hash.cc). */
