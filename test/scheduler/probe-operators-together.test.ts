@@ -33,9 +33,11 @@ it('times the real CPU probes of every operator in shared rounds, never one oper
   // The probes of the CPU before the first part is priced again (refinement, verification).
   const cpu = runs.filter((r) => r.device === 'cpu');
   const whole = (r: (typeof runs)[number]): boolean => r.begin === 0 && r.end === Math.max(ops[r.op]!.units, 1);
-  const firstReluRuns = cpu.flatMap((r, k) => (r.op === relu && whole(r) ? [k] : [])).slice(0, 6);
-  expect(firstReluRuns).toHaveLength(6);
-  // Between two runs of the ReLU, every other operator's probe ran once.
+  // The warm-up and the first three rounds: every range runs at least that often (more while its
+  // runs total under 5 ms, so a slow operator may leave the later rounds early).
+  const firstReluRuns = cpu.flatMap((r, k) => (r.op === relu && whole(r) ? [k] : [])).slice(0, 4);
+  expect(firstReluRuns).toHaveLength(4);
+  // Between two runs of the ReLU, every other operator's probe ran.
   for (let j = 1; j < firstReluRuns.length; j++) {
     const between = new Set(cpu.slice(firstReluRuns[j - 1]! + 1, firstReluRuns[j]!).map((r) => r.op));
     expect([...between].sort()).toEqual(ops.map((o) => o.index).filter((i) => i !== relu));
