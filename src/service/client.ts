@@ -9,7 +9,7 @@ import { DenseMatrix } from '../data/dense.js';
 import { AbortedError, describe, InvalidArgumentError, SessionClosedError } from '../errors.js';
 import type { ExplorationResult } from '../scheduler/schedule.js';
 import type { Value } from '../operators/kind.js';
-import { checkInt, checkNumber, checkOptions } from '../validate.js';
+import { checkNumber, checkOptions } from '../validate.js';
 import type { Workload } from '../workloads/definition.js';
 import { parseAddress, type ServerAddress, formatAddress } from './address.js';
 import type {
@@ -35,7 +35,7 @@ import { decodeValue, encodeMatrix, matrixBytes, type WireMatrix } from './wire-
 import { SHARED_MIN_BYTES } from './region-layout.js';
 import { fieldsInRegion, outputsFromRegion, probeRegions, streamOutputsFromRegion } from './shared-upload.js';
 import { dataField, jobFields, workloadFields } from './call-fields.js';
-import { DEFAULT_POLL_MICROSECONDS, HotPoll, MAX_POLL_MICROSECONDS } from './hot-poll.js';
+import { HotPoll, pollWindow } from './hot-poll.js';
 
 export type * from './client-types.js';
 
@@ -109,8 +109,7 @@ export async function connect(address: string, options: ConnectOptions = {}): Pr
   const timeout = options.timeout === undefined ? 10 : checkNumber(fn, 'timeout', options.timeout, 0.001, 3600);
   if (options.sharedMemory !== undefined && typeof options.sharedMemory !== 'boolean')
     throw new InvalidArgumentError(`${fn}: sharedMemory must be true or false, got ${describe(options.sharedMemory)}`);
-  const poll =
-    options.pollMicroseconds === undefined ? DEFAULT_POLL_MICROSECONDS : checkInt(fn, 'pollMicroseconds', options.pollMicroseconds, 0, MAX_POLL_MICROSECONDS);
+  const poll = pollWindow(fn, options.pollMicroseconds);
   const socket = a.kind === 'unix' ? createConnection(a.path) : createConnection(a.port, a.host);
   socket.setNoDelay(true);
   const client = new ServiceClient(socket, a, options.sharedMemory ?? true, new HotPoll(poll));

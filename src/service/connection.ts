@@ -229,7 +229,8 @@ export class Connection {
     const result = reply.result;
     const results = Array.isArray(result['results']) ? (result['results'] as unknown[]) : undefined;
     const outputsOf = (r: unknown): Record<string, unknown> | undefined => (isRecord(r) && isRecord(r['outputs']) ? r['outputs'] : undefined);
-    const outputs = results ? results.map((r) => outputsOf(r) ?? {}) : outputsOf(result) ? [outputsOf(result)!] : undefined;
+    const single = results ? undefined : outputsOf(result);
+    const outputs = results ? results.map((r) => outputsOf(r) ?? {}) : single && [single];
     if (!outputs) return reply;
     const layout = regionLayouts(outputs, SHARED_MIN_BYTES);
     try {

@@ -16,10 +16,17 @@
 // as KVM's halt polling does, measured worse here: windows that end just before the message pay
 // for the polling and for the wake-up.)
 
+import { checkInt } from '../validate.js';
+
 /** The longest window by default, microseconds (server and client): a tiny request's round trip is 0.15-0.5 ms here. */
 export const DEFAULT_POLL_MICROSECONDS = 1000;
 /** The longest window a caller may ask for, microseconds. */
 export const MAX_POLL_MICROSECONDS = 100_000;
+/** A caller's window option checked (an integer in [0, MAX_POLL_MICROSECONDS]), or the default where absent. */
+export function pollWindow(fn: string, value: unknown): number {
+  return value === undefined ? DEFAULT_POLL_MICROSECONDS : checkInt(fn, 'pollMicroseconds', value, 0, MAX_POLL_MICROSECONDS);
+}
+
 /** Messages in a row that came after the window before polling stops. */
 const MISSES_BEFORE_OFF = 8;
 

@@ -23,7 +23,7 @@ import { Interleaver } from './interleaver.js';
 import { GRANULARITY, type Granularity, MachineTimeline, SHARING, type Sharing } from './machine-timeline.js';
 import { backlogNames } from '../scheduler/backlog.js';
 import { generateToken, TenantDirectory, writeTokenFile } from './tokens.js';
-import { DEFAULT_POLL_MICROSECONDS, HotPoll, MAX_POLL_MICROSECONDS } from './hot-poll.js';
+import { HotPoll, pollWindow } from './hot-poll.js';
 import { sharedRegionsAvailable } from './shared-regions.js';
 import { packageVersion } from './version.js';
 
@@ -84,8 +84,7 @@ export async function startServer(options: ServeOptions = {}): Promise<DypeServe
   if (typeof backlogPlanning !== 'boolean') throw new InvalidArgumentError(`${fn}: backlogPlanning must be true or false, got ${describe(backlogPlanning)}`);
   const sharedMemory = options.sharedMemory ?? true;
   if (typeof sharedMemory !== 'boolean') throw new InvalidArgumentError(`${fn}: sharedMemory must be true or false, got ${describe(sharedMemory)}`);
-  const pollMicroseconds =
-    options.pollMicroseconds === undefined ? DEFAULT_POLL_MICROSECONDS : checkInt(fn, 'pollMicroseconds', options.pollMicroseconds, 0, MAX_POLL_MICROSECONDS);
+  const pollMicroseconds = pollWindow(fn, options.pollMicroseconds);
   const system = options.system ?? (await detectSystem());
   const devices = system.devices.map((d) => d.name);
   let tokenFile: string | undefined;

@@ -2,6 +2,7 @@
 // accepted jobs finish and their replies go out, new ones are refused, then it exits. SIGHUP
 // reloads the policy file (a bad file keeps the policy in force, and the log says why).
 
+import { DEFAULT_POLL_MICROSECONDS, MAX_POLL_MICROSECONDS } from '../../service/hot-poll.js';
 import { startServer } from '../../service/server.js';
 import { intFlag, parseFlags } from '../parse.js';
 
@@ -64,7 +65,7 @@ export async function serveCommand(argv: readonly string[], out: (s: string) => 
     return;
   }
   const maxFrameBytes = intFlag('serve', 'max-frame', values['max-frame'], 256 * 2 ** 20, 1024, 2 ** 32 - 1);
-  const pollMicroseconds = intFlag('serve', 'poll-us', values['poll-us'], 1000, 0, 100_000);
+  const pollMicroseconds = intFlag('serve', 'poll-us', values['poll-us'], DEFAULT_POLL_MICROSECONDS, 0, MAX_POLL_MICROSECONDS);
   const storeMib = intFlag('serve', 'store-mib', values['store-mib'], 4096, 1, 2 ** 30);
   const server = await startServer({
     ...(typeof values['socket'] === 'string' ? { socket: values['socket'] } : {}),
