@@ -17,6 +17,8 @@ export interface SteppingHost {
   readonly signal: AbortSignal | undefined;
   readonly recoverable: boolean;
   isLost(d: number): boolean;
+  /** Whether device d may take no new step now (over the run's allowance). */
+  refuses(d: number): boolean;
   /** A device failed under a step: the run treats it as lost. */
   lose(d: number): void;
   /** Observed / predicted BFS time on device d in this run so far. */
@@ -62,7 +64,7 @@ export class BfsStepping {
       graph,
       source: op.source,
       planned,
-      usable: (d: number) => !host.isLost(d),
+      usable: (d: number) => !host.isLost(d) && !host.refuses(d),
       scale: (d: number) => host.bfsScale(d),
       ...(host.signal ? { signal: host.signal } : {}),
       onStepError: (d: number, err: unknown): boolean => {
@@ -71,7 +73,7 @@ export class BfsStepping {
         return true;
       },
     };
-    if (devices.filter((d) => !host.isLost(d)).length < 2 || !steppingPays(ctx, devices).pays) return undefined;
+    if (devices.filter((d) => !host.isLost(d) && !host.refuses(d)).length < 2 || !steppingPays(ctx, devices).pays) return undefined;
     const r = await steppedBfs(ctx, devices);
     return { output: r.depth, seconds: r.seconds, joules: r.joules, source: r.source, energySource: r.energySource, steps: r.steps };
   }

@@ -5,6 +5,7 @@ import { describe, InvalidArgumentError } from '../errors.js';
 import { type Backlog, checkBacklog } from '../scheduler/backlog.js';
 import type { Plan } from '../scheduler/schedule.js';
 import { checkOptions } from '../validate.js';
+import { checkAllowance, type DeviceAllowance } from './allowance.js';
 import type { OperatorGate } from './gate.js';
 import type { ExecutionObserver } from './records.js';
 
@@ -66,6 +67,12 @@ export interface RunPlanOptions {
    * machine's queues and the work reserved ahead (elasticity). Most callers never set it.
    */
   readonly gate?: OperatorGate;
+  /**
+   * Device time the run may use (the shared service's per-device quotas): a piece does not start
+   * on a device the allowance refuses; the rest of the run moves off it, or waits until it is
+   * allowed again. Most callers never set it.
+   */
+  readonly allowance?: DeviceAllowance;
 }
 
 /**
@@ -99,9 +106,22 @@ export interface RunSettings {
   readonly keepValues: boolean;
   readonly backlog: Backlog | undefined;
   readonly gate: OperatorGate | undefined;
+  readonly allowance: DeviceAllowance | undefined;
 }
 
-const KEYS = ['signal', 'observers', 'replan', 'learn', 'deviceLoss', 'recoverDeviceFailures', 'bfsLevels', 'keepValues', 'backlog', 'gate'] as const;
+const KEYS = [
+  'signal',
+  'observers',
+  'replan',
+  'learn',
+  'deviceLoss',
+  'recoverDeviceFailures',
+  'bfsLevels',
+  'keepValues',
+  'backlog',
+  'gate',
+  'allowance',
+] as const;
 
 /**
  * Check `runPlan`'s arguments.
@@ -154,5 +174,19 @@ export function checkRunOptions(fn: string, plan: Plan, options: RunPlanOptions)
       typeof gate.close !== 'function')
   )
     throw new InvalidArgumentError(`${fn}: gate must be an OperatorGate (origin, enter, leave, close), got ${describe(gate)}`);
-  return { signal, observers, replan: replan !== false, learn, threshold, deviceLoss: options.deviceLoss, recoverable, bfsLevels, keepValues, backlog, gate };
+  const allowance = checkAllowance(fn, options.allowance);
+  return {
+    signal,
+    observers,
+    replan: replan !== false,
+    learn,
+    threshold,
+    deviceLoss: options.deviceLoss,
+    recoverable,
+    bfsLevels,
+    keepValues,
+    backlog,
+    gate,
+    allowance,
+  };
 }

@@ -8,6 +8,7 @@ import type { System } from '../devices/system.js';
 import { PieceMap } from '../scheduler/piece-map.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
+import { DeviceRefusedError } from './allowance.js';
 import type { BfsStepRecord } from './bfs-steps.js';
 import type { BfsStepping } from './bfs-stepping.js';
 import { type PieceResult, runPiece } from './piece.js';
@@ -37,6 +38,10 @@ export interface RunnerHost {
   /** The error that lost the run, if any: no piece starts after it. */
   failure(): unknown;
   isLost(d: number): boolean;
+  /** Whether device d may take no new piece now (over the run's allowance). */
+  refuses(d: number): boolean;
+  /** A piece on device d ended: its seconds count against the run's allowance. */
+  charge(d: number, r: PieceResult & { steps?: readonly BfsStepRecord[] }): void;
 }
 
 type Part = { readonly device: number; readonly begin: number; readonly end: number };
@@ -69,6 +74,7 @@ export class PieceRunner {
     if (failure !== undefined) throw failure;
     const device = system.devices[part.device]!;
     if (host.isLost(part.device)) throw new DeviceLostError(part.device, device.name, 'withdrawn');
+    if (host.refuses(part.device)) throw new DeviceRefusedError(part.device, device.name);
     let r: PieceResult & { steps?: readonly BfsStepRecord[] };
     let wallStart = 0;
     const keep = this.deviceValues.request(op, device, part);
@@ -97,6 +103,8 @@ export class PieceRunner {
       );
     }
     const wallFinish = performance.now();
+    // Charged before the device's next piece can start (the queue starts it after this returns).
+    host.charge(part.device, r);
     this.deviceValues.record(op, r.output, device, keep);
     if (r.copies) this.deviceValues.count(r.copies.toDeviceBytes, r.copies.toHostBytes);
     this.observed.set(i, part.device, part.begin, part.end, r);

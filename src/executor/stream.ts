@@ -48,7 +48,7 @@ export interface StreamResult {
   readonly throughput: number;
 }
 
-const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailures', 'featureThreshold', 'bfsLevels'] as const;
+const KEYS = ['signal', 'observers', 'replan', 'deviceLoss', 'recoverDeviceFailures', 'featureThreshold', 'bfsLevels', 'allowance'] as const;
 
 /** The structural features the stream watches, of a plan's first sparse input. */
 function signature(plan: Plan): Record<string, number> {

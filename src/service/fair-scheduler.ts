@@ -10,11 +10,13 @@
 // credit. `fifo` order (the exclusive baseline) takes jobs by arrival alone. Only jobs whose
 // arrival the horizon has reached may start (replayed arrivals wait for the machine to reach
 // them). Quotas and partitions (quotas.ts): a tenant's next jobs are planned without the devices
-// outside its partition or used past `share x window`, and wait when they need only such devices.
+// outside its partition or used past `share x window`, and wait when they need only such devices;
+// a running job's pieces are charged as they end, and its run is refused a device the moment the
+// quota is reached there (executor/allowance.ts), so a quota is passed by at most one piece.
 
 import { AbortedError, AccessError, describe, InvalidArgumentError, LimitError, SessionClosedError } from '../errors.js';
 import type { ServicePolicy, TenantPolicy } from './policy.js';
-import { excludedDevices, rateRefusal, type UseRecord } from './quotas.js';
+import { excludedDevices, QuotaAllowance, rateRefusal, type UseRecord } from './quotas.js';
 import type { JobHandle, JobOutcome, JobSpec } from './jobs.js';
 import { deviceShares, type SchedulerStatus, tenantStatus } from './scheduler-status.js';
 
@@ -34,6 +36,8 @@ interface Job {
   started?: number;
   /** Device seconds charged to its tenant's virtual time when it started (an estimate, corrected when it ends). */
   charged?: number;
+  /** Where its tenant has quotas: the allowance its run charges piece by piece. */
+  allowance?: QuotaAllowance;
   timer?: NodeJS.Timeout;
   resolve(v: unknown): void;
   reject(e: unknown): void;
@@ -340,9 +344,11 @@ export class FairScheduler {
     job.charged = t.meanHeld ?? this.#meanHeld;
     t.vtime += job.charged / t.policy.weight;
     const signal = job.controller.signal;
+    // Quotas hold piece by piece: the run is refused a device once the tenant reaches its quota there.
+    if (Object.keys(t.policy.quotas).length > 0) job.allowance = new QuotaAllowance(() => t.policy, t.recent, this.now);
     let work: Promise<JobOutcome<unknown>>;
     try {
-      work = job.spec.run({ signal, exclude, arrival: job.arrival });
+      work = job.spec.run({ signal, exclude, arrival: job.arrival, ...(job.allowance ? { allowance: job.allowance } : {}) });
     } catch (e) {
       work = Promise.reject(e);
     }
@@ -379,7 +385,9 @@ export class FairScheduler {
     this.#meanHeld = 0.75 * this.#meanHeld + 0.25 * held;
     for (const [d, s] of usage) {
       t.busy.set(d, (t.busy.get(d) ?? 0) + s);
-      if (t.policy.quotas[d]) t.recent.push({ at: now, device: d, seconds: s });
+      // What its run charged piece by piece is in the records already.
+      const rest = s - (job.allowance?.charged.get(d) ?? 0);
+      if (t.policy.quotas[d] && rest > 1e-12) t.recent.push({ at: now, device: d, seconds: rest });
     }
     // Forget records older than the longest window.
     const longest = Math.max(0, ...Object.values(t.policy.quotas).map((q) => q.window));

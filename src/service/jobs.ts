@@ -1,6 +1,8 @@
 // What the service's dispatcher (fair-scheduler.ts) runs: a job's spec, what it is told when it
 // starts, what it returns, and the handle its submitter keeps.
 
+import type { DeviceAllowance } from '../executor/allowance.js';
+
 /** What a job is told when it starts. */
 export interface JobContext {
   readonly signal: AbortSignal;
@@ -8,6 +10,11 @@ export interface JobContext {
   readonly exclude: readonly string[];
   /** When the job arrived, service seconds. */
   readonly arrival: number;
+  /**
+   * Where the tenant has quotas: the run's allowance (`runPlan`'s `allowance`), which refuses a
+   * device once the quota is reached, piece by piece, and charges each piece as it ends.
+   */
+  readonly allowance?: DeviceAllowance;
 }
 
 /** What a job returns: its value and the busy seconds it put on each device. */

@@ -2,6 +2,7 @@
 // outside its partition (the policy's `devices`) and those it used past `share x window`; and its
 // admission rate (the policy's `rate`: at most `jobs` submissions in any `window` seconds).
 
+import type { DeviceAllowance } from '../executor/allowance.js';
 import type { TenantPolicy } from './policy.js';
 
 /** One job's seconds on one device, recorded when the job ended. */
@@ -24,6 +25,67 @@ export function excludedDevices(policy: TenantPolicy, recent: readonly UseRecord
   const out = new Set(only ? devices.filter((d) => !only.includes(d)) : []);
   for (const [d, q] of Object.entries(policy.quotas)) if (usedSeconds(recent, d, q.window, now) >= q.share * q.window) out.add(d);
   return [...out];
+}
+
+/**
+ * Seconds from `now` until `device`'s use in its window falls below the quota: the oldest records
+ * leave the window first. 0 when it is already below; Infinity when the device has no quota.
+ */
+export function quotaFreesIn(policy: TenantPolicy, recent: readonly UseRecord[], device: string, now: number): number {
+  const q = policy.quotas[device];
+  if (!q) return Infinity;
+  const limit = q.share * q.window;
+  const inWindow = recent.filter((r) => r.device === device && r.at > now - q.window).sort((a, b) => a.at - b.at);
+  let used = inWindow.reduce((s, r) => s + r.seconds, 0);
+  if (used < limit) return 0;
+  for (const r of inWindow) {
+    used -= r.seconds;
+    if (used < limit) return Math.max(0, r.at + q.window - now);
+  }
+  return 0;
+}
+
+/**
+ * A running job's allowance (executor/allowance.ts) under its tenant's quotas: a device is refused
+ * once the tenant's use of it in the window reaches `share x window`, each piece is charged to the
+ * tenant's records as it ends, and `charged` keeps what was charged so the job's total at its end
+ * is not counted twice. It reads the tenant's policy through `policy`, so a reload applies at once.
+ */
+export class QuotaAllowance implements DeviceAllowance {
+  /** Seconds charged by this job, per device. */
+  readonly charged = new Map<string, number>();
+
+  constructor(
+    private readonly policy: () => TenantPolicy,
+    private readonly recent: UseRecord[],
+    private readonly now: () => number,
+  ) {}
+
+  get watched(): ReadonlySet<string> {
+    return new Set(Object.keys(this.policy().quotas));
+  }
+
+  refuses(device: string): boolean {
+    const q = this.policy().quotas[device];
+    return q !== undefined && usedSeconds(this.recent, device, q.window, this.now()) >= q.share * q.window;
+  }
+
+  retryIn(): number {
+    const policy = this.policy();
+    const now = this.now();
+    let soonest = Infinity;
+    for (const d of Object.keys(policy.quotas)) {
+      const s = quotaFreesIn(policy, this.recent, d, now);
+      if (s > 0) soonest = Math.min(soonest, s);
+    }
+    return Number.isFinite(soonest) ? soonest : 0;
+  }
+
+  charge(device: string, seconds: number): void {
+    if (!this.policy().quotas[device] || !(seconds > 0)) return;
+    this.recent.push({ at: this.now(), device, seconds });
+    this.charged.set(device, (this.charged.get(device) ?? 0) + seconds);
+  }
 }
 
 /**

@@ -10,8 +10,8 @@ import type { WorkloadData } from '../workloads/bind.js';
 import { isRecord } from './protocol.js';
 import type { ServiceState } from './requests.js';
 
-/** Options the server owns: a client cannot pass its own machine, model, signal or the machine's backlog. */
-const SERVER_OWNED = ['system', 'model', 'signal', 'observers', 'deviceLoss', 'backlog'];
+/** Options the server owns: a client cannot pass its own machine, model, signal, the machine's backlog, a gate or an allowance. */
+const SERVER_OWNED = ['system', 'model', 'signal', 'observers', 'deviceLoss', 'backlog', 'gate', 'allowance'];
 
 /** The workload field: a shipped workload's name, or a definition (checked by the library); its stream form where `stream` is true. */
 export function workloadField(fn: string, raw: unknown, stream?: unknown): string | object {

@@ -6,6 +6,7 @@
 import type { CostModel } from '../cost/model.js';
 import type { BackendStatus, System } from '../devices/system.js';
 import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
+import { type DeviceAllowance, pieceUse } from '../executor/allowance.js';
 import { reservedSeconds } from '../executor/gate.js';
 import { runPlan, type RunPlanOptions, type RunResult } from '../executor/run.js';
 import { type RunStreamOptions, runStream } from '../executor/stream.js';
@@ -174,7 +175,7 @@ function openJob(state: ServiceState, tenant: string, arrival: number): OpenJob 
 /** Busy seconds per device of a run's pieces. */
 function usageOf(result: RunResult): Map<string, number> {
   const usage = new Map<string, number>();
-  for (const p of result.pieces) usage.set(p.device, (usage.get(p.device) ?? 0) + p.observedSeconds);
+  for (const p of result.pieces) for (const [d, s] of pieceUse(p.device, p.observedSeconds, p.steps)) usage.set(d, (usage.get(d) ?? 0) + s);
   return usage;
 }
 
@@ -209,11 +210,11 @@ function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore
     tenant,
     kind,
     ...jobTimes(state, fn, f),
-    run: async ({ signal, exclude, arrival: at }): Promise<JobOutcome<unknown>> => {
+    run: async ({ signal, exclude, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
       // Opened before planning, so no other job's operator moves on until this one says what it runs first.
       const lane = kind === 'run' ? state.interleaver?.open(openJob(state, tenant, at)) : undefined;
       try {
-        return await planAndRun(state, tenant, kind, workload, data, hashes, options, runOptions, { signal, exclude, at, lane });
+        return await planAndRun(state, tenant, kind, workload, data, hashes, options, runOptions, { signal, exclude, at, lane, allowance });
       } finally {
         lane?.close();
       }
@@ -231,9 +232,9 @@ async function planAndRun(
   hashes: readonly string[],
   options: Record<string, unknown>,
   runOptions: Record<string, unknown>,
-  job: { signal: AbortSignal; exclude: readonly string[]; at: number; lane: Lane | undefined },
+  job: { signal: AbortSignal; exclude: readonly string[]; at: number; lane: Lane | undefined; allowance: DeviceAllowance | undefined },
 ): Promise<JobOutcome<unknown>> {
-  const { signal, exclude, at, lane } = job;
+  const { signal, exclude, at, lane, allowance } = job;
   const merged = mergedExclude(options['exclude'], exclude);
   // The library checks every option (names and values) as it does in-process.
   // Jobs sharing the machine by operator turns plan in the order they opened, each against the reservations before it.
@@ -257,7 +258,7 @@ async function planAndRun(
     const planId = state.plans.keep(tenant, plan, hashes);
     return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
   }
-  const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions, lane);
+  const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunPlanOptions, lane);
   return { value: { ...runReply(result), plan: planResult(plan), machine }, usage: usageOf(result) };
 }
 
@@ -276,10 +277,16 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
       kind: 'run',
       needs,
       ...times,
-      run: async ({ signal, arrival: at }): Promise<JobOutcome<unknown>> => {
+      run: async ({ signal, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
         const lane = state.interleaver?.open(openJob(state, tenant, at));
         try {
-          const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal } as RunPlanOptions, lane);
+          const { result, machine } = await runOnMachine(
+            state,
+            plan,
+            at,
+            { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunPlanOptions,
+            lane,
+          );
           return { value: { ...runReply(result), machine }, usage: usageOf(result) };
         } finally {
           lane?.close();
@@ -320,7 +327,7 @@ function streamJob(state: ServiceState, tenant: string, fn: string, f: Readonly<
     tenant,
     kind: 'stream',
     ...jobTimes(state, fn, f),
-    run: async ({ signal, exclude, arrival: at }): Promise<JobOutcome<unknown>> => {
+    run: async ({ signal, exclude, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
       const data = inputs.map((x) => x.data);
       const merged = mergedExclude(options['exclude'], exclude);
       const planning = {
@@ -331,7 +338,7 @@ function streamJob(state: ServiceState, tenant: string, fn: string, f: Readonly<
         signal,
       } as ScheduleOptions;
       const plan = await schedule(workload, data, planning);
-      const s = await runStream(plan, data, { ...runOptions, signal } as RunStreamOptions);
+      const s = await runStream(plan, data, { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunStreamOptions);
       const usage = new Map<string, number>();
       for (const r of s.results) for (const [d, sec] of usageOf(r)) usage.set(d, (usage.get(d) ?? 0) + sec);
       const used = new Set<string>();
