@@ -30,6 +30,9 @@ describe.each(DENSE_IMPLEMENTATIONS.map((d) => [d.name, d] as const))('%s: dense
       const x = denseOf(4099, 32, precision, 1);
       const w = denseOf(32, 48, precision, 2);
       for (const range of splitRanges(x.rows)) await checkGemm(impl, x, w, range);
+      // Narrow enough that OpenBLAS's small-matrix kernels bound the blocks (122 rows of 128 x 64):
+      // 11 blocks, the last one short.
+      await checkGemm(impl, denseOf(1301, 128, precision, 3), denseOf(128, 64, precision, 4));
     });
 
     it(`gemm ${precision}: no rows, no inner dimension, no columns, NaN`, async () => {
