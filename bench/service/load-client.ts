@@ -9,6 +9,7 @@
 import type { CsrMatrix } from '../../src/data/csr.js';
 import { Rng } from '../../src/generators/rng.js';
 import { connect, type ServedRunResult } from '../../src/service/client.js';
+import type { MachineWork } from '../../src/service/machine-timeline.js';
 import { loadInputs, type LoadJob } from './load-jobs.js';
 
 export interface ClientConfig {
@@ -35,6 +36,8 @@ export interface JobRecord {
   readonly turnaround: number;
   readonly devices: Record<string, number>;
   readonly mapping: string;
+  /** Its pieces (or operators) on the machine's clock. */
+  readonly work: readonly MachineWork[];
 }
 
 const config = JSON.parse(process.argv[2]!) as ClientConfig;
@@ -87,6 +90,7 @@ for (const { arrival, job } of trace) {
         turnaround: m.turnaround,
         devices,
         mapping: r.mapping,
+        work: m.work ?? [],
       };
     }),
   );

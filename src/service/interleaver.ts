@@ -17,7 +17,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { GateTurn, OperatorGate, OperatorPlacement } from '../executor/gate.js';
 import type { Backlog } from '../scheduler/backlog.js';
-import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
+import type { MachineSlot, MachineTimeline, MachineWork } from './machine-timeline.js';
 
 interface Request {
   readonly lane: Lane;
@@ -33,6 +33,7 @@ export class Lane implements OperatorGate {
   reserved: Readonly<Record<string, number>> = {};
   #start = Infinity;
   #finish = 0;
+  readonly #work: MachineWork[] = [];
 
   constructor(
     private readonly owner: Interleaver,
@@ -66,6 +67,7 @@ export class Lane implements OperatorGate {
     if (placed) {
       this.#start = Math.min(this.#start, placed.start);
       this.#finish = Math.max(this.#finish, placed.finish);
+      if (placed.seconds > 0) this.#work.push({ start: placed.start, finish: placed.finish, seconds: placed.seconds });
     }
     this.owner.release(this, placed);
   }
@@ -81,7 +83,7 @@ export class Lane implements OperatorGate {
   slot(): MachineSlot {
     const start = Number.isFinite(this.#start) ? this.#start : this.origin;
     const finish = Math.max(this.#finish, start);
-    return { arrival: this.origin, start, finish, turnaround: finish - this.origin, composed: true };
+    return { arrival: this.origin, start, finish, turnaround: finish - this.origin, composed: true, work: this.#work };
   }
 }
 

@@ -30,6 +30,19 @@ export interface MachineSlot {
   readonly turnaround: number;
   /** Composed from measured and simulated piece times, not read off one clock. */
   readonly composed: true;
+  /**
+   * The job's device work on the machine's clock: each piece (whole jobs) or each operator
+   * (operator turns) with when it started and finished there and the device seconds it took.
+   */
+  readonly work?: readonly MachineWork[];
+}
+
+/** One piece or operator of a job on the machine's timeline, service seconds. */
+export interface MachineWork {
+  readonly start: number;
+  readonly finish: number;
+  /** Device seconds (every device it used). */
+  readonly seconds: number;
 }
 
 export class MachineTimeline {

@@ -163,7 +163,9 @@ async function runOnMachine(
   }
   const backlog = state.machine.backlogAt(arrival);
   const result = await runPlan(plan, { ...options, backlog });
-  return { result, machine: state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan) };
+  // The run was composed behind the backlog its arrival found: its pieces' times count from the arrival.
+  const work = result.pieces.map((p) => ({ start: arrival + p.start, finish: arrival + p.finish, seconds: p.observedSeconds }));
+  return { result, machine: { ...state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan), work } };
 }
 
 /** A job as the interleaver orders it: its tenant, priority and weight. */

@@ -47,7 +47,7 @@ describe('the operator interleaver', () => {
     a.leave(0, { start: 5, finish: 6, seconds: 1, busyUntil: { cgra: 6 } });
     a.close();
     expect(m.snapshot()).toMatchObject({ gpu: 4, cgra: 6 });
-    expect(a.slot()).toEqual({ arrival: 0, start: 5, finish: 6, turnaround: 6, composed: true });
+    expect(a.slot()).toEqual({ arrival: 0, start: 5, finish: 6, turnaround: 6, composed: true, work: [{ start: 5, finish: 6, seconds: 1 }] });
   });
 
   it('counts as ahead the reservations of higher priority and of equal priority opened earlier', async () => {
