@@ -150,7 +150,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
                                    {"poolProbe", PoolProbe},
                                    {"cacheShareBytes", CacheShareBytes}, {"l2CacheBytes", L2CacheBytes}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
-  exports.Set("abiVersion", Napi::Number::New(env, 10));
+  exports.Set("abiVersion", Napi::Number::New(env, 11));
   return exports;
 }
 

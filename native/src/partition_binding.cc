@@ -5,6 +5,7 @@
 // the TypeScript layer prepares such a graph, but native code trusts no caller.
 #include <napi.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -68,8 +69,10 @@ std::string graph_fault(int64_t n, const int32_t* xadj, const int32_t* adj, int6
   return "";
 }
 
-// metisPartition(n, rowPtr, colIdx, parts, seed, out): writes each vertex's part into out (Int32Array
-// of n) and returns the edge cut METIS reports (each undirected edge counted once).
+// metisPartition(n, rowPtr, colIdx, parts, seed, out, weights): writes each vertex's part into out
+// (Int32Array of n) and returns the edge cut METIS reports (each undirected edge counted once).
+// weights (Float64Array of parts, or null for equal parts): each part's target share of the work,
+// positive, summing to 1 within 1e-6 (METIS's tpwgts).
 Napi::Value MetisPartition(const Napi::CallbackInfo& info) {
   const char* fn = "metisPartition";
   return with_arg_errors(info.Env(), [&]() -> Napi::Value {
@@ -79,6 +82,19 @@ Napi::Value MetisPartition(const Napi::CallbackInfo& info) {
     const int64_t parts = get_int(info, 3, fn, "parts", 1, 1 << 20);
     const int64_t seed = get_int(info, 4, fn, "seed", 0, INT32_MAX);
     Borrowed out = get_array(info, 5, fn, "out", {napi_int32_array});
+    std::vector<double> weights;
+    if (info.Length() > 6 && !info[6].IsNull() && !info[6].IsUndefined()) {
+      Borrowed w = get_array(info, 6, fn, "weights", {napi_float64_array});
+      if (w.length != static_cast<size_t>(parts)) throw ArgError{arg_name(fn, "weights") + " must have length parts = " + std::to_string(parts)};
+      const auto* wd = static_cast<const double*>(w.data);
+      double sum = 0;
+      for (size_t p = 0; p < w.length; ++p) {
+        if (!(wd[p] > 0) || !std::isfinite(wd[p])) throw ArgError{arg_name(fn, "weights") + "[" + std::to_string(p) + "] must be a positive finite number"};
+        sum += wd[p];
+      }
+      if (std::fabs(sum - 1) > 1e-6) throw ArgError{arg_name(fn, "weights") + " must sum to 1, got " + std::to_string(sum)};
+      weights.assign(wd, wd + w.length);
+    }
     if (rp.length != static_cast<size_t>(n) + 1) throw ArgError{arg_name(fn, "rowPtr") + " must have length n + 1 = " + std::to_string(n + 1)};
     if (out.length != static_cast<size_t>(n)) throw ArgError{arg_name(fn, "out") + " must have length n = " + std::to_string(n)};
     const auto* xadj = static_cast<const int32_t*>(rp.data);
@@ -102,9 +118,10 @@ Napi::Value MetisPartition(const Napi::CallbackInfo& info) {
     options[METIS_OPTION_SEED] = static_cast<idx_t>(seed);
     options[METIS_OPTION_NUMBERING] = 0;
     idx_t cut = 0;
+    std::vector<real_t> tpwgts(weights.begin(), weights.end());
     // METIS takes non-const pointers; it does not write the graph.
     const int status = METIS_PartGraphKway(&nv, &ncon, const_cast<idx_t*>(xadj), const_cast<idx_t*>(adj), vwgt.data(), nullptr, nullptr, &np,
-                                           nullptr, nullptr, options, &cut, part);
+                                           tpwgts.empty() ? nullptr : tpwgts.data(), nullptr, options, &cut, part);
     if (status != METIS_OK) {
       throw make_error(info.Env(), "ERR_NATIVE", std::string(fn) + ": METIS failed with status " + std::to_string(status) +
                                                      (status == METIS_ERROR_MEMORY ? " (out of memory)" : ""));

@@ -18,6 +18,17 @@ export interface RowPartition {
   readonly owner: Int32Array;
   /** Contiguous blocks (`rows`): part p owns rows [bounds[p], bounds[p + 1]). */
   readonly bounds?: Int32Array;
+  /** Each part's target share of the work, where it was not an equal one (they sum to 1). */
+  readonly weights?: Float64Array;
+}
+
+/** Options of the partitioners. */
+export interface PartitionOptions {
+  /**
+   * Each part's share of the work (entries plus rows), any positive scale: a node predicted twice
+   * as fast takes twice the rows' work (`planNodes`). @default equal shares
+   */
+  readonly weights?: readonly number[];
 }
 
 export interface PartStats {
@@ -57,25 +68,39 @@ function checkParts(fn: string, parts: unknown): void {
   }
 }
 
+/** The parts' target shares, normalised to sum to 1; undefined for equal shares. */
+function checkWeights(fn: string, parts: number, weights: unknown): Float64Array | undefined {
+  if (weights === undefined) return undefined;
+  if (!Array.isArray(weights) || weights.length !== parts || weights.some((w) => typeof w !== 'number' || !(w > 0) || !Number.isFinite(w)))
+    throw new InvalidArgumentError(`${fn}: weights must be ${parts} positive finite numbers (one per part), got ${describe(weights)}`);
+  const sum = (weights as number[]).reduce((s, w) => s + w, 0);
+  return Float64Array.from(weights as number[], (w) => w / sum);
+}
+
 /**
- * Contiguous row blocks of about equal work, work being a row's entries plus one.
- * @throws {InvalidArgumentError} for a matrix that is not square, or `parts` not an integer in [1, 2^20].
+ * Contiguous row blocks of about equal work (or of the given shares of it), work being a row's
+ * entries plus one.
+ * @throws {InvalidArgumentError} for a matrix that is not square, `parts` not an integer in
+ *   [1, 2^20], or weights that are not `parts` positive numbers.
  * @example
  * const p = partitionRows(graph, 4);
  * p.bounds;   // Int32Array [0, r1, r2, r3, rows]
  */
-export function partitionRows(a: CsrMatrix, parts: number): RowPartition {
+export function partitionRows(a: CsrMatrix, parts: number, options: PartitionOptions = {}): RowPartition {
   const fn = 'partitionRows';
   checkSquare(fn, a);
   checkParts(fn, parts);
+  const weights = checkWeights(fn, parts, options.weights);
   const n = a.rows;
   const work = (r: number): number => a.rowStart(r) + r; // work of rows [0, r)
   const total = work(n);
   const bounds = new Int32Array(parts + 1);
   bounds[parts] = n;
+  let before = 0;
   for (let p = 1; p < parts; p++) {
-    // The first row boundary whose work before it reaches p/parts of the total (work is monotone).
-    const target = (total * p) / parts;
+    // The first row boundary whose work before it reaches the first p parts' share of the total (work is monotone).
+    before += weights ? weights[p - 1]! : 1 / parts;
+    const target = total * before;
     let lo = bounds[p - 1]!;
     let hi = n;
     while (lo < hi) {
@@ -89,7 +114,7 @@ export function partitionRows(a: CsrMatrix, parts: number): RowPartition {
   }
   const owner = new Int32Array(n);
   for (let p = 0; p < parts; p++) owner.fill(p, bounds[p]!, bounds[p + 1]!);
-  return { parts, method: 'rows', owner, bounds };
+  return { parts, method: 'rows', owner, bounds, ...(weights ? { weights } : {}) };
 }
 
 /** Whether this build can partition with METIS, and why not. */
@@ -99,14 +124,17 @@ export function metisAvailable(): { available: boolean; reason: string } {
 
 /**
  * A METIS k-way partition of the graph (made symmetric, without self loops), vertices weighted by
- * their work (entries + 1). Runs on the calling thread.
+ * their work (entries + 1), each part taking an equal share of it or the share `weights` gives it.
+ * Runs on the calling thread.
  * @throws {UnsupportedError} where the build has no METIS (the message says why);
- *   {InvalidArgumentError} for a matrix that is not square or `parts` not an integer in [1, 2^20].
+ *   {InvalidArgumentError} for a matrix that is not square, `parts` not an integer in [1, 2^20],
+ *   or weights that are not `parts` positive numbers.
  */
-export function partitionMetis(a: CsrMatrix, parts: number, options: { readonly seed?: number } = {}): RowPartition {
+export function partitionMetis(a: CsrMatrix, parts: number, options: { readonly seed?: number } & PartitionOptions = {}): RowPartition {
   const fn = 'partitionMetis';
   checkSquare(fn, a);
   checkParts(fn, parts);
+  const weights = checkWeights(fn, parts, options.weights);
   const seed = options.seed ?? 1;
   if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1)
     throw new InvalidArgumentError(`${fn}: seed must be an integer in [0, 2^31 - 1], got ${describe(seed)}`);
@@ -115,8 +143,8 @@ export function partitionMetis(a: CsrMatrix, parts: number, options: { readonly 
   const g = dropSelfLoops(symmetrize(a));
   if (!(g.rowPtr instanceof Int32Array)) throw new UnsupportedError(`${fn}: the graph has ${g.nnz} entries made symmetric, beyond METIS's 32-bit indices`);
   const owner = new Int32Array(a.rows);
-  nativeAddon().metisPartition(a.rows, g.rowPtr, g.colIdx, parts, seed, owner);
-  return { parts, method: 'metis', owner };
+  nativeAddon().metisPartition(a.rows, g.rowPtr, g.colIdx, parts, seed, owner, weights ?? null);
+  return { parts, method: 'metis', owner, ...(weights ? { weights } : {}) };
 }
 
 /**

@@ -130,7 +130,7 @@ export interface NativeAddon {
   /** Which GEMM this build runs (see native/src/kernels/gemm.cc). */
   gemmInfo(): NativeGemmInfo;
   /** k-way METIS partition of a sorted, symmetric graph without self loops into `out`; returns its edge cut (native/src/partition_binding.cc). */
-  metisPartition(n: number, rowPtr: Int32Array, colIdx: Int32Array, parts: number, seed: number, out: Int32Array): number;
+  metisPartition(n: number, rowPtr: Int32Array, colIdx: Int32Array, parts: number, seed: number, out: Int32Array, weights: Float64Array | null): number;
   /** Whether this build links METIS, and why not. */
   metisInfo(): { available: boolean; reason: string };
   /** A new shared-memory region of exactly `bytes` zero bytes (a size-sealed memfd): its descriptor (native/src/shared_memory.cc). */
@@ -177,7 +177,7 @@ export interface NativeAddon {
   poolProbe(jobs: number, chunks: number, gapMicros: number): Promise<{ sleeps: number }>;
 }
 
-const EXPECTED_ABI = 10;
+const EXPECTED_ABI = 11;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */

@@ -111,12 +111,18 @@ describe.skipIf(!metisAvailable().available)('with METIS', () => {
   it('refuses, in native code, graphs METIS would read out of bounds', () => {
     const addon = nativeAddon();
     const out = new Int32Array(3);
-    const call = (rowPtr: number[], colIdx: number[]): unknown => addon.metisPartition(3, Int32Array.from(rowPtr), Int32Array.from(colIdx), 2, 1, out);
+    const call = (rowPtr: number[], colIdx: number[], weights: Float64Array | null = null): unknown =>
+      addon.metisPartition(3, Int32Array.from(rowPtr), Int32Array.from(colIdx), 2, 1, out, weights);
     expect(() => call([0, 1, 2, 2], [1, 0])).not.toThrow();
     expect(() => call([0, 1, 1, 1], [1])).toThrow('metisPartition: the graph is not symmetric: 0 -> 1 has no reverse');
     expect(() => call([0, 1, 2, 3], [0, 2, 1])).toThrow('metisPartition: vertex 0 has a self loop');
     expect(() => call([0, 1, 2, 2], [9, 0])).toThrow('metisPartition: colIdx[0] = 9 is outside [0, 3)');
     expect(() => call([0, 2, 3, 4], [2, 1, 0, 0])).toThrow('metisPartition: row 0 is not strictly sorted');
     expect(() => call([0, 5, 5, 5], [1, 2])).toThrow("metisPartition: rowPtr must start at 0 and end at colIdx's length");
+    // Target shares METIS would read past, or would not balance to.
+    expect(() => call([0, 1, 2, 2], [1, 0], Float64Array.of(0.5))).toThrow('metisPartition: weights must have length parts = 2');
+    expect(() => call([0, 1, 2, 2], [1, 0], Float64Array.of(0.5, Number.NaN))).toThrow('metisPartition: weights[1] must be a positive finite number');
+    expect(() => call([0, 1, 2, 2], [1, 0], Float64Array.of(0.5, 0.6))).toThrow(/^metisPartition: weights must sum to 1/);
+    expect(() => call([0, 1, 2, 2], [1, 0], Float64Array.of(0.25, 0.75))).not.toThrow();
   });
 });
