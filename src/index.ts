@@ -43,6 +43,16 @@ export { type DistributedBfsOptions, type DistributedLevel, type DistributedSear
 export { type DistributedRunResult, type RunDistributedOptions, runDistributed } from './distributed/run.js';
 export { type Interconnect, measureInterconnect, predictExchange } from './distributed/interconnect.js';
 export { predictScaling, type ScalingOptions, type ScalingPoint, type ScalingPrediction } from './distributed/scaling.js';
+export {
+  type ClusterDescription,
+  type KindAlone,
+  type NodeKind,
+  type NodesPlan,
+  type NodesPoint,
+  type PlanNodesOptions,
+  planNodes,
+  type RankShare,
+} from './distributed/nodes.js';
 export { type BfsPredictionOptions, type PredictedBfsLevel, predictBfsExchange } from './distributed/bfs-prediction.js';
 export { type BfsScalingOptions, type BfsScalingPoint, type BfsScalingPrediction, bfsWork, predictBfsScaling } from './distributed/bfs-scaling.js';
 

@@ -28,6 +28,11 @@ export interface RunDistributedOptions {
   readonly seed?: number;
   /** How the vertices are split: `metis` where the build has it, else `rows`. @default 'metis' if available */
   readonly partitioner?: 'rows' | 'metis';
+  /**
+   * Each rank's share of the rows' work, one positive number per rank (`planNodes(...).weights`:
+   * a faster node takes more). The same on every rank. @default equal shares
+   */
+  readonly weights?: readonly number[];
 }
 
 export interface DistributedRunResult {
@@ -68,7 +73,7 @@ export async function runDistributed(
   options: RunDistributedOptions = {},
 ): Promise<DistributedRunResult> {
   const fn = 'runDistributed';
-  const opts = checkOptions(fn, options, ['params', 'seed', 'partitioner']);
+  const opts = checkOptions(fn, options, ['params', 'seed', 'partitioner', 'weights']);
   const bound = bindWorkload(resolveWorkload(fn, workload), data, {
     ...(opts.params ? { params: opts.params } : {}),
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
@@ -84,7 +89,10 @@ export async function runDistributed(
   const method = opts.partitioner ?? (metisAvailable().available ? 'metis' : 'rows');
   if (method !== 'rows' && method !== 'metis') throw new InvalidArgumentError(`${fn}: partitioner must be 'rows' or 'metis', got ${describe(method)}`);
   const first = sparse[0]!.data as CsrMatrix;
-  const partition = method === 'metis' ? partitionMetis(first, comm.size) : partitionRows(first, comm.size);
+  const shares = opts.weights ? { weights: opts.weights } : {};
+  if (opts.weights && (!Array.isArray(opts.weights) || opts.weights.length !== comm.size))
+    throw new InvalidArgumentError(`${fn}: weights must give each of the ${comm.size} ranks a share, got ${describe(opts.weights)}`);
+  const partition = method === 'metis' ? partitionMetis(first, comm.size, shares) : partitionRows(first, comm.size, shares);
   const placed: (Placed | undefined)[] = new Array(bound.values.length);
   let layout: DistributedCsr | undefined;
   for (const [i, v] of bound.values.entries()) {

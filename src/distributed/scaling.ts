@@ -114,7 +114,7 @@ export function predictScaling(a: CsrMatrix, options: ScalingOptions): ScalingPr
 }
 
 /** predictExchange for a node talking to `peers` others, its sends and receipts spread evenly over them (elements). */
-function nodeExchange(peers: number, send: number, recv: number, elementBytes: number, net: Interconnect): number {
+export function nodeExchange(peers: number, send: number, recv: number, elementBytes: number, net: Interconnect): number {
   if (peers === 0) return 0;
   const spread = (total: number): Int32Array => {
     const counts = new Int32Array(peers + 1);

@@ -58,7 +58,10 @@ it('spreads jobs that arrive together over the devices, so they co-run and finis
     expect(r.machine!.composed).toBe(true);
     // Its pieces on the machine's clock: all its device seconds, inside its slot.
     const work = r.machine!.work!;
-    expect(work.reduce((t, w) => t + w.seconds, 0)).toBeCloseTo(r.pieces.reduce((t, p) => t + p.observedSeconds, 0), 12);
+    expect(work.reduce((t, w) => t + w.seconds, 0)).toBeCloseTo(
+      r.pieces.reduce((t, p) => t + p.observedSeconds, 0),
+      12,
+    );
     for (const w of work) {
       expect(w.start).toBeGreaterThanOrEqual(r.machine!.start - 1e-12);
       expect(w.finish).toBeLessThanOrEqual(r.machine!.finish + 1e-12);
