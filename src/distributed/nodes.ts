@@ -70,6 +70,8 @@ export interface KindAlone {
   readonly seconds: number;
   readonly joules: number;
   readonly mapping: string;
+  /** Its real devices the model did not calibrate (priced from their specifications), and why. */
+  readonly uncalibrated: readonly string[];
 }
 
 /** One choice of which kinds take part, with its balanced shares. */
@@ -127,7 +129,11 @@ export async function planNodes(workload: unknown, data: WorkloadData, cluster: 
     // The remote nodes cannot be probed from here: the model alone prices each kind.
     const plan = await schedule(workload as never, data, { system, model, probe: false, policy: 'min-time', ...(opts.params ? { params: opts.params } : {}) });
     bound ??= plan.problem.bound;
-    alone.push({ node: k.name, seconds: plan.predicted.makespan, joules: plan.predicted.energy, mapping: plan.chosen.label });
+    const uncalibrated = system.devices.flatMap((d) => {
+      const state = model.state(d);
+      return !d.simulated && state.state === 'uncalibrated' ? [`${d.name} (${state.reason})`] : [];
+    });
+    alone.push({ node: k.name, seconds: plan.predicted.makespan, joules: plan.predicted.energy, mapping: plan.chosen.label, uncalibrated });
   }
   const graph = graphOf(fn, bound!);
   const idle = kinds.map((k) => k.system.devices.reduce((w, d) => w + d.power.idleWatts, 0));
@@ -288,7 +294,10 @@ function explain(
   kinds: readonly Kind[],
   front: readonly NodesPoint[],
 ): string[] {
-  const lines = alone.map((k) => `${k.node} alone on the whole input: ${formatSeconds(k.seconds)} predicted (${k.mapping}).`);
+  const lines = alone.map(
+    (k) =>
+      `${k.node} alone on the whole input: ${formatSeconds(k.seconds)} predicted (${k.mapping})${k.uncalibrated.length ? `; from specifications, not calibrated: ${k.uncalibrated.join(', ')}` : ''}.`,
+  );
   for (const k of kinds) {
     const mine = ranks.filter((r) => r.node === k.name);
     const share = mine.reduce((s, r) => s + r.share, 0);
