@@ -4,30 +4,23 @@
 // fails in planning, or is cancelled, gives its lane back so the others go on; and the server
 // refuses settings that do not go together. Simulated devices and the spec model.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { runPlan } from '../../src/executor/run.js';
 import { schedule } from '../../src/scheduler/schedule.js';
 import { connect, type DypeClient, type ServedRunResult } from '../../src/service/client.js';
-import type { DypeServer } from '../../src/service/server.js';
 import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
 import type { DenseMatrix } from '../../src/data/dense.js';
-import { simulatedServer, TOKENS } from './support.js';
+import { closedAfterEach, simulatedServer, TOKENS } from './support.js';
 
 const graph = smallGraph();
-let open: { server: DypeServer; clients: DypeClient[] } | undefined;
-afterEach(async () => {
-  if (!open) return;
-  for (const c of open.clients) await c.close();
-  await open.server.close();
-  open = undefined;
-});
+const open = closedAfterEach();
 
 async function operatorServer(elastic: boolean): Promise<[DypeClient, DypeClient]> {
   const server = await simulatedServer({ clock: 'declared', granularity: 'operator', elastic }, { priority: 5 });
   const a = await connect(server.addresses[0]!, { token: TOKENS.a });
   const b = await connect(server.addresses[0]!, { token: TOKENS.b });
-  open = { server, clients: [a, b] };
+  open.keep(server, [a, b]);
   return [a, b];
 }
 

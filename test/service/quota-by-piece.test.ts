@@ -4,24 +4,16 @@
 // another tenant keeps the GPU. Whole jobs and operator turns alike. Simulated devices and the
 // spec model: every piece's seconds are the same on any machine.
 
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runPlan } from '../../src/executor/run.js';
 import { schedule } from '../../src/scheduler/schedule.js';
-import { connect, type DypeClient, type ServedRunResult } from '../../src/service/client.js';
-import type { DypeServer } from '../../src/service/server.js';
+import { connect, type ServedRunResult } from '../../src/service/client.js';
 import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
-import { simulatedServer, TOKENS } from './support.js';
+import { closedAfterEach, simulatedServer, TOKENS } from './support.js';
 
 const graph = smallGraph();
 const WINDOW = 100;
-let open: { server: DypeServer; clients: DypeClient[] } | undefined;
-
-afterEach(async () => {
-  if (!open) return;
-  for (const c of open.clients) await c.close();
-  await open.server.close();
-  open = undefined;
-});
+const open = closedAfterEach();
 
 /** The GPU seconds of a GCN run in process with nothing limiting it, and its longest piece. */
 async function unlimited(): Promise<{ total: number; longest: number }> {
@@ -44,7 +36,7 @@ for (const granularity of ['job', 'operator'] as const) {
     const server = await simulatedServer({ granularity }, { quotas: { gpu: { share: limit / WINDOW, window: WINDOW } } });
     const a = await connect(server.addresses[0]!, { token: TOKENS.a });
     const b = await connect(server.addresses[0]!, { token: TOKENS.b });
-    open = { server, clients: [a, b] };
+    open.keep(server, [a, b]);
     const options = { probe: false, run: { learn: false } } as const;
     const first = await a.run('gcn', graph, options);
     const used = gpuSeconds(first);

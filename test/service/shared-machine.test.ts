@@ -3,33 +3,24 @@
 // baseline (each job holds the whole machine, first come first served) runs them one after another.
 // Arrivals are declared (replay), planning has no probes: nothing here depends on timings.
 
-import { afterEach, expect, it } from 'vitest';
-import { connect, type DypeClient, type ServedRunResult } from '../../src/service/client.js';
+import { expect, it } from 'vitest';
+import { connect, type ServedRunResult } from '../../src/service/client.js';
 import type { Sharing } from '../../src/service/machine-timeline.js';
-import type { DypeServer } from '../../src/service/server.js';
 import { smallGraph } from '../scheduler/schedule-fixtures.js';
-import { simulatedServer, TOKENS } from './support.js';
+import { closedAfterEach, simulatedServer, TOKENS } from './support.js';
 
 const graph = smallGraph();
-let open: { server: DypeServer; clients: DypeClient[] } | undefined;
-
-async function closeOpen(): Promise<void> {
-  if (!open) return;
-  for (const c of open.clients) await c.close();
-  await open.server.close();
-  open = undefined;
-}
-afterEach(closeOpen);
+const open = closedAfterEach();
 
 /** Forty jobs, twenty per tenant, all arriving at 0; their places on the machine's timeline. */
 async function fortyJobs(sharing: Sharing, backlogPlanning = true): Promise<ServedRunResult[]> {
   const server = await simulatedServer({ sharing, clock: 'declared', backlogPlanning });
   const clients = [await connect(server.addresses[0]!, { token: TOKENS.a }), await connect(server.addresses[0]!, { token: TOKENS.b })];
-  open = { server, clients };
+  open.keep(server, clients);
   const jobs: Promise<ServedRunResult>[] = [];
   for (let k = 0; k < 20; k++) for (const c of clients) jobs.push(c.run('spmm', graph, { probe: false, arrival: 0, run: { replan: false, learn: false } }));
   const results = await Promise.all(jobs);
-  await closeOpen();
+  await open.close();
   return results;
 }
 
@@ -80,7 +71,7 @@ it('queues every job on the fastest device when jobs are planned as if the machi
 it('keeps a tenant to the devices its policy gives it (a static partition)', async () => {
   const server = await simulatedServer({}, { devices: ['cgra'] });
   const client = await connect(server.addresses[0]!, { token: TOKENS.a });
-  open = { server, clients: [client] };
+  open.keep(server, [client]);
   const r = await client.run('spmm', graph, { probe: false, run: { replan: false, learn: false } });
   expect(used(r)).toEqual(['cgra']);
   // Replayed arrivals are refused where the server stamps them itself.

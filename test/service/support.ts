@@ -5,6 +5,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { connect as netConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import type { DypeClient } from '../../src/service/client.js';
 import { FrameReader, MessageCodec } from '../../src/service/frames.js';
 import { PROTOCOL_VERSION } from '../../src/service/protocol.js';
 import { startServer, type DypeServer, type ServeOptions } from '../../src/service/server.js';
@@ -13,6 +15,30 @@ import { builtCli } from '../support/build-cli.js';
 import { tempFolder } from '../support/temp.js';
 
 export const TOKENS = { a: 'token-of-tenant-a-0123456789', b: 'token-of-tenant-b-9876543210' } as const;
+
+/** The server and clients a test opened: closed after each test, or when the test says. */
+export class OpenServer {
+  #open: { server: DypeServer; clients: DypeClient[] } | undefined;
+
+  keep(server: DypeServer, clients: DypeClient[]): void {
+    this.#open = { server, clients };
+  }
+
+  async close(): Promise<void> {
+    const open = this.#open;
+    if (!open) return;
+    this.#open = undefined;
+    for (const c of open.clients) await c.close();
+    await open.server.close();
+  }
+}
+
+/** An OpenServer closed after each test of the file. */
+export function closedAfterEach(): OpenServer {
+  const o = new OpenServer();
+  afterEach(() => o.close());
+  return o;
+}
 
 /** A policy with two tenants, a and b. */
 export function twoTenantPolicy(dir: string, extra: Record<string, unknown> = {}): string {
