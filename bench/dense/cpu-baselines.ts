@@ -2,8 +2,8 @@
 // For each shared dataset, explore on the detected system with the stored model (as the CLI
 // does, probes on), execute the `cpu alone` baseline as `--measure` does (5 timed runs of each
 // piece after a warm-up, median), and set the prediction beside the execution and beside the
-// uncertainty the plan states for the CPU's figures: the probes' spread (the largest over the
-// operators), and beside it that or the machine's speed drift measured at calibration, whichever
+// uncertainty the plan states for the CPU's figures: the probes' spread (each operator's weighted
+// by its predicted time), and beside it that or the machine's speed drift measured at calibration, whichever
 // is larger (what `dype explore` now states for a real device; src/cli/commands/explore-spread.ts).
 // Run: node --import tsx bench/dense/cpu-baselines.ts [--workloads gcn,sage] [--datasets cora,4elt]
 
@@ -12,6 +12,7 @@ import { loadCostModel } from '../../src/cost/store.js';
 import { CsrMatrix } from '../../src/data/csr.js';
 import { detectSystem } from '../../src/devices/system.js';
 import { measurePoints } from '../../src/cli/measure-points.js';
+import { realDeviceSpreads } from '../../src/cli/commands/explore-spread.js';
 import { explore } from '../../src/scheduler/schedule.js';
 import { median } from '../../src/stats.js';
 import { loadDataset } from '../common/datasets.js';
@@ -20,7 +21,6 @@ const { values: args } = parseArgs({ options: { workloads: { type: 'string', def
 const DATASETS = args.datasets?.split(',') ?? ['cora', 'citeseer', 'facebook_combined', 'bcsstk13', '4elt', 'email-Enron', 'delaunay_n16', 'mdual'];
 const system = await detectSystem();
 const model = await loadCostModel(system);
-const cpu = system.devices.findIndex((d) => d.name === 'cpu');
 console.log(`| workload | dataset | predicted | executed | predicted / executed | probe spread | within | with the drift | within |`);
 console.log('|---|---|---|---|---|---|---|---|---|');
 const errors: number[] = [];
@@ -39,8 +39,10 @@ for (const workload of args.workloads.split(',')) {
     const baseline = ex.baselines.find((b) => b.name === 'cpu alone');
     if (!baseline?.feasible || !baseline.genome) continue;
     const [executed] = (await measurePoints(ex, [baseline.genome], 5)).metrics;
-    const stated = Math.max(...ex.problem.bound.ops.map((op) => ex.problem.costs.whole(op, cpu).uncertainty));
-    const withDrift = Math.max(stated, ex.problem.costs.speedDrift?.(cpu) ?? 0);
+    // What `dype explore` states for the CPU (explore-spread.ts): the probes' spread, weighted by time.
+    const spread = realDeviceSpreads(ex).find((s) => s.device === 'cpu');
+    const stated = spread?.probeSpread ?? 0;
+    const withDrift = Math.max(stated, spread?.speedDrift ?? 0);
     const ratio = baseline.time! / executed!.makespan;
     const ok = Math.abs(ratio - 1) <= stated;
     const okDrift = Math.abs(ratio - 1) <= withDrift;

@@ -4,7 +4,7 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { spreadLines } from '../../src/cli/commands/explore-spread.js';
+import { spreadLines, timeWeightedSpread } from '../../src/cli/commands/explore-spread.js';
 import { runCli } from '../support/cli.js';
 import { tempFolder } from '../support/temp.js';
 
@@ -36,4 +36,18 @@ it('with a calibrated drift, says an execution may land that far off', () => {
     "cpu's figures: probed on this input (+-4% between the probe's runs); its speed moved +-47% during calibration, so an execution may land that far from them.",
   ]);
   expect(spreadLines([{ device: 'cpu', probeSpread: undefined, speedDrift: undefined }])[0]).toMatch(/^cpu's figures: not probed; /);
+});
+
+it("weighs each operator's probe spread by its seconds: a short noisy operator does not make a long baseline that uncertain", () => {
+  // A 13 us ReLU whose probe caught one slow run beside 290 us of operators probed within 5%.
+  const parts = [
+    { seconds: 250e-6, spread: 0.05 },
+    { seconds: 40e-6, spread: 0.05 },
+    { seconds: 13e-6, spread: 19.38 },
+  ];
+  const s = timeWeightedSpread(parts)!;
+  expect(s).toBeCloseTo((290e-6 * 0.05 + 13e-6 * 19.38) / 303e-6, 12);
+  expect(s).toBeLessThan(1);
+  expect(timeWeightedSpread([])).toBeUndefined();
+  expect(timeWeightedSpread([{ seconds: 0, spread: 0.3 }])).toBe(0);
 });
