@@ -26,8 +26,10 @@ describe('Oracle.compare', () => {
     const ex = await explore('spmm', graph, { system, model: specModel(system) });
     const oracle = await Oracle.build(ex.problem, { repeats: 3 });
     const best = Array.from(oracle.optimum('min-time').genome, (c, i) => oracle.choices[i]![c]!);
-    const { ratio } = await oracle.compare(best, 'min-time');
+    const { ratio, inRounds } = await oracle.compare(best, 'min-time');
     expect(ratio).toEqual({ median: 1, lo: 1, hi: 1, rounds: ratio.rounds });
+    // The figures printed beside the ratio come from the same rounds: equal too.
+    expect(inRounds.pick).toEqual(inRounds.best);
     // A simulated best has no rounds to pair; one with the CPU is timed in at least PAIRED_ROUNDS.
     if (best.some((ch) => ch.parts.some((p) => p.device === 0))) expect(ratio.rounds).toBeGreaterThanOrEqual(PAIRED_ROUNDS);
   });
@@ -38,7 +40,7 @@ describe('Oracle.compare', () => {
     const oracle = await Oracle.build(ex.problem, { repeats: 3 });
     const cpuAlone = oracle.choices[0]!.find((c) => c.parts.length === 1 && c.parts[0]!.device === 0)!;
     const run = vi.spyOn(system.devices[0]!, 'run');
-    const { pick, best, ratio } = await oracle.compare([cpuAlone], 'min-time');
+    const { pick, best, ratio, inRounds } = await oracle.compare([cpuAlone], 'min-time');
     // Executed again (not read from the first measurement), in shared rounds, at least PAIRED_ROUNDS of them.
     expect(run.mock.calls.length).toBeGreaterThanOrEqual(PAIRED_ROUNDS + 1);
     expect(ratio.rounds).toBeGreaterThanOrEqual(PAIRED_ROUNDS);
@@ -46,6 +48,9 @@ describe('Oracle.compare', () => {
     expect(ratio.median).toBeLessThanOrEqual(ratio.hi);
     expect(pick.median.makespan).toBeGreaterThan(0);
     expect(best.lo.makespan).toBeLessThanOrEqual(best.hi.makespan);
+    // Each round composed from its own runs: the medians over rounds are figures of real rounds.
+    expect(inRounds.pick.makespan).toBeGreaterThan(0);
+    expect(inRounds.best.energy).toBeGreaterThan(0);
     vi.restoreAllMocks();
   });
 
