@@ -19,6 +19,11 @@ export interface DeviceAllowance {
   retryIn(): number;
   /** A piece (or a step of a stepped search) ran `seconds` on `device`. */
   charge(device: string, seconds: number): void;
+  /**
+   * Resolves when the run may look again (after `retryIn`), rejecting with the signal's reason on
+   * an abort. A shared host gives the run's slot to other jobs meanwhile. @default a timer
+   */
+  wait?(signal: AbortSignal | undefined): Promise<void>;
 }
 
 /** A piece was not started: its device is over its allowance. The run moves the work, or waits. */
@@ -41,7 +46,8 @@ export function checkAllowance(fn: string, a: unknown): DeviceAllowance | undefi
     !(x.watched instanceof Set) ||
     typeof x.refuses !== 'function' ||
     typeof x.retryIn !== 'function' ||
-    typeof x.charge !== 'function'
+    typeof x.charge !== 'function' ||
+    (x.wait !== undefined && typeof x.wait !== 'function')
   )
     throw new InvalidArgumentError(`${fn}: allowance must be a DeviceAllowance (watched, refuses, retryIn, charge), got ${describe(a)}`);
   return x as DeviceAllowance;
@@ -53,6 +59,12 @@ const MAX_WAIT_MS = 1000;
 /** Resolves when the allowance says a refused device may be used again (or after MAX_WAIT_MS); rejects with the signal's reason. */
 export function waitForAllowance(allowance: DeviceAllowance, signal: AbortSignal | undefined): Promise<void> {
   signal?.throwIfAborted();
+  if (allowance.wait) return allowance.wait(signal);
+  return sleepFor(allowance, signal);
+}
+
+/** The wait of {@link waitForAllowance} by a timer alone (`retryIn`, at most MAX_WAIT_MS). */
+export function sleepFor(allowance: DeviceAllowance, signal: AbortSignal | undefined): Promise<void> {
   const s = allowance.retryIn();
   const ms = Number.isFinite(s) ? Math.min(MAX_WAIT_MS, Math.max(1, Math.ceil(s * 1000))) : MAX_WAIT_MS;
   return new Promise((resolve, reject) => {

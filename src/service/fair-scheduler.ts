@@ -12,13 +12,15 @@
 // them). Quotas and partitions (quotas.ts): a tenant's next jobs are planned without the devices
 // outside its partition or used past `share x window`, and wait when they need only such devices;
 // a running job's pieces are charged as they end, and its run is refused a device the moment the
-// quota is reached there (executor/allowance.ts), so a quota is passed by at most one piece.
+// quota is reached there (executor/allowance.ts), so a quota is passed by at most one piece; a
+// run that must wait for its quota gives its host slot to other jobs meanwhile (host-slots.ts).
 
 import { AbortedError, AccessError, describe, InvalidArgumentError, LimitError, SessionClosedError } from '../errors.js';
 import type { ServicePolicy, TenantPolicy } from './policy.js';
-import { excludedDevices, QuotaAllowance, rateRefusal, type UseRecord } from './quotas.js';
+import { HostSlots } from './host-slots.js';
+import { excludedDevices, nextRecordExpiry, QuotaAllowance, rateRefusal, type UseRecord } from './quotas.js';
 import type { JobHandle, JobOutcome, JobSpec } from './jobs.js';
-import { deviceShares, type SchedulerStatus, tenantStatus } from './scheduler-status.js';
+import { deviceShares, type JobState, type SchedulerStatus, tenantStatus } from './scheduler-status.js';
 
 export type { JobContext, JobHandle, JobOutcome, JobSpec } from './jobs.js';
 
@@ -32,7 +34,7 @@ interface Job {
   readonly needs: readonly string[];
   readonly controller: AbortController;
   readonly spec: JobSpec<unknown>;
-  state: 'queued' | 'running';
+  state: JobState;
   started?: number;
   /** Device seconds charged to its tenant's virtual time when it started (an estimate, corrected when it ends). */
   charged?: number;
@@ -80,7 +82,7 @@ export interface DispatchSettings {
 export class FairScheduler {
   readonly #tenants = new Map<string, TenantState>();
   readonly #jobs = new Map<string, Job>();
-  #running = 0;
+  readonly #host: HostSlots;
   #seq = 0;
   #vclock = 0;
   /** Device seconds a job holds, on average lately over every tenant (the charge before a tenant has history). */
@@ -96,6 +98,7 @@ export class FairScheduler {
     private readonly now: () => number = () => performance.now() / 1000,
     private readonly dispatch: DispatchSettings = {},
   ) {
+    this.#host = new HostSlots(slots, () => this.#pump());
     this.setPolicy(policy);
   }
 
@@ -237,7 +240,7 @@ export class FairScheduler {
       .map((j) => ({ id: j.id, kind: j.kind, state: j.state, seconds: now - (j.started ?? j.submitted) }));
     let queued = 0;
     for (const t of this.#tenants.values()) queued += t.queue.length;
-    return { slots: this.slots, draining: this.#draining, queued, running: this.#running, tenants, devices, jobs };
+    return { slots: this.slots, draining: this.#draining, queued, running: this.#host.running, tenants, devices, jobs };
   }
 
   #stop(job: Job, reason: AbortedError): void {
@@ -256,7 +259,7 @@ export class FairScheduler {
     if (job.timer) clearTimeout(job.timer);
     this.#jobs.delete(job.id);
     if (ran) {
-      this.#running--;
+      this.#host.give();
       job.tenant.running--;
     }
     if (this.#jobs.size === 0 && this.#drained) this.#drained();
@@ -264,7 +267,7 @@ export class FairScheduler {
 
   /** Start jobs while slots are free, in priority then fair order (or arrival order), among those the horizon has reached. */
   #pump(): void {
-    while (this.#running < this.slots) {
+    while (this.#host.free) {
       const now = this.now();
       const heads: { t: TenantState; exclude: string[] }[] = [];
       let blocked = false;
@@ -317,14 +320,10 @@ export class FairScheduler {
   /** Quota-blocked work waits: look again when the oldest record in any window expires. */
   #wakeLater(now: number): void {
     if (this.#wake) return;
-    let soonest = Infinity;
-    for (const t of this.#tenants.values()) {
-      if (t.queue.length === 0) continue;
-      for (const r of t.recent) {
-        const q = t.policy.quotas[r.device];
-        if (q) soonest = Math.min(soonest, r.at + q.window - now);
-      }
-    }
+    const soonest = nextRecordExpiry(
+      [...this.#tenants.values()].filter((t) => t.queue.length > 0),
+      now,
+    );
     const delay = Number.isFinite(soonest) ? Math.max(10, soonest * 1000 + 1) : 1000;
     this.#wake = setTimeout(() => {
       this.#wake = undefined;
@@ -338,14 +337,23 @@ export class FairScheduler {
     job.state = 'running';
     job.started = this.now();
     t.running++;
-    this.#running++;
+    this.#host.take();
     this.#vclock = Math.max(this.#vclock, t.vtime);
     // Charged at its start (start-time fair queuing): with several jobs open, the next start sees it.
     job.charged = t.meanHeld ?? this.#meanHeld;
     t.vtime += job.charged / t.policy.weight;
     const signal = job.controller.signal;
     // Quotas hold piece by piece: the run is refused a device once the tenant reaches its quota there.
-    if (Object.keys(t.policy.quotas).length > 0) job.allowance = new QuotaAllowance(() => t.policy, t.recent, this.now);
+    if (Object.keys(t.policy.quotas).length > 0)
+      job.allowance = new QuotaAllowance(
+        () => t.policy,
+        t.recent,
+        this.now,
+        (wait, s) =>
+          this.#host.around(wait, s, (waiting) => {
+            job.state = waiting ? 'waiting for quota' : 'running';
+          }),
+      );
     let work: Promise<JobOutcome<unknown>>;
     try {
       work = job.spec.run({ signal, exclude, arrival: job.arrival, ...(job.allowance ? { allowance: job.allowance } : {}) });

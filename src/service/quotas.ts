@@ -2,7 +2,7 @@
 // outside its partition (the policy's `devices`) and those it used past `share x window`; and its
 // admission rate (the policy's `rate`: at most `jobs` submissions in any `window` seconds).
 
-import type { DeviceAllowance } from '../executor/allowance.js';
+import { type DeviceAllowance, sleepFor } from '../executor/allowance.js';
 import type { TenantPolicy } from './policy.js';
 
 /** One job's seconds on one device, recorded when the job ended. */
@@ -25,6 +25,17 @@ export function excludedDevices(policy: TenantPolicy, recent: readonly UseRecord
   const out = new Set(only ? devices.filter((d) => !only.includes(d)) : []);
   for (const [d, q] of Object.entries(policy.quotas)) if (usedSeconds(recent, d, q.window, now) >= q.share * q.window) out.add(d);
   return [...out];
+}
+
+/** Seconds from `now` until the first of these tenants' records under a quota leaves its window (Infinity: none). */
+export function nextRecordExpiry(tenants: readonly { readonly policy: TenantPolicy; readonly recent: readonly UseRecord[] }[], now: number): number {
+  let soonest = Infinity;
+  for (const t of tenants)
+    for (const r of t.recent) {
+      const q = t.policy.quotas[r.device];
+      if (q) soonest = Math.min(soonest, r.at + q.window - now);
+    }
+  return soonest;
 }
 
 /**
@@ -59,7 +70,13 @@ export class QuotaAllowance implements DeviceAllowance {
     private readonly policy: () => TenantPolicy,
     private readonly recent: UseRecord[],
     private readonly now: () => number,
+    /** Give the job's host slot to others around the wait (the dispatcher's), else just wait. */
+    private readonly yieldSlot: (wait: () => Promise<void>, signal: AbortSignal | undefined) => Promise<void> = (wait) => wait(),
   ) {}
+
+  wait(signal: AbortSignal | undefined): Promise<void> {
+    return this.yieldSlot(() => sleepFor(this, signal), signal);
+  }
 
   get watched(): ReadonlySet<string> {
     return new Set(Object.keys(this.policy().quotas));

@@ -69,6 +69,9 @@ export interface TenantStatus {
   >;
 }
 
+/** A job's state: waiting its turn, running, or running but waiting for its tenant's quota (its host slot given to others). */
+export type JobState = 'queued' | 'running' | 'waiting for quota';
+
 export interface SchedulerStatus {
   readonly slots: number;
   readonly draining: boolean;
@@ -78,5 +81,5 @@ export interface SchedulerStatus {
   /** Per device: its busy seconds and each tenant's share of them. */
   readonly devices: readonly { readonly name: string; readonly busySeconds: number; readonly shares: Readonly<Record<string, number>> }[];
   /** The asking tenant's own jobs. */
-  readonly jobs: readonly { readonly id: string; readonly kind: string; readonly state: 'queued' | 'running'; readonly seconds: number }[];
+  readonly jobs: readonly { readonly id: string; readonly kind: string; readonly state: JobState; readonly seconds: number }[];
 }
