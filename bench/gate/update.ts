@@ -7,12 +7,16 @@
 // (medianOfRuns in compare.ts), the rest come from latest.json. Every run must be of one class.
 // --tolerance NAME=FRACTION (repeatable): a timed ratio whose spread on this machine class is wider
 // than its default tolerance (withTolerances in compare.ts); say why in the note.
-// Run: node --import tsx bench/gate/update.ts --note "why the baseline changes" [--profile ci] [--also FILE ...] [--tolerance NAME=F ...] [--baseline FILE]
+// --only PREFIX (repeatable): only the metrics whose names start so take the runs' values; the
+// others keep the current baseline's (a change that touched one suite does not move the bars of
+// the others to a new draw of the machine).
+// Run: node --import tsx bench/gate/update.ts --note "why the baseline changes" [--profile ci] [--also FILE ...] [--tolerance NAME=F ...] [--only PREFIX ...] [--baseline FILE]
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Baseline, baselinePathFor, classOfRun, latestPath, readLatest } from './files.js';
+import { existsSync } from 'node:fs';
+import { type Baseline, baselinePathFor, classOfRun, latestPath, readBaseline, readLatest } from './files.js';
 import { medianOfRuns, withTolerances } from './compare.js';
 import { type ProfileName, PROFILES } from './profile.js';
 
@@ -24,6 +28,7 @@ const { values: args } = parseArgs({
     baseline: { type: 'string' },
     also: { type: 'string', multiple: true, default: [] },
     tolerance: { type: 'string', multiple: true, default: [] },
+    only: { type: 'string', multiple: true, default: [] },
   },
   strict: true,
 });
@@ -64,9 +69,17 @@ try {
 } catch (e) {
   fail((e as Error).message);
 }
-const measured = [latest.date, ...others.map((r) => r.date)].join(', ');
-const baseline: Baseline = { note, profile: latest.profile, machineClass: cls, measured, machine: latest.machine, metrics };
+let measured = [latest.date, ...others.map((r) => r.date)].join(', ');
 const path = args.baseline ?? baselinePathFor(cls);
+if (args.only.length > 0) {
+  if (!existsSync(path)) fail(`--only keeps the other metrics of ${path}, which does not exist yet`);
+  const current = readBaseline(path);
+  const taken = (name: string): boolean => args.only.some((p) => name.startsWith(p));
+  const kept = new Map(current.metrics.map((m) => [m.name, m]));
+  metrics = metrics.map((m) => (taken(m.name) ? m : (kept.get(m.name) ?? m)));
+  measured = `${current.measured} (${args.only.join(', ')}: ${measured})`;
+}
+const baseline: Baseline = { note, profile: latest.profile, machineClass: cls, measured, machine: latest.machine, metrics };
 mkdirSync(dirname(path), { recursive: true });
 writeFileSync(path, `${JSON.stringify(baseline, null, 2)}\n`);
 console.log(
