@@ -220,6 +220,7 @@ function pricing(graph: CsrMatrix, bound: BoundWorkload, net: Interconnect, part
     const partition =
       parts === 1 ? partitionRows(graph, 1) : partitioner === 'metis' ? partitionMetis(graph, parts, options) : partitionRows(graph, parts, options);
     const stats = partitionStats(graph, partition);
+    const sum = weights ? weights.reduce((s, x) => s + x, 0) : parts;
     const ranks = stats.parts.map((p, r) => {
       const kind = alone[rankKinds[r]!]!;
       const share = (p.entries + p.rows) / total;
@@ -227,7 +228,7 @@ function pricing(graph: CsrMatrix, bound: BoundWorkload, net: Interconnect, part
       let exchangeSeconds = 0;
       if (parts > 1) for (const w of widths) exchangeSeconds += nodeExchange(p.peers, p.sends * w, p.halo * w, bytes, net);
       return {
-        weight: weights ? weights[r]! / weights.reduce((s, x) => s + x, 0) : 1 / parts,
+        weight: (weights ? weights[r]! : 1) / sum,
         rows: p.rows,
         share,
         computeSeconds,

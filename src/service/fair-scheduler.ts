@@ -18,7 +18,7 @@
 import { AbortedError, AccessError, describe, InvalidArgumentError, LimitError, SessionClosedError } from '../errors.js';
 import type { ServicePolicy, TenantPolicy } from './policy.js';
 import { HostSlots } from './host-slots.js';
-import { excludedDevices, nextRecordExpiry, QuotaAllowance, rateRefusal, type UseRecord } from './quotas.js';
+import { excludedDevices, nextRecordExpiry, QuotaAllowance, rateRefusal, recordUse, type UseRecord } from './quotas.js';
 import type { JobHandle, JobOutcome, JobSpec } from './jobs.js';
 import { deviceShares, type JobState, type SchedulerStatus, tenantStatus } from './scheduler-status.js';
 
@@ -267,6 +267,7 @@ export class FairScheduler {
 
   /** Start jobs while slots are free, in priority then fair order (or arrival order), among those the horizon has reached. */
   #pump(): void {
+    this.#host.resumeWaiting();
     while (this.#host.free) {
       const now = this.now();
       const heads: { t: TenantState; exclude: string[] }[] = [];
@@ -391,14 +392,7 @@ export class FairScheduler {
     t.vtime += (held - (job.charged ?? 0)) / t.policy.weight;
     t.meanHeld = t.meanHeld === undefined ? held : 0.75 * t.meanHeld + 0.25 * held;
     this.#meanHeld = 0.75 * this.#meanHeld + 0.25 * held;
-    for (const [d, s] of usage) {
-      t.busy.set(d, (t.busy.get(d) ?? 0) + s);
-      // What its run charged piece by piece is in the records already.
-      const rest = s - (job.allowance?.charged.get(d) ?? 0);
-      if (t.policy.quotas[d] && rest > 1e-12) t.recent.push({ at: now, device: d, seconds: rest });
-    }
-    // Forget records older than the longest window.
-    const longest = Math.max(0, ...Object.values(t.policy.quotas).map((q) => q.window));
-    while (t.recent.length > 0 && t.recent[0]!.at <= now - longest) t.recent.shift();
+    for (const [d, s] of usage) t.busy.set(d, (t.busy.get(d) ?? 0) + s);
+    recordUse(t.policy, t.recent, usage, job.allowance?.charged, now);
   }
 }

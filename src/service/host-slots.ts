@@ -16,9 +16,8 @@ export class HostSlots {
     return this.#running;
   }
 
-  /** Whether a new job may start: a slot is free and no job waits to resume. */
+  /** Whether a slot is free (call `resumeWaiting` first: jobs that waited for their quota go before new ones). */
   get free(): boolean {
-    this.#resumeWaiting();
     return this.#running < this.slots;
   }
 
@@ -56,7 +55,8 @@ export class HostSlots {
     });
   }
 
-  #resumeWaiting(): void {
+  /** Give the free slots to the jobs whose quota wait has ended, first come first. */
+  resumeWaiting(): void {
     while (this.#running < this.slots && this.#resuming.length > 0) this.#resuming.shift()!();
   }
 }

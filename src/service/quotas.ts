@@ -27,6 +27,25 @@ export function excludedDevices(policy: TenantPolicy, recent: readonly UseRecord
   return [...out];
 }
 
+/**
+ * Record a finished job's `usage` on the devices its tenant has quotas on, less what its run
+ * already charged piece by piece (`charged`), and forget records older than the longest window.
+ */
+export function recordUse(
+  policy: TenantPolicy,
+  recent: UseRecord[],
+  usage: ReadonlyMap<string, number>,
+  charged: ReadonlyMap<string, number> | undefined,
+  now: number,
+): void {
+  for (const [d, s] of usage) {
+    const rest = s - (charged?.get(d) ?? 0);
+    if (policy.quotas[d] && rest > 1e-12) recent.push({ at: now, device: d, seconds: rest });
+  }
+  const longest = Math.max(0, ...Object.values(policy.quotas).map((q) => q.window));
+  while (recent.length > 0 && recent[0]!.at <= now - longest) recent.shift();
+}
+
 /** Seconds from `now` until the first of these tenants' records under a quota leaves its window (Infinity: none). */
 export function nextRecordExpiry(tenants: readonly { readonly policy: TenantPolicy; readonly recent: readonly UseRecord[] }[], now: number): number {
   let soonest = Infinity;
