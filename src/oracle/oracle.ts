@@ -11,6 +11,7 @@
 import type { System } from '../devices/system.js';
 import { checkSystem } from '../devices/system.js';
 import { describe, InvalidArgumentError } from '../errors.js';
+import { median } from '../stats.js';
 import { Evaluator, type Constraints, type Metrics } from '../scheduler/evaluate.js';
 import { type Choice, type CostSource, CostTable, type SpaceOptions, splitChoice } from '../scheduler/space.js';
 import type { BoundWorkload } from '../workloads/bind.js';
@@ -75,8 +76,7 @@ export interface ScoredMapping {
 
 /** The median over rounds of each figure, taken apart (makespan and energy need not share a round). */
 function roundMedian(rounds: readonly Metrics[]): RoundFigures {
-  const mid = (xs: number[]): number => xs.sort((a, b) => a - b)[xs.length >> 1]!;
-  return { makespan: mid(rounds.map((m) => m.makespan)), energy: mid(rounds.map((m) => m.energy)) };
+  return { makespan: median(rounds.map((m) => m.makespan)), energy: median(rounds.map((m) => m.energy)) };
 }
 
 const piecesOf = (i: number, choices: readonly Choice[]): PieceOfWork[] =>
