@@ -82,9 +82,9 @@ void spmm(const HostCsr& a, int64_t k, int reps, const char* prec) {
   l.col_idx = d_ci;
   int sms = 1;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-  const dype::cuda::SpmmPlan plan_auto = dype::cuda::plan_spmm(a.rows, a.nnz, max_row, k, sms, dype::cuda::kAuto);
-  const dype::cuda::SpmmPlan plan_row = dype::cuda::plan_spmm(a.rows, a.nnz, max_row, k, sms, dype::cuda::kRowSplit);
-  const dype::cuda::SpmmPlan plan_nnz = dype::cuda::plan_spmm(a.rows, a.nnz, max_row, k, sms, dype::cuda::kNnzSplit);
+  const dype::cuda::SpmmPlan plan_auto = dype::cuda::plan_spmm(a.rows, a.nnz, max_row, k, sms, dype::cuda::kAuto, static_cast<int>(sizeof(T)));
+  const dype::cuda::SpmmPlan plan_row = dype::cuda::plan_spmm(a.rows, a.nnz, max_row, k, sms, dype::cuda::kRowSplit, static_cast<int>(sizeof(T)));
+  const dype::cuda::SpmmPlan plan_nnz = dype::cuda::plan_spmm(a.rows, a.nnz, max_row, k, sms, dype::cuda::kNnzSplit, static_cast<int>(sizeof(T)));
   auto run = [&](const dype::cuda::SpmmPlan& p) { CHECK(dype::cuda::spmm<T>(nullptr, l, d_val, d_x, k, d_y, d_err, p)); };
   const double row_ms = time_ms(reps, [&] { run(plan_row); });
   const double nnz_ms = time_ms(reps, [&] { run(plan_nnz); });
@@ -92,33 +92,52 @@ void spmm(const HostCsr& a, int64_t k, int reps, const char* prec) {
   dype::cuda::SpmmPlan plan_scalar = plan_auto;
   plan_scalar.vector = false;
   const double scalar_ms = time_ms(reps, [&] { run(plan_scalar); });
-  std::vector<T> y_scalar(y_elems);
-  run(plan_scalar);
-  CHECK(cudaMemcpy(y_scalar.data(), d_y, y_elems * sizeof(T), cudaMemcpyDeviceToHost));
-  // Check our row-split result against a CPU reference on sampled rows, and nnz split against it.
-  std::vector<T> y_row(y_elems), y_nnz(y_elems);
-  run(plan_row);
-  CHECK(cudaMemcpy(y_row.data(), d_y, y_elems * sizeof(T), cudaMemcpyDeviceToHost));
-  run(plan_nnz);
-  CHECK(cudaMemcpy(y_nnz.data(), d_y, y_elems * sizeof(T), cudaMemcpyDeviceToHost));
+  // The nnz split as it was before chunk tables: a binary search per chunk, chunks of 32-256.
+  dype::cuda::SpmmPlan plan_search = plan_nnz;
+  plan_search.chunk_table = false;
+  {
+    const double threads = static_cast<double>(sms) * 2048.0;
+    const double target = static_cast<double>(a.nnz) / (4.0 * threads / plan_nnz.group);
+    plan_search.chunk = static_cast<int64_t>(std::min(k == 1 ? 64.0 : 256.0, std::max(k == 1 ? 8.0 : 32.0, std::floor(target))));
+  }
+  const double search_ms = time_ms(reps, [&] { run(plan_search); });
+  // Check a result against a CPU reference on sampled rows (relative to the sum of magnitudes).
+  const int64_t step = std::max<int64_t>(1, a.rows / 2000);
+  std::vector<T> y_host(y_elems);
+  auto worst_error = [&](const dype::cuda::SpmmPlan& p) {
+    run(p);
+    CHECK(cudaMemcpy(y_host.data(), d_y, y_elems * sizeof(T), cudaMemcpyDeviceToHost));
+    double worst = 0;
+    for (int64_t r = 0; r < a.rows; r += step) {
+      for (int64_t c = 0; c < k; ++c) {
+        double ref = 0, mag = 0;
+        for (int64_t j = a.rp[static_cast<size_t>(r)]; j < a.rp[static_cast<size_t>(r + 1)]; ++j) {
+          const double t = static_cast<double>(val[static_cast<size_t>(j)]) * static_cast<double>(x[static_cast<size_t>(a.ci[static_cast<size_t>(j)] * k + c)]);
+          ref += t;
+          mag += std::fabs(t);
+        }
+        worst = std::max(worst, std::fabs(static_cast<double>(y_host[static_cast<size_t>(r * k + c)]) - ref) / (mag + 1e-30));
+      }
+    }
+    return worst;
+  };
+  // The nnz split at every chunk size, each checked: what the plan's chunk rule is fitted to.
+  double worst_split = std::max({worst_error(plan_nnz), worst_error(plan_scalar), worst_error(plan_search)});
+  std::string sweep = "{";
+  for (int64_t chunk = 4; chunk <= 512; chunk *= 2) {
+    dype::cuda::SpmmPlan p = plan_nnz;
+    p.chunk = chunk;
+    const double ms = time_ms(reps, [&] { run(p); });
+    worst_split = std::max(worst_split, worst_error(p));
+    char item[64];
+    std::snprintf(item, sizeof item, "%s\"%lld\":%.6f", chunk == 4 ? "" : ",", static_cast<long long>(chunk), ms);
+    sweep += item;
+  }
+  sweep += "}";
+  const double worst_ref = worst_error(plan_row);
+  std::vector<T> y_row(y_host);
   int err = 0;
   CHECK(cudaMemcpy(&err, d_err, sizeof(int), cudaMemcpyDeviceToHost));
-  double worst_ref = 0, worst_split = 0;
-  const int64_t step = std::max<int64_t>(1, a.rows / 2000);
-  for (int64_t r = 0; r < a.rows; r += step) {
-    for (int64_t c = 0; c < k; ++c) {
-      double ref = 0, mag = 0;
-      for (int64_t j = a.rp[static_cast<size_t>(r)]; j < a.rp[static_cast<size_t>(r + 1)]; ++j) {
-        const double t = static_cast<double>(val[static_cast<size_t>(j)]) * static_cast<double>(x[static_cast<size_t>(a.ci[static_cast<size_t>(j)] * k + c)]);
-        ref += t;
-        mag += std::fabs(t);
-      }
-      const double scale = mag + 1e-30;
-      worst_ref = std::max(worst_ref, std::fabs(static_cast<double>(y_row[static_cast<size_t>(r * k + c)]) - ref) / scale);
-      worst_split = std::max(worst_split, std::fabs(static_cast<double>(y_nnz[static_cast<size_t>(r * k + c)]) - ref) / scale);
-      worst_split = std::max(worst_split, std::fabs(static_cast<double>(y_scalar[static_cast<size_t>(r * k + c)]) - ref) / scale);
-    }
-  }
   double cus_ms = -1, cus_diff = -1;
   std::string cus_alg = "none";
 #ifndef DYPE_NO_CUSPARSE
@@ -200,12 +219,14 @@ void spmm(const HostCsr& a, int64_t k, int reps, const char* prec) {
   const double bytes = static_cast<double>(a.rows + 1) * 8 + static_cast<double>(a.nnz) * (4 + sizeof(T)) +
                        static_cast<double>(a.cols + a.rows) * static_cast<double>(k) * sizeof(T);
   std::printf("{\"kind\":\"spmm\",\"precision\":\"%s\",\"k\":%lld,\"rows\":%lld,\"nnz\":%lld,\"maxRow\":%lld,"
-              "\"autoStrategy\":\"%s\",\"group\":%d,\"rowMs\":%.6f,\"nnzMs\":%.6f,\"autoMs\":%.6f,\"scalarMs\":%.6f,\"cusparseMs\":%.6f,"
+              "\"autoStrategy\":\"%s\",\"group\":%d,\"chunk\":%lld,\"rowMs\":%.6f,\"nnzMs\":%.6f,\"autoMs\":%.6f,\"scalarMs\":%.6f,"
+              "\"searchMs\":%.6f,\"searchChunk\":%lld,\"chunkMs\":%s,\"cusparseMs\":%.6f,"
               "\"cusparseAlg\":\"%s\",\"gflops\":%.3f,\"effectiveGBs\":%.3f,\"relErrRow\":%.3g,\"relErrNnz\":%.3g,"
               "\"relDiffCusparse\":%.3g,\"err\":%d}\n",
               prec, static_cast<long long>(k), static_cast<long long>(a.rows), static_cast<long long>(a.nnz),
               static_cast<long long>(max_row), plan_auto.strategy == dype::cuda::kNnzSplit ? "nnz-split" : "row-split", plan_auto.group,
-              row_ms, nnz_ms, auto_ms, scalar_ms, cus_ms, cus_alg.c_str(), flops / (auto_ms * 1e-3) / 1e9, bytes / (auto_ms * 1e-3) / 1e9,
+              static_cast<long long>(plan_nnz.chunk), row_ms, nnz_ms, auto_ms, scalar_ms, search_ms,
+              static_cast<long long>(plan_search.chunk), sweep.c_str(), cus_ms, cus_alg.c_str(), flops / (auto_ms * 1e-3) / 1e9, bytes / (auto_ms * 1e-3) / 1e9,
               worst_ref, worst_split, cus_diff, err);
   cudaFree(d_rp);
   cudaFree(d_ci);

@@ -79,7 +79,7 @@ void bfs(const HostCsr& a, int sources, int reps) {
   int64_t levels = 0, bottom_levels = 0;
   for (int64_t src : pick_sources(a, sources)) {
     dype::cuda::BfsResult r;
-    auto run = [&](int direction) { CHECK(dype::cuda::bfs(nullptr, d.g, d.g, src, direction, 15.0, 18.0, w, &r)); };
+    auto run = [&](int direction) { CHECK(dype::cuda::bfs(nullptr, d.g, d.g, src, direction, 15.0, 18.0, w, dype::cuda::BfsStart{}, &r)); };
     const double ms_auto = time_ms(reps, [&] { run(0); });
     const double ms_td = time_ms(reps, [&] { run(1); });
     // The same search with the host reading the counters after every level (no batches).

@@ -272,14 +272,14 @@ async function endToEnd(): Promise<Record<string, unknown>[]> {
 
 function summary(records: Record<string, unknown>[]): string {
   const lines = [
-    '| input | k | prec | auto | rows ms | nnz ms | scalar loads ms | cuSPARSE ms | ours/cuSPARSE speed | GFLOP/s | GB/s |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| input | k | prec | auto | rows ms | nnz ms (chunk) | nnz ms, searched chunks (before) | scalar loads ms | cuSPARSE ms | ours/cuSPARSE speed | GFLOP/s | GB/s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of records.filter((r) => r['kind'] === 'spmm')) {
     const cus = r['cusparseMs'] as number;
     const ours = r['autoMs'] as number;
     lines.push(
-      `| ${r['input']} | ${r['k']} | ${r['precision']} | ${r['autoStrategy']} | ${(r['rowMs'] as number).toFixed(3)} | ${(r['nnzMs'] as number).toFixed(3)} | ${typeof r['scalarMs'] === 'number' ? r['scalarMs'].toFixed(3) : '-'} | ${cus > 0 ? cus.toFixed(3) : '-'} | ${cus > 0 ? (cus / ours).toFixed(2) : '-'} | ${(r['gflops'] as number).toFixed(0)} | ${(r['effectiveGBs'] as number).toFixed(0)} |`,
+      `| ${r['input']} | ${r['k']} | ${r['precision']} | ${r['autoStrategy']} | ${(r['rowMs'] as number).toFixed(3)} | ${(r['nnzMs'] as number).toFixed(3)} (${r['chunk']}) | ${typeof r['searchMs'] === 'number' ? r['searchMs'].toFixed(3) : '-'} | ${typeof r['scalarMs'] === 'number' ? r['scalarMs'].toFixed(3) : '-'} | ${cus > 0 ? cus.toFixed(3) : '-'} | ${cus > 0 ? (cus / ours).toFixed(2) : '-'} | ${(r['gflops'] as number).toFixed(0)} | ${(r['effectiveGBs'] as number).toFixed(0)} |`,
     );
   }
   lines.push('', '| input | BFS ms (auto) | top-down only ms | host read per level ms | GTEPS | levels | mismatches |', '|---|---|---|---|---|---|---|');

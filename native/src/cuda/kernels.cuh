@@ -36,13 +36,17 @@ struct SpmmPlan {
   // Load X and store Y as float4 / double2 where k allows (k / width >= 8, aligned buffers);
   // the group then counts lanes over vector columns.
   bool vector = true;
+  // nnz split: read each chunk's first row from a table built by a small kernel before it, instead
+  // of a binary search per chunk (false: the search, kept for the benchmark's comparison).
+  bool chunk_table = true;
 };
 
 // Choose between the strategies from the row lengths: row split keeps each row in one group of
 // lanes (no atomics, no search) and wins until one row's work exceeds what an average group
 // does; past that the longest row serialises the kernel and nnz split (equal nonzeros per group,
-// rows that cross a chunk boundary combined with atomics) wins.
-SpmmPlan plan_spmm(int64_t m, int64_t nnz, int64_t max_row, int64_t k, int sms, int strategy);
+// rows that cross a chunk boundary combined with atomics) wins. `value_bytes` (4 or 8) sizes the
+// vector loads, which set how many lanes share a row and so the nnz split's chunk.
+SpmmPlan plan_spmm(int64_t m, int64_t nnz, int64_t max_row, int64_t k, int sms, int strategy, int value_bytes);
 
 // Y[m x k] = A * X[cols x k] (row-major, T = float or double). `values` may be null (a pattern
 // matrix: every stored entry is 1). Y is fully overwritten.

@@ -109,7 +109,7 @@ Status spmm_typed(const char* fn, const SpmmArgs& s, int strategy, Run* run) {
   a.nnz = nnz;
   a.row_ptr = d_rp;
   a.col_idx = d_ci;
-  const cuda::SpmmPlan plan = cuda::plan_spmm(m, nnz, max_row, k, probe().sms, strategy);
+  const cuda::SpmmPlan plan = cuda::plan_spmm(m, nnz, max_row, k, probe().sms, strategy, static_cast<int>(sizeof(T)));
   DYPE_CUDA_TRY(fn, "launching SpMM", cuda::spmm<T>(ctx.stream(), a, d_val, d_x, k, d_y, d_err, plan));
   DYPE_OK(ctx.mark(2));
   DYPE_OK(ctx.to_host(s.y, d_y, y_elems * sizeof(T)));

@@ -94,11 +94,12 @@ describe.skipIf(!probe.available)('inputs resident on a CUDA device', () => {
     const base = family('banded (FEM-like, f64 values)');
     const a = new CsrMatrix({ rows: base.rows, cols: base.cols, rowPtr: base.rowPtr.slice(), colIdx: base.colIdx.slice(), values: base.values!.slice() });
     const x = features(a, 4, 'f64');
-    const want = await device.run({ kind: 'spmm' }, { a, x });
     await device.prefetch!([a.colIdx, a.values!]);
     a.colIdx[3] = 1 << 30; // outside the matrix; the device copy still has the old index
     const got = await device.run({ kind: 'spmm' }, { a, x });
-    expect(firstDifference(got.output.data, want.output.data)).toBe(-1);
+    // Against the unspoilt matrix within rounding: the nnz split adds cut rows atomically, so two
+    // runs need not agree to the last bit.
+    expect(firstSpmmMismatch(base, x.data, 4, got.output.data, 0, base.rows)).toBe(-1);
     await device.release!([a.colIdx, a.values!]);
     // Released, the spoilt host index is read and refused with its position.
     await expect(device.run({ kind: 'spmm' }, { a, x })).rejects.toThrow(/colIdx\[3\] = 1073741824/);

@@ -6,6 +6,7 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "../kernels.cuh"
@@ -35,6 +36,35 @@ unsigned blocks_for(int64_t threads) {
   const int64_t want = (threads + kBlock - 1) / kBlock;
   const int64_t cap = static_cast<int64_t>(current_sms()) * 16;
   return static_cast<unsigned>(std::max<int64_t>(1, std::min(want, cap)));
+}
+
+// Stream-ordered scratch from the device's default memory pool (cudaMallocAsync). The pool is
+// told to keep up to 256 MiB between calls, so a kernel's small per-call scratch does not go back
+// to the driver each time. Null where the device has no memory pools or the allocation fails:
+// callers then take a path that needs no scratch.
+template <typename U>
+U* stream_scratch(cudaStream_t s, int64_t count) {
+  static std::atomic<int> pools[64];  // 0 not asked yet, 1 ready, -1 none
+  int dev = 0;
+  if (count <= 0 || cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return nullptr;
+  if (pools[dev].load() == 0) {
+    int supported = 0;
+    cudaMemPool_t pool;
+    bool ok = cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, dev) == cudaSuccess && supported != 0 &&
+              cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess;
+    if (ok) {
+      uint64_t keep = 256ull << 20;
+      ok = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess;
+    }
+    cudaGetLastError();
+    pools[dev].store(ok ? 1 : -1);
+  }
+  void* p = nullptr;
+  if (pools[dev].load() < 0 || cudaMallocAsync(&p, static_cast<size_t>(count) * sizeof(U), s) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return static_cast<U*>(p);
 }
 
 int pow2_at_least(int64_t v, int lo, int hi) {
