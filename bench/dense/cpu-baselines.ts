@@ -3,8 +3,9 @@
 // does, probes on), execute the `cpu alone` baseline as `--measure` does (5 timed runs of each
 // piece after a warm-up, median), and set the prediction beside the execution and beside the
 // uncertainty the plan states for the CPU's figures: the probes' spread (each operator's weighted
-// by its predicted time), and beside it that or the machine's speed drift measured at calibration, whichever
-// is larger (what `dype explore` now states for a real device; src/cli/commands/explore-spread.ts).
+// by its predicted time), and beside it the largest of that, the machine's speed drift measured at
+// calibration and the drift across the speed readings of earlier plans (what `dype explore`
+// states for a real device; src/cli/commands/explore-spread.ts, src/cost/speed-history.ts).
 // Run: node --import tsx bench/dense/cpu-baselines.ts [--workloads gcn,sage] [--datasets cora,4elt]
 
 import { parseArgs } from 'node:util';
@@ -12,7 +13,8 @@ import { loadCostModel } from '../../src/cost/store.js';
 import { CsrMatrix } from '../../src/data/csr.js';
 import { detectSystem } from '../../src/devices/system.js';
 import { measurePoints } from '../../src/cli/measure-points.js';
-import { realDeviceSpreads } from '../../src/cli/commands/explore-spread.js';
+import { realDeviceSpreads, statedSpread } from '../../src/cli/commands/explore-spread.js';
+import { observeSpeed, speedHistoryDrifts } from '../../src/cost/speed-history.js';
 import { explore } from '../../src/scheduler/schedule.js';
 import { median } from '../../src/stats.js';
 import { loadDataset } from '../common/datasets.js';
@@ -35,14 +37,15 @@ for (const workload of args.workloads.split(',')) {
     }
     const m = loaded.matrix;
     const data = new CsrMatrix({ rows: m.rows, cols: m.cols, rowPtr: m.rowPtr, colIdx: m.colIdx });
+    await observeSpeed(system); // as `dype explore` does before it plans
     const ex = await explore(workload, data, { system, model, maxPoints: 0 });
     const baseline = ex.baselines.find((b) => b.name === 'cpu alone');
     if (!baseline?.feasible || !baseline.genome) continue;
     const [executed] = (await measurePoints(ex, [baseline.genome], 5)).metrics;
     // What `dype explore` states for the CPU (explore-spread.ts): the probes' spread, weighted by time.
-    const spread = realDeviceSpreads(ex).find((s) => s.device === 'cpu');
+    const spread = realDeviceSpreads(ex, await speedHistoryDrifts(system)).find((s) => s.device === 'cpu');
     const stated = spread?.probeSpread ?? 0;
-    const withDrift = Math.max(stated, spread?.speedDrift ?? 0);
+    const withDrift = spread ? statedSpread(spread) : 0;
     const ratio = baseline.time! / executed!.makespan;
     const ok = Math.abs(ratio - 1) <= stated;
     const okDrift = Math.abs(ratio - 1) <= withDrift;

@@ -34,20 +34,25 @@ export function driftOf(readings: readonly number[]): number | undefined {
 export class SpeedSentinel {
   private readonly graph = generate({ kind: 'kronecker', scale: 11, edgeFactor: 8, seed: 7 });
   private readonly x = denseFeatures({ rows: this.graph.cols, cols: 16, precision: 'f32', seed: 7 });
-  private readonly readings = new Map<string, number[]>();
+  private readonly readings = new Map<string, { readonly at: number; readonly seconds: number }[]>();
 
   /** Time the sentinel once on `device` (median of three calls; simulators are skipped: their speed does not move). */
   async sample(device: Device): Promise<void> {
     if (device.simulated || !device.capabilities.operators.includes('spmm')) return;
     const o = await observeDevice(device, 3, () => device.run({ kind: 'spmm' }, { a: this.graph, x: this.x }));
     const list = this.readings.get(device.name) ?? [];
-    list.push(o.seconds);
+    list.push({ at: Date.now(), seconds: o.seconds });
     this.readings.set(device.name, list);
+  }
+
+  /** `device`'s readings so far, with when each was taken (ms since the epoch). */
+  readingsOf(device: string): readonly { readonly at: number; readonly seconds: number }[] {
+    return this.readings.get(device) ?? [];
   }
 
   /** The drift of `device`'s readings, and how many there were. */
   drift(device: string): { readonly drift: number; readonly readings: number } | undefined {
-    const list = this.readings.get(device) ?? [];
+    const list = (this.readings.get(device) ?? []).map((r) => r.seconds);
     const drift = driftOf(list);
     return drift === undefined ? undefined : { drift, readings: list.length };
   }

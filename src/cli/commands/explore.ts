@@ -16,7 +16,8 @@ import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from 
 import { UsageError } from '../usage-error.js';
 import { emptyChartInput, emptyJson, emptyPage, printEmpty } from './explore-empty.js';
 import { type Measured, measure, measuredNote, measuredOf, sameGenome } from './explore-measure.js';
-import { realDeviceSpreads, spreadLines } from './explore-spread.js';
+import { observeSpeed, speedHistoryDrifts } from '../../cost/speed-history.js';
+import { type RealDeviceSpread, realDeviceSpreads, spreadLines } from './explore-spread.js';
 import { describeInput, describeSystem, jsonHead, modelLine } from './plan-text.js';
 
 export const DEFAULT_FRONT_PLOT = 'dype-front.png';
@@ -112,6 +113,8 @@ export async function exploreCommand(argv: readonly string[], out: (s: string) =
   const args = await planArgs('explore', values, positionals);
   try {
     let plan: Plan;
+    // The real devices' speed now, kept with the readings of earlier plans (cost/speed-history.ts).
+    if (!served) await observeSpeed(args.system);
     try {
       plan = served ? await servedPlan(args, points, values) : await schedulePlan(args, { maxPoints: points });
     } catch (e) {
@@ -133,16 +136,17 @@ export async function exploreCommand(argv: readonly string[], out: (s: string) =
       return;
     }
     const measured = values['measure'] ? await measure(plan, repeats) : undefined;
-    const report = exploreJson(args, plan, measured, path ?? null);
+    const spreads = realDeviceSpreads(plan, served ? undefined : await speedHistoryDrifts(args.system));
+    const report = exploreJson(args, plan, measured, spreads, path ?? null);
     if (path !== undefined && format !== undefined) {
       const spec = frontChart({ ...chartInput(args, plan, measured), ...size });
-      await writeChart('explore', spec, path, format, `dype explore: ${args.workloadLabel} on ${args.input.label}`, frontPage(args, plan, measured));
+      await writeChart('explore', spec, path, format, `dype explore: ${args.workloadLabel} on ${args.input.label}`, frontPage(args, plan, measured, spreads));
     }
     if (values['json']) {
       out(JSON.stringify(report, null, 2));
       return;
     }
-    printReport(out, args, plan, measured, path);
+    printReport(out, args, plan, measured, spreads, path);
   } finally {
     await args.system.dispose();
   }
@@ -213,7 +217,7 @@ function pointJson(plan: Plan, p: MappingPoint | BaselinePoint, m: Measured | un
 }
 
 /** The `--json` object (schema in docs/cli-json.md). */
-function exploreJson(args: PlanArgs, plan: Plan, m: Measured | undefined, plot: string | null): Record<string, unknown> {
+function exploreJson(args: PlanArgs, plan: Plan, m: Measured | undefined, spreads: readonly RealDeviceSpread[], plot: string | null): Record<string, unknown> {
   const chosenIndex = plan.front.findIndex((p) => sameGenome(p.genome, plan.chosen.genome));
   return {
     ...jsonHead('explore', args, plan),
@@ -234,7 +238,7 @@ function exploreJson(args: PlanArgs, plan: Plan, m: Measured | undefined, plot: 
       sameAsFront: b.genome ? plan.front.findIndex((p) => sameGenome(p.genome, b.genome)) + 1 || null : null,
     })),
     measured: m ? { repeats: m.repeats, pieces: m.result.pieces, note: measuredNote(plan, m) } : null,
-    realDevices: realDeviceSpreads(plan),
+    realDevices: spreads,
     plot,
   };
 }
@@ -248,7 +252,14 @@ function shownRows(n: number, chosen: number): number[] {
   return [...rows].sort((a, b) => a - b);
 }
 
-function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, m: Measured | undefined, plot: string | undefined): void {
+function printReport(
+  out: (s: string) => void,
+  args: PlanArgs,
+  plan: Plan,
+  m: Measured | undefined,
+  spreads: readonly RealDeviceSpread[],
+  plot: string | undefined,
+): void {
   out(
     `${args.workloadLabel} on ${args.input.label}: ${describeInput(args.input)} (${args.input.origin === 'file' ? 'loaded' : 'generated'} in ${formatMs(args.input.ms)})`,
   );
@@ -297,15 +308,15 @@ function printReport(out: (s: string) => void, args: PlanArgs, plan: Plan, m: Me
       ? `Predicted: the cost model's figures. Executed, ${m.result.pieces.measured + m.result.pieces.simulated + m.result.pieces.roofline} distinct pieces executed: ${measuredNote(plan, m)}.`
       : 'Every time and energy above is predicted by the cost model (modelled), per run; --measure executes the front.',
   );
-  for (const line of spreadLines(realDeviceSpreads(plan))) out(line);
+  for (const line of spreadLines(spreads)) out(line);
   out('\nWhy this plan:');
   for (const line of plan.explanation.summary.slice(1)) out(`  ${line}`);
   if (plot !== undefined) out(`\nChart: ${plot} (every evaluated mapping, the front, the baselines, the chosen plan)`);
 }
 
 /** What printReport prints, as text for the HTML page. */
-function frontPage(args: PlanArgs, plan: Plan, m: Measured | undefined): string {
+function frontPage(args: PlanArgs, plan: Plan, m: Measured | undefined, spreads: readonly RealDeviceSpread[]): string {
   const lines: string[] = [];
-  printReport((l) => void lines.push(l), args, plan, m, undefined);
+  printReport((l) => void lines.push(l), args, plan, m, spreads, undefined);
   return lines.join('\n');
 }
