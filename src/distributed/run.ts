@@ -4,9 +4,12 @@
 // sparse value, all under one partition of the graph's vertices); a dense value with one row per
 // vertex is distributed the same way (each rank its vertices' rows); a smaller dense value (a
 // weight matrix) is replicated. SpMM and SpMV exchange their halos, BFS searches across ranks,
-// and GEMM, ReLU, affine and add run on each rank's own rows without communication.
+// and GEMM, ReLU, affine and add run on each rank's own rows without communication. A rank's
+// sparse products run on a device of its node where one is given (`device`), the rest on its
+// host CPU.
 
 import type { CsrMatrix } from '../data/csr.js';
+import type { Device, TimeSource } from '../devices/device.js';
 import { DenseMatrix } from '../data/dense.js';
 import { metisAvailable, partitionMetis, partitionRows, type RowPartition } from '../data/partition.js';
 import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
@@ -19,7 +22,7 @@ import { distributedBfs } from './bfs.js';
 import { gatherRows, gatherVertices } from './gather.js';
 import { DistributedCsr } from './halo.js';
 import type { Communicator } from './mpi.js';
-import { distributedSpmm, localRowsOf } from './spmm.js';
+import { checkDevice, distributedSpmm, localRowsOf } from './spmm.js';
 
 export interface RunDistributedOptions {
   /** Overrides of the workload's `params`. */
@@ -33,6 +36,20 @@ export interface RunDistributedOptions {
    * a faster node takes more). The same on every rank. @default equal shares
    */
   readonly weights?: readonly number[];
+  /**
+   * This rank's device for the sparse products (SpMM, SpMV): a device of the node it runs on,
+   * such as the GPU `planNodes` gave the node its share for. Other operators run on the rank's
+   * host CPU. Ranks may pass different devices (or none: the host's kernels). @default none
+   */
+  readonly device?: Device;
+}
+
+/** One sparse product of a rank: where it ran and its seconds there (interior plus boundary rows). */
+export interface RankProduct {
+  readonly op: string;
+  readonly device: string;
+  readonly seconds: number;
+  readonly source: TimeSource;
 }
 
 export interface DistributedRunResult {
@@ -45,6 +62,8 @@ export interface DistributedRunResult {
   readonly seconds: number;
   /** Bytes this rank sent in the operators' exchanges. */
   readonly bytesSent: number;
+  /** This rank's sparse products, in order: on which device and how long it reported. */
+  readonly products: readonly RankProduct[];
 }
 
 /** Where a value lives: a distributed sparse matrix, a vertex-distributed dense or depths value (rows in its layout's order), or replicated. */
@@ -73,11 +92,15 @@ export async function runDistributed(
   options: RunDistributedOptions = {},
 ): Promise<DistributedRunResult> {
   const fn = 'runDistributed';
-  const opts = checkOptions(fn, options, ['params', 'seed', 'partitioner', 'weights']);
+  const opts = checkOptions(fn, options, ['params', 'seed', 'partitioner', 'weights', 'device']);
   const bound = bindWorkload(resolveWorkload(fn, workload), data, {
     ...(opts.params ? { params: opts.params } : {}),
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
   });
+  // Checked before any collective: a rank that cannot run its products stops before the exchanges
+  // (the other ranks' collectives then end as for a rank that died, rank-failure.test.ts).
+  if (opts.device !== undefined && bound.ops.some((o) => o.kind === 'spmm' || o.kind === 'spmv'))
+    checkDevice(fn, opts.device, bound.ops.some((o) => o.kind === 'spmm') ? 'spmm' : 'spmv', bound.precision);
   const sparse = bound.values.filter((v) => v.kind === 'sparse');
   if (sparse.length === 0) throw new UnsupportedError(`${fn}: workload ${bound.name} has no sparse input to partition`);
   const n = sparse[0]!.rows;
@@ -108,16 +131,18 @@ export async function runDistributed(
   }
   const t0 = performance.now();
   let bytesSent = 0;
+  const products: RankProduct[] = [];
   for (const op of bound.ops) {
     const x = op.operands.map((k) => placed[k]!);
-    const { value, bytes } = await runOp(fn, comm, op, x);
+    const { value, bytes, product } = await runOp(fn, comm, op, x, opts.device);
     placed[op.output] = value;
     bytesSent += bytes;
+    if (product) products.push(product);
   }
   const seconds = (performance.now() - t0) / 1000;
   const outputs: Record<string, Value> = {};
   for (const o of bound.outputs) outputs[bound.values[o]!.name] = await gathered(comm, placed[o]!, n);
-  return { outputs, bound, partition, seconds, bytesSent };
+  return { outputs, bound, partition, seconds, bytesSent, products };
 }
 
 /** A dense operand in `layout`'s row order (vertex-distributed values of another layout reordered locally). */
@@ -133,7 +158,13 @@ function rowsIn(layout: DistributedCsr, p: Placed, fn: string, op: BoundOp): Den
   return out;
 }
 
-async function runOp(fn: string, comm: Communicator, op: BoundOp, x: Placed[]): Promise<{ value: Placed; bytes: number }> {
+async function runOp(
+  fn: string,
+  comm: Communicator,
+  op: BoundOp,
+  x: Placed[],
+  device: Device | undefined,
+): Promise<{ value: Placed; bytes: number; product?: RankProduct }> {
   const local = (p: Placed): { layout: DistributedCsr | undefined; data: DenseMatrix } =>
     p.at === 'rows' ? { layout: p.layout, data: p.data } : p.at === 'replicated' ? { layout: undefined, data: p.data } : unsupported(fn, op, p.at);
   const place = (layout: DistributedCsr | undefined, data: DenseMatrix): Placed => (layout ? { at: 'rows', layout, data } : { at: 'replicated', data });
@@ -142,8 +173,9 @@ async function runOp(fn: string, comm: Communicator, op: BoundOp, x: Placed[]): 
     case 'spmv': {
       const s = x[0]!;
       if (s.at !== 'sparse') return unsupported(fn, op, s.at);
-      const r = await distributedSpmm(comm, s.dist, rowsIn(s.dist, x[1]!, fn, op));
-      return { value: { at: 'rows', layout: s.dist, data: r.y }, bytes: r.bytesSent };
+      const r = await distributedSpmm(comm, s.dist, rowsIn(s.dist, x[1]!, fn, op), device ? { device } : {});
+      const product = { op: op.id, device: r.device, seconds: r.times.interior + r.times.boundary, source: r.source };
+      return { value: { at: 'rows', layout: s.dist, data: r.y }, bytes: r.bytesSent, product };
     }
     case 'bfs':
     case 'msbfs': {

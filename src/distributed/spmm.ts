@@ -1,9 +1,12 @@
 // Distributed SpMM and SpMV: each rank multiplies its own rows, Y_local = A_local * X, where X's
 // rows are partitioned as A's. The rows of X a rank's rows read from other ranks (its halo) come
 // by one alltoallv, started before anything else; the interior rows, which read only the rank's
-// own rows of X, are computed while it travels, and the boundary rows after it has arrived.
+// own rows of X, are computed while it travels, and the boundary rows after it has arrived. The
+// products run on the host's kernels, or on a device of the rank's node (`device`): a node with a
+// GPU computes its larger share there.
 
 import { DenseMatrix, type DenseArray } from '../data/dense.js';
+import type { Device, TimeSource } from '../devices/device.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { checkOptions } from '../validate.js';
 import { spmmTimed } from '../kernels/spmm.js';
@@ -32,6 +35,20 @@ export interface DistributedProduct {
   readonly times: DistributedTimes;
   /** Bytes this rank sent in the exchange. */
   readonly bytesSent: number;
+  /** Where the products ran: `host` (the native kernels) or the device's name. */
+  readonly device: string;
+  /** How the interior and boundary seconds were obtained: measured on real hardware or simulated. */
+  readonly source: TimeSource;
+}
+
+export interface DistributedSpmmOptions {
+  /** Receives Y instead of a new matrix (`localRows x k`, x's precision). */
+  readonly out?: DenseMatrix;
+  /**
+   * Run the products on this device of the rank's node (its `run`, row ranges of the local
+   * matrix) instead of the host's kernels; its seconds and their source are reported.
+   */
+  readonly device?: Device;
 }
 
 const alloc = (x: DenseArray, n: number): DenseArray => (x instanceof Float32Array ? new Float32Array(n) : new Float64Array(n));
@@ -52,10 +69,12 @@ export async function distributedSpmm(
   comm: Communicator,
   dist: DistributedCsr,
   x: DenseMatrix,
-  options: { readonly out?: DenseMatrix } = {},
+  options: DistributedSpmmOptions = {},
 ): Promise<DistributedProduct> {
   const fn = 'distributedSpmm';
-  checkOptions(fn, options, ['out']);
+  checkOptions(fn, options, ['out', 'device']);
+  const { device } = options;
+  if (device !== undefined) checkDevice(fn, device, x.cols === 1 ? 'spmv' : 'spmm', x.precision);
   if (!(x instanceof DenseMatrix)) throw new InvalidArgumentError(`${fn}: x must be a DenseMatrix, got ${describe(x)}`);
   if (x.rows !== dist.localRows)
     throw new InvalidArgumentError(
@@ -88,16 +107,36 @@ export async function distributedSpmm(
     throw new InvalidArgumentError(`${fn}: out must be a ${own}x${k} ${x.precision} DenseMatrix, got ${describe(out)}`);
   const y = out ?? new DenseMatrix(own, k, alloc(x.data, own * k), { allowNonFinite: true });
   const view = (b: number, e: number): DenseMatrix => new DenseMatrix(e - b, k, y.data.subarray(b * k, e * k), { allowNonFinite: true });
-  const interior = dist.interior > 0 ? (await spmmTimed(fn, dist.local, xs, { rows: [0, dist.interior], out: view(0, dist.interior) })).seconds : 0;
+  const rows = async (b: number, e: number): Promise<number> => {
+    if (e <= b) return 0;
+    if (device === undefined) return (await spmmTimed(fn, dist.local, xs, { rows: [b, e], out: view(b, e) })).seconds;
+    const r = await device.run({ kind: k === 1 ? 'spmv' : 'spmm' }, { a: dist.local, x: xs }, [b, e]);
+    view(b, e).data.set(r.output.data);
+    return r.seconds;
+  };
+  const interior = await rows(0, dist.interior);
   const { seconds: exchangeSeconds } = await exchange;
   const t2 = performance.now();
-  const boundary = own > dist.interior ? (await spmmTimed(fn, dist.local, xs, { rows: [dist.interior, own], out: view(dist.interior, own) })).seconds : 0;
+  const boundary = await rows(dist.interior, own);
   const t3 = performance.now();
   return {
     y,
     times: { total: (t3 - t0) / 1000, pack: (t1 - t0) / 1000, interior, overlapped: (t2 - t1) / 1000, boundary, exchange: exchangeSeconds },
     bytesSent: sendBuf.byteLength,
+    device: device?.name ?? 'host',
+    source: device === undefined || !device.simulated ? 'measured' : 'simulated',
   };
+}
+
+/** A device that can run `kind` in `precision`, or a typed error naming what it lacks. */
+export function checkDevice(fn: string, device: Device, kind: 'spmm' | 'spmv', precision: string): void {
+  const caps = (device as Partial<Device> | null)?.capabilities;
+  if (typeof (device as Partial<Device> | null)?.run !== 'function' || caps === undefined)
+    throw new InvalidArgumentError(`${fn}: device must be a device of a System, got ${describe(device)}`);
+  if (!caps.operators.includes(kind) || !caps.precisions.includes(precision as never))
+    throw new InvalidArgumentError(
+      `${fn}: device ${device.name} cannot run ${kind} in ${precision} (it runs ${caps.operators.join(', ')} in ${caps.precisions.join(', ')})`,
+    );
 }
 
 /** This rank's rows of a whole `rows x k` matrix, in the distributed matrix's local order. */

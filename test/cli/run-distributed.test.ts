@@ -1,7 +1,8 @@
 // `dype run --distributed` as a user runs it: under mpirun (2 ranks) the built CLI runs GCN across
 // the ranks and rank 0 alone reports, with --check, outputs within 1e-5 of the single-process
-// reference; without a launcher it exits 1 with a line that says how to launch; its flags are
-// refused where they do not apply.
+// reference, also with each rank's sparse products on its node's GPU (--rank-device); without a
+// launcher it exits 1 with a line that says how to launch; its flags are refused where they do
+// not apply.
 
 import { describe, expect, it } from 'vitest';
 import { mpiInfo } from '../../src/distributed/mpi.js';
@@ -23,8 +24,17 @@ describe('dype run --distributed', () => {
       expect(report.bytesSent).toBeGreaterThan(0);
       expect(report.outputs).toHaveLength(1);
       expect(report.outputs[0]!.deviation).toBeLessThanOrEqual(1e-5);
+      // Each rank's sparse products on its node's (here simulated) GPU, outputs still equal.
+      const g = await mpirun(2, [builtCli, 'run', 'gcn', '--generate', 'kron12', '--distributed', '--rank-device', 'gpu', '--check', '--json'], {
+        cwd,
+        env: { DYPE_THREADS: '1' },
+      });
+      expect(g.code).toBe(0);
+      const onGpu = JSON.parse(g.out) as { ranksOnDevice: number; rankDevice: string; outputs: { deviation: number }[] };
+      expect([onGpu.rankDevice, onGpu.ranksOnDevice]).toEqual(['gpu', 2]);
+      expect(onGpu.outputs[0]!.deviation).toBeLessThanOrEqual(1e-5);
     },
-    120_000,
+    180_000,
   );
 
   it('without a launcher exits 1 saying how to launch; --check alone is a usage error', async () => {
@@ -35,5 +45,8 @@ describe('dype run --distributed', () => {
     const usage = await spawnCli(['run', 'bfs', '--generate', 'kron12', '--check'], { cwd });
     expect(usage.code).toBe(2);
     expect(usage.err).toMatch(/--check applies to --distributed runs only/);
+    const device = await spawnCli(['run', 'gcn', '--generate', 'kron12', '--rank-device', 'gpu'], { cwd });
+    expect(device.code).toBe(2);
+    expect(device.err).toMatch(/--rank-device applies to --distributed runs only/);
   }, 60_000);
 });

@@ -86,6 +86,7 @@ const FLAGS = {
   'no-bfs-levels': { type: 'boolean' },
   distributed: { type: 'boolean' },
   partitioner: { type: 'string' },
+  'rank-device': { type: 'string' },
   check: { type: 'boolean' },
   trace: { type: 'string' },
   'no-trace': { type: 'boolean' },
@@ -117,7 +118,8 @@ export async function runCommand(argv: readonly string[], out: (s: string) => vo
     return;
   }
   if (values['distributed']) return distributedRun(values, positionals, out);
-  for (const flag of ['partitioner', 'check']) if (values[flag] !== undefined) throw new UsageError(`run: --${flag} applies to --distributed runs only`);
+  for (const flag of ['partitioner', 'check', 'rank-device'])
+    if (values[flag] !== undefined) throw new UsageError(`run: --${flag} applies to --distributed runs only`);
   const plot = plotPath('run', values, DEFAULT_TIMELINE_PLOT);
   const format = plot !== undefined ? chartFormat('run', 'out', plot) : undefined;
   const trace = tracePath(values);
