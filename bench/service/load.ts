@@ -201,6 +201,25 @@ function summarise(o: Outcome) {
       }
     return s / weight(tenant);
   });
+  // The same cut device by device, as dominant-resource fairness sees it: each tenant's share of
+  // every device's seconds in flight, its largest share (the device it uses most of) over its
+  // weight. Unequal devices then count each on its own: a CGRA second is not a GPU second.
+  const byDevice = [...byTenant.values()].map((js) => {
+    const on = new Map<string, number>();
+    for (const r of js)
+      for (const w of r.work) {
+        const part = w.finish <= until ? 1 : w.start < until ? (until - w.start) / (w.finish - w.start) : 0;
+        for (const [d, sec] of Object.entries(w.devices)) on.set(d, (on.get(d) ?? 0) + sec * part);
+      }
+    return on;
+  });
+  const deviceTotal = new Map<string, number>();
+  for (const on of byDevice) for (const [d, sec] of on) deviceTotal.set(d, (deviceTotal.get(d) ?? 0) + sec);
+  const dominantShares = [...byTenant.keys()].map((tenant, i) => {
+    let top = 0;
+    for (const [d, sec] of byDevice[i]!) top = Math.max(top, sec / deviceTotal.get(d)!);
+    return top / weight(tenant);
+  });
   return {
     name: o.name,
     jobs: rs.length,
@@ -211,6 +230,7 @@ function summarise(o: Outcome) {
     // Tenant t0's own mean turnaround (the high-priority tenant in the priority rows).
     t0Mean: (byTenant.get('t0') ?? []).reduce((s, r) => s + r.turnaround, 0) / Math.max(1, (byTenant.get('t0') ?? []).length),
     jain: jain(workShares),
+    jainDominant: jain(dominantShares),
     jainJobs: jain(shares),
     wallSeconds: o.wallSeconds,
   };
@@ -272,7 +292,7 @@ const report: SuiteReport = {
   notes: [
     `Mix, each job alone (composed makespan): ${JOB_MIX.map((j, i) => `${j.workload}/${j.input} ${us(alone[i]!)} us`).join(', ')}.`,
     'Times are on the composed service clock: real CPU pieces as measured, simulated devices as simulated (modelled where simulators take part).',
-    "Jain's index: over each tenant's device seconds / weight on the machine by the time the first tenant was done (pieces, or operators under operator turns, finished by then, and the one running pro rata); 'whole jobs' counts only the jobs finished by then, the measure before. Saturated runs: every job arrives at 0, weights 1 and 2 in turn.",
+    "Jain's index: over each tenant's device seconds / weight on the machine by the time the first tenant was done (pieces, or operators under operator turns, finished by then, and the one running pro rata); 'by dominant share' over each tenant's largest share of any one device's seconds by then, over its weight (dominant-resource fairness: unequal devices each counted on its own); 'whole jobs' counts only the jobs finished by then, the measure before. Saturated runs: every job arrives at 0, weights 1 and 2 in turn.",
     "Load rising and falling: the arrival rate alternates between 1.8x and 0.2x the mean every 40 mean job times; 'planned as if idle' plans each job without the backlog (it still queues behind it): the ablation of backlog-aware planning.",
     'vs: each row against the first of its group (exclusive FCFS; exclusive FCFS saturated; shared with rising and falling load; operator turns, elastic; the same with priorities).',
     "Operator turns: up to `window` jobs open at once (settings), their operators taking turns on the machine's composed clock (earliest ready first), each job reserving its operators not started; 'elastic' re-plans a job's remaining operators at every turn against the queues and the reservations ahead of it, 'each plan as started' runs the plan it made at its start (the ablation of elasticity).",
@@ -291,6 +311,7 @@ const report: SuiteReport = {
         'mean (us)',
         't0 mean (us)',
         "Jain's index",
+        'by dominant share',
         'whole jobs',
         'wall (s)',
       ],
@@ -306,6 +327,7 @@ const report: SuiteReport = {
           us(r.mean),
           us(r.t0Mean),
           fixed(r.jain, 3),
+          fixed(r.jainDominant, 3),
           fixed(r.jainJobs, 3),
           fixed(r.wallSeconds, 1),
         ];

@@ -31,6 +31,8 @@ export interface OperatorPlacement {
   readonly finish: number;
   /** Device seconds its pieces took (what a fair share charges). */
   readonly seconds: number;
+  /** The same seconds by device name. */
+  readonly devices: Readonly<Record<string, number>>;
   /** When each device and link direction it used is free again, on the gate's clock. */
   readonly busyUntil: Readonly<Record<string, number>>;
 }
@@ -130,8 +132,13 @@ export class GatedTimeline {
     if (!Number.isFinite(start)) start = finish;
     this.first = Math.min(this.first, start);
     let seconds = 0;
-    for (const p of rec.parts) seconds += p.seconds;
-    return { start, finish, seconds, busyUntil };
+    const devices: Record<string, number> = {};
+    for (const p of rec.parts) {
+      seconds += p.seconds;
+      const name = this.names[p.device]!;
+      devices[name] = (devices[name] ?? 0) + p.seconds;
+    }
+    return { start, finish, seconds, devices, busyUntil };
   }
 
   private freeTimes(): Float64Array {

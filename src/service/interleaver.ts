@@ -67,7 +67,7 @@ export class Lane implements OperatorGate {
     if (placed) {
       this.#start = Math.min(this.#start, placed.start);
       this.#finish = Math.max(this.#finish, placed.finish);
-      if (placed.seconds > 0) this.#work.push({ start: placed.start, finish: placed.finish, seconds: placed.seconds });
+      if (placed.seconds > 0) this.#work.push({ start: placed.start, finish: placed.finish, seconds: placed.seconds, devices: placed.devices });
     }
     this.owner.release(this, placed);
   }

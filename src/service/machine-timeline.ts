@@ -43,6 +43,8 @@ export interface MachineWork {
   readonly finish: number;
   /** Device seconds (every device it used). */
   readonly seconds: number;
+  /** The same seconds by device (a fair share by device, or by dominant share, reads them). */
+  readonly devices: Readonly<Record<string, number>>;
 }
 
 export class MachineTimeline {

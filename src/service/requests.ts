@@ -164,7 +164,12 @@ async function runOnMachine(
   const backlog = state.machine.backlogAt(arrival);
   const result = await runPlan(plan, { ...options, backlog });
   // The run was composed behind the backlog its arrival found: its pieces' times count from the arrival.
-  const work = result.pieces.map((p) => ({ start: arrival + p.start, finish: arrival + p.finish, seconds: p.observedSeconds }));
+  const work = result.pieces.map((p) => ({
+    start: arrival + p.start,
+    finish: arrival + p.finish,
+    seconds: p.observedSeconds,
+    devices: Object.fromEntries(pieceUse(p.device, p.observedSeconds, p.steps)),
+  }));
   return { result, machine: { ...state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan), work } };
 }
 

@@ -39,15 +39,22 @@ describe('the operator interleaver', () => {
     await tick();
     await tick();
     expect(order).toEqual(['b']);
-    b.leave(0, { start: 3, finish: 4, seconds: 1, busyUntil: { gpu: 4 } });
+    b.leave(0, { start: 3, finish: 4, seconds: 1, devices: { gpu: 1 }, busyUntil: { gpu: 4 } });
     b.close();
     const turnA = await ta;
     expect(order).toEqual(['b', 'a']);
     expect(turnA.free['gpu']).toBe(4);
-    a.leave(0, { start: 5, finish: 6, seconds: 1, busyUntil: { cgra: 6 } });
+    a.leave(0, { start: 5, finish: 6, seconds: 1, devices: { cgra: 1 }, busyUntil: { cgra: 6 } });
     a.close();
     expect(m.snapshot()).toMatchObject({ gpu: 4, cgra: 6 });
-    expect(a.slot()).toEqual({ arrival: 0, start: 5, finish: 6, turnaround: 6, composed: true, work: [{ start: 5, finish: 6, seconds: 1 }] });
+    expect(a.slot()).toEqual({
+      arrival: 0,
+      start: 5,
+      finish: 6,
+      turnaround: 6,
+      composed: true,
+      work: [{ start: 5, finish: 6, seconds: 1, devices: { cgra: 1 } }],
+    });
   });
 
   it('counts as ahead the reservations of higher priority and of equal priority opened earlier', async () => {
@@ -145,7 +152,7 @@ describe('weighted fair turns', () => {
       for (const [name, seconds] of ops) {
         await lane.enter(0, 0, {});
         order.push(name);
-        lane.leave(0, { start: 0, finish: seconds, seconds, busyUntil: {} });
+        lane.leave(0, { start: 0, finish: seconds, seconds, devices: {}, busyUntil: {} });
       }
       lane.close();
     };

@@ -53,6 +53,12 @@ describe('operator turns on the served machine', () => {
       expect(m.start).toBeGreaterThanOrEqual(m.arrival);
       expect(m.finish).toBeGreaterThan(m.start);
       expect(m.turnaround).toBeCloseTo(m.finish - m.arrival, 12);
+      // Each operator's device seconds on the machine, by the devices its pieces ran on.
+      expect(m.work!.length).toBeGreaterThan(0);
+      for (const w of m.work!) {
+        expect(Object.values(w.devices).reduce((t, s) => t + s, 0)).toBeCloseTo(w.seconds, 12);
+        for (const d of Object.keys(w.devices)) expect(r.pieces.some((p) => p.device === d)).toBe(true);
+      }
     }
     const elastic = results.flatMap((r) => r.replans).filter((x) => x.reason.startsWith('elastic:'));
     expect(elastic.length).toBeGreaterThan(0);

@@ -56,6 +56,9 @@ it('spreads jobs that arrive together over the devices, so they co-run and finis
     for (const w of work) {
       expect(w.start).toBeGreaterThanOrEqual(r.machine!.start - 1e-12);
       expect(w.finish).toBeLessThanOrEqual(r.machine!.finish + 1e-12);
+      // The same seconds by device, on the devices the run used.
+      expect(Object.values(w.devices).reduce((t, s) => t + s, 0)).toBeCloseTo(w.seconds, 12);
+      for (const d of Object.keys(w.devices)) expect(r.pieces.some((p) => p.device === d)).toBe(true);
     }
   }
 });
