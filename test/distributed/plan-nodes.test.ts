@@ -6,32 +6,14 @@
 // Simulated node kinds with the spec model: nothing here depends on this machine's timings.
 
 import { expect, it } from 'vitest';
-import type { CsrMatrix } from '../../src/data/csr.js';
 import type { DenseMatrix } from '../../src/data/dense.js';
-import { buildSystem } from '../../src/devices/system.js';
 import { planNodes } from '../../src/distributed/nodes.js';
 import { runDistributed } from '../../src/distributed/run.js';
 import { InvalidArgumentError, UnsupportedError } from '../../src/errors.js';
-import { generate } from '../../src/generators/index.js';
 import { referenceValues } from '../../src/workloads/reference.js';
-import { specModel } from '../scheduler/schedule-fixtures.js';
+import { relativeDeviation } from '../support/compare.js';
 import { loopback } from './loopback.js';
-
-const graph = generate({ kind: 'grid', rows: 96, cols: 96, seed: 4 }) as CsrMatrix;
-const gpuNode = buildSystem({
-  name: 'gpu-node',
-  devices: [{ name: 'gpu', backend: 'gpu-sim' }],
-  links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
-});
-const cgraNode = buildSystem({ name: 'cgra-node', devices: [{ name: 'cgra', backend: 'cgra-sim' }] });
-const models = { gpu: specModel(gpuNode), cgra: specModel(cgraNode) };
-const cluster = (bytesPerSecond: number, latencySeconds = 0) => ({
-  nodes: [
-    { name: 'gpu', system: gpuNode },
-    { name: 'cgra', system: cgraNode, count: 3 },
-  ],
-  interconnect: { latencySeconds, bytesPerSecond, source: 'declared for the test' },
-});
+import { cluster, gpuNode, graph, models } from './node-kinds.js';
 
 it('gives each kind of node rows inverse to its predicted time when the network costs nothing', async () => {
   const plan = await planNodes('gcn', graph, cluster(1e30), { models });
@@ -83,13 +65,7 @@ it('splits the rows by the plan on every rank, with outputs equal to the referen
   const o = runs[0]!.bound.outputs[0]!;
   const got = runs[0]!.outputs[runs[0]!.bound.values[o]!.name] as DenseMatrix;
   const want = ref[o] as DenseMatrix;
-  let diff = 0;
-  let scale = 0;
-  for (let i = 0; i < want.data.length; i++) {
-    diff = Math.max(diff, Math.abs(got.data[i]! - want.data[i]!));
-    scale = Math.max(scale, Math.abs(want.data[i]!));
-  }
-  expect(diff).toBeLessThanOrEqual(1e-5 * scale);
+  expect(relativeDeviation(got.data, want.data)).toBeLessThanOrEqual(1e-5);
   const [one] = loopback(1);
   await expect(runDistributed(one!, 'gcn', graph, { weights: [1, 2] })).rejects.toThrow(/^runDistributed: weights must give each of the 1 ranks a share/);
 });

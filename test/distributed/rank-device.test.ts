@@ -4,38 +4,16 @@
 // host kernels (measured), with outputs equal to the reference, by the shares `planNodes` gave.
 
 import { expect, it } from 'vitest';
-import type { CsrMatrix } from '../../src/data/csr.js';
 import type { DenseMatrix } from '../../src/data/dense.js';
-import { buildSystem } from '../../src/devices/system.js';
 import { planNodes } from '../../src/distributed/nodes.js';
 import { runDistributed } from '../../src/distributed/run.js';
-import { generate } from '../../src/generators/index.js';
 import { referenceValues } from '../../src/workloads/reference.js';
-import { specModel } from '../scheduler/schedule-fixtures.js';
+import { relativeDeviation } from '../support/compare.js';
 import { loopback } from './loopback.js';
-
-const graph = generate({ kind: 'grid', rows: 96, cols: 96, seed: 4 }) as CsrMatrix;
-const gpuNode = buildSystem({
-  name: 'gpu-node',
-  devices: [{ name: 'gpu', backend: 'gpu-sim' }],
-  links: [{ between: ['host', 'gpu'], profile: 'pcie-gen5-x16' }],
-});
-const cgraNode = buildSystem({ name: 'cgra-node', devices: [{ name: 'cgra', backend: 'cgra-sim' }] });
+import { cluster, gpuNode, graph, models } from './node-kinds.js';
 
 it("runs each rank's products on its node's device, with outputs equal to the reference", async () => {
-  const models = { gpu: specModel(gpuNode), cgra: specModel(cgraNode) };
-  const plan = await planNodes(
-    'gcn',
-    graph,
-    {
-      nodes: [
-        { name: 'gpu', system: gpuNode, count: 1 },
-        { name: 'cgra', system: cgraNode, count: 3 },
-      ],
-      interconnect: { latencySeconds: 1e-6, bytesPerSecond: 1e10, source: 'declared for the test' },
-    },
-    { models },
-  );
+  const plan = await planNodes('gcn', graph, cluster(1e10, 1e-6), { models });
   const gpu = gpuNode.devices[0]!;
   const runs = await Promise.all(
     loopback(4).map((comm) => runDistributed(comm, 'gcn', graph, { partitioner: 'rows', weights: plan.weights, ...(comm.rank === 0 ? { device: gpu } : {}) })),
@@ -56,13 +34,7 @@ it("runs each rank's products on its node's device, with outputs equal to the re
   for (const r of runs) {
     const got = r.outputs[r.bound.values[o]!.name] as DenseMatrix;
     const want = ref[o] as DenseMatrix;
-    let diff = 0;
-    let scale = 0;
-    for (let i = 0; i < want.data.length; i++) {
-      diff = Math.max(diff, Math.abs(got.data[i]! - want.data[i]!));
-      scale = Math.max(scale, Math.abs(want.data[i]!));
-    }
-    expect(diff).toBeLessThanOrEqual(1e-5 * scale);
+    expect(relativeDeviation(got.data, want.data)).toBeLessThanOrEqual(1e-5);
   }
 });
 

@@ -34,3 +34,14 @@ export function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): num
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
   return -1;
 }
+
+/** The largest difference between two arrays over the largest magnitude of `want` (0: equal). */
+export function relativeDeviation(got: ArrayLike<number>, want: ArrayLike<number>): number {
+  let diff = 0;
+  let scale = 0;
+  for (let i = 0; i < want.length; i++) {
+    diff = Math.max(diff, Math.abs(got[i]! - want[i]!));
+    scale = Math.max(scale, Math.abs(want[i]!));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
