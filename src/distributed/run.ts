@@ -62,6 +62,11 @@ export interface DistributedRunResult {
   readonly seconds: number;
   /** Bytes this rank sent in the operators' exchanges. */
   readonly bytesSent: number;
+  /**
+   * Seconds this rank spent in the operators' exchanges (the halo alltoallv as MPI timed it, a
+   * search's per-level collectives): what `planNodes` and `predictExchange` predict.
+   */
+  readonly exchangeSeconds: number;
   /** This rank's sparse products, in order: on which device and how long it reported. */
   readonly products: readonly RankProduct[];
 }
@@ -131,18 +136,20 @@ export async function runDistributed(
   }
   const t0 = performance.now();
   let bytesSent = 0;
+  let exchangeSeconds = 0;
   const products: RankProduct[] = [];
   for (const op of bound.ops) {
     const x = op.operands.map((k) => placed[k]!);
-    const { value, bytes, product } = await runOp(fn, comm, op, x, opts.device);
+    const { value, bytes, exchange, product } = await runOp(fn, comm, op, x, opts.device);
     placed[op.output] = value;
     bytesSent += bytes;
+    exchangeSeconds += exchange;
     if (product) products.push(product);
   }
   const seconds = (performance.now() - t0) / 1000;
   const outputs: Record<string, Value> = {};
   for (const o of bound.outputs) outputs[bound.values[o]!.name] = await gathered(comm, placed[o]!, n);
-  return { outputs, bound, partition, seconds, bytesSent, products };
+  return { outputs, bound, partition, seconds, bytesSent, exchangeSeconds, products };
 }
 
 /** A dense operand in `layout`'s row order (vertex-distributed values of another layout reordered locally). */
@@ -164,7 +171,7 @@ async function runOp(
   op: BoundOp,
   x: Placed[],
   device: Device | undefined,
-): Promise<{ value: Placed; bytes: number; product?: RankProduct }> {
+): Promise<{ value: Placed; bytes: number; exchange: number; product?: RankProduct }> {
   const local = (p: Placed): { layout: DistributedCsr | undefined; data: DenseMatrix } =>
     p.at === 'rows' ? { layout: p.layout, data: p.data } : p.at === 'replicated' ? { layout: undefined, data: p.data } : unsupported(fn, op, p.at);
   const place = (layout: DistributedCsr | undefined, data: DenseMatrix): Placed => (layout ? { at: 'rows', layout, data } : { at: 'replicated', data });
@@ -175,7 +182,7 @@ async function runOp(
       if (s.at !== 'sparse') return unsupported(fn, op, s.at);
       const r = await distributedSpmm(comm, s.dist, rowsIn(s.dist, x[1]!, fn, op), device ? { device } : {});
       const product = { op: op.id, device: r.device, seconds: r.times.interior + r.times.boundary, source: r.source };
-      return { value: { at: 'rows', layout: s.dist, data: r.y }, bytes: r.bytesSent, product };
+      return { value: { at: 'rows', layout: s.dist, data: r.y }, bytes: r.bytesSent, exchange: r.times.exchange, product };
     }
     case 'bfs':
     case 'msbfs': {
@@ -184,31 +191,33 @@ async function runOp(
       const sources = op.kind === 'bfs' ? [op.source!] : Array.from(op.sources!);
       const depths: Int32Array[] = [];
       let bytes = 0;
+      let exchange = 0;
       for (const source of sources) {
         const r = await distributedBfs(comm, s.dist, source);
         depths.push(r.depths);
         bytes += r.levels.reduce((t, l) => t + l.bytesSent + l.controlBytes, 0);
+        exchange += r.levels.reduce((t, l) => t + l.exchangeSeconds, 0);
       }
-      return { value: { at: 'depths', layout: s.dist, data: depths }, bytes };
+      return { value: { at: 'depths', layout: s.dist, data: depths }, bytes, exchange };
     }
     case 'gemm': {
       const a = local(x[0]!);
       const w = x[1]!;
       if (w.at !== 'replicated') return unsupported(fn, op, `${w.at} (a weight matrix must have fewer rows than vertices)`);
-      return { value: place(a.layout, (await nativeGemm(a.data, w.data)).output), bytes: 0 };
+      return { value: place(a.layout, (await nativeGemm(a.data, w.data)).output), bytes: 0, exchange: 0 };
     }
     case 'relu': {
       const a = local(x[0]!);
-      return { value: place(a.layout, (await nativeRelu(a.data)).output), bytes: 0 };
+      return { value: place(a.layout, (await nativeRelu(a.data)).output), bytes: 0, exchange: 0 };
     }
     case 'affine': {
       const a = local(x[0]!);
-      return { value: place(a.layout, (await nativeAffine(a.data, op.scale ?? 1, op.shift ?? 0)).output), bytes: 0 };
+      return { value: place(a.layout, (await nativeAffine(a.data, op.scale ?? 1, op.shift ?? 0)).output), bytes: 0, exchange: 0 };
     }
     case 'add': {
       const a = local(x[0]!);
       const b = a.layout ? rowsIn(a.layout, x[1]!, fn, op) : local(x[1]!).data;
-      return { value: place(a.layout, (await nativeAdd(a.data, b)).output), bytes: 0 };
+      return { value: place(a.layout, (await nativeAdd(a.data, b)).output), bytes: 0, exchange: 0 };
     }
     default:
       throw new UnsupportedError(

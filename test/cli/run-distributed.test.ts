@@ -19,9 +19,18 @@ describe('dype run --distributed', () => {
       const r = await mpirun(2, [builtCli, 'run', 'gcn', '--generate', 'kron12', '--distributed', '--check', '--json'], { cwd, env: { DYPE_THREADS: '1' } });
       expect(r.err).toBe('');
       expect(r.code).toBe(0);
-      const report = JSON.parse(r.out) as { ranks: number; outputs: { name: string; deviation: number }[]; bytesSent: number };
+      const report = JSON.parse(r.out) as {
+        ranks: number;
+        outputs: { name: string; deviation: number }[];
+        bytesSent: number;
+        seconds: number;
+        exchangeSeconds: number;
+      };
       expect(report.ranks).toBe(2);
       expect(report.bytesSent).toBeGreaterThan(0);
+      // The exchanges took time on some rank, and no more than that rank's operators in all.
+      expect(report.exchangeSeconds).toBeGreaterThan(0);
+      expect(report.exchangeSeconds).toBeLessThanOrEqual(report.seconds);
       expect(report.outputs).toHaveLength(1);
       expect(report.outputs[0]!.deviation).toBeLessThanOrEqual(1e-5);
       // Each rank's sparse products on its node's (here simulated) GPU, outputs still equal.

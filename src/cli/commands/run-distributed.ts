@@ -65,6 +65,8 @@ export async function distributedRun(values: FlagValues, positionals: readonly s
   await comm.allreduce(slowest, 'max');
   const bytes = Float64Array.of(r.bytesSent);
   await comm.allreduce(bytes, 'sum');
+  const exchange = Float64Array.of(r.exchangeSeconds);
+  await comm.allreduce(exchange, 'max');
   if (comm.rank === 0) {
     const graph = r.bound.values.find((v) => v.kind === 'sparse')!.data as CsrMatrix;
     const stats = partitionStats(graph, r.partition);
@@ -83,6 +85,7 @@ export async function distributedRun(values: FlagValues, positionals: readonly s
       haloRows: stats.haloTotal,
       imbalance: stats.imbalance,
       seconds: slowest[0]!,
+      exchangeSeconds: exchange[0]!,
       bytesSent: bytes[0]!,
       rankDevice: rankDevice ?? null,
       ranksOnDevice: onDevice[0]!,
@@ -94,7 +97,9 @@ export async function distributedRun(values: FlagValues, positionals: readonly s
       out(
         `Partition (${report.partitioner}): ${formatCount(stats.edgeCut)} entries cut, ${formatCount(stats.haloTotal)} halo rows, imbalance ${stats.imbalance.toFixed(2)}`,
       );
-      out(`Operators: ${formatSeconds(report.seconds)} on the slowest rank (measured), ${formatCount(report.bytesSent)} bytes exchanged`);
+      out(
+        `Operators: ${formatSeconds(report.seconds)} on the slowest rank (measured), ${formatCount(report.bytesSent)} bytes exchanged, at most ${formatSeconds(report.exchangeSeconds)} of a rank's time in the exchanges`,
+      );
       if (rankDevice !== undefined)
         out(
           `Sparse products on ${rankDevice} on ${report.ranksOnDevice} of ${comm.size} ranks (the others on their CPU kernels); a simulated device's seconds are simulated, the slowest rank's time above is the host's clock`,
