@@ -34,11 +34,15 @@ it('finishes accepted jobs, refuses new ones, then exits 0', async () => {
   const graphs = Array.from({ length: 12 }, (_, i) => kroneckerGraph({ scale: 13, edgeFactor: 16, seed: 10 + i }));
   for (const g of graphs) await a.upload(g);
   const accepted = graphs.map((g) => a.run('gcn', g, { probe: false }));
-  // The runs' requests are written once their data reference resolves (promise reactions, done
-  // before the next turn of the event loop); requests of one connection are taken in order, so
-  // once this status answers, the runs were accepted.
-  await new Promise((r) => setImmediate(r));
-  await a.status();
+  // A run's request is written once its data's content reference is computed, which can take
+  // more than a turn of the event loop (the hash of a large array runs off the main thread): ask
+  // until the server has taken all twelve, so the signal comes after they were accepted.
+  const taken = async (): Promise<number> => {
+    const me = (await a.status()).tenants.find((t) => t.name === 'a');
+    return me ? me.queued + me.running + me.completed + me.failed : 0;
+  };
+  for (let i = 0; i < 500 && (await taken()) < graphs.length; i++) await new Promise((r) => setTimeout(r, 5));
+  expect(await taken()).toBe(graphs.length);
   proc.child.kill('SIGTERM');
   await waitFor(() => proc.output().includes('draining'));
   // One request for both checks: the accepted jobs may finish (and the server exit) soon after.
