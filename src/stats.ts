@@ -68,3 +68,14 @@ function sortedQuantile(fn: string, values: ArrayLike<number>, q: number): numbe
   }
   return quantileOfFirst(s, n, q);
 }
+
+/** The largest difference between two arrays over the largest magnitude of `want` (0: equal). */
+export function relativeDeviation(got: ArrayLike<number>, want: ArrayLike<number>): number {
+  let diff = 0;
+  let scale = 0;
+  for (let i = 0; i < want.length; i++) {
+    diff = Math.max(diff, Math.abs(got[i]! - want[i]!));
+    scale = Math.max(scale, Math.abs(want[i]!));
+  }
+  return scale > 0 ? diff / scale : diff;
+}

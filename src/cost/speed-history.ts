@@ -64,9 +64,13 @@ function kept(list: readonly SpeedReading[], now: number): SpeedReading[] {
   return list.filter(([at]) => at <= now && now - at <= SPEED_HISTORY_WINDOW_MS).slice(-SPEED_HISTORY_MAX);
 }
 
-/** Add readings per device key to the history at `path` (default this machine's). */
-export async function recordSpeedReadings(readings: ReadonlyMap<string, readonly SpeedReading[]>, path = speedHistoryPath(), now = Date.now()): Promise<void> {
-  if (readings.size === 0) return;
+/** Add readings per device key to the history at `path` (default this machine's); returns the history as written. */
+export async function recordSpeedReadings(
+  readings: ReadonlyMap<string, readonly SpeedReading[]>,
+  path = speedHistoryPath(),
+  now = Date.now(),
+): Promise<Readonly<Record<string, readonly SpeedReading[]>>> {
+  if (readings.size === 0) return {};
   const history = await load(path);
   for (const [key, list] of readings) history[key] = kept([...(history[key] ?? []), ...list.filter(isReading)], now);
   try {
@@ -75,23 +79,30 @@ export async function recordSpeedReadings(readings: ReadonlyMap<string, readonly
   } catch {
     // Advisory: a cache folder that cannot be written loses the readings, not the run.
   }
+  return history;
+}
+
+/** The drift of kept readings at `now`, or undefined with too few. */
+function driftOfKept(list: readonly SpeedReading[], now: number): SpeedHistoryDrift | undefined {
+  const recent = kept(list, now);
+  const drift = driftOf(recent.map(([, s]) => s));
+  if (drift === undefined) return undefined;
+  return { drift, readings: recent.length, spanSeconds: (recent[recent.length - 1]![0] - recent[0]![0]) / 1e3 };
 }
 
 /** The drift of `device`'s kept readings at `now`, or undefined with too few. */
 export async function speedHistoryDrift(device: Device | string, path = speedHistoryPath(), now = Date.now()): Promise<SpeedHistoryDrift | undefined> {
   const key = typeof device === 'string' ? device : deviceKey(device);
-  const list = kept((await load(path))[key] ?? [], now);
-  const drift = driftOf(list.map(([, s]) => s));
-  if (drift === undefined) return undefined;
-  return { drift, readings: list.length, spanSeconds: (list[list.length - 1]![0] - list[0]![0]) / 1e3 };
+  return driftOfKept((await load(path))[key] ?? [], now);
 }
 
 /**
  * Time the sentinel `times` times on each real device of `system` now and keep the readings:
  * what `dype explore` does before it probes, so the history spans the moments plans are made.
- * A fraction of a millisecond per reading.
+ * A fraction of a millisecond per reading. Returns each real device's drift over the history
+ * just written, by device name (those with enough readings), as `speedHistoryDrifts` would read it.
  */
-export async function observeSpeed(system: System, times = 3, path = speedHistoryPath()): Promise<void> {
+export async function observeSpeed(system: System, times = 3, path = speedHistoryPath()): Promise<Map<string, SpeedHistoryDrift>> {
   const sentinel = new SpeedSentinel();
   const readings = new Map<string, SpeedReading[]>();
   for (const device of system.devices) {
@@ -103,7 +114,14 @@ export async function observeSpeed(system: System, times = 3, path = speedHistor
         list.map((r) => [r.at, r.seconds] as const),
       );
   }
-  await recordSpeedReadings(readings, path);
+  const history = await recordSpeedReadings(readings, path);
+  const now = Date.now();
+  const out = new Map<string, SpeedHistoryDrift>();
+  for (const device of system.devices) {
+    const d = device.simulated ? undefined : driftOfKept(history[deviceKey(device)] ?? [], now);
+    if (d) out.set(device.name, d);
+  }
+  return out;
 }
 
 /** The history's drift of each real device of `system`, by device name (those with enough readings). */

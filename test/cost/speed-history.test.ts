@@ -78,10 +78,12 @@ describe('speed history', () => {
     });
     try {
       await observeSpeed(system, 3, path);
-      await observeSpeed(system, 3, path);
+      const returned = await observeSpeed(system, 3, path);
       const drifts = await speedHistoryDrifts(system, path);
       expect([...drifts.keys()]).toEqual(['cpu']);
       expect(drifts.get('cpu')?.readings).toBe(6);
+      // What explore reads: the drifts of the history observeSpeed has just written.
+      expect(returned).toEqual(drifts);
       expect(await speedHistoryDrift(deviceKey(system.devices[1]!), path)).toBeUndefined();
     } finally {
       await system.dispose();

@@ -35,13 +35,5 @@ export function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): num
   return -1;
 }
 
-/** The largest difference between two arrays over the largest magnitude of `want` (0: equal). */
-export function relativeDeviation(got: ArrayLike<number>, want: ArrayLike<number>): number {
-  let diff = 0;
-  let scale = 0;
-  for (let i = 0; i < want.length; i++) {
-    diff = Math.max(diff, Math.abs(got[i]! - want[i]!));
-    scale = Math.max(scale, Math.abs(want[i]!));
-  }
-  return scale > 0 ? diff / scale : diff;
-}
+/** The library's own measure (src/stats.ts), shared so tests and `dype run --check` read outputs alike. */
+export { relativeDeviation } from '../../src/stats.js';

@@ -16,7 +16,7 @@ import { formatCount, formatJoules, formatMs, formatSeconds, formatTable } from 
 import { UsageError } from '../usage-error.js';
 import { emptyChartInput, emptyJson, emptyPage, printEmpty } from './explore-empty.js';
 import { type Measured, measure, measuredNote, measuredOf, sameGenome } from './explore-measure.js';
-import { observeSpeed, speedHistoryDrifts } from '../../cost/speed-history.js';
+import { observeSpeed } from '../../cost/speed-history.js';
 import { type RealDeviceSpread, realDeviceSpreads, spreadLines } from './explore-spread.js';
 import { describeInput, describeSystem, jsonHead, modelLine } from './plan-text.js';
 
@@ -114,7 +114,7 @@ export async function exploreCommand(argv: readonly string[], out: (s: string) =
   try {
     let plan: Plan;
     // The real devices' speed now, kept with the readings of earlier plans (cost/speed-history.ts).
-    if (!served) await observeSpeed(args.system);
+    const history = served ? undefined : await observeSpeed(args.system);
     try {
       plan = served ? await servedPlan(args, points, values) : await schedulePlan(args, { maxPoints: points });
     } catch (e) {
@@ -136,7 +136,7 @@ export async function exploreCommand(argv: readonly string[], out: (s: string) =
       return;
     }
     const measured = values['measure'] ? await measure(plan, repeats) : undefined;
-    const spreads = realDeviceSpreads(plan, served ? undefined : await speedHistoryDrifts(args.system));
+    const spreads = realDeviceSpreads(plan, history);
     const report = exploreJson(args, plan, measured, spreads, path ?? null);
     if (path !== undefined && format !== undefined) {
       const spec = frontChart({ ...chartInput(args, plan, measured), ...size });

@@ -9,6 +9,7 @@ import { partitionStats } from '../../data/partition.js';
 import { initMpi } from '../../distributed/mpi.js';
 import { runDistributed } from '../../distributed/run.js';
 import { referenceValues } from '../../workloads/reference.js';
+import { relativeDeviation } from '../../stats.js';
 import type { FlagValues } from '../parse.js';
 import { planArgs } from '../plan-args.js';
 import { formatCount, formatSeconds } from '../table.js';
@@ -26,13 +27,7 @@ export const DISTRIBUTED_FLAGS_HELP = `Distributed (under an MPI launcher: mpiru
 function deviation(got: unknown, want: unknown): number {
   if (want instanceof Int32Array) return got instanceof Int32Array && got.every((d, i) => d === want[i]) ? 0 : Infinity;
   if (!(want instanceof DenseMatrix) || !(got instanceof DenseMatrix)) return Infinity;
-  let diff = 0;
-  let scale = 0;
-  for (let i = 0; i < want.data.length; i++) {
-    diff = Math.max(diff, Math.abs(got.data[i]! - want.data[i]!));
-    scale = Math.max(scale, Math.abs(want.data[i]!));
-  }
-  return scale > 0 ? diff / scale : diff;
+  return relativeDeviation(got.data, want.data);
 }
 
 export async function distributedRun(values: FlagValues, positionals: readonly string[], out: (s: string) => void): Promise<void> {
