@@ -29,13 +29,19 @@ export async function repeatRuns<T extends { readonly seconds: number }>(run: ()
  * Time several runs together, as the oracle and the probes both do: each run once to warm up
  * (first touch of its output, the pool's wake-up), then rounds in which every run that still
  * wants more (`wantsMore`) runs once, so that a busy spell on the machine falls on all of them
- * alike and each is timed amid the others, as it will run, not hot from its own last run.
+ * alike and each is timed amid the others, as it will run, not hot from its own last run;
+ * `before(k)` runs ahead of each timed run of run k (a turnover of the host's caches).
  * `onDone(k, runs)` is called as run k's timing completes. Returns every run's timed results.
  */
 export async function repeatInRounds<T extends { readonly seconds: number }>(
   runs: readonly (() => Promise<T>)[],
   min: number,
-  options: { readonly signal?: AbortSignal; readonly onDone?: (k: number, results: readonly T[]) => void } = {},
+  options: {
+    readonly signal?: AbortSignal;
+    readonly onDone?: (k: number, results: readonly T[]) => void;
+    /** Run before each timed run of run k (not its warm-up; its time counts toward the run's total): cache-turnover.ts's `turnoverFor`. */
+    readonly before?: (k: number) => Promise<void> | undefined;
+  } = {},
 ): Promise<T[][]> {
   for (const run of runs) {
     options.signal?.throwIfAborted();
@@ -47,6 +53,14 @@ export async function repeatInRounds<T extends { readonly seconds: number }>(
   while (pending.length > 0) {
     for (const k of pending) {
       options.signal?.throwIfAborted();
+      const t0 = performance.now();
+      const prepared = options.before?.(k);
+      // What preparing a run costs counts toward its total: a 20 us piece behind a 160 us
+      // turnover is timed about 25 times, not 40, and each of those is the steadier for it.
+      if (prepared) {
+        await prepared;
+        totals[k]! += (performance.now() - t0) / 1000;
+      }
       const r = await runs[k]!();
       samples[k]!.push(r);
       totals[k]! += r.seconds;

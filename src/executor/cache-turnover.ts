@@ -1,0 +1,56 @@
+// Timing a host CPU piece with the caches as a run leaves them. In a run the executor's own work
+// and the operator before pass through the cores' caches between two kernels, so a piece starts
+// with its operands out of L1 and L2. Timed back to back, or in rounds of a few ranges of small
+// operators, it found them there: on cora, a GCN's ReLU was probed at 9-11 us, ran 15-19 us among
+// the oracle's pieces and 23-25 us in runPlan, its aggregations 1.2-1.9x their probes; the
+// planner priced the CPU low against the simulated devices, whose figures no cache moves, and the
+// picks' executed time over predicted was 1.22 (GCN) and 1.19 (GraphSAGE) at the median.
+//
+// So before each timed run of a host CPU piece (the planner's probes, the oracle's pieces, a user
+// operator's calibration) the pool streams a buffer through every core: one L2 of traffic per core
+// (a ReLU over L2 x threads / 8 floats, read and written: about 160 us on the 2-vCPU VM), ahead
+// of each timed run, not the warm-up. The
+// operands stay in the last-level cache, as they would in a run.
+
+import { DenseMatrix } from '../data/dense.js';
+import type { Device } from '../devices/device.js';
+import { nativeRelu } from '../kernels/dense.js';
+import { recycleOutput } from '../kernels/output-pool.js';
+import { optionalAddon } from '../native/addon.js';
+
+/** L2 bytes per core assumed where the machine does not say. */
+const DEFAULT_L2_BYTES = 2 << 20;
+/** Floats per row of the turnover buffer (any shape works: the ReLU is element-wise). */
+const COLUMNS = 256;
+
+let buffer: DenseMatrix | undefined;
+
+function turnoverBuffer(): DenseMatrix {
+  if (buffer) return buffer;
+  const addon = optionalAddon();
+  const reported = addon?.l2CacheBytes() ?? 0;
+  const l2 = Number.isFinite(reported) && reported > 0 ? reported : DEFAULT_L2_BYTES;
+  // Half an L2 of FP32 elements per thread, each read and written once: an L2 of traffic.
+  const rows = Math.max(1, Math.ceil((l2 * (addon?.threads() ?? 1)) / 8 / COLUMNS));
+  buffer = new DenseMatrix(rows, COLUMNS, new Float32Array(rows * COLUMNS).fill(0.25), { allowNonFinite: true });
+  return buffer;
+}
+
+/** Whether `device`'s timed pieces run on this host's cores (the real CPU, not a simulator or a GPU). */
+export function onHostCores(device: Device): boolean {
+  return !device.simulated && device.memorySpace === 'host';
+}
+
+/** Stream one L2 of traffic through every core of the host's pool, leaving the caches as a run leaves them. */
+export async function turnOverCaches(): Promise<void> {
+  const r = await nativeRelu(turnoverBuffer());
+  recycleOutput(r.output.data);
+}
+
+/**
+ * For `repeatInRounds`' `before`: a turnover ahead of each timed run of the runs whose device
+ * (`deviceOf(k)`) computes on the host's cores, nothing for the others.
+ */
+export function turnoverFor(deviceOf: (k: number) => Device): (k: number) => Promise<void> | undefined {
+  return (k) => (onHostCores(deviceOf(k)) ? turnOverCaches() : undefined);
+}
