@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSystem } from '../../src/devices/system.js';
+import { cpuAndCgra } from '../support/cpu-and-cgra.js';
 import { deviceKey } from '../../src/cost/calibration.js';
 import {
   observeSpeed,
@@ -69,13 +69,7 @@ describe('speed history', () => {
 
   it('observeSpeed times the real devices only, three readings a call', async () => {
     const path = join(tempFolder('dype-speed-history-'), 'h.json');
-    const system = buildSystem({
-      name: 'mixed',
-      devices: [
-        { name: 'cpu', backend: 'cpu' },
-        { name: 'cgra', backend: 'cgra-sim' },
-      ],
-    });
+    const system = cpuAndCgra();
     try {
       await observeSpeed(system, 3, path);
       const returned = await observeSpeed(system, 3, path);

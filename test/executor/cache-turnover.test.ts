@@ -3,7 +3,7 @@
 // `turnoverFor` turns the host's caches over only for devices that compute on the host's cores.
 
 import { describe, expect, it } from 'vitest';
-import { buildSystem } from '../../src/devices/system.js';
+import { cpuAndCgra } from '../support/cpu-and-cgra.js';
 import { onHostCores, turnOverCaches, turnoverFor } from '../../src/executor/cache-turnover.js';
 import { MAX_REPEATS, repeatInRounds } from '../../src/executor/repeats.js';
 
@@ -39,13 +39,7 @@ describe('repeatInRounds with a preparation before each timed run', () => {
 
 describe('turnoverFor', () => {
   it('turns the caches over for the host CPU only, not for a simulator', async () => {
-    const system = buildSystem({
-      name: 'mixed',
-      devices: [
-        { name: 'cpu', backend: 'cpu' },
-        { name: 'cgra', backend: 'cgra-sim' },
-      ],
-    });
+    const system = cpuAndCgra();
     try {
       const [cpu, cgra] = system.devices as [never, never];
       expect(onHostCores(cpu)).toBe(true);
