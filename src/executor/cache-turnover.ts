@@ -43,6 +43,7 @@ export function onHostCores(device: Device): boolean {
 
 /** Stream one L2 of traffic through every core of the host's pool, leaving the caches as a run leaves them. */
 export async function turnOverCaches(): Promise<void> {
+  if (optionalAddon() === null) return; // no native kernels: nothing of the host's is timed natively either
   const r = await nativeRelu(turnoverBuffer());
   recycleOutput(r.output.data);
 }
