@@ -1,0 +1,95 @@
+// The planner's exchange against a run's (issue 26): every rank measures the interconnect, plans
+// the workload with planNodes for a cluster of the launcher's ranks (each a node like this one:
+// its CPU, priced by this machine's stored calibration; the exchanges on the interconnect just
+// measured), then runs it with runDistributed under the plan's weights and partition method,
+// `--rounds` times. Rank 0 prints one JSON line per configuration: each rank's predicted exchange
+// beside the median of what its runs spent in the operators' exchanges (as MPI timed them), the
+// slowest rank's of each, and the same for compute plus exchange. Predictions are labelled as such.
+// Run: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 DYPE_THREADS=1 \
+//        mpirun --oversubscribe -np 2 node --import tsx bench/distributed/plan-vs-run.ts \
+//        [--graphs delaunay_n16,kron:14] [--workloads gcn,pagerank] [--partitioners rows,metis] [--rounds 7]
+
+import { parseArgs } from 'node:util';
+import { metisAvailable } from '../../src/data/partition.js';
+import { measureInterconnect } from '../../src/distributed/interconnect.js';
+import { initMpi } from '../../src/distributed/mpi.js';
+import { type ClusterDescription, planNodes } from '../../src/distributed/nodes.js';
+import { runDistributed } from '../../src/distributed/run.js';
+import { median } from '../../src/stats.js';
+import { loadGraph } from './graphs.js';
+
+const { values: args } = parseArgs({
+  options: {
+    graphs: { type: 'string', default: 'delaunay_n16,kron:14' },
+    workloads: { type: 'string', default: 'gcn,pagerank' },
+    partitioners: { type: 'string', default: 'rows,metis' },
+    rounds: { type: 'string', default: '7' },
+  },
+  strict: true,
+});
+const rounds = Number(args.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`plan-vs-run: --rounds must be a positive integer, got ${args.rounds}`);
+const list = (s: string): string[] => s.split(',').filter(Boolean);
+
+const comm = initMpi();
+const net = await measureInterconnect(comm);
+const cluster: ClusterDescription = {
+  nodes: [{ name: 'cpu', system: { name: 'cpu-node', devices: [{ name: 'cpu', backend: 'cpu' }] }, count: comm.size }],
+  interconnect: net,
+};
+const us = (s: number): number => Math.round(s * 1e7) / 10;
+const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
+
+for (const spec of list(args.graphs)) {
+  const graph = await loadGraph(spec);
+  for (const partitioner of list(args.partitioners) as ('rows' | 'metis')[]) {
+    if (partitioner === 'metis' && !metisAvailable().available) continue;
+    for (const workload of list(args.workloads)) {
+      const plan = await planNodes(workload, graph, cluster, { partitioner });
+      const options = { weights: plan.weights, partitioner };
+      await runDistributed(comm, workload, graph, options); // warm: the level loops and kernels' first calls
+      const exchange: number[] = [];
+      const total: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        await comm.barrier();
+        const run = await runDistributed(comm, workload, graph, options);
+        exchange.push(run.exchangeSeconds);
+        total.push(run.seconds);
+      }
+      // Every rank's medians, gathered on all by a sum of one-hot slots.
+      const mine = new Float64Array(2 * comm.size);
+      mine[comm.rank] = median(exchange);
+      mine[comm.size + comm.rank] = median(total);
+      await comm.allreduce(mine, 'sum');
+      if (comm.rank !== 0) continue;
+      const measuredExchange = Array.from(mine.subarray(0, comm.size));
+      const measuredTotal = Array.from(mine.subarray(comm.size));
+      const predictedExchange = plan.ranks.map((r) => r.exchangeSeconds);
+      const slowest = (v: readonly number[]): number => Math.max(...v);
+      process.stdout.write(
+        `${JSON.stringify({
+          graph: spec,
+          workload,
+          ranks: comm.size,
+          partitioner,
+          rounds,
+          perRankUs: plan.ranks.map((r, i) => ({
+            rank: r.rank,
+            share: Math.round(r.share * 1000) / 1000,
+            exchangePredicted: us(predictedExchange[i]!),
+            exchangeMeasured: us(measuredExchange[i]!),
+            totalPredicted: us(r.seconds),
+            totalMeasured: us(measuredTotal[i]!),
+          })),
+          slowestExchangeUs: { predicted: us(slowest(predictedExchange)), measured: us(slowest(measuredExchange)) },
+          exchangePredictedOverMeasured: ratio(slowest(predictedExchange), slowest(measuredExchange)),
+          slowestTotalUs: { predicted: us(plan.seconds), measured: us(slowest(measuredTotal)) },
+          totalPredictedOverMeasured: ratio(plan.seconds, slowest(measuredTotal)),
+          interconnect: net.source,
+          labels: 'predicted: planNodes (model, not probed); measured: runDistributed, medians of the rounds',
+        })}\n`,
+      );
+    }
+  }
+}
+comm.finalize();
