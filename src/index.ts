@@ -41,6 +41,7 @@ export { type DistributedProduct, type DistributedTimes, distributedSpmm, localR
 export { gatherRows, gatherVertices } from './distributed/gather.js';
 export { type DistributedBfsOptions, type DistributedLevel, type DistributedSearch, distributedBfs } from './distributed/bfs.js';
 export { type DistributedRunResult, type RunDistributedOptions, runDistributed } from './distributed/run.js';
+export { DistributedLayouts } from './distributed/layouts.js';
 export { type Interconnect, measureInterconnect, predictExchange } from './distributed/interconnect.js';
 export { predictScaling, type ScalingOptions, type ScalingPoint, type ScalingPrediction } from './distributed/scaling.js';
 export {

@@ -2,7 +2,7 @@
 // the workload with planNodes for a cluster of the launcher's ranks (each a node like this one:
 // its CPU, priced by this machine's stored calibration; the exchanges on the interconnect just
 // measured), then runs it with runDistributed under the plan's weights and partition method,
-// `--rounds` times. Rank 0 prints one JSON line per configuration: each rank's predicted exchange
+// `--rounds` times, the partition and layouts kept across the rounds (DistributedLayouts). Rank 0 prints one JSON line per configuration: each rank's predicted exchange
 // beside the median of what its runs spent in the operators' exchanges (as MPI timed them), the
 // slowest rank's of each, and the same for compute plus exchange. Predictions are labelled as such.
 // Run: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 DYPE_THREADS=1 \
@@ -15,6 +15,7 @@ import { measureInterconnect } from '../../src/distributed/interconnect.js';
 import { initMpi } from '../../src/distributed/mpi.js';
 import { type ClusterDescription, planNodes } from '../../src/distributed/nodes.js';
 import { runDistributed } from '../../src/distributed/run.js';
+import { DistributedLayouts } from '../../src/distributed/layouts.js';
 import { median } from '../../src/stats.js';
 import { loadGraph } from './graphs.js';
 
@@ -42,11 +43,13 @@ const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
 
 for (const spec of list(args.graphs)) {
   const graph = await loadGraph(spec);
+  // One partition and layout per graph, method and weights, kept across the rounds (as a user repeating runs would).
+  const layouts = new DistributedLayouts(comm);
   for (const partitioner of list(args.partitioners) as ('rows' | 'metis')[]) {
     if (partitioner === 'metis' && !metisAvailable().available) continue;
     for (const workload of list(args.workloads)) {
       const plan = await planNodes(workload, graph, cluster, { partitioner });
-      const options = { weights: plan.weights, partitioner };
+      const options = { weights: plan.weights, partitioner, layouts };
       await runDistributed(comm, workload, graph, options); // warm: the level loops and kernels' first calls
       const exchange: number[] = [];
       const total: number[] = [];

@@ -18,6 +18,7 @@ import { resolveWorkload } from '../scheduler/problem.js';
 import { checkOptions } from '../validate.js';
 import { bindWorkload, type BoundOp, type BoundWorkload, type WorkloadData } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
+import { DistributedLayouts } from './layouts.js';
 import { distributedBfs } from './bfs.js';
 import { gatherRows, gatherVertices } from './gather.js';
 import { DistributedCsr } from './halo.js';
@@ -42,6 +43,12 @@ export interface RunDistributedOptions {
    * host CPU. Ranks may pass different devices (or none: the host's kernels). @default none
    */
   readonly device?: Device;
+  /**
+   * Partitions and layouts kept across calls (`new DistributedLayouts(comm)` on every rank, passed
+   * to every call): repeated runs on the same graph then skip partitioning, the halo lists'
+   * exchange and the workspaces' first touch. @default built afresh for each call
+   */
+  readonly layouts?: DistributedLayouts;
 }
 
 /** One sparse product of a rank: where it ran and its seconds there (interior plus boundary rows). */
@@ -97,7 +104,7 @@ export async function runDistributed(
   options: RunDistributedOptions = {},
 ): Promise<DistributedRunResult> {
   const fn = 'runDistributed';
-  const opts = checkOptions(fn, options, ['params', 'seed', 'partitioner', 'weights', 'device']);
+  const opts = checkOptions(fn, options, ['params', 'seed', 'partitioner', 'weights', 'device', 'layouts']);
   const bound = bindWorkload(resolveWorkload(fn, workload), data, {
     ...(opts.params ? { params: opts.params } : {}),
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
@@ -120,12 +127,16 @@ export async function runDistributed(
   const shares = opts.weights ? { weights: opts.weights } : {};
   if (opts.weights && (!Array.isArray(opts.weights) || opts.weights.length !== comm.size))
     throw new InvalidArgumentError(`${fn}: weights must give each of the ${comm.size} ranks a share, got ${describe(opts.weights)}`);
-  const partition = method === 'metis' ? partitionMetis(first, comm.size, shares) : partitionRows(first, comm.size, shares);
+  const { layouts } = opts;
+  if (layouts !== undefined && (!(layouts instanceof DistributedLayouts) || layouts.comm !== comm))
+    throw new InvalidArgumentError(`${fn}: layouts must be a DistributedLayouts made for this communicator, got ${describe(layouts)}`);
+  const makePartition = (): RowPartition => (method === 'metis' ? partitionMetis(first, comm.size, shares) : partitionRows(first, comm.size, shares));
+  const partition = layouts ? layouts.partition(first, `${method}/${opts.weights?.join(',') ?? 'equal'}`, makePartition) : makePartition();
   const placed: (Placed | undefined)[] = new Array(bound.values.length);
   let layout: DistributedCsr | undefined;
   for (const [i, v] of bound.values.entries()) {
     if (v.kind !== 'sparse' || v.producer >= 0) continue;
-    const dist = await DistributedCsr.build(comm, v.data as CsrMatrix, partition);
+    const dist = layouts ? await layouts.layout(v.data as CsrMatrix, partition) : await DistributedCsr.build(comm, v.data as CsrMatrix, partition);
     layout ??= dist;
     placed[i] = { at: 'sparse', dist };
   }
