@@ -1,9 +1,8 @@
 // A graph's layout across ranks kept from one runDistributed call to the next. Each call
 // partitions the graph and builds every sparse input's DistributedCsr (halo lists exchanged
-// collectively), and its first product of each width writes a fresh workspace: on two ranks and
-// delaunay_n16 a product's packing took 0.3-4.9 ms of which most was that first touch, and the
-// partition and layout cost more than the run. Passed as `layouts` to every call, the same
-// partition and layouts serve them all.
+// collectively) with fresh workspaces: on two ranks and delaunay_n16, METIS alone took tens of
+// milliseconds a call in a profile, about what the GCN run took. Passed as `layouts` to every
+// call, the same partition, layouts and workspaces serve them all.
 //
 // Collective like the calls it serves: every rank must pass its own `DistributedLayouts`, made
 // for the same communicator, to the same sequence of calls, so that all ranks find a layout or

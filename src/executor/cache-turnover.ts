@@ -9,8 +9,7 @@
 // So before each timed run of a host CPU piece (the planner's probes, the oracle's pieces, a user
 // operator's calibration) the pool streams a buffer through every core: one L2 of traffic per core
 // (a ReLU over L2 x threads / 8 floats, read and written: about 160 us on the 2-vCPU VM), ahead
-// of each timed run, not the warm-up. The
-// operands stay in the last-level cache, as they would in a run.
+// of each timed run, not the warm-up. The operands stay in the last-level cache, as in a run.
 
 import { DenseMatrix } from '../data/dense.js';
 import type { Device } from '../devices/device.js';
