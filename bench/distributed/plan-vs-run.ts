@@ -39,7 +39,8 @@ const cluster: ClusterDescription = {
   interconnect: net,
 };
 const us = (s: number): number => Math.round(s * 1e7) / 10;
-const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
+// Three significant digits: a ratio of 0.004 must not print as 0.
+const ratio = (a: number, b: number): number => Number((a / b).toPrecision(3));
 
 for (const spec of list(args.graphs)) {
   const graph = await loadGraph(spec);
