@@ -13,7 +13,7 @@ import { deviceKey } from '../cost/calibration.js';
 import { InvalidArgumentError, OperatorError } from '../errors.js';
 import { executePiece } from '../executor/piece.js';
 import { repeatInRounds } from '../executor/repeats.js';
-import { turnoverFor } from '../executor/cache-turnover.js';
+import { onHostCores, turnoverFor } from '../executor/cache-turnover.js';
 import { denseFeatures, kroneckerGraph } from '../generators/index.js';
 import { median } from '../stats.js';
 import { type BoundWorkload, bindWorkload } from '../workloads/bind.js';
@@ -42,7 +42,7 @@ function generatedInputs(kind: OperatorKind, quick: boolean): Operands[] {
 
 /** Devices whose time calibration can measure for `kind`: the host CPU, where the kind has code. */
 function measurable(kind: OperatorKind, system: System): Device[] {
-  return system.devices.filter((d) => !d.simulated && d.memorySpace === 'host' && (!kind.runsOn || kind.runsOn(d)));
+  return system.devices.filter((d) => onHostCores(d) && (!kind.runsOn || kind.runsOn(d)));
 }
 
 /**

@@ -10,6 +10,7 @@ import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import type { ModelCostSource } from './costs.js';
 import { type Cost, workOf } from './probed-costs.js';
 import { measuredRanges, profileChunks } from './probe-ranges.js';
+import { onHostCores } from '../executor/cache-turnover.js';
 
 /** Whether the device runs the operator as one of its own kernels (else it is host work): the registry says which kinds the devices run. */
 export function runsKernel(op: BoundOp, device: Device): boolean {
@@ -19,7 +20,7 @@ export function runsKernel(op: BoundOp, device: Device): boolean {
 /** Whether a probe of `op` on `device` can tell the model anything: a kernel the device runs, or host work timed on the host. */
 export function probeable(op: BoundOp, device: Device): boolean {
   if (runsKernel(op, device) || ownKernel(op, device)) return true;
-  return !device.simulated && device.memorySpace === 'host';
+  return onHostCores(device);
 }
 
 /**

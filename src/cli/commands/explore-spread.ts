@@ -45,7 +45,7 @@ export function timeWeightedSpread(parts: readonly { readonly seconds: number; r
 
 /**
  * One entry per real device the plan's problem holds (none for a served plan, which has no live
- * problem); `history` by device name (cost/speed-history.ts `speedHistoryDrifts`).
+ * problem); `history` by device name (cost/speed-history.ts: what `observeSpeed` returns).
  */
 export function realDeviceSpreads(plan: Pick<Plan, 'problem'>, history?: ReadonlyMap<string, SpeedHistoryDrift>): RealDeviceSpread[] {
   const problem = (plan as Partial<Plan>).problem;
