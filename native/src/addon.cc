@@ -103,6 +103,15 @@ Napi::Value LaneMoves(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(HostLane::instance().moves()));
 }
 
+// poolJobs(): { shared, unaided } since the process started (ThreadPool::unaided_jobs).
+Napi::Value PoolJobs(const Napi::CallbackInfo& info) {
+  ThreadPool& pool = ThreadPool::instance();
+  Napi::Object o = Napi::Object::New(info.Env());
+  o.Set("shared", Napi::Number::New(info.Env(), static_cast<double>(pool.shared_jobs())));
+  o.Set("unaided", Napi::Number::New(info.Env(), static_cast<double>(pool.unaided_jobs())));
+  return o;
+}
+
 Napi::Value Threads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), ThreadPool::instance().participants());
 }
@@ -147,10 +156,10 @@ Napi::Value PoolProbe(const Napi::CallbackInfo& info) {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"spmm", Spmm}, {"spmv", Spmv}, {"bfs", Bfs}, {"msbfs", MsBfs}, {"noopSync", NoopSync},
                                    {"noopAsync", NoopAsync}, {"threads", Threads}, {"laneCore", LaneCore}, {"laneMoves", LaneMoves}, {"liveWorkers", LiveWorkers},
-                                   {"poolProbe", PoolProbe},
+                                   {"poolProbe", PoolProbe}, {"poolJobs", PoolJobs},
                                    {"cacheShareBytes", CacheShareBytes}, {"l2CacheBytes", L2CacheBytes}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
-  exports.Set("abiVersion", Napi::Number::New(env, 11));
+  exports.Set("abiVersion", Napi::Number::New(env, 12));
   return exports;
 }
 

@@ -16,6 +16,8 @@ namespace dype {
 
 // How long an idle worker keeps polling for new work before it sleeps.
 constexpr int kWorkerSpinMicros = 2000;
+// A job its caller ran this long alone, every chunk, ran without the workers (unaided_jobs).
+constexpr int kUnaidedMicros = 10;
 
 namespace {
 
@@ -143,7 +145,7 @@ ThreadPool::~ThreadPool() {
   for (auto& t : workers_) t.join();
 }
 
-void ThreadPool::work_on(Job& job) {
+int64_t ThreadPool::work_on(Job& job) {
   int64_t finished = 0;
   for (;;) {
     int64_t c = job.next.fetch_add(1, std::memory_order_relaxed);
@@ -155,6 +157,7 @@ void ThreadPool::work_on(Job& job) {
     std::lock_guard<std::mutex> lock(job.mutex);
     job.finished.notify_all();
   }
+  return finished;
 }
 
 void ThreadPool::parallel_for(int64_t chunks, const std::function<void(int64_t)>& body) {
@@ -173,7 +176,15 @@ void ThreadPool::parallel_for(int64_t chunks, const std::function<void(int64_t)>
   generation_.fetch_add(1, std::memory_order_release);
   wake_.notify_all();
 
-  work_on(*job);
+  const auto started = std::chrono::steady_clock::now();
+  const int64_t mine = work_on(*job);
+  shared_jobs_.fetch_add(1, std::memory_order_relaxed);
+  // A worker polling for jobs claims a chunk within a few microseconds; a caller that ran every
+  // chunk of a longer job alone ran without it (a job shorter than that is done before any
+  // worker could come: the narrow levels of a search on a mesh, hundreds a call).
+  if (mine == chunks && std::chrono::steady_clock::now() - started >= std::chrono::microseconds(kUnaidedMicros)) {
+    unaided_jobs_.fetch_add(1, std::memory_order_relaxed);
+  }
 
   // Other participants may still be inside a chunk; wait for them (spin first: chunks are short).
   auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);

@@ -43,6 +43,13 @@ class ThreadPool {
   // that sleeps between the jobs of a burst makes each of them pay a wake-up).
   uint64_t sleeps() const { return sleeps_.load(std::memory_order_relaxed); }
 
+  // Jobs of two or more chunks submitted, and those of them whose caller ran every chunk because
+  // no worker came in time (a worker whose core another thread held: V8's compiler or collector,
+  // a simulator, another process). A call timed across such a job ran on fewer threads than it
+  // will in a run, so timings that mean to price a run (probes, the oracle) retake it.
+  uint64_t shared_jobs() const { return shared_jobs_.load(std::memory_order_relaxed); }
+  uint64_t unaided_jobs() const { return unaided_jobs_.load(std::memory_order_relaxed); }
+
  private:
   struct Job {
     const std::function<void(int64_t)>* body;
@@ -54,7 +61,8 @@ class ThreadPool {
   };
 
   void worker_loop();
-  static void work_on(Job& job);
+  // Chunks of `job` this thread ran.
+  static int64_t work_on(Job& job);
   // The first job with chunks left to claim, or null; called with mutex_ held.
   std::shared_ptr<Job> open_job() const;
 
@@ -66,6 +74,8 @@ class ThreadPool {
   std::deque<std::shared_ptr<Job>> jobs_;
   std::atomic<uint64_t> generation_{0};
   std::atomic<uint64_t> sleeps_{0};
+  std::atomic<uint64_t> shared_jobs_{0};
+  std::atomic<uint64_t> unaided_jobs_{0};
   bool stopping_ = false;
 };
 

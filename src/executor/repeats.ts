@@ -25,12 +25,26 @@ export async function repeatRuns<T extends { readonly seconds: number }>(run: ()
   return out;
 }
 
+/** Times at most that one timed run is taken again because the pool ran it short of its workers (host-timing.ts). */
+export const MAX_RETAKES = 3;
+/**
+ * Milliseconds to wait before the first retake, tripled before each further one. Whatever held a
+ * worker's core (a V8 compilation job, a collector's marking) most often still holds it a retake
+ * later: taken again at once, a third of the short runs of a first plan were short three times.
+ */
+const RETAKE_PAUSE_MS = 1;
+/** A run's unaided jobs may exceed its fewest so far by this share before it is taken again (a search on a mesh runs most of its narrow levels unaided, by a few per cent more or less). */
+const UNAIDED_SLACK = 0.05;
+
 /**
  * Time several runs together, as the oracle and the probes both do: each run once to warm up
  * (first touch of its output, the pool's wake-up), then rounds in which every run that still
  * wants more (`wantsMore`) runs once, so that a busy spell on the machine falls on all of them
  * alike and each is timed amid the others, as it will run, not hot from its own last run;
- * `before(k)` runs ahead of each timed run of run k (a turnover of the host's caches).
+ * `before(k)` runs ahead of each timed run of run k (a turnover of the host's caches), and
+ * `unaided(k)`, called just before run k, returns what counts the pool's jobs it ran without
+ * its workers: a run with more than run k's fewest so far is taken again, at most
+ * `MAX_RETAKES` times, the last take kept (so each round still holds one sample of every run).
  * `onDone(k, runs)` is called as run k's timing completes. Returns every run's timed results.
  */
 export async function repeatInRounds<T extends { readonly seconds: number }>(
@@ -39,31 +53,49 @@ export async function repeatInRounds<T extends { readonly seconds: number }>(
   options: {
     readonly signal?: AbortSignal;
     readonly onDone?: (k: number, results: readonly T[]) => void;
-    /** Run before each timed run of run k (not its warm-up; its time counts toward the run's total): cache-turnover.ts's `turnoverFor`. */
+    /** Run before each timed run of run k (not its warm-up; its time counts toward the run's total): host-timing.ts's `hostTimingFor`. */
     readonly before?: (k: number) => Promise<void> | undefined;
+    /** Called just before each run of run k; what it returns, called after, gives the run's unaided pool jobs (host-timing.ts). */
+    readonly unaided?: (k: number) => (() => number) | undefined;
   } = {},
 ): Promise<T[][]> {
-  for (const run of runs) {
+  const fewest = runs.map(() => Infinity);
+  /** Run k once, its unaided jobs counted; whether it ran with more of them than its fewest so far. */
+  const take = async (k: number): Promise<{ r: T; short: boolean }> => {
+    const counted = options.unaided?.(k);
+    const r = await runs[k]!();
+    const u = counted?.() ?? 0;
+    fewest[k] = Math.min(fewest[k]!, u);
+    return { r, short: u > fewest[k]! * (1 + UNAIDED_SLACK) };
+  };
+  for (let k = 0; k < runs.length; k++) {
     options.signal?.throwIfAborted();
-    await run();
+    await take(k);
   }
   const samples: T[][] = runs.map(() => []);
   const totals = runs.map(() => 0);
   let pending = runs.map((_, k) => k);
   while (pending.length > 0) {
     for (const k of pending) {
-      options.signal?.throwIfAborted();
-      const t0 = performance.now();
-      const prepared = options.before?.(k);
-      // What preparing a run costs counts toward its total: a 20 us piece behind a 160 us
-      // turnover is timed about 25 times, not 40, and each of those is the steadier for it.
-      if (prepared) {
-        await prepared;
-        totals[k]! += (performance.now() - t0) / 1000;
+      for (let attempt = 0; ; attempt++) {
+        options.signal?.throwIfAborted();
+        const t0 = performance.now();
+        const prepared = options.before?.(k);
+        // What preparing a run costs counts toward its total: a 20 us piece behind a 160 us
+        // turnover is timed about 25 times, not 40, and each of those is the steadier for it.
+        if (prepared) {
+          await prepared;
+          totals[k]! += (performance.now() - t0) / 1000;
+        }
+        const { r, short } = await take(k);
+        if (short && attempt < MAX_RETAKES) {
+          await new Promise((resolve) => setTimeout(resolve, RETAKE_PAUSE_MS * 3 ** attempt));
+          continue;
+        }
+        samples[k]!.push(r);
+        totals[k]! += r.seconds;
+        break;
       }
-      const r = await runs[k]!();
-      samples[k]!.push(r);
-      totals[k]! += r.seconds;
     }
     pending = pending.filter((k) => {
       if (wantsMore(samples[k]!.length, totals[k]!, min)) return true;

@@ -175,9 +175,14 @@ export interface NativeAddon {
    * work; resolves with how many times a pool worker went to sleep meanwhile (diagnostics).
    */
   poolProbe(jobs: number, chunks: number, gapMicros: number): Promise<{ sleeps: number }>;
+  /**
+   * Pool jobs of two or more chunks since the process started, and those whose caller ran every
+   * chunk alone for 10 us or more: no worker came (its core held by another thread).
+   */
+  poolJobs(): { shared: number; unaided: number };
 }
 
-const EXPECTED_ABI = 11;
+const EXPECTED_ABI = 12;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */

@@ -13,7 +13,8 @@ import { deviceKey } from '../cost/calibration.js';
 import { InvalidArgumentError, OperatorError } from '../errors.js';
 import { executePiece } from '../executor/piece.js';
 import { repeatInRounds } from '../executor/repeats.js';
-import { onHostCores, turnoverFor } from '../executor/cache-turnover.js';
+import { onHostCores } from '../executor/cache-turnover.js';
+import { hostTimingFor } from '../executor/host-timing.js';
 import { denseFeatures, kroneckerGraph } from '../generators/index.js';
 import { median } from '../stats.js';
 import { type BoundWorkload, bindWorkload } from '../workloads/bind.js';
@@ -78,7 +79,11 @@ export async function calibrateOperator(name: string, system: System, options: C
       const op = b.ops[0]!;
       const x = valuesOf(b);
       // Timed as the probes and the oracle time pieces: after a turnover of the host's caches.
-      const [samples] = await repeatInRounds([() => executePiece(b, op, device, x, 0, op.units)], repeats, { before: turnoverFor(() => device) });
+      const [samples] = await repeatInRounds(
+        [() => executePiece(b, op, device, x, 0, op.units)],
+        repeats,
+        hostTimingFor(() => device),
+      );
       rows[b.values[op.output]!.precision].push({ flops: op.flops, bytes: op.bytes, seconds: median(samples!.map((s) => s.seconds)) });
       options.onProgress?.(++done, total, `${name} on ${device.name}: input ${k + 1} of ${inputs.length}`);
     }

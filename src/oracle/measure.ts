@@ -14,7 +14,7 @@ import type { System } from '../devices/system.js';
 import { type PieceResult, type PieceSource, runPiece } from '../executor/piece.js';
 import { recycleOperatorOutput } from '../executor/lifetimes.js';
 import { repeatInRounds } from '../executor/repeats.js';
-import { turnoverFor } from '../executor/cache-turnover.js';
+import { hostTimingFor } from '../executor/host-timing.js';
 import type { CostSource } from '../scheduler/space.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
@@ -192,9 +192,9 @@ export async function measurePieces(
     finish(p, cost);
   }
   // Real pieces timed together in rounds (executor/repeats.ts), those on the host's cores each after
-  // a turnover of its caches, as a run leaves them (executor/cache-turnover.ts).
+  // a turnover of its caches and on the cores a run has (executor/host-timing.ts).
   const samples = await repeatInRounds(real.map(runOf), repeats, {
-    before: turnoverFor((k) => system.devices[real[k]!.device]!),
+    ...hostTimingFor((k) => system.devices[real[k]!.device]!),
     ...(options.signal ? { signal: options.signal } : {}),
     onDone: (k, results) => finish(real[k]!, summarise(results)),
   });

@@ -19,7 +19,7 @@ import { executePiece } from '../executor/piece.js';
 import { recycleOperatorOutput } from '../executor/lifetimes.js';
 import type { Value } from '../workloads/reference.js';
 import { repeatInRounds } from '../executor/repeats.js';
-import { turnoverFor } from '../executor/cache-turnover.js';
+import { hostTimingFor } from '../executor/host-timing.js';
 import { probeOperands } from './probe-operands.js';
 import { measuredRanges } from './probe-ranges.js';
 import { type Observed, type ProbeRange, type ProbeSet, probeSet, probeSpread, probeable } from './probe-sets.js';
@@ -97,8 +97,8 @@ export class Prober {
       out = [];
       for (const run of runs) out.push({ cost: await run(), spread: 0 });
     } else {
-      // On the host's cores each timed run starts from caches as a run leaves them (cache-turnover.ts).
-      const timed = await repeatInRounds(runs, this.settings.repeats, { ...(this.signal ? { signal: this.signal } : {}), before: turnoverFor(() => device) });
+      // On the host's cores each timed run starts from caches as a run leaves them, on the cores a run has (host-timing.ts).
+      const timed = await repeatInRounds(runs, this.settings.repeats, { ...(this.signal ? { signal: this.signal } : {}), ...hostTimingFor(() => device) });
       out = timed.map((rs) => {
         const sorted = [...rs].sort((p, q) => p.seconds - q.seconds);
         return { cost: sorted[sorted.length >> 1]!, spread: probeSpread(sorted.map((r) => r.seconds)) };

@@ -1,0 +1,42 @@
+// How a host CPU piece is timed when its time is to price a run (the planner's probes, the
+// oracle's pieces, a user operator's calibration): its caches turned over first, as a run leaves
+// them (cache-turnover.ts), and a run the pool carried out short of its workers taken again.
+//
+// The pool's workers poll for jobs by yielding their core, so any other runnable thread on that
+// core takes it: V8's optimising compiler and collector (four threads of their own beside the JS
+// thread), a simulator, another process. The caller then runs the job's chunks alone. In the
+// first plan of a process V8 compiles the planner's code while the probes run: on the 2-vCPU VM
+// 30% of the pool's jobs in the first plan of an SpMM on cora ran unaided (14% in the second,
+// 0.4% with V8's threads off: `node --single-threaded`), and the CPU was priced 1.3-1.6x what it
+// ran in the oracle's rounds, so a CGRA was handed part of an operator the CPU alone ran faster.
+// A run counts its unaided jobs (ThreadPool::unaided_jobs), and one with more than its fewest
+// so far is taken again (repeats.ts): the figure is the kernel's on the cores it was given.
+
+import type { Device } from '../devices/device.js';
+import { optionalAddon } from '../native/addon.js';
+import { onHostCores, turnoverFor } from './cache-turnover.js';
+
+/** Pool jobs so far whose caller ran every chunk alone (0 without the addon). */
+export function unaidedJobs(): number {
+  return optionalAddon()?.poolJobs().unaided ?? 0;
+}
+
+/** Around one run: call before it, and the returned function after it for the jobs it ran unaided. */
+export function countUnaided(): () => number {
+  const before = unaidedJobs();
+  return () => unaidedJobs() - before;
+}
+
+/**
+ * `repeatInRounds` options for runs whose device is `deviceOf(k)`: on the host's cores, a cache
+ * turnover before each timed run and its unaided jobs counted; nothing for other devices.
+ */
+export function hostTimingFor(deviceOf: (k: number) => Device): {
+  readonly before: (k: number) => Promise<void> | undefined;
+  readonly unaided: (k: number) => (() => number) | undefined;
+} {
+  return {
+    before: turnoverFor(deviceOf),
+    unaided: (k) => (onHostCores(deviceOf(k)) ? countUnaided() : undefined),
+  };
+}
