@@ -20,6 +20,7 @@ import {
   TRAINING_INPUT,
 } from './decision-suite.js';
 import type { RateSummary } from './decision-summary.js';
+import { median, quantile } from '../../src/stats.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -163,6 +164,14 @@ const report: SuiteReport = {
           },
         ]
       : []),
+    {
+      title: 'Planning time: schedule() per case, seconds (probes, refinement and verification included)',
+      columns: ['system', 'cases', 'median', 'q90', 'worst'],
+      rows: [...new Set(results.map((r) => r.system))].flatMap((sys) => {
+        const t = results.filter((r) => r.system === sys && r.planSeconds !== undefined).map((r) => r.planSeconds!);
+        return t.length === 0 ? [] : [[sys, String(t.length), fixed(median(t), 3), fixed(quantile(t, 0.9), 3), fixed(Math.max(...t), 3)]];
+      }),
+    },
     ...(summary.heldOut ? [{ title: 'Held-out inputs (generated, never tuned on)', columns: rateColumns, rows: [row('held out', summary.heldOut)] }] : []),
     {
       title: 'Cases that are not optimal',

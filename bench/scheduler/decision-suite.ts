@@ -295,6 +295,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
         for (const calibration of calibrations) {
           const model = models.get(calibration)!;
           for (const objective of SUITE_OBJECTIVES) {
+            const planStart = performance.now();
             const plan: Plan = await schedule(w.workload, data, {
               system,
               model,
@@ -303,6 +304,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
               policy: objective,
               staticMapping: statics.get(objective)!,
             });
+            const planSeconds = (performance.now() - planStart) / 1000;
             // The rival is measured first, nearer the planner's probes in time than the judging oracle.
             if (options.rival && measured) rival ??= await Oracle.build(plan.problem, { repeats });
             oracle ??= await Oracle.build(plan.problem, { repeats });
@@ -351,6 +353,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
               pickLabel: plan.chosen.label,
               bestLabel: labelOf(portableOf(oracle, best.genome)),
               oracleExact: best.exact,
+              planSeconds,
               ...(rival && rivalBest && rivalVerdict
                 ? { rival: { optimal: rivalVerdict.optimal, loss: rivalVerdict.loss, label: labelOf(portableOf(rival, rivalBest)) } }
                 : {}),

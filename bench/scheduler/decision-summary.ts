@@ -54,6 +54,8 @@ export interface CaseResult {
   readonly bestLabel: string;
   /** Whether the oracle's search finished (its best is the best of its whole space). */
   readonly oracleExact: boolean;
+  /** Seconds `schedule()` took to make the pick (probes, refinement and verification included). */
+  readonly planSeconds?: number;
   /** With `rival`: a second oracle's best, judged as the pick is (the yardstick's own repeatability). */
   readonly rival?: { readonly optimal: boolean; readonly loss: number; readonly label: string };
 }
