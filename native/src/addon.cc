@@ -103,13 +103,25 @@ Napi::Value LaneMoves(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(HostLane::instance().moves()));
 }
 
-// poolJobs(): { shared, unaided } since the process started (ThreadPool::unaided_jobs).
+// poolJobs(): { shared, unaided, preempted } since the process started (ThreadPool::unaided_jobs;
+// preempted: calls switched out while watched, async_call.h).
 Napi::Value PoolJobs(const Napi::CallbackInfo& info) {
   ThreadPool& pool = ThreadPool::instance();
   Napi::Object o = Napi::Object::New(info.Env());
   o.Set("shared", Napi::Number::New(info.Env(), static_cast<double>(pool.shared_jobs())));
   o.Set("unaided", Napi::Number::New(info.Env(), static_cast<double>(pool.unaided_jobs())));
+  o.Set("preempted", Napi::Number::New(info.Env(), static_cast<double>(preempted_calls().load(std::memory_order_relaxed))));
   return o;
+}
+
+// watchPreemption(on): one more (true) or one fewer (false) watcher of calls' preemption.
+Napi::Value WatchPreemption(const Napi::CallbackInfo& info) {
+  if (info.Length() > 0 && info[0].ToBoolean().Value()) {
+    preemption_watchers().fetch_add(1, std::memory_order_relaxed);
+  } else if (preemption_watchers().fetch_sub(1, std::memory_order_relaxed) <= 0) {
+    preemption_watchers().fetch_add(1, std::memory_order_relaxed);  // never below zero
+  }
+  return info.Env().Undefined();
 }
 
 Napi::Value Threads(const Napi::CallbackInfo& info) {
@@ -156,10 +168,10 @@ Napi::Value PoolProbe(const Napi::CallbackInfo& info) {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"spmm", Spmm}, {"spmv", Spmv}, {"bfs", Bfs}, {"msbfs", MsBfs}, {"noopSync", NoopSync},
                                    {"noopAsync", NoopAsync}, {"threads", Threads}, {"laneCore", LaneCore}, {"laneMoves", LaneMoves}, {"liveWorkers", LiveWorkers},
-                                   {"poolProbe", PoolProbe}, {"poolJobs", PoolJobs},
+                                   {"poolProbe", PoolProbe}, {"poolJobs", PoolJobs}, {"watchPreemption", WatchPreemption},
                                    {"cacheShareBytes", CacheShareBytes}, {"l2CacheBytes", L2CacheBytes}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
-  exports.Set("abiVersion", Napi::Number::New(env, 12));
+  exports.Set("abiVersion", Napi::Number::New(env, 13));
   return exports;
 }
 

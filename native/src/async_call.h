@@ -14,6 +14,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#endif
+
 #include "host_lane.h"
 #include "napi_util.h"
 #include "prefault.h"
@@ -26,6 +30,27 @@ namespace napi {
 inline std::atomic<int64_t>& live_workers() {
   static std::atomic<int64_t> count{0};
   return count;
+}
+
+// While some JS timing watches (`watchPreemption`), every call counts whether the thread computing
+// it was switched out against its will meanwhile (another thread took its core: one of V8's, a
+// simulator, another process); the count is read with the pool's job counts (`poolJobs`).
+inline std::atomic<int>& preemption_watchers() {
+  static std::atomic<int> count{0};
+  return count;
+}
+inline std::atomic<uint64_t>& preempted_calls() {
+  static std::atomic<uint64_t> count{0};
+  return count;
+}
+
+// Involuntary context switches of the calling thread so far (0 where the system does not say).
+inline long involuntary_switches() {
+#if defined(__linux__) && defined(RUSAGE_THREAD)
+  rusage u{};
+  if (getrusage(RUSAGE_THREAD, &u) == 0) return u.ru_nivcsw;
+#endif
+  return 0;
 }
 
 // The JS objects a call borrows, kept alive until it settles, and the spans of them it writes
@@ -73,6 +98,8 @@ class KernelWorker : public Napi::AsyncWorker {
   // Run `compute` and time it; an exception becomes a coded Status naming fn.
   template <class F>
   static Status timed(const char* fn, F&& compute, double* seconds) {
+    const bool watched = preemption_watchers().load(std::memory_order_relaxed) > 0;
+    const long switches = watched ? involuntary_switches() : 0;
     const auto t0 = std::chrono::steady_clock::now();
     Status st;
     try {
@@ -83,6 +110,7 @@ class KernelWorker : public Napi::AsyncWorker {
       st = Status{false, "ERR_NATIVE", std::string(fn) + ": " + e.what()};
     }
     *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (watched && involuntary_switches() != switches) preempted_calls().fetch_add(1, std::memory_order_relaxed);
     return st;
   }
 

@@ -9,22 +9,36 @@
 // 30% of the pool's jobs in the first plan of an SpMM on cora ran unaided (14% in the second,
 // 0.4% with V8's threads off: `node --single-threaded`), and the CPU was priced 1.3-1.6x what it
 // ran in the oracle's rounds, so a CGRA was handed part of an operator the CPU alone ran faster.
-// A run counts its unaided jobs (ThreadPool::unaided_jobs), and one with more than its fewest
-// so far is taken again (repeats.ts): the figure is the kernel's on the cores it was given.
+// A kernel too small to split runs on one thread, and another thread can take that thread's core
+// mid-call (the speed sentinel's one-thread search moved 2.2x between batches over 20 s with V8's
+// threads on, 1.1-1.4x under `--single-threaded`). A run counts its unaided jobs
+// (ThreadPool::unaided_jobs) and, while it is watched, its calls whose thread was switched out
+// against its will (async_call.h); one with more than its fewest so far is taken again
+// (repeats.ts): the figure is the kernel's on the cores a run is given.
 
 import type { Device } from '../devices/device.js';
 import { optionalAddon } from '../native/addon.js';
 import { onHostCores, turnoverFor } from './cache-turnover.js';
 
-/** Pool jobs so far whose caller ran every chunk alone (0 without the addon). */
+/** Pool jobs so far whose caller ran every chunk alone, and watched calls switched out against their will (0 without the addon). */
 export function unaidedJobs(): number {
-  return optionalAddon()?.poolJobs().unaided ?? 0;
+  const jobs = optionalAddon()?.poolJobs();
+  return jobs ? jobs.unaided + jobs.preempted : 0;
 }
 
-/** Around one run: call before it, and the returned function after it for the jobs it ran unaided. */
+/**
+ * Around one run: call before it, and the returned function after it for the jobs it ran
+ * unaided and its calls preempted (the calls are watched in between: two system calls each).
+ */
 export function countUnaided(): () => number {
+  const addon = optionalAddon();
+  addon?.watchPreemption(true);
   const before = unaidedJobs();
-  return () => unaidedJobs() - before;
+  return () => {
+    const n = unaidedJobs() - before;
+    addon?.watchPreemption(false);
+    return n;
+  };
 }
 
 /**

@@ -63,7 +63,13 @@ export async function repeatInRounds<T extends { readonly seconds: number }>(
   /** Run k once, its unaided jobs counted; whether it ran with more of them than its fewest so far. */
   const take = async (k: number): Promise<{ r: T; short: boolean }> => {
     const counted = options.unaided?.(k);
-    const r = await runs[k]!();
+    let r: T;
+    try {
+      r = await runs[k]!();
+    } catch (e) {
+      counted?.(); // the watch ends with the run, however it ends
+      throw e;
+    }
     const u = counted?.() ?? 0;
     fewest[k] = Math.min(fewest[k]!, u);
     return { r, short: u > fewest[k]! * (1 + UNAIDED_SLACK) };

@@ -176,13 +176,16 @@ export interface NativeAddon {
    */
   poolProbe(jobs: number, chunks: number, gapMicros: number): Promise<{ sleeps: number }>;
   /**
-   * Pool jobs of two or more chunks since the process started, and those whose caller ran every
-   * chunk alone for 10 us or more: no worker came (its core held by another thread).
+   * Pool jobs of two or more chunks since the process started, those whose caller ran every
+   * chunk alone for 10 us or more (no worker came: its core held by another thread), and calls
+   * whose computing thread was switched out against its will while watched (`watchPreemption`).
    */
-  poolJobs(): { shared: number; unaided: number };
+  poolJobs(): { shared: number; unaided: number; preempted: number };
+  /** One more (true) or one fewer (false) watcher: while any watches, calls count their preemption. */
+  watchPreemption(on: boolean): void;
 }
 
-const EXPECTED_ABI = 12;
+const EXPECTED_ABI = 13;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */
