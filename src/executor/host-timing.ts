@@ -43,7 +43,8 @@ export function countUnaided(): () => number {
 
 /**
  * `repeatInRounds` options for runs whose device is `deviceOf(k)`: on the host's cores, a cache
- * turnover before each timed run and its unaided jobs counted; nothing for other devices.
+ * turnover before each timed run, and its unaided jobs and preempted calls counted; nothing for
+ * other devices.
  */
 export function hostTimingFor(deviceOf: (k: number) => Device): {
   readonly before: (k: number) => Promise<void> | undefined;

@@ -25,7 +25,7 @@ export async function repeatRuns<T extends { readonly seconds: number }>(run: ()
   return out;
 }
 
-/** Times at most that one timed run is taken again because the pool ran it short of its workers (host-timing.ts). */
+/** Times at most that one timed run is taken again because the pool ran it short of its workers or its thread was switched out (host-timing.ts). */
 export const MAX_RETAKES = 3;
 /**
  * Milliseconds to wait before the first retake, tripled before each further one. Whatever held a
@@ -43,7 +43,7 @@ const UNAIDED_SLACK = 0.05;
  * alike and each is timed amid the others, as it will run, not hot from its own last run;
  * `before(k)` runs ahead of each timed run of run k (a turnover of the host's caches), and
  * `unaided(k)`, called just before run k, returns what counts the pool's jobs it ran without
- * its workers: a run with more than run k's fewest so far is taken again, at most
+ * its workers and its calls switched out: a run with more than run k's fewest so far is taken again, at most
  * `MAX_RETAKES` times, the last take kept (so each round still holds one sample of every run).
  * `onDone(k, runs)` is called as run k's timing completes. Returns every run's timed results.
  */
