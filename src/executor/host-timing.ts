@@ -20,23 +20,23 @@ import type { Device } from '../devices/device.js';
 import { optionalAddon } from '../native/addon.js';
 import { onHostCores, turnoverFor } from './cache-turnover.js';
 
-/** Pool jobs so far whose caller ran every chunk alone, and watched calls switched out against their will (0 without the addon). */
-export function unaidedJobs(): number {
-  const jobs = optionalAddon()?.poolJobs();
-  return jobs ? jobs.unaided + jobs.preempted : 0;
-}
-
 /**
- * Around one run: call before it, and the returned function after it for the jobs it ran
- * unaided and its calls preempted (the calls are watched in between: two system calls each).
+ * Around one run: call before it, and the returned function after it for the pool jobs it ran
+ * unaided and its calls preempted (the calls are watched in between: two system calls each; 0
+ * without the addon).
  */
 export function countUnaided(): () => number {
   const addon = optionalAddon();
-  addon?.watchPreemption(true);
-  const before = unaidedJobs();
+  if (!addon) return () => 0;
+  const disturbed = (): number => {
+    const jobs = addon.poolJobs();
+    return jobs.unaided + jobs.preempted;
+  };
+  addon.watchPreemption(true);
+  const before = disturbed();
   return () => {
-    const n = unaidedJobs() - before;
-    addon?.watchPreemption(false);
+    const n = disturbed() - before;
+    addon.watchPreemption(false);
     return n;
   };
 }
