@@ -201,6 +201,24 @@ function summarise(o: Outcome) {
       }
     return s / weight(tenant);
   });
+  // The same cut in work each tenant asked for, the headline: every job counted at its makespan
+  // alone on the idle machine (measured above, apart from any scheduler), the one running at the
+  // cut pro rata by its pieces' seconds. Device seconds are not comparable across devices: a BFS
+  // the backlog sent to the CPU takes several times the seconds it takes on the GPU, the same work.
+  const aloneOf = new Map(JOB_MIX.map((j, i) => [`${j.workload}/${j.input}`, alone[i]!]));
+  const asked = [...byTenant.entries()].map(([tenant, js]) => {
+    let s = 0;
+    for (const r of js) {
+      let done = 0;
+      let all = 0;
+      for (const w of r.work) {
+        all += w.seconds;
+        done += w.finish <= until ? w.seconds : w.start < until ? (w.seconds * (until - w.start)) / (w.finish - w.start) : 0;
+      }
+      s += all > 0 ? (aloneOf.get(r.job)! * done) / all : r.finish <= until ? aloneOf.get(r.job)! : 0;
+    }
+    return s / weight(tenant);
+  });
   // The same cut device by device, as dominant-resource fairness sees it: each tenant's share of
   // every device's seconds in flight, its largest share (the device it uses most of) over its
   // weight. Unequal devices then count each on its own: a CGRA second is not a GPU second.
@@ -229,7 +247,8 @@ function summarise(o: Outcome) {
     mean: turn.reduce((s, x) => s + x, 0) / turn.length,
     // Tenant t0's own mean turnaround (the high-priority tenant in the priority rows).
     t0Mean: (byTenant.get('t0') ?? []).reduce((s, r) => s + r.turnaround, 0) / Math.max(1, (byTenant.get('t0') ?? []).length),
-    jain: jain(workShares),
+    jain: jain(asked),
+    jainSeconds: jain(workShares),
     jainDominant: jain(dominantShares),
     jainJobs: jain(shares),
     wallSeconds: o.wallSeconds,
@@ -292,7 +311,7 @@ const report: SuiteReport = {
   notes: [
     `Mix, each job alone (composed makespan): ${JOB_MIX.map((j, i) => `${j.workload}/${j.input} ${us(alone[i]!)} us`).join(', ')}.`,
     'Times are on the composed service clock: real CPU pieces as measured, simulated devices as simulated (modelled where simulators take part).',
-    "Jain's index: over each tenant's device seconds / weight on the machine by the time the first tenant was done (pieces, or operators under operator turns, finished by then, and the one running pro rata); 'by dominant share' over each tenant's largest share of any one device's seconds by then, over its weight (dominant-resource fairness: unequal devices each counted on its own); 'whole jobs' counts only the jobs finished by then, the measure before. Saturated runs: every job arrives at 0, weights 1 and 2 in turn.",
+    "Jain's index: over each tenant's work done / weight by the time the first tenant was done, each job counted at its makespan alone (above; pieces, or operators under operator turns, finished by then, and the one running pro rata by its seconds); 'by device seconds' over the seconds of the devices its work ran on (not comparable across devices: the same BFS takes several times the seconds on the CPU); 'by dominant share' over each tenant's largest share of any one device's seconds by then, over its weight (dominant-resource fairness: unequal devices each counted on its own); 'whole jobs' counts only the jobs finished by then, the measure before. Saturated runs: every job arrives at 0, weights 1 and 2 in turn.",
     "Load rising and falling: the arrival rate alternates between 1.8x and 0.2x the mean every 40 mean job times; 'planned as if idle' plans each job without the backlog (it still queues behind it): the ablation of backlog-aware planning.",
     'vs: each row against the first of its group (exclusive FCFS; exclusive FCFS saturated; shared with rising and falling load; operator turns, elastic; the same with priorities).',
     "Operator turns: up to `window` jobs open at once (settings), their operators taking turns on the machine's composed clock (earliest ready first), each job reserving its operators not started; 'elastic' re-plans a job's remaining operators at every turn against the queues and the reservations ahead of it, 'each plan as started' runs the plan it made at its start (the ablation of elasticity).",
@@ -311,6 +330,7 @@ const report: SuiteReport = {
         'mean (us)',
         't0 mean (us)',
         "Jain's index",
+        'by device seconds',
         'by dominant share',
         'whole jobs',
         'wall (s)',
@@ -327,6 +347,7 @@ const report: SuiteReport = {
           us(r.mean),
           us(r.t0Mean),
           fixed(r.jain, 3),
+          fixed(r.jainSeconds, 3),
           fixed(r.jainDominant, 3),
           fixed(r.jainJobs, 3),
           fixed(r.wallSeconds, 1),

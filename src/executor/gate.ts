@@ -29,8 +29,14 @@ export interface GateTurn {
 export interface OperatorPlacement {
   readonly start: number;
   readonly finish: number;
-  /** Device seconds its pieces took (what a fair share charges). */
+  /** Device seconds its pieces took. */
   readonly seconds: number;
+  /**
+   * Seconds the operator asks for wherever it runs, as its plan priced its fastest way
+   * (`CostTable.operatorDemand`): what a fair share charges, since the backlog, not the tenant,
+   * chose the device.
+   */
+  readonly demand: number;
   /** The same seconds by device name. */
   readonly devices: Readonly<Record<string, number>>;
   /** When each device and link direction it used is free again, on the gate's clock. */
@@ -118,7 +124,7 @@ export class GatedTimeline {
     });
   }
 
-  private placement(rec: Recorder, before: Float64Array, finish: number): OperatorPlacement {
+  private placement(rec: Recorder, before: Float64Array, finish: number, demand: number): OperatorPlacement {
     const { devFree, linkFree } = this.schedule;
     const D = devFree.length;
     const busyUntil: Record<string, number> = {};
@@ -138,7 +144,7 @@ export class GatedTimeline {
       const name = this.names[p.device]!;
       devices[name] = (devices[name] ?? 0) + p.seconds;
     }
-    return { start, finish, seconds, devices, busyUntil };
+    return { start, finish, seconds, demand, devices, busyUntil };
   }
 
   private freeTimes(): Float64Array {
@@ -170,7 +176,7 @@ export class GatedTimeline {
       const r = this.schedule.ready[out * S + s]!;
       if (r !== Infinity) finish = Math.max(finish, r);
     }
-    return this.placement(rec, before, finish);
+    return this.placement(rec, before, finish, this.plan.problem.table.operatorDemand(i));
   }
 
   /** Copy the results home after the last operator. */
@@ -179,7 +185,7 @@ export class GatedTimeline {
     const before = this.freeTimes();
     const rec: Recorder = { parts: [], transfers: [] };
     const finish = Math.max(this.schedule.finishOutputs(rec), this.outputsReady());
-    return this.placement(rec, before, finish);
+    return this.placement(rec, before, finish, 0);
   }
 
   /** When the run's first piece or copy started on the machine (Infinity before any). */

@@ -201,6 +201,29 @@ export class CostTable {
     });
   }
 
+  /**
+   * The seconds operator `op` asks of the machine wherever it runs: its fastest way (a split's
+   * slowest part), without copies or queues. It does not depend on where a busy machine sends it,
+   * so the service charges a tenant's fair share by it (fair-scheduler.ts, interleaver.ts).
+   */
+  operatorDemand(op: number): number {
+    if (this.settled?.[op]) return 0;
+    let best = Infinity;
+    for (let g = this.choiceBase[op]!, end = g + this.choiceCount[op]!; g < end; g++) {
+      let slowest = 0;
+      for (let p = this.partBegin[g]!, pe = p + this.partCount[g]!; p < pe; p++) slowest = Math.max(slowest, this.partSeconds[p]!);
+      best = Math.min(best, slowest);
+    }
+    return Number.isFinite(best) ? best : 0;
+  }
+
+  /** What every operator asks of the machine (`operatorDemand`), summed. */
+  demandSeconds(): number {
+    let total = 0;
+    for (let op = 0; op < this.choiceCount.length; op++) total += this.operatorDemand(op);
+    return total;
+  }
+
   /** Choices per operator, as the search's gene cardinalities. */
   get cardinality(): Int32Array {
     return Int32Array.from(this.choiceCount);

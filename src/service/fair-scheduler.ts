@@ -5,7 +5,11 @@
 //
 // Order, as start-time fair queuing (Goyal et al., SFQ) over the tenants: the highest priority
 // with work waiting goes first; among equals, the tenant with the least virtual service, where a
-// tenant's virtual service grows by the device seconds of each of its jobs divided by its weight.
+// tenant's virtual service grows by the work each of its jobs asked for divided by its weight: the
+// seconds its operators take each on their fastest device (a job's `demand`), not the seconds of
+// the devices it ran on, since the shared backlog, not the tenant, sends a job to a slower device
+// (charged by device seconds, a tenant whose jobs were crowded onto the CPU paid several times
+// over for the same work and fell behind: docs/serving-measured.md).
 // A tenant that was idle re-enters at the virtual time of the job in service, so idling banks no
 // credit. `fifo` order (the exclusive baseline) takes jobs by arrival alone. Only jobs whose
 // arrival the horizon has reached may start (replayed arrivals wait for the machine to reach
@@ -36,7 +40,7 @@ interface Job {
   readonly spec: JobSpec<unknown>;
   state: JobState;
   started?: number;
-  /** Device seconds charged to its tenant's virtual time when it started (an estimate, corrected when it ends). */
+  /** Seconds charged to its tenant's virtual time when it started (an estimate, corrected when it ends). */
   charged?: number;
   /** Where its tenant has quotas: the allowance its run charges piece by piece. */
   allowance?: QuotaAllowance;
@@ -50,8 +54,8 @@ interface TenantState {
   /** False once a reloaded policy no longer names it: its accepted jobs finish, new ones are refused. */
   active: boolean;
   vtime: number;
-  /** Device seconds a job of this tenant holds, on average lately (the charge at a job's start). */
-  meanHeld: number | undefined;
+  /** Seconds of work a job of this tenant asks for, on average lately (the charge at a job's start). */
+  meanDemand: number | undefined;
   readonly queue: Job[];
   running: number;
   completed: number;
@@ -85,8 +89,8 @@ export class FairScheduler {
   readonly #host: HostSlots;
   #seq = 0;
   #vclock = 0;
-  /** Device seconds a job holds, on average lately over every tenant (the charge before a tenant has history). */
-  #meanHeld = 1e-3;
+  /** Seconds of work a job asks for, on average lately over every tenant (the charge before a tenant has history). */
+  #meanDemand = 1e-3;
   #draining = false;
   #drained: (() => void) | undefined;
   #wake: NodeJS.Timeout | undefined;
@@ -115,7 +119,7 @@ export class FairScheduler {
           policy: t,
           active: true,
           vtime: this.#virtualNow(),
-          meanHeld: undefined,
+          meanDemand: undefined,
           queue: [],
           running: 0,
           completed: 0,
@@ -341,7 +345,7 @@ export class FairScheduler {
     this.#host.take();
     this.#vclock = Math.max(this.#vclock, t.vtime);
     // Charged at its start (start-time fair queuing): with several jobs open, the next start sees it.
-    job.charged = t.meanHeld ?? this.#meanHeld;
+    job.charged = t.meanDemand ?? this.#meanDemand;
     t.vtime += job.charged / t.policy.weight;
     const signal = job.controller.signal;
     // Quotas hold piece by piece: the run is refused a device once the tenant reaches its quota there.
@@ -363,7 +367,7 @@ export class FairScheduler {
     }
     work.then(
       (outcome) => {
-        this.#account(job, outcome.usage);
+        this.#account(job, outcome.usage, outcome.demand);
         t.completed++;
         this.#finish(job, true);
         if (signal.aborted) job.reject(signal.reason);
@@ -380,18 +384,18 @@ export class FairScheduler {
     );
   }
 
-  /** Charge a finished job's seconds to its tenant's virtual time and device records. */
-  #account(job: Job, usage: ReadonlyMap<string, number>): void {
+  /** Charge a finished job's work to its tenant's virtual time, and its device seconds to its records. */
+  #account(job: Job, usage: ReadonlyMap<string, number>, demand?: number): void {
     const t = job.tenant;
     const now = this.now();
     t.served += now - job.started!;
-    // Fair shares are of the devices' time: a job advances its tenant by the seconds it held them.
     let held = 0;
     for (const s of usage.values()) held += s;
-    // The charge at its start was an estimate: the virtual time gets what the job really held.
-    t.vtime += (held - (job.charged ?? 0)) / t.policy.weight;
-    t.meanHeld = t.meanHeld === undefined ? held : 0.75 * t.meanHeld + 0.25 * held;
-    this.#meanHeld = 0.75 * this.#meanHeld + 0.25 * held;
+    const work = demand ?? held;
+    // The charge at its start was an estimate: the virtual time gets what the job really asked for.
+    t.vtime += (work - (job.charged ?? 0)) / t.policy.weight;
+    t.meanDemand = t.meanDemand === undefined ? work : 0.75 * t.meanDemand + 0.25 * work;
+    this.#meanDemand = 0.75 * this.#meanDemand + 0.25 * work;
     for (const [d, s] of usage) t.busy.set(d, (t.busy.get(d) ?? 0) + s);
     recordUse(t.policy, t.recent, usage, job.allowance?.charged, now);
   }

@@ -1,8 +1,9 @@
 // The served machine, operator by operator: several jobs are open at once, and their operators take
 // turns on the machine's one composed timeline. A turn is given only when every open job has said
 // what it runs next, among the operators ready by the time the machine can next start one: the
-// higher priority first, then the tenant with the least device seconds per weight (weighted fair
-// shares), a tenant's older job before its newer one, then the earliest ready. No operator is
+// higher priority first, then the tenant with the least work per weight (weighted fair shares, work
+// being what each operator asks for on its fastest device: `OperatorPlacement.demand`), a tenant's
+// older job before its newer one, then the earliest ready. No operator is
 // placed before the machine could start it: a conservative discrete-event loop over all jobs'
 // operators. The host runs one operator at a time, so a CPU piece is timed without another job's
 // work on the same cores.
@@ -31,6 +32,8 @@ export class Lane implements OperatorGate {
   waiting = 0;
   closed = false;
   reserved: Readonly<Record<string, number>> = {};
+  /** Work its operators not yet placed ask for (their `demand`, summed): its place in the fair order. */
+  demandLeft = 0;
   #start = Infinity;
   #finish = 0;
   readonly #work: MachineWork[] = [];
@@ -49,9 +52,15 @@ export class Lane implements OperatorGate {
   /** Whether the job has made its plan (and so reserved what it needs). */
   planned = false;
 
-  /** The job made its plan: it holds each device `seconds` (predicted) until its operators run. */
-  reserve(seconds: Readonly<Record<string, number>>): void {
+  /**
+   * The job made its plan: it holds each device `seconds` (predicted) until its operators run, and
+   * asks for `demand` seconds of work (`CostTable.demandSeconds`; by default the seconds held).
+   */
+  reserve(seconds: Readonly<Record<string, number>>, demand?: number): void {
     this.reserved = seconds;
+    let held = 0;
+    for (const v of Object.values(seconds)) held += v;
+    this.demandLeft = demand ?? held;
     this.planned = true;
     this.owner.planned();
   }
@@ -67,6 +76,7 @@ export class Lane implements OperatorGate {
     if (placed) {
       this.#start = Math.min(this.#start, placed.start);
       this.#finish = Math.max(this.#finish, placed.finish);
+      this.demandLeft = Math.max(0, this.demandLeft - placed.demand);
       if (placed.seconds > 0) this.#work.push({ start: placed.start, finish: placed.finish, seconds: placed.seconds, devices: placed.devices });
     }
     this.owner.release(this, placed);
@@ -102,7 +112,7 @@ export class Interleaver {
   #busy = false;
   #scheduled = false;
   #seq = 0;
-  /** Device seconds per weight each tenant's operators have taken (the fair share's virtual time). */
+  /** Work per weight each tenant's operators have taken (the fair share's virtual time). */
   readonly #vtime = new Map<string, number>();
   /** Open lanes per tenant. */
   readonly #openByTenant = new Map<string, number>();
@@ -159,8 +169,8 @@ export class Interleaver {
   }
 
   /**
-   * Each open job's virtual start: its tenant's virtual time (device seconds per weight taken so
-   * far) plus the reservations of the tenant's older open jobs, per weight. A tenant's jobs go
+   * Each open job's virtual start: its tenant's virtual time (work per weight taken so far) plus
+   * the work the tenant's older open jobs still ask for, per weight. A tenant's jobs go
    * oldest first and tenants advance at rates set by their weights, so a job's turn comes about
    * when the fair clock reaches its virtual start (start-time fair queuing).
    */
@@ -172,9 +182,7 @@ export class Interleaver {
       const t = l.job.tenant;
       const v = clock.get(t) ?? this.#vtime.get(t) ?? 0;
       out.set(l, v);
-      let held = 0;
-      for (const s of Object.values(l.reserved)) held += s;
-      clock.set(t, v + held / l.job.weight);
+      clock.set(t, v + l.demandLeft / l.job.weight);
     }
     return out;
   }
@@ -221,7 +229,7 @@ export class Interleaver {
     if (placed) {
       this.machine.occupy(placed.busyUntil);
       const t = lane.job.tenant;
-      this.#vtime.set(t, (this.#vtime.get(t) ?? 0) + placed.seconds / lane.job.weight);
+      this.#vtime.set(t, (this.#vtime.get(t) ?? 0) + placed.demand / lane.job.weight);
     }
     this.#busy = false;
     this.#schedule();
@@ -269,7 +277,7 @@ export class Interleaver {
     if (this.#lanes.size !== open) return;
     for (const lane of this.#lanes) if (lane.waiting === 0) return;
     // The operators ready by the time the machine can next start one compete: the higher priority,
-    // then the tenant with the least device seconds per weight (weighted fair shares), then the
+    // then the tenant with the least work per weight (weighted fair shares), then the
     // earliest ready, then the job opened first. Later-ready operators wait for their time.
     let soonest = Infinity;
     for (const r of this.#pending) soonest = Math.min(soonest, r.readyAt);

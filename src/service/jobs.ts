@@ -17,10 +17,16 @@ export interface JobContext {
   readonly allowance?: DeviceAllowance;
 }
 
-/** What a job returns: its value and the busy seconds it put on each device. */
+/** What a job returns: its value, the busy seconds it put on each device, and what it asked of the machine. */
 export interface JobOutcome<T> {
   readonly value: T;
   readonly usage: ReadonlyMap<string, number>;
+  /**
+   * Seconds of work the job asked for, wherever the backlog sent it: its operators each on their
+   * fastest device (`CostTable.demandSeconds`). Its tenant's fair share is charged this; without
+   * it, the seconds in `usage`.
+   */
+  readonly demand?: number;
 }
 
 export interface JobSpec<T> {

@@ -157,7 +157,7 @@ async function runOnMachine(
   lane: Lane | undefined,
 ): Promise<{ result: RunResult; machine: MachineSlot }> {
   if (lane) {
-    lane.reserve(reservedSeconds(plan, plan.problem.costs, plan.chosen.genome, []));
+    lane.reserve(reservedSeconds(plan, plan.problem.costs, plan.chosen.genome, []), plan.problem.table.demandSeconds());
     const result = await runPlan(plan, { ...options, gate: lane, backlog: state.interleaver!.backlogFor(lane) });
     return { result, machine: lane.slot() };
   }
@@ -266,7 +266,7 @@ async function planAndRun(
     return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
   }
   const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunPlanOptions, lane);
-  return { value: { ...runReply(result), plan: planResult(plan), machine }, usage: usageOf(result) };
+  return { value: { ...runReply(result), plan: planResult(plan), machine }, usage: usageOf(result), demand: plan.problem.table.demandSeconds() };
 }
 
 /** `run` of a plan this tenant made with `schedule` (kept on the server by its id). */
@@ -294,7 +294,7 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
             { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunPlanOptions,
             lane,
           );
-          return { value: { ...runReply(result), machine }, usage: usageOf(result) };
+          return { value: { ...runReply(result), machine }, usage: usageOf(result), demand: plan.problem.table.demandSeconds() };
         } finally {
           lane?.close();
         }

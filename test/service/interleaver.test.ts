@@ -39,12 +39,12 @@ describe('the operator interleaver', () => {
     await tick();
     await tick();
     expect(order).toEqual(['b']);
-    b.leave(0, { start: 3, finish: 4, seconds: 1, devices: { gpu: 1 }, busyUntil: { gpu: 4 } });
+    b.leave(0, { start: 3, finish: 4, seconds: 1, demand: 1, devices: { gpu: 1 }, busyUntil: { gpu: 4 } });
     b.close();
     const turnA = await ta;
     expect(order).toEqual(['b', 'a']);
     expect(turnA.free['gpu']).toBe(4);
-    a.leave(0, { start: 5, finish: 6, seconds: 1, devices: { cgra: 1 }, busyUntil: { cgra: 6 } });
+    a.leave(0, { start: 5, finish: 6, seconds: 1, demand: 1, devices: { cgra: 1 }, busyUntil: { cgra: 6 } });
     a.close();
     expect(m.snapshot()).toMatchObject({ gpu: 4, cgra: 6 });
     expect(a.slot()).toEqual({
@@ -142,7 +142,7 @@ describe('planning order under operator turns', () => {
 });
 
 describe('weighted fair turns', () => {
-  it('gives operators ready together to the tenant with the least device seconds per weight, and makes later-ready ones wait', async () => {
+  it('gives operators ready together to the tenant with the least work per weight, and makes later-ready ones wait', async () => {
     const il = new Interleaver(machine(), true);
     const heavy = il.open({ tenant: 'heavy', priority: 0, weight: 1, arrival: 0 });
     const light = il.open({ tenant: 'light', priority: 0, weight: 2, arrival: 0 });
@@ -152,7 +152,7 @@ describe('weighted fair turns', () => {
       for (const [name, seconds] of ops) {
         await lane.enter(0, 0, {});
         order.push(name);
-        lane.leave(0, { start: 0, finish: seconds, seconds, devices: {}, busyUntil: {} });
+        lane.leave(0, { start: 0, finish: seconds, seconds, demand: seconds, devices: {}, busyUntil: {} });
       }
       lane.close();
     };
