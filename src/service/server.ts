@@ -172,6 +172,7 @@ export class DypeServer {
     // Replayed arrivals are reached as the machine's clock gets there; received ones as they come.
     this.scheduler = new FairScheduler(policy, devices, settings.slots, undefined, {
       order: settings.sharing === 'exclusive' ? 'fifo' : 'fair',
+      fairWindow: interleaver !== undefined,
       ...(settings.clock === 'declared' ? { horizon: () => interleaver?.clock ?? machine.earliestFree } : {}),
     });
     const store = new DataStore(settings.storeBytes);

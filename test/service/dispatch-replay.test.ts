@@ -1,7 +1,7 @@
 // The dispatcher under replayed arrivals and the exclusive baseline: a job starts only once the
 // machine has reached its arrival (the horizon), `fifo` takes jobs in arrival order whatever the
-// tenant, and a tenant's fair share is of the devices' time (device seconds / weight), not of the
-// host's wall time.
+// tenant, and a tenant's fair share is of the devices' time (device seconds / weight, for jobs that
+// state no demand), not of the host's wall time.
 
 import { expect, it } from 'vitest';
 import { FairScheduler } from '../../src/service/fair-scheduler.js';
