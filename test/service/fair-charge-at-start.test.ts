@@ -5,10 +5,9 @@
 
 import { expect, it } from 'vitest';
 import { FairScheduler } from '../../src/service/fair-scheduler.js';
-import { checkPolicy, type ServicePolicy } from '../../src/service/policy.js';
+import { testPolicy } from './test-policy.js';
 
-const policy = (tenants: Record<string, object>): ServicePolicy =>
-  checkPolicy({ tenants: Object.entries(tenants).map(([name, t], i) => ({ name, token: `token-number-${i}-of-the-test`, ...t })) }, 'test');
+const policy = testPolicy;
 
 it('alternates tenants among jobs started while others still run, by weight', async () => {
   const s = new FairScheduler(policy({ a: {}, b: {}, c: {} }), ['cpu'], 4, () => 0);

@@ -7,9 +7,9 @@ import { expect, it } from 'vitest';
 import { FairScheduler } from '../../src/service/fair-scheduler.js';
 import { Interleaver } from '../../src/service/interleaver.js';
 import { MachineTimeline } from '../../src/service/machine-timeline.js';
-import { checkPolicy, type ServicePolicy } from '../../src/service/policy.js';
+import { testPolicy } from './test-policy.js';
 
-const policy = (names: string[]): ServicePolicy => checkPolicy({ tenants: names.map((name, i) => ({ name, token: `token-number-${i}-of-the-test` })) }, 'test');
+const policy = (names: string[]) => testPolicy(Object.fromEntries(names.map((n) => [n, {}])));
 
 /** Order of starts when `slow`'s jobs ran on a device 10x slower than `fast`'s, the same work each. */
 async function order(withDemand: boolean): Promise<string[]> {

@@ -5,10 +5,9 @@
 import { expect, it } from 'vitest';
 import { AbortedError, AccessError, LimitError, SessionClosedError } from '../../src/errors.js';
 import { FairScheduler, type JobContext } from '../../src/service/fair-scheduler.js';
-import { checkPolicy, type ServicePolicy } from '../../src/service/policy.js';
+import { testPolicy } from './test-policy.js';
 
-const policy = (tenants: Record<string, object>): ServicePolicy =>
-  checkPolicy({ tenants: Object.entries(tenants).map(([name, t], i) => ({ name, token: `token-number-${i}-of-the-test`, ...t })) }, 'test');
+const policy = testPolicy;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -5,10 +5,9 @@
 
 import { expect, it } from 'vitest';
 import { FairScheduler } from '../../src/service/fair-scheduler.js';
-import { checkPolicy, type ServicePolicy } from '../../src/service/policy.js';
+import { testPolicy } from './test-policy.js';
 
-const policy = (names: string[]): ServicePolicy =>
-  checkPolicy({ tenants: names.map((name, i) => ({ name, token: `token-number-${i}-of-the-test` })) }, 'test');
+const policy = (names: string[]) => testPolicy(Object.fromEntries(names.map((n) => [n, {}])));
 
 async function startsBeforeRelease(fairWindow: boolean): Promise<string[]> {
   const s = new FairScheduler(policy(['first', 'late']), ['cpu'], 4, () => 0, { fairWindow });
