@@ -5,11 +5,9 @@
 //
 // Order, as start-time fair queuing (Goyal et al., SFQ) over the tenants: the highest priority
 // with work waiting goes first; among equals, the tenant with the least virtual service, where a
-// tenant's virtual service grows by the work each of its jobs asked for divided by its weight: the
-// seconds its operators take each on their fastest device (a job's `demand`), not the seconds of
-// the devices it ran on, since the shared backlog, not the tenant, sends a job to a slower device
-// (charged by device seconds, a tenant whose jobs were crowded onto the CPU paid several times
-// over for the same work and fell behind: docs/serving-measured.md).
+// tenant's virtual service grows by the work each of its jobs asked for (its `demand`: its
+// operators each on their fastest device) over its weight, not by the seconds of the devices the
+// shared backlog sent it to (a tenant crowded onto the CPU paid several times over: docs/serving-measured.md).
 // A tenant that was idle re-enters at the virtual time of the job in service, so idling banks no
 // credit. `fifo` order (the exclusive baseline) takes jobs by arrival alone. Only jobs whose
 // arrival the horizon has reached may start (replayed arrivals wait for the machine to reach
@@ -23,10 +21,10 @@ import { AbortedError, AccessError, describe, InvalidArgumentError, LimitError, 
 import type { ServicePolicy, TenantPolicy } from './policy.js';
 import { HostSlots } from './host-slots.js';
 import { excludedDevices, nextRecordExpiry, QuotaAllowance, rateRefusal, recordUse, type UseRecord } from './quotas.js';
-import type { JobHandle, JobOutcome, JobSpec } from './jobs.js';
+import type { DispatchSettings, JobHandle, JobOutcome, JobSpec } from './jobs.js';
 import { deviceShares, type JobState, type SchedulerStatus, tenantStatus } from './scheduler-status.js';
 
-export type { JobContext, JobHandle, JobOutcome, JobSpec } from './jobs.js';
+export type { DispatchOrder, DispatchSettings, JobContext, JobHandle, JobOutcome, JobSpec } from './jobs.js';
 
 interface Job {
   readonly id: string;
@@ -70,26 +68,6 @@ interface TenantState {
 }
 
 export type { SchedulerStatus, TenantStatus } from './scheduler-status.js';
-
-/** How the dispatcher chooses: `fair` (priority, then weighted fair queuing), or `fifo` (arrival order, the exclusive baseline). */
-export type DispatchOrder = 'fair' | 'fifo';
-
-export interface DispatchSettings {
-  readonly order?: DispatchOrder;
-  /**
-   * The latest arrival that may start now: jobs that arrived later wait even when the host is free
-   * (in replay, the machine has not reached them). @default the scheduler's clock
-   */
-  readonly horizon?: () => number;
-  /**
-   * Slots are a window of jobs open at once (operator turns), not the host's cores: a tenant with
-   * work waiting that holds fewer open jobs than its weighted share of the window may open one
-   * beyond it. Else a tenant that came a moment late found the window full of the first tenants'
-   * jobs and had no job open for their whole length (the load bench: four of eight tenants waited
-   * 1.8 ms of a 6 ms cut). @default false
-   */
-  readonly fairWindow?: boolean;
-}
 
 export class FairScheduler {
   readonly #tenants = new Map<string, TenantState>();
