@@ -20,7 +20,7 @@ import { loadCostModel } from '../../src/cost/store.js';
 import { detectSystem } from '../../src/devices/system.js';
 import { runPlan } from '../../src/executor/run.js';
 import { schedule } from '../../src/scheduler/schedule.js';
-import type { Sharing } from '../../src/service/machine-timeline.js';
+import type { MachineWork, Sharing } from '../../src/service/machine-timeline.js';
 import { startServer } from '../../src/service/server.js';
 import { median, quantile } from '../../src/stats.js';
 import { emitReport, fixed, machineInfo, type SuiteReport } from '../common/report.js';
@@ -186,6 +186,8 @@ function summarise(o: Outcome) {
   for (const r of rs) byTenant.set(r.tenant, [...(byTenant.get(r.tenant) ?? []), r]);
   const until = Math.min(...[...byTenant.values()].map((js) => Math.max(...js.map((r) => r.finish))));
   const weight = (tenant: string): number => weightOf(Number(tenant.slice(1)), o.name.includes('saturated'));
+  /** How much of a piece (or operator) was done by the cut: all of it, none, or pro rata while it ran. */
+  const doneByCut = (w: MachineWork): number => (w.finish <= until ? 1 : w.start < until ? (until - w.start) / (w.finish - w.start) : 0);
   const shares = [...byTenant.entries()].map(
     ([tenant, js]) => js.filter((r) => r.finish <= until).reduce((s, r) => s + Object.values(r.devices).reduce((a, b) => a + b, 0), 0) / weight(tenant),
   );
@@ -194,11 +196,7 @@ function summarise(o: Outcome) {
   // 0.4 ms left out or counted whole moved a tenant's share by a job's worth).
   const workShares = [...byTenant.entries()].map(([tenant, js]) => {
     let s = 0;
-    for (const r of js)
-      for (const w of r.work) {
-        if (w.finish <= until) s += w.seconds;
-        else if (w.start < until) s += (w.seconds * (until - w.start)) / (w.finish - w.start);
-      }
+    for (const r of js) for (const w of r.work) s += w.seconds * doneByCut(w);
     return s / weight(tenant);
   });
   // The same cut in work each tenant asked for, the headline: every job counted at its makespan
@@ -213,7 +211,7 @@ function summarise(o: Outcome) {
       let all = 0;
       for (const w of r.work) {
         all += w.seconds;
-        done += w.finish <= until ? w.seconds : w.start < until ? (w.seconds * (until - w.start)) / (w.finish - w.start) : 0;
+        done += w.seconds * doneByCut(w);
       }
       s += all > 0 ? (aloneOf.get(r.job)! * done) / all : r.finish <= until ? aloneOf.get(r.job)! : 0;
     }
@@ -226,7 +224,7 @@ function summarise(o: Outcome) {
     const on = new Map<string, number>();
     for (const r of js)
       for (const w of r.work) {
-        const part = w.finish <= until ? 1 : w.start < until ? (until - w.start) / (w.finish - w.start) : 0;
+        const part = doneByCut(w);
         for (const [d, sec] of Object.entries(w.devices)) on.set(d, (on.get(d) ?? 0) + sec * part);
       }
     return on;

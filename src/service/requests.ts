@@ -155,11 +155,13 @@ async function runOnMachine(
   arrival: number,
   options: RunPlanOptions,
   lane: Lane | undefined,
-): Promise<{ result: RunResult; machine: MachineSlot }> {
+): Promise<{ result: RunResult; machine: MachineSlot; charge: Omit<JobOutcome<unknown>, 'value'> }> {
+  // What the run asked of the machine wherever it goes: its tenant's fair share is charged this.
+  const demand = plan.problem.table.demandSeconds();
   if (lane) {
-    lane.reserve(reservedSeconds(plan, plan.problem.costs, plan.chosen.genome, []), plan.problem.table.demandSeconds());
+    lane.reserve(reservedSeconds(plan, plan.problem.costs, plan.chosen.genome, []), demand);
     const result = await runPlan(plan, { ...options, gate: lane, backlog: state.interleaver!.backlogFor(lane) });
-    return { result, machine: lane.slot() };
+    return { result, machine: lane.slot(), charge: { usage: usageOf(result), demand } };
   }
   const backlog = state.machine.backlogAt(arrival);
   const result = await runPlan(plan, { ...options, backlog });
@@ -170,7 +172,9 @@ async function runOnMachine(
     seconds: p.observedSeconds,
     devices: Object.fromEntries(pieceUse(p.device, p.observedSeconds, p.steps)),
   }));
-  return { result, machine: { ...state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan), work } };
+  const usage = new Map<string, number>();
+  for (const w of work) for (const [d, sec] of Object.entries(w.devices)) usage.set(d, (usage.get(d) ?? 0) + sec);
+  return { result, machine: { ...state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan), work }, charge: { usage, demand } };
 }
 
 /** A job as the interleaver orders it: its tenant, priority and weight. */
@@ -265,8 +269,14 @@ async function planAndRun(
     const planId = state.plans.keep(tenant, plan, hashes);
     return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
   }
-  const { result, machine } = await runOnMachine(state, plan, at, { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunPlanOptions, lane);
-  return { value: { ...runReply(result), plan: planResult(plan), machine }, usage: usageOf(result), demand: plan.problem.table.demandSeconds() };
+  const { result, machine, charge } = await runOnMachine(
+    state,
+    plan,
+    at,
+    { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunPlanOptions,
+    lane,
+  );
+  return { value: { ...runReply(result), plan: planResult(plan), machine }, ...charge };
 }
 
 /** `run` of a plan this tenant made with `schedule` (kept on the server by its id). */
@@ -287,14 +297,14 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
       run: async ({ signal, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
         const lane = state.interleaver?.open(openJob(state, tenant, at));
         try {
-          const { result, machine } = await runOnMachine(
+          const { result, machine, charge } = await runOnMachine(
             state,
             plan,
             at,
             { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunPlanOptions,
             lane,
           );
-          return { value: { ...runReply(result), machine }, usage: usageOf(result), demand: plan.problem.table.demandSeconds() };
+          return { value: { ...runReply(result), machine }, ...charge };
         } finally {
           lane?.close();
         }
