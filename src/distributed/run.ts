@@ -19,6 +19,7 @@ import { checkOptions } from '../validate.js';
 import { bindWorkload, type BoundOp, type BoundWorkload, type WorkloadData } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
 import { DistributedLayouts } from './layouts.js';
+import { orderBetween } from './row-orders.js';
 import { distributedBfs } from './bfs.js';
 import { gatherRows, gatherVertices } from './gather.js';
 import { DistributedCsr } from './halo.js';
@@ -168,11 +169,11 @@ function rowsIn(layout: DistributedCsr, p: Placed, fn: string, op: BoundOp): Den
   if (p.at === 'replicated') return localRowsOf(layout, p.data);
   if (p.at !== 'rows') throw new UnsupportedError(`${fn}: operator ${op.id} (${op.kind}) reads a ${p.at} value where it needs a dense one`);
   if (p.layout === layout) return p.data;
+  const order = orderBetween(p.layout, layout);
+  if (order === null) return p.data;
   const k = p.data.cols;
-  const at = new Map<number, number>();
-  p.layout.rows.forEach((g, l) => at.set(g, l));
   const out = DenseMatrix.zeros(layout.localRows, k, p.data.precision);
-  layout.rows.forEach((g, l) => out.data.set(p.data.data.subarray(at.get(g)! * k, (at.get(g)! + 1) * k), l * k));
+  order.forEach((from, l) => out.data.set(p.data.data.subarray(from * k, (from + 1) * k), l * k));
   return out;
 }
 
