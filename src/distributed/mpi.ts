@@ -6,14 +6,27 @@
 // while its halo travels), gathering results (allgatherv) and small reductions (allreduce).
 
 import { writeSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, DistributedError, InvalidArgumentError, NativeError, UnsupportedError } from '../errors.js';
-import { packageRoot } from '../native/addon.js';
+import { nativeAddon, packageRoot } from '../native/addon.js';
 import { checkOptions } from '../validate.js';
 
 /** Arrays a collective can carry (both sides of one call of the same type). */
 export type Exchangeable = Float32Array | Float64Array | Int32Array | Uint8Array;
+
+/**
+ * What a collective says of its time on this rank: `seconds` from this rank's call until it saw
+ * the collective complete (waiting for the other ranks included); MPI's also give both moments,
+ * `enteredAt` and `completedAt`, in seconds on this host's monotonic clock, from which a run
+ * separates the wait for the last rank from the exchange itself (exchange-timing.ts).
+ */
+export interface CollectiveTiming {
+  readonly seconds: number;
+  readonly enteredAt?: number;
+  readonly completedAt?: number;
+}
 
 /** What distributed operators need of a communicator: MPI's, or one of its stand-ins in tests. */
 export interface Communicator {
@@ -30,9 +43,9 @@ export interface Communicator {
     recv: T,
     recvCounts: Int32Array,
     recvDispls: Int32Array,
-  ): Promise<{ seconds: number }>;
+  ): Promise<CollectiveTiming>;
   /** Every rank's `send` (recvCounts[its rank] elements) placed in every rank's `recv` at recvDispls. */
-  allgatherv<T extends Exchangeable>(send: T, recv: T, recvCounts: Int32Array, recvDispls: Int32Array): Promise<{ seconds: number }>;
+  allgatherv<T extends Exchangeable>(send: T, recv: T, recvCounts: Int32Array, recvDispls: Int32Array): Promise<CollectiveTiming>;
   /** Combine `buffer` element-wise across ranks, in place. */
   allreduce(buffer: Float64Array | Int32Array, op: 'sum' | 'max' | 'min'): Promise<void>;
   /** Resolves once every rank has called it. */
@@ -42,7 +55,8 @@ export interface Communicator {
 interface MpiAddon {
   readonly abiVersion: number;
   info(): { abiVersion: number; available: boolean; reason: string; library: string };
-  init(): { rank: number; size: number; threadLevel: string; host: string };
+  init(): { rank: number; size: number; threadLevel: string; host: string; localSize: number };
+  waitPolicy(spinMicros: number, syncMicros: number): void;
   finalize(): void;
   abort(code: number): void;
   quit(code: number): void;
@@ -52,7 +66,7 @@ interface MpiAddon {
   barrier: Communicator['barrier'];
 }
 
-const EXPECTED_ABI = 1;
+const EXPECTED_ABI = 2;
 let addon: MpiAddon | undefined;
 
 function mpiAddon(fn: string): MpiAddon {
@@ -98,6 +112,8 @@ export function mpiInfo(): { available: boolean; reason: string; library: string
 export interface MpiCommunicator extends Communicator {
   readonly threadLevel: string;
   readonly host: string;
+  /** Ranks on this host, how long a collective waiting for other ranks polls before it naps, and whether exchanges overlap compute (waitPolicy). */
+  readonly wait: WaitPolicy & { readonly localRanks: number };
   readonly library: string;
   /** End MPI in this process (also done at exit). Collectives refuse afterwards. */
   finalize(): void;
@@ -123,6 +139,52 @@ function collectiveTimeout(fn: string, given: number | undefined): number {
       `${fn}: the collective timeout must be seconds in (0, 604800] (option timeoutSeconds or DYPE_MPI_TIMEOUT), got ${describe(raw)}`,
     );
   return raw;
+}
+
+/** Microseconds a waiting collective polls before it naps where ranks share cores. */
+const SHARED_CORES_SPIN_MICROSECONDS = 50;
+/** Microseconds the JS thread tests a collective it started, where exchanges do not overlap compute, before a worker takes the wait. */
+const SYNC_MICROSECONDS = 2000;
+const nativeThreads = (): number => nativeAddon().threads();
+
+/** How this rank waits for the other ranks, and whether its exchanges overlap its compute. */
+export interface WaitPolicy {
+  /** How long a waiting collective polls before it naps between tests (-1: it never naps). */
+  readonly spinMicroseconds: number;
+  /** Whether a halo exchange travels while the rank computes the rows that do not need it. */
+  readonly overlap: boolean;
+  /** How long the JS thread tests a collective it has started before a worker waits for it (where nothing overlaps, it has nothing else to do). */
+  readonly syncMicroseconds: number;
+  readonly reason: string;
+}
+
+/**
+ * How a collective waits, from this host's ranks, each rank's kernel threads, the cores the rank
+ * may use and the host's. MPI's own wait polls without pause: where the host's ranks' kernel
+ * threads outnumber its cores, that polling takes a core another rank needs to arrive (two ranks
+ * on two cores, each with a waiting thread: a 15 KB halo exchange took 1.4-14 ms, its bytes moving
+ * in 0.06), so there a collective polls SHARED_CORES_SPIN_MICROSECONDS and then naps between tests
+ * (10 us, doubling up to 200). And an exchange progresses only while its thread runs: where the rank
+ * has no core beyond its kernel threads (mpirun binds each of two ranks on two cores to one), the
+ * halo overlapped with the interior rows moved in 1-2.6 ms what takes 0.1-0.5 alone, so it is
+ * awaited first there. DYPE_MPI_SPIN_US (microseconds, -1: never nap) overrides the wait.
+ */
+export function waitPolicy(
+  host: { readonly localRanks: number; readonly kernelThreads: number; readonly rankCores: number; readonly hostCores: number },
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): WaitPolicy {
+  const { localRanks, kernelThreads, rankCores, hostCores } = host;
+  const shared = localRanks * kernelThreads > hostCores;
+  const overlap = !shared && rankCores > kernelThreads;
+  const why = `${localRanks} ranks x ${kernelThreads} kernel threads on ${hostCores} cores, ${rankCores} for this rank`;
+  const forced = env['DYPE_MPI_SPIN_US'];
+  if (forced !== undefined) {
+    const v = Number(forced);
+    if (!Number.isInteger(v) || v < -1 || v > 1e9)
+      throw new InvalidArgumentError(`initMpi: DYPE_MPI_SPIN_US must be an integer number of microseconds in [-1, 1e9], got ${describe(forced)}`);
+    return { spinMicroseconds: v, overlap, syncMicroseconds: overlap ? 0 : SYNC_MICROSECONDS, reason: `${why}; the wait set by DYPE_MPI_SPIN_US` };
+  }
+  return { spinMicroseconds: shared ? SHARED_CORES_SPIN_MICROSECONDS : -1, overlap, syncMicroseconds: overlap ? 0 : SYNC_MICROSECONDS, reason: why };
 }
 
 /**
@@ -159,6 +221,13 @@ export function initMpi(options: { readonly timeoutSeconds?: number } = {}): Mpi
   } catch (e) {
     throw failure(fn, e);
   }
+  const wait = waitPolicy({
+    localRanks: started.localSize,
+    kernelThreads: nativeThreads(),
+    rankCores: availableParallelism(),
+    hostCores: cpus().length || availableParallelism(),
+  });
+  m.waitPolicy(wait.spinMicroseconds, wait.syncMicroseconds);
   const who = `dype: rank ${started.rank} of ${started.size}`;
   // The collectives in flight (a count per call: two of one kind may overlap), for the messages below.
   const inFlight = new Map<string, number>();
@@ -187,6 +256,7 @@ export function initMpi(options: { readonly timeoutSeconds?: number } = {}): Mpi
     size: started.size,
     threadLevel: started.threadLevel,
     host: started.host,
+    wait: { localRanks: started.localSize, ...wait },
     library: info.library,
     alltoallv: wrap('alltoallv', m.alltoallv) as Communicator['alltoallv'],
     allgatherv: wrap('allgatherv', m.allgatherv) as Communicator['allgatherv'],

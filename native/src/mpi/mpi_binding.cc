@@ -27,7 +27,7 @@ using namespace dype::mpi;
 #define DYPE_MPI_OFF 0
 #endif
 
-constexpr int kAbiVersion = 1;
+constexpr int kAbiVersion = 2;
 
 [[maybe_unused]] const char* off_reason() {
   switch (DYPE_MPI_OFF) {
@@ -109,6 +109,13 @@ Napi::Value InitMpi(const Napi::CallbackInfo& info) {
     int rank = 0, size = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    // Ranks on this host (sharing its memory): with the cores, what decides how a collective waits.
+    MPI_Comm local = MPI_COMM_NULL;
+    int local_size = 1;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local) == MPI_SUCCESS) {
+      MPI_Comm_size(local, &local_size);
+      MPI_Comm_free(&local);
+    }
     char host[MPI_MAX_PROCESSOR_NAME];
     int len = 0;
     MPI_Get_processor_name(host, &len);
@@ -117,6 +124,7 @@ Napi::Value InitMpi(const Napi::CallbackInfo& info) {
     o.Set("size", size);
     o.Set("threadLevel", level_name(provided));
     o.Set("host", std::string(host, static_cast<size_t>(len)));
+    o.Set("localSize", local_size);
     return o;
   });
 }

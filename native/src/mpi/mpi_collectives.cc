@@ -5,9 +5,14 @@
 // bounds.
 #include "mpi/mpi_shared.h"
 
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <thread>
 #include <vector>
 
 namespace dype {
@@ -77,52 +82,119 @@ void check_parts(const char* fn, const char* what, const std::vector<int>& count
   }
 }
 
-// A collective on a libuv worker: the JS thread goes on (a rank computes its interior rows)
-// while the data travels. The arrays stay pinned until it settles.
+// How a collective waits for the other ranks. Started on the JS thread (so every rank starts its
+// collectives in its program's order, as MPI requires of nonblocking ones), it completes on a
+// libuv worker that tests it. A blocking MPI call busy-polls until the last rank arrives, and
+// where ranks share cores (more ranks, kernel threads and waiting threads than the host has
+// cores: four of them on the two cores of the development VMs) the polling takes the core the
+// last rank needs to get there: a 15 KB halo exchange took 1.4-14 ms, moving its bytes 0.06.
+// So the waiting worker tests for `spin` microseconds, then sleeps between tests, from
+// kFirstNap up to kLongestNap microseconds; with spin negative it never sleeps.
+std::atomic<int64_t> g_spin_micros{-1};
+// How long the JS thread itself tests a collective it has just started before handing the wait
+// to a worker (0: at once). Where a rank's exchanges do not overlap its compute (mpi.ts,
+// waitPolicy) its JS thread has nothing else to do, and the worker's wake-up cost an exchange
+// whose ranks arrived together 100-200 us on the development VMs, its bytes moving in 20.
+std::atomic<int64_t> g_sync_micros{0};
+constexpr int64_t kFirstNap = 10;
+constexpr int64_t kLongestNap = 200;
+
+double now_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+// A started collective's request, tested on a libuv worker until it completes: the JS thread goes
+// on (a rank computes its interior rows) while the data travels. The arrays stay pinned until it
+// settles. Resolves { seconds, enteredAt, completedAt }: this rank's call and the moment it saw the
+// collective complete, seconds on the host's monotonic clock.
 class CollectiveWorker : public Napi::AsyncWorker {
  public:
-  using Body = std::function<int()>;
-  CollectiveWorker(Napi::Env env, const char* fn, Body body, std::vector<Napi::Object> pins)
-      : Napi::AsyncWorker(env, fn), fn_(fn), body_(std::move(body)), deferred_(Napi::Promise::Deferred::New(env)) {
+  CollectiveWorker(Napi::Env env, const char* fn, MPI_Request request, double entered, std::vector<Napi::Object> pins, std::shared_ptr<void> keep)
+      : Napi::AsyncWorker(env, fn), fn_(fn), request_(request), entered_(entered), keep_(std::move(keep)), deferred_(Napi::Promise::Deferred::New(env)) {
     for (Napi::Object& o : pins) pins_.push_back(Napi::Persistent(o));
   }
   Napi::Promise promise() { return deferred_.Promise(); }
 
  protected:
   void Execute() override {
-    std::lock_guard<std::mutex> hold(mpi_lock());
-    if (!initialised() || finalised()) {
-      rc_ = -1;
-      return;
+    const int64_t spin = g_spin_micros.load(std::memory_order_relaxed);
+    const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(spin < 0 ? 0 : spin);
+    int64_t nap = kFirstNap;
+    for (;;) {
+      int done = 0;
+      {
+        std::lock_guard<std::mutex> hold(mpi_lock());
+        if (!initialised() || finalised()) {
+          rc_ = -1;
+          return;
+        }
+        rc_ = MPI_Test(&request_, &done, MPI_STATUS_IGNORE);
+      }
+      if (rc_ != MPI_SUCCESS || done) break;
+      if (spin < 0 || std::chrono::steady_clock::now() < spin_until) continue;
+      std::this_thread::sleep_for(std::chrono::microseconds(nap));
+      nap = std::min(kLongestNap, 2 * nap);
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    rc_ = body_();
-    seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    completed_ = now_seconds();
   }
   void OnOK() override {
     Napi::Env env = Env();
     if (rc_ != MPI_SUCCESS) {
-      const std::string why = rc_ == -1 ? "MPI was finalised before the call ran" : mpi_message(rc_);
+      const std::string why = rc_ == -1 ? "MPI was finalised before the call completed" : mpi_message(rc_);
       deferred_.Reject(coded(env, "ERR_MPI", std::string(fn_) + ": " + why).Value());
       return;
     }
     Napi::Object o = Napi::Object::New(env);
-    o.Set("seconds", seconds_);
+    o.Set("seconds", completed_ - entered_);
+    o.Set("enteredAt", entered_);
+    o.Set("completedAt", completed_);
     deferred_.Resolve(o);
   }
   void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
  private:
   const char* fn_;
-  Body body_;
+  MPI_Request request_;
+  double entered_;
+  // What MPI reads until the collective completes besides the arrays: its counts and displacements.
+  std::shared_ptr<void> keep_;
+  double completed_ = 0;
   Napi::Promise::Deferred deferred_;
   std::vector<Napi::ObjectReference> pins_;
   int rc_ = MPI_SUCCESS;
-  double seconds_ = 0;
 };
 
-// Queue a collective; the caller gets its Promise. `w` must come from new and is consumed.
-Napi::Promise queue(CollectiveWorker* w) {
+// Start a collective (`start` posts it and fills the request) on this thread, under the lock, and
+// queue the wait; the caller gets its Promise. `keep` holds what MPI may read until completion.
+Napi::Promise start_collective(Napi::Env env, const char* fn, const std::function<int(MPI_Request*)>& start, std::vector<Napi::Object> pins,
+                               std::shared_ptr<void> keep = nullptr) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  const double entered = now_seconds();
+  int rc;
+  {
+    std::lock_guard<std::mutex> hold(mpi_lock());
+    rc = start(&request);
+  }
+  if (rc != MPI_SUCCESS) throw Fault{"ERR_MPI", std::string(fn) + ": " + mpi_message(rc)};
+  const int64_t sync = g_sync_micros.load(std::memory_order_relaxed);
+  if (sync > 0) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(sync);
+    int done = 0;
+    do {
+      std::lock_guard<std::mutex> hold(mpi_lock());
+      rc = MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    } while (rc == MPI_SUCCESS && !done && std::chrono::steady_clock::now() < until);
+    if (rc != MPI_SUCCESS) throw Fault{"ERR_MPI", std::string(fn) + ": " + mpi_message(rc)};
+    if (done) {
+      const double completed = now_seconds();
+      Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
+      Napi::Object o = Napi::Object::New(env);
+      o.Set("seconds", completed - entered);
+      o.Set("enteredAt", entered);
+      o.Set("completedAt", completed);
+      d.Resolve(o);
+      return d.Promise();
+    }
+  }
+  auto* w = new CollectiveWorker(env, fn, request, entered, std::move(pins), std::move(keep));
   Napi::Promise p = w->promise();
   w->Queue();
   return p;
@@ -150,10 +222,14 @@ Napi::Value Alltoallv(const Napi::CallbackInfo& info) {
     if (send.kind != recv.kind) throw Fault{"ERR_INVALID_ARGUMENT", std::string(fn) + ": send and recv must have the same element type"};
     check_parts(fn, "send", sc, sd, send.length);
     check_parts(fn, "recv", rc, rd, recv.length);
-    return queue(new CollectiveWorker(
+    auto layouts = std::make_shared<std::array<std::vector<int>, 4>>(std::array<std::vector<int>, 4>{sc, sd, rc, rd});
+    auto& l = *layouts;
+    return start_collective(
         info.Env(), fn,
-        [=]() { return MPI_Alltoallv(send.data, sc.data(), sd.data(), send.type, recv.data, rc.data(), rd.data(), recv.type, MPI_COMM_WORLD); },
-        {send.object, recv.object}));
+        [&](MPI_Request* r) {
+          return MPI_Ialltoallv(send.data, l[0].data(), l[1].data(), send.type, recv.data, l[2].data(), l[3].data(), recv.type, MPI_COMM_WORLD, r);
+        },
+        {send.object, recv.object}, layouts);
   });
 }
 
@@ -176,9 +252,12 @@ Napi::Value Allgatherv(const Napi::CallbackInfo& info) {
                                               std::to_string(rank) + "] says " + std::to_string(rc[static_cast<size_t>(rank)])};
     check_parts(fn, "recv", rc, rd, recv.length);
     const int count = static_cast<int>(send.length);
-    return queue(new CollectiveWorker(
-        info.Env(), fn, [=]() { return MPI_Allgatherv(send.data, count, send.type, recv.data, rc.data(), rd.data(), recv.type, MPI_COMM_WORLD); },
-        {send.object, recv.object}));
+    auto layouts = std::make_shared<std::array<std::vector<int>, 2>>(std::array<std::vector<int>, 2>{rc, rd});
+    auto& l = *layouts;
+    return start_collective(
+        info.Env(), fn,
+        [&](MPI_Request* r) { return MPI_Iallgatherv(send.data, count, send.type, recv.data, l[0].data(), l[1].data(), recv.type, MPI_COMM_WORLD, r); },
+        {send.object, recv.object}, layouts);
   });
 }
 
@@ -194,8 +273,8 @@ Napi::Value Allreduce(const Napi::CallbackInfo& info) {
     MPI_Op mop = op == "sum" ? MPI_SUM : op == "max" ? MPI_MAX : op == "min" ? MPI_MIN : MPI_OP_NULL;
     if (mop == MPI_OP_NULL) throw Fault{"ERR_INVALID_ARGUMENT", std::string(fn) + ": op must be 'sum', 'max' or 'min', got '" + op + "'"};
     const int count = static_cast<int>(b.length);
-    return queue(new CollectiveWorker(
-        info.Env(), fn, [=]() { return MPI_Allreduce(MPI_IN_PLACE, b.data, count, b.type, mop, MPI_COMM_WORLD); }, {b.object}));
+    return start_collective(
+        info.Env(), fn, [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, b.data, count, b.type, mop, MPI_COMM_WORLD, r); }, {b.object});
   });
 }
 
@@ -203,7 +282,25 @@ Napi::Value Allreduce(const Napi::CallbackInfo& info) {
 Napi::Value Barrier(const Napi::CallbackInfo& info) {
   return guarded(info.Env(), [&]() -> Napi::Value {
     check_live("barrier");
-    return queue(new CollectiveWorker(info.Env(), "barrier", []() { return MPI_Barrier(MPI_COMM_WORLD); }, {}));
+    return start_collective(info.Env(), "barrier", [](MPI_Request* r) { return MPI_Ibarrier(MPI_COMM_WORLD, r); }, {});
+  });
+}
+
+// waitPolicy(spinMicros, syncMicros): how long a waiting worker tests without sleeping (-1: never
+// sleeps), and how long the JS thread tests a collective it started before handing it to one.
+Napi::Value WaitPolicy(const Napi::CallbackInfo& info) {
+  return guarded(info.Env(), [&]() -> Napi::Value {
+    auto micros = [&](size_t i, const char* what, double lowest) {
+      const double v = info.Length() > i && info[i].IsNumber() ? info[i].As<Napi::Number>().DoubleValue() : -2;
+      if (!(v >= lowest && v <= 1e9) || v != static_cast<double>(static_cast<int64_t>(v)))
+        throw Fault{"ERR_INVALID_ARGUMENT", std::string("waitPolicy: ") + what + " must be an integer in [" + std::to_string(static_cast<int>(lowest)) + ", 1e9]"};
+      return static_cast<int64_t>(v);
+    };
+    const int64_t spin = micros(0, "spinMicros", -1);
+    const int64_t sync = micros(1, "syncMicros", 0);
+    g_spin_micros.store(spin);
+    g_sync_micros.store(sync);
+    return info.Env().Undefined();
   });
 }
 
@@ -217,8 +314,9 @@ void export_collectives(Napi::Env env, Napi::Object exports, Napi::Function::Cal
   exports.Set("allgatherv", Napi::Function::New(env, Allgatherv, "allgatherv"));
   exports.Set("allreduce", Napi::Function::New(env, Allreduce, "allreduce"));
   exports.Set("barrier", Napi::Function::New(env, Barrier, "barrier"));
+  exports.Set("waitPolicy", Napi::Function::New(env, WaitPolicy, "waitPolicy"));
 #else
-  for (const char* name : {"alltoallv", "allgatherv", "allreduce", "barrier"}) exports.Set(name, Napi::Function::New(env, unavailable, name));
+  for (const char* name : {"alltoallv", "allgatherv", "allreduce", "barrier", "waitPolicy"}) exports.Set(name, Napi::Function::New(env, unavailable, name));
 #endif
 }
 
