@@ -2,9 +2,11 @@
 // the workload with planNodes for a cluster of the launcher's ranks (each a node like this one:
 // its CPU, priced by this machine's stored calibration; the exchanges on the interconnect just
 // measured), then runs it with runDistributed under the plan's weights and partition method,
-// `--rounds` times, the partition and layouts kept across the rounds (DistributedLayouts). Rank 0 prints one JSON line per configuration: each rank's predicted exchange
-// beside the median of what its runs spent in the operators' exchanges (as MPI timed them), the
-// slowest rank's of each, and the same for compute plus exchange. Predictions are labelled as such.
+// `--rounds` times, the partition and layouts kept across the rounds (DistributedLayouts). Rank 0
+// prints one JSON line per configuration: each rank's predicted exchange beside the median of what
+// its runs spent in the operators' exchanges, counted from the last rank's arrival at each (the
+// bytes' time, what the planner predicts) and in all (the wait for the last rank included: load
+// imbalance), the slowest rank's of each, and the same for the whole run. Predictions are labelled.
 // Run: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 DYPE_THREADS=1 \
 //        mpirun --oversubscribe -np 2 node --import tsx bench/distributed/plan-vs-run.ts \
 //        [--graphs delaunay_n16,kron:14] [--workloads gcn,pagerank] [--partitioners rows,metis] [--rounds 7]
@@ -53,21 +55,28 @@ for (const spec of list(args.graphs)) {
       const options = { weights: plan.weights, partitioner, layouts };
       await runDistributed(comm, workload, graph, options); // warm: the level loops and kernels' first calls
       const exchange: number[] = [];
+      const transfer: number[] = [];
+      const wait: number[] = [];
       const total: number[] = [];
       for (let r = 0; r < rounds; r++) {
         await comm.barrier();
         const run = await runDistributed(comm, workload, graph, options);
         exchange.push(run.exchangeSeconds);
+        transfer.push(run.transferSeconds ?? Number.NaN);
+        wait.push(run.waitSeconds ?? Number.NaN);
         total.push(run.seconds);
       }
       // Every rank's medians, gathered on all by a sum of one-hot slots.
-      const mine = new Float64Array(2 * comm.size);
-      mine[comm.rank] = median(exchange);
-      mine[comm.size + comm.rank] = median(total);
+      const columns = [exchange, transfer, wait, total];
+      const mine = new Float64Array(columns.length * comm.size);
+      columns.forEach((c, j) => {
+        mine[j * comm.size + comm.rank] = median(c);
+      });
       await comm.allreduce(mine, 'sum');
       if (comm.rank !== 0) continue;
-      const measuredExchange = Array.from(mine.subarray(0, comm.size));
-      const measuredTotal = Array.from(mine.subarray(comm.size));
+      const [measuredExchange, measuredTransfer, measuredWait, measuredTotal] = columns.map((_, j) =>
+        Array.from(mine.subarray(j * comm.size, (j + 1) * comm.size)),
+      ) as [number[], number[], number[], number[]];
       const predictedExchange = plan.ranks.map((r) => r.exchangeSeconds);
       const slowest = (v: readonly number[]): number => Math.max(...v);
       process.stdout.write(
@@ -81,16 +90,24 @@ for (const spec of list(args.graphs)) {
             rank: r.rank,
             share: Math.round(r.share * 1000) / 1000,
             exchangePredicted: us(predictedExchange[i]!),
-            exchangeMeasured: us(measuredExchange[i]!),
+            exchangeMeasured: us(measuredTransfer[i]!),
+            exchangeWithWait: us(measuredExchange[i]!),
+            waitForLastRank: us(measuredWait[i]!),
             totalPredicted: us(r.seconds),
             totalMeasured: us(measuredTotal[i]!),
           })),
-          slowestExchangeUs: { predicted: us(slowest(predictedExchange)), measured: us(slowest(measuredExchange)) },
-          exchangePredictedOverMeasured: ratio(slowest(predictedExchange), slowest(measuredExchange)),
+          slowestExchangeUs: {
+            predicted: us(slowest(predictedExchange)),
+            measured: us(slowest(measuredTransfer)),
+            withWait: us(slowest(measuredExchange)),
+            wait: us(slowest(measuredWait)),
+          },
+          exchangePredictedOverMeasured: ratio(slowest(predictedExchange), slowest(measuredTransfer)),
           slowestTotalUs: { predicted: us(plan.seconds), measured: us(slowest(measuredTotal)) },
           totalPredictedOverMeasured: ratio(plan.seconds, slowest(measuredTotal)),
           interconnect: net.source,
-          labels: 'predicted: planNodes (model, not probed); measured: runDistributed, medians of the rounds',
+          labels:
+            'predicted: planNodes (model, not probed); measured: runDistributed, medians of the rounds; exchange measured from the last rank arrival (withWait: from each rank own call; wait: the difference, load imbalance)',
         })}\n`,
       );
     }

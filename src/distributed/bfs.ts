@@ -12,6 +12,7 @@
 import { describe, InvalidArgumentError } from '../errors.js';
 import { checkOptions } from '../validate.js';
 import type { DistributedCsr } from './halo.js';
+import { type ExchangeSpan, spanOf } from './exchange-timing.js';
 import type { Communicator } from './mpi.js';
 
 export interface DistributedBfsOptions {
@@ -34,6 +35,8 @@ export interface DistributedLevel {
   readonly controlBytes: number;
   /** Seconds this rank spent in the level's collective exchanges (waiting for the others included; packing and the search's own work not). */
   readonly exchangeSeconds: number;
+  /** When this rank entered the level's exchange and saw it complete (where the communicator stamps them): exchange-timing.ts splits off the wait. */
+  readonly exchangeSpan?: ExchangeSpan;
 }
 
 export interface DistributedSearch {
@@ -140,8 +143,9 @@ export async function distributedBfs(
         for (let j = 0, base = send.displs[r]!; j < send.counts[r]!; j++)
           if (inFrontier[sendRows[base + j]!] === 1) bitsOut[sendBits.displs[r]! + (j >> 3)]! |= 1 << (j & 7);
       const t1 = performance.now();
-      await comm.alltoallv(bitsOut, sendBits.counts, sendBits.displs, bitsIn, recvBits.counts, recvBits.displs);
+      const bits = await comm.alltoallv(bitsOut, sendBits.counts, sendBits.displs, bitsIn, recvBits.counts, recvBits.displs);
       const exchanged = performance.now();
+      const span = spanOf(bits);
       for (let r = 0; r < comm.size; r++)
         for (let j = 0, base = recv.displs[r]!; j < recv.counts[r]!; j++) haloFrontier[base + j] = (bitsIn[recvBits.displs[r]! + (j >> 3)]! >> (j & 7)) & 1;
       bytesSent = bitsOut.length;
@@ -156,7 +160,14 @@ export async function distributedBfs(
           }
         }
       }
-      levels.push({ direction: 'bottom-up', frontier: globalFrontier, bytesSent, controlBytes: 0, exchangeSeconds: (exchanged - t1) / 1000 });
+      levels.push({
+        direction: 'bottom-up',
+        frontier: globalFrontier,
+        bytesSent,
+        controlBytes: 0,
+        exchangeSeconds: (exchanged - t1) / 1000,
+        ...(span ? { exchangeSpan: span } : {}),
+      });
     } else {
       // Expand; remote vertices are sent once per search to their owners, as segment positions.
       const outCounts = new Int32Array(comm.size);
@@ -188,13 +199,14 @@ export async function distributedBfs(
       }
       const inCounts = new Int32Array(comm.size);
       const t1 = performance.now();
-      await comm.alltoallv(outCounts, countsOut, countPlaces, inCounts, countsIn, countPlaces);
+      const first = await comm.alltoallv(outCounts, countsOut, countPlaces, inCounts, countsIn, countPlaces);
       const inDispls = new Int32Array(comm.size);
       for (let r = 1; r < comm.size; r++) inDispls[r] = inDispls[r - 1]! + inCounts[r - 1]!;
       const incoming = new Int32Array(inDispls[comm.size - 1]! + inCounts[comm.size - 1]!);
-      await comm.alltoallv(out, outCounts, outDispls, incoming, inCounts, inDispls);
+      const last = await comm.alltoallv(out, outCounts, outDispls, incoming, inCounts, inDispls);
       bytesSent = out.byteLength;
       const exchanged = performance.now();
+      const span = spanOf(first, last);
       for (let r = 0; r < comm.size; r++)
         for (let i = inDispls[r]!; i < inDispls[r]! + inCounts[r]!; i++) {
           const pos = incoming[i]!;
@@ -206,7 +218,14 @@ export async function distributedBfs(
             next[nextSize++] = v;
           }
         }
-      levels.push({ direction: 'top-down', frontier: globalFrontier, bytesSent, controlBytes: 4 * peersOut, exchangeSeconds: (exchanged - t1) / 1000 });
+      levels.push({
+        direction: 'top-down',
+        frontier: globalFrontier,
+        bytesSent,
+        controlBytes: 4 * peersOut,
+        exchangeSeconds: (exchanged - t1) / 1000,
+        ...(span ? { exchangeSpan: span } : {}),
+      });
     }
     frontier = next;
     frontierSize = nextSize;

@@ -19,6 +19,7 @@ import { checkOptions } from '../validate.js';
 import { bindWorkload, type BoundOp, type BoundWorkload, type WorkloadData } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
 import { DistributedLayouts } from './layouts.js';
+import { type ExchangeSpan, splitExchanges } from './exchange-timing.js';
 import { orderBetween } from './row-orders.js';
 import { distributedBfs } from './bfs.js';
 import { gatherRows, gatherVertices } from './gather.js';
@@ -71,10 +72,18 @@ export interface DistributedRunResult {
   /** Bytes this rank sent in the operators' exchanges. */
   readonly bytesSent: number;
   /**
-   * Seconds this rank spent in the operators' exchanges (the halo alltoallv as MPI timed it, a
-   * search's per-level collectives): what `planNodes` and `predictExchange` predict.
+   * Seconds this rank spent in the operators' exchanges (the halo alltoallv, a search's per-level
+   * exchanges), from its call until it saw each complete: any wait for the other ranks included.
    */
   readonly exchangeSeconds: number;
+  /**
+   * The same exchanges counted from the last rank's arrival at each (exchange-timing.ts): the
+   * bytes' time, what `planNodes` and `predictExchange` predict. Undefined where the communicator
+   * gives no moments (a stand-in).
+   */
+  readonly transferSeconds?: number;
+  /** What this rank waited in the exchanges for the last rank to arrive: load imbalance between ranks, not communication. */
+  readonly waitSeconds?: number;
   /** This rank's sparse products, in order: on which device and how long it reported. */
   readonly products: readonly RankProduct[];
 }
@@ -150,18 +159,20 @@ export async function runDistributed(
   let bytesSent = 0;
   let exchangeSeconds = 0;
   const products: RankProduct[] = [];
+  const spans: (ExchangeSpan | undefined)[] = [];
   for (const op of bound.ops) {
     const x = op.operands.map((k) => placed[k]!);
-    const { value, bytes, exchange, product } = await runOp(fn, comm, op, x, opts.device);
+    const { value, bytes, exchange, product } = await runOp(fn, comm, op, x, opts.device, spans);
     placed[op.output] = value;
     bytesSent += bytes;
     exchangeSeconds += exchange;
     if (product) products.push(product);
   }
   const seconds = (performance.now() - t0) / 1000;
+  const split = await splitExchanges(comm, spans);
   const outputs: Record<string, Value> = {};
   for (const o of bound.outputs) outputs[bound.values[o]!.name] = await gathered(comm, placed[o]!, n);
-  return { outputs, bound, partition, seconds, bytesSent, exchangeSeconds, products };
+  return { outputs, bound, partition, seconds, bytesSent, exchangeSeconds, ...(split ?? {}), products };
 }
 
 /** A dense operand in `layout`'s row order (vertex-distributed values of another layout reordered locally). */
@@ -183,6 +194,7 @@ async function runOp(
   op: BoundOp,
   x: Placed[],
   device: Device | undefined,
+  spans: (ExchangeSpan | undefined)[],
 ): Promise<{ value: Placed; bytes: number; exchange: number; product?: RankProduct }> {
   const local = (p: Placed): { layout: DistributedCsr | undefined; data: DenseMatrix } =>
     p.at === 'rows' ? { layout: p.layout, data: p.data } : p.at === 'replicated' ? { layout: undefined, data: p.data } : unsupported(fn, op, p.at);
@@ -194,6 +206,7 @@ async function runOp(
       if (s.at !== 'sparse') return unsupported(fn, op, s.at);
       const r = await distributedSpmm(comm, s.dist, rowsIn(s.dist, x[1]!, fn, op), device ? { device } : {});
       const product = { op: op.id, device: r.device, seconds: r.times.interior + r.times.boundary, source: r.source };
+      spans.push(r.times.exchangeSpan);
       return { value: { at: 'rows', layout: s.dist, data: r.y }, bytes: r.bytesSent, exchange: r.times.exchange, product };
     }
     case 'bfs':
@@ -209,6 +222,7 @@ async function runOp(
         depths.push(r.depths);
         bytes += r.levels.reduce((t, l) => t + l.bytesSent + l.controlBytes, 0);
         exchange += r.levels.reduce((t, l) => t + l.exchangeSeconds, 0);
+        for (const l of r.levels) spans.push(l.exchangeSpan);
       }
       return { value: { at: 'depths', layout: s.dist, data: depths }, bytes, exchange };
     }

@@ -11,6 +11,7 @@ import { describe, InvalidArgumentError } from '../errors.js';
 import { checkOptions } from '../validate.js';
 import { spmmTimed } from '../kernels/spmm.js';
 import { type DistributedCsr, scaled } from './halo.js';
+import { type ExchangeSpan, spanOf } from './exchange-timing.js';
 import type { Communicator } from './mpi.js';
 
 /** Where a distributed product's time went on this rank, in seconds. */
@@ -27,6 +28,8 @@ export interface DistributedTimes {
   readonly boundary: number;
   /** The alltoallv, from this rank's call until it saw the halo complete (any wait for the other ranks included). */
   readonly exchange: number;
+  /** When it entered the alltoallv and saw it complete (where the communicator stamps them): exchange-timing.ts splits off the wait. */
+  readonly exchangeSpan?: ExchangeSpan;
 }
 
 export interface DistributedProduct {
@@ -119,13 +122,22 @@ export async function distributedSpmm(
   const overlap = !('wait' in comm) || (comm as { wait: { overlap: boolean } }).wait.overlap;
   const early = overlap ? undefined : await exchange;
   const interior = await rows(0, dist.interior);
-  const { seconds: exchangeSeconds } = early ?? (await exchange);
+  const exchanged = early ?? (await exchange);
+  const exchangeSpan = spanOf(exchanged);
   const t2 = performance.now();
   const boundary = await rows(dist.interior, own);
   const t3 = performance.now();
   return {
     y,
-    times: { total: (t3 - t0) / 1000, pack: (t1 - t0) / 1000, interior, overlapped: (t2 - t1) / 1000, boundary, exchange: exchangeSeconds },
+    times: {
+      total: (t3 - t0) / 1000,
+      pack: (t1 - t0) / 1000,
+      interior,
+      overlapped: (t2 - t1) / 1000,
+      boundary,
+      exchange: exchanged.seconds,
+      ...(exchangeSpan ? { exchangeSpan } : {}),
+    },
     bytesSent: sendBuf.byteLength,
     device: device?.name ?? 'host',
     source: device === undefined || !device.simulated ? 'measured' : 'simulated',
