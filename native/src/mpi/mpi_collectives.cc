@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <array>
-#include <memory>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -85,11 +85,10 @@ void check_parts(const char* fn, const char* what, const std::vector<int>& count
 // How a collective waits for the other ranks. Started on the JS thread (so every rank starts its
 // collectives in its program's order, as MPI requires of nonblocking ones), it completes on a
 // libuv worker that tests it. A blocking MPI call busy-polls until the last rank arrives, and
-// where ranks share cores (more ranks, kernel threads and waiting threads than the host has
-// cores: four of them on the two cores of the development VMs) the polling takes the core the
-// last rank needs to get there: a 15 KB halo exchange took 1.4-14 ms, moving its bytes 0.06.
-// So the waiting worker tests for `spin` microseconds, then sleeps between tests, from
-// kFirstNap up to kLongestNap microseconds; with spin negative it never sleeps.
+// where the host's ranks' kernel threads outnumber its cores (mpi.ts, waitPolicy) the polling
+// takes the core the last rank needs to get there: a 15 KB halo exchange took 1.4-14 ms, moving
+// its bytes 0.06. There the waiting worker tests for `spin` microseconds, then sleeps between
+// tests, from kFirstNap up to kLongestNap microseconds; with spin negative it never sleeps.
 std::atomic<int64_t> g_spin_micros{-1};
 // How long the JS thread itself tests a collective it has just started before handing the wait
 // to a worker (0: at once). Where a rank's exchanges do not overlap its compute (mpi.ts,
@@ -100,6 +99,15 @@ constexpr int64_t kFirstNap = 10;
 constexpr int64_t kLongestNap = 200;
 
 double now_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+// What a completed collective resolves to: { seconds, enteredAt, completedAt }.
+Napi::Object timing(Napi::Env env, double entered, double completed) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("seconds", completed - entered);
+  o.Set("enteredAt", entered);
+  o.Set("completedAt", completed);
+  return o;
+}
 
 // A started collective's request, tested on a libuv worker until it completes: the JS thread goes
 // on (a rank computes its interior rows) while the data travels. The arrays stay pinned until it
@@ -142,11 +150,7 @@ class CollectiveWorker : public Napi::AsyncWorker {
       deferred_.Reject(coded(env, "ERR_MPI", std::string(fn_) + ": " + why).Value());
       return;
     }
-    Napi::Object o = Napi::Object::New(env);
-    o.Set("seconds", completed_ - entered_);
-    o.Set("enteredAt", entered_);
-    o.Set("completedAt", completed_);
-    deferred_.Resolve(o);
+    deferred_.Resolve(timing(env, entered_, completed_));
   }
   void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
@@ -184,13 +188,8 @@ Napi::Promise start_collective(Napi::Env env, const char* fn, const std::functio
     } while (rc == MPI_SUCCESS && !done && std::chrono::steady_clock::now() < until);
     if (rc != MPI_SUCCESS) throw Fault{"ERR_MPI", std::string(fn) + ": " + mpi_message(rc)};
     if (done) {
-      const double completed = now_seconds();
       Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
-      Napi::Object o = Napi::Object::New(env);
-      o.Set("seconds", completed - entered);
-      o.Set("enteredAt", entered);
-      o.Set("completedAt", completed);
-      d.Resolve(o);
+      d.Resolve(timing(env, entered, now_seconds()));
       return d.Promise();
     }
   }
