@@ -2,8 +2,10 @@
 // the MPI the build found: scripts/mpi-config.cjs). MPI is started only in a process that a
 // launcher (mpirun, mpiexec, srun) started, and only when asked (`initMpi`); a process that never
 // asks never loads libmpi. The communicator is MPI_COMM_WORLD; its collectives are what the
-// distributed operators need: the halo exchange (alltoallv, off the JS thread so a rank computes
-// while its halo travels), gathering results (allgatherv) and small reductions (allreduce).
+// distributed operators need: the halo exchange (alltoallv, waited for off the JS thread so a rank
+// can compute while its halo travels), gathering results (allgatherv) and small reductions
+// (allreduce). Each is started on the JS thread, in the program's order, and stamps when this rank
+// entered it and saw it complete; how the wait polls is `waitPolicy`'s.
 
 import { writeSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
