@@ -35,7 +35,16 @@ export {
   type PartitionStats,
   type RowPartition,
 } from './data/partition.js';
-export { type CollectiveTiming, type Communicator, type Exchangeable, initMpi, launchedBy, type MpiCommunicator, mpiInfo, type WaitPolicy } from './distributed/mpi.js';
+export {
+  type CollectiveTiming,
+  type Communicator,
+  type Exchangeable,
+  initMpi,
+  launchedBy,
+  type MpiCommunicator,
+  mpiInfo,
+  type WaitPolicy,
+} from './distributed/mpi.js';
 export { DistributedCsr } from './distributed/halo.js';
 export { type DistributedProduct, type DistributedTimes, distributedSpmm, localRowsOf } from './distributed/spmm.js';
 export { gatherRows, gatherVertices } from './distributed/gather.js';
