@@ -47,15 +47,19 @@ void check_region(Napi::Env env, const char* fn, int fd) {
 }
 #endif
 
-// sharedRegionCreate(bytes): the descriptor of a new region of exactly `bytes` bytes (zeros).
+// sharedRegionCreate(bytes, populate = false): the descriptor of a new region of exactly `bytes`
+// bytes (zeros); with `populate` its pages are allocated now (a spare made ahead of a reply, whose
+// writer then pays no first-touch), where the file system allows it.
 Napi::Value SharedRegionCreate(const Napi::CallbackInfo& info) {
   const char* fn = "sharedRegionCreate";
   return with_arg_errors(info.Env(), [&]() -> Napi::Value {
     const int64_t bytes = get_int(info, 0, fn, "bytes", 0, kMaxRegionBytes);
+    const bool populate = info.Length() > 1 && info[1].IsBoolean() && info[1].As<Napi::Boolean>().Value();
 #ifdef __linux__
     const int fd = memfd_create("dype-upload", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) throw make_error(info.Env(), "ERR_IO", std::string(fn) + ": memfd_create failed: " + errno_text(errno));
-    if (ftruncate(fd, static_cast<off_t>(bytes)) != 0 || fcntl(fd, F_ADD_SEALS, kSizeSeals) != 0) {
+    if (ftruncate(fd, static_cast<off_t>(bytes)) != 0 || fcntl(fd, F_ADD_SEALS, kSizeSeals) != 0 ||
+        (populate && bytes > 0 && fallocate(fd, 0, 0, static_cast<off_t>(bytes)) != 0 && errno != EOPNOTSUPP)) {
       const int e = errno;
       close(fd);
       throw make_error(info.Env(), e == ENOSPC || e == EFBIG ? "ERR_LIMIT" : "ERR_IO",
@@ -64,6 +68,7 @@ Napi::Value SharedRegionCreate(const Napi::CallbackInfo& info) {
     return Napi::Number::New(info.Env(), fd);
 #else
     (void)bytes;
+    (void)populate;
     throw make_error(info.Env(), "ERR_UNSUPPORTED", std::string(fn) + ": shared-memory regions need Linux (memfd)");
 #endif
   });

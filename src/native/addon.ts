@@ -134,7 +134,7 @@ export interface NativeAddon {
   /** Whether this build links METIS, and why not. */
   metisInfo(): { available: boolean; reason: string };
   /** A new shared-memory region of exactly `bytes` zero bytes (a size-sealed memfd): its descriptor (native/src/shared_memory.cc). */
-  sharedRegionCreate(bytes: number): number;
+  sharedRegionCreate(bytes: number, populate?: boolean): number;
   /** Seal a region against writes, map it privately and close its descriptor (even on failure). */
   sharedRegionMap(fd: number): ArrayBuffer;
   /** Seal a region the caller wrote against any further write, keeping its descriptor open. */
