@@ -25,12 +25,19 @@ describe('dype run --distributed', () => {
         bytesSent: number;
         seconds: number;
         exchangeSeconds: number;
+        transferSeconds: number;
+        waitSeconds: number;
       };
       expect(report.ranks).toBe(2);
       expect(report.bytesSent).toBeGreaterThan(0);
       // The exchanges took time on some rank, and no more than that rank's operators in all.
       expect(report.exchangeSeconds).toBeGreaterThan(0);
       expect(report.exchangeSeconds).toBeLessThanOrEqual(report.seconds);
+      // Split at the last rank's arrival: each part is a rank's own, so neither is over the whole.
+      expect(report.transferSeconds).toBeGreaterThanOrEqual(0);
+      expect(report.waitSeconds).toBeGreaterThanOrEqual(0);
+      expect(report.transferSeconds).toBeLessThanOrEqual(report.exchangeSeconds);
+      expect(report.waitSeconds).toBeLessThanOrEqual(report.exchangeSeconds);
       expect(report.outputs).toHaveLength(1);
       expect(report.outputs[0]!.deviation).toBeLessThanOrEqual(1e-5);
       // Each rank's sparse products on its node's (here simulated) GPU, outputs still equal.

@@ -60,7 +60,9 @@ export async function distributedRun(values: FlagValues, positionals: readonly s
   await comm.allreduce(slowest, 'max');
   const bytes = Float64Array.of(r.bytesSent);
   await comm.allreduce(bytes, 'sum');
-  const exchange = Float64Array.of(r.exchangeSeconds);
+  // The most any rank spent in the exchanges, and of that split (exchange-timing.ts) the most any
+  // rank spent after the last rank's arrival and the most any waited for it (NaN: not stamped).
+  const exchange = Float64Array.of(r.exchangeSeconds, r.transferSeconds ?? Number.NaN, r.waitSeconds ?? Number.NaN);
   await comm.allreduce(exchange, 'max');
   if (comm.rank === 0) {
     const graph = r.bound.values.find((v) => v.kind === 'sparse')!.data as CsrMatrix;
@@ -81,6 +83,8 @@ export async function distributedRun(values: FlagValues, positionals: readonly s
       imbalance: stats.imbalance,
       seconds: slowest[0]!,
       exchangeSeconds: exchange[0]!,
+      transferSeconds: Number.isFinite(exchange[1]) ? exchange[1]! : null,
+      waitSeconds: Number.isFinite(exchange[2]) ? exchange[2]! : null,
       bytesSent: bytes[0]!,
       rankDevice: rankDevice ?? null,
       ranksOnDevice: onDevice[0]!,
@@ -93,7 +97,11 @@ export async function distributedRun(values: FlagValues, positionals: readonly s
         `Partition (${report.partitioner}): ${formatCount(stats.edgeCut)} entries cut, ${formatCount(stats.haloTotal)} halo rows, imbalance ${stats.imbalance.toFixed(2)}`,
       );
       out(
-        `Operators: ${formatSeconds(report.seconds)} on the slowest rank (measured), ${formatCount(report.bytesSent)} bytes exchanged, at most ${formatSeconds(report.exchangeSeconds)} of a rank's time in the exchanges`,
+        `Operators: ${formatSeconds(report.seconds)} on the slowest rank (measured), ${formatCount(report.bytesSent)} bytes exchanged, at most ${formatSeconds(report.exchangeSeconds)} of a rank's time in the exchanges${
+          report.transferSeconds !== null && report.waitSeconds !== null
+            ? ` (from the last rank's arrival at most ${formatSeconds(report.transferSeconds)}; waiting for it at most ${formatSeconds(report.waitSeconds)}: load imbalance)`
+            : ''
+        }`,
       );
       if (rankDevice !== undefined)
         out(
