@@ -30,6 +30,16 @@ describe('splitExchanges', () => {
     expect(one).toEqual({ transferSeconds: 0.5 + 0.25, waitSeconds: 0 + 1 });
   });
 
+  it('estimates the clocks apart where the ranks may be on several hosts (here one clock: offsets near zero)', async () => {
+    const spans: ExchangeSpan[][] = [[{ enteredAt: 100, completedAt: 105.5 }], [{ enteredAt: 105, completedAt: 105.5 }]];
+    const comms = loopback(2); // no `wait`: the communicator does not say its ranks share a host
+    const [zero, one] = await Promise.all(comms.map((c) => splitExchanges(c, spans[c.rank]!)));
+    expect(zero!.waitSeconds).toBeCloseTo(5, 2);
+    expect(zero!.transferSeconds).toBeCloseTo(0.5, 2);
+    expect(one!.waitSeconds).toBeCloseTo(0, 2);
+    expect(one!.transferSeconds).toBeCloseTo(0.5, 2);
+  });
+
   it('is undefined where a rank has no moments (a communicator without clocks), and zero for no exchanges', async () => {
     const comms = oneHost(2);
     const spans = [[{ enteredAt: 1, completedAt: 2 }], [undefined]];
