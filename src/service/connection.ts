@@ -79,6 +79,11 @@ export class Connection {
     return this.#inflight.size;
   }
 
+  /** Reply regions sent and not yet mapped by the client (a draining server waits for them: its exit would close them unread). */
+  get repliesUnmapped(): number {
+    return this.#closed ? 0 : (this.#regions?.repliesWaiting ?? 0);
+  }
+
   /** Close after the replies already written (draining). */
   end(): void {
     if (!this.#closed) this.socket.end();

@@ -32,6 +32,8 @@ export type { ServeOptions } from './serve-options.js';
 
 /** Connections held at once, per listener. */
 const MAX_CONNECTIONS = 1024;
+/** How long a draining server waits for its clients to map the reply regions it sent them. */
+const DRAIN_REGION_WAIT_MS = 2000;
 
 const KEYS = [
   'socket',
@@ -297,6 +299,11 @@ export class DypeServer {
       // The last jobs' replies travel through a few promise reactions: let those run (they all
       // do before the next turn of the event loop) so every reply is written, then end each connection.
       await new Promise((r) => setImmediate(r));
+      // A reply whose outputs are in a region lives in this process: wait (a while) until each
+      // client has mapped its regions, which this process's exit would close unread (a client got
+      // ENOENT opening its last reply's region when the server exited first).
+      for (const until = Date.now() + DRAIN_REGION_WAIT_MS; Date.now() < until && [...this.#connections].some((c) => c.repliesUnmapped > 0); )
+        await new Promise((r) => setTimeout(r, 5));
       await Promise.all(
         [...this.#connections].map(
           (c) =>

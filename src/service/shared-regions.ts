@@ -92,9 +92,7 @@ export class SharedRegions {
    */
   offer(layout: Pick<RegionLayout, 'bytes' | 'writes'>): Reservation | undefined {
     if (!this.clientMaps || layout.writes.length === 0) return undefined;
-    let waiting = 0;
-    for (const r of this.#open.values()) if (r.reply) waiting++;
-    if (waiting >= MAX_REPLY_REGIONS) return undefined;
+    if (this.repliesWaiting >= MAX_REPLY_REGIONS) return undefined;
     const addon = nativeAddon();
     const fd = this.#takeSpare(layout.bytes) ?? addon.sharedRegionCreate(layout.bytes);
     try {
@@ -152,6 +150,13 @@ export class SharedRegions {
     this.#spare = undefined;
     clearTimeout(spare.timer);
     nativeAddon().sharedRegionClose(spare.fd);
+  }
+
+  /** Reply regions waiting for the client to map them. */
+  get repliesWaiting(): number {
+    let waiting = 0;
+    for (const r of this.#open.values()) if (r.reply) waiting++;
+    return waiting;
   }
 
   /** `close-regions`: the client mapped these replies' regions (or will not upload into these). */
