@@ -153,9 +153,11 @@ async function runOnMachine(
   state: ServiceState,
   plan: Plan,
   arrival: number,
-  options: RunPlanOptions,
+  runOptions: Readonly<Record<string, unknown>>,
+  job: { readonly signal: AbortSignal; readonly allowance?: RunPlanOptions['allowance'] },
   lane: Lane | undefined,
 ): Promise<{ result: RunResult; machine: MachineSlot; charge: Omit<JobOutcome<unknown>, 'value'> }> {
+  const options = { ...runOptions, signal: job.signal, ...(job.allowance ? { allowance: job.allowance } : {}) } as RunPlanOptions;
   // What the run asked of the machine wherever it goes: its tenant's fair share is charged this.
   const demand = plan.problem.table.demandSeconds();
   if (lane) {
@@ -269,13 +271,7 @@ async function planAndRun(
     const planId = state.plans.keep(tenant, plan, hashes);
     return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
   }
-  const { result, machine, charge } = await runOnMachine(
-    state,
-    plan,
-    at,
-    { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunPlanOptions,
-    lane,
-  );
+  const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { signal, allowance }, lane);
   return { value: { ...runReply(result), plan: planResult(plan), machine }, ...charge };
 }
 
@@ -297,13 +293,7 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
       run: async ({ signal, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
         const lane = state.interleaver?.open(openJob(state, tenant, at));
         try {
-          const { result, machine, charge } = await runOnMachine(
-            state,
-            plan,
-            at,
-            { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunPlanOptions,
-            lane,
-          );
+          const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { signal, allowance }, lane);
           return { value: { ...runReply(result), machine }, ...charge };
         } finally {
           lane?.close();
