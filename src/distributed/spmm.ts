@@ -89,7 +89,7 @@ export async function distributedSpmm(
   // X with the halo rows after the own rows: the local matrix's column space (kept on dist).
   const ext = dist.workspace(k, x.precision);
   if (ext.buffer !== x.data.buffer || ext.byteOffset !== x.data.byteOffset) ext.set(x.data);
-  const sendBuf = alloc(x.data, dist.sendRows.length * k);
+  const sendBuf = dist.outbox(k, x.precision);
   const xd = x.data;
   // Element by element: a subarray per row costs more than the copy for small k.
   for (let s = 0, w = 0; s < dist.sendRows.length; s++) {
