@@ -98,6 +98,27 @@ export function launchedBy(env: Readonly<Record<string, string | undefined>> = p
 }
 
 /**
+ * Open MPI settings a rank starts with unless its environment names them (the variables are read
+ * when MPI starts). Ranks on one host move large messages by the kernel's cross-process copy
+ * (CMA) by default: the receiver pins the sender's pages, which waits on the sender's memory map
+ * while its allocator and V8's collector change it. Inside runs on the 2-vCPU VM a GCN's halo
+ * exchanges of 0.85 and 1.7 MB took 0.27-4.1 and 0.51-20 ms that way, 0.12-0.2 and 0.25-0.37 ms
+ * copied through the shared segment, and BFS levels lost their 3-8 ms stalls. Open MPI 5 calls
+ * the transport `sm`, 4 `vader`; the name a version does not know is ignored.
+ */
+export const MPI_DEFAULT_SETTINGS: Readonly<Record<string, string>> = {
+  OMPI_MCA_btl_vader_single_copy_mechanism: 'none',
+  OMPI_MCA_btl_sm_single_copy_mechanism: 'none',
+};
+
+/** Set in `env` each of `MPI_DEFAULT_SETTINGS` it does not name; returns the names set. */
+export function applyMpiDefaults(env: Record<string, string | undefined> = process.env): string[] {
+  const set = Object.keys(MPI_DEFAULT_SETTINGS).filter((k) => env[k] === undefined);
+  for (const k of set) env[k] = MPI_DEFAULT_SETTINGS[k];
+  return set;
+}
+
+/**
  * Whether this build can run distributed, and why not: the MPI library it was built against, or
  * the reason (no MPI at build time, the addon missing).
  */
@@ -218,6 +239,7 @@ export function initMpi(options: { readonly timeoutSeconds?: number } = {}): Mpi
       `${fn}: this process was not started by an MPI launcher (none of ${LAUNCHER_VARIABLES.join(', ')} is set); run it as \`mpirun -np N node ...\``,
     );
   let started: ReturnType<MpiAddon['init']>;
+  applyMpiDefaults();
   try {
     started = m.init();
   } catch (e) {
