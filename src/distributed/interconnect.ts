@@ -9,6 +9,7 @@
 import { describe, InvalidArgumentError } from '../errors.js';
 import type { Layout } from './halo.js';
 import type { Communicator } from './mpi.js';
+import { turnOverCaches, turnoverBytesPerCore } from '../executor/cache-turnover.js';
 
 export interface Interconnect {
   /** Seconds of a message of no bytes between two ranks. */
@@ -17,12 +18,39 @@ export interface Interconnect {
   readonly bytesPerSecond: number;
   /** Where the figures come from. */
   readonly source: string;
-  /** Measured exchanges: the larger direction's bytes of one rank, and the seconds the exchange took (ascending bytes). */
+  /**
+   * Measured exchanges: the larger direction's bytes of one rank, and the seconds the exchange
+   * took (ascending bytes), each after a kernel's worth of traffic through the caches.
+   */
   readonly points?: readonly (readonly [number, number])[];
+  /**
+   * The same exchanges made back to back, the caches as the last exchange left them: what an
+   * exchange takes after a short step (a thin BFS level), where `points` would price it 2-5x high.
+   */
+  readonly warmPoints?: readonly (readonly [number, number])[];
+  /** Bytes a rank may touch between two exchanges and still find the second warm (its cores' L2: what `points` streamed). */
+  readonly warmBelowBytes?: number;
 }
 
-/** Median of the per-round maxima across ranks of an alltoallv moving `bytes` to every peer. */
-async function timedExchange(comm: Communicator, bytes: number, rounds: number): Promise<number> {
+/** Rounds of each size in an untimed pass, and how long the untimed passes go on at least. */
+const WARM_ROUNDS = 3;
+const WARM_MILLISECONDS = 500;
+
+/** Whether every rank's clock is past its `until` (collective: the ranks agree). */
+async function allPast(comm: Communicator, until: number): Promise<boolean> {
+  const left = Float64Array.of(until - performance.now());
+  await comm.allreduce(left, 'max');
+  return left[0]! <= 0;
+}
+
+/**
+ * Median of the per-round maxima across ranks of an alltoallv moving `bytes` to every peer, each
+ * made as a run makes one: the caches turned over (a kernel ran before it) and the send buffer
+ * just written (packed), the receive buffer out of cache. Back to back, with both buffers hot,
+ * the same exchanges between two ranks of one host took a quarter to a third of what they took
+ * in runs (16 KiB 7 us against 27, 1 MiB 68 us against 177), and every prediction was that low.
+ */
+async function timedExchange(comm: Communicator, bytes: number, rounds: number, cold = true): Promise<number> {
   const per = Math.max(1, Math.ceil(bytes / 8));
   const send = new Float64Array(per * comm.size);
   const recv = new Float64Array(per * comm.size);
@@ -31,6 +59,8 @@ async function timedExchange(comm: Communicator, bytes: number, rounds: number):
   const displs = Int32Array.from({ length: comm.size }, (_, r) => r * per);
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {
+    if (cold) await turnOverCaches();
+    send.fill(i);
     await comm.barrier();
     const t0 = performance.now();
     await comm.alltoallv(send, counts, displs, recv, counts, displs);
@@ -55,27 +85,39 @@ export async function measureInterconnect(comm: Communicator, options: { readonl
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 1000)
     throw new InvalidArgumentError(`${fn}: rounds must be an integer in [1, 1000], got ${describe(rounds)}`);
   if (comm.size < 2) return { latencySeconds: 0, bytesPerSecond: Infinity, source: 'one rank: nothing crosses' };
-  await timedExchange(comm, large, 1); // first touch of the transport's buffers
   const peers = comm.size - 1;
   const sizes = [8, large >> 4, large >> 2, large, large << 2].filter((b, i, all) => b >= 8 && all.indexOf(b) === i);
+  // Untimed passes first, for half a second: the transport's buffers touched, and the process past
+  // its first moments, whose compiler threads took the rank's core (an 8-byte exchange 21-38 us
+  // in a first pass, 6-9 us in later ones: runs come later).
+  const warmUntil = performance.now() + WARM_MILLISECONDS;
+  do for (const b of sizes) await timedExchange(comm, b, WARM_ROUNDS);
+  while (!(await allPast(comm, warmUntil)));
   const points: [number, number][] = [];
-  for (const b of sizes) points.push([b * peers, await timedExchange(comm, b, rounds)]);
+  const warmPoints: [number, number][] = [];
+  for (const b of sizes) {
+    points.push([b * peers, await timedExchange(comm, b, rounds)]);
+    warmPoints.push([b * peers, await timedExchange(comm, b, rounds, false)]);
+  }
   const [first, last] = [points[0]!, points[points.length - 1]!];
   return {
     latencySeconds: first[1] / peers,
     bytesPerSecond: (last[0] - first[0]) / Math.max(last[1] - first[1], 1e-9),
-    source: `measured on ${comm.size} ranks (${sizes.join(', ')} B to each peer, median of ${rounds})`,
+    source: `measured on ${comm.size} ranks (${sizes.join(', ')} B to each peer, median of ${rounds}, each after a cache turnover as in a run)`,
     points,
+    warmPoints,
+    warmBelowBytes: turnoverBytesPerCore(),
   };
 }
 
 /**
  * Predicted seconds of an exchange in which this rank sends `send` and receives `recv` (counts in
  * elements of `elementBytes`), with the interconnect's figures: one latency per peer it talks to,
- * and its larger direction's bytes at the bandwidth. The collective ends with the slowest rank:
- * take the maximum over ranks (`allreduce(..., 'max')`).
+ * and its larger direction's bytes at the bandwidth; `warm` where the rank touched under
+ * `net.warmBelowBytes` since its last exchange. The collective ends with the slowest rank: take
+ * the maximum over ranks (`allreduce(..., 'max')`).
  */
-export function predictExchange(send: Layout, recv: Layout, elementBytes: number, rank: number, net: Interconnect): number {
+export function predictExchange(send: Layout, recv: Layout, elementBytes: number, rank: number, net: Interconnect, warm = false): number {
   let peers = 0;
   let out = 0;
   let inn = 0;
@@ -88,7 +130,7 @@ export function predictExchange(send: Layout, recv: Layout, elementBytes: number
     inn += v * elementBytes;
   }
   const bytes = Math.max(out, inn);
-  const pts = net.points;
+  const pts = warm && net.warmPoints ? net.warmPoints : net.points;
   if (pts && pts.length >= 2) {
     // Linear between the measured sizes; beyond them, the nearest segment's slope.
     let i = 1;

@@ -24,11 +24,16 @@ const COLUMNS = 256;
 
 let buffer: DenseMatrix | undefined;
 
+/** Bytes of traffic a turnover streams through each core: its L2. */
+export function turnoverBytesPerCore(): number {
+  const reported = optionalAddon()?.l2CacheBytes() ?? 0;
+  return Number.isFinite(reported) && reported > 0 ? reported : DEFAULT_L2_BYTES;
+}
+
 function turnoverBuffer(): DenseMatrix {
   if (buffer) return buffer;
   const addon = optionalAddon();
-  const reported = addon?.l2CacheBytes() ?? 0;
-  const l2 = Number.isFinite(reported) && reported > 0 ? reported : DEFAULT_L2_BYTES;
+  const l2 = turnoverBytesPerCore();
   // Half an L2 of FP32 elements per thread, each read and written once: an L2 of traffic.
   const rows = Math.max(1, Math.ceil((l2 * (addon?.threads() ?? 1)) / 8 / COLUMNS));
   buffer = new DenseMatrix(rows, COLUMNS, new Float32Array(rows * COLUMNS).fill(0.25), { allowNonFinite: true });

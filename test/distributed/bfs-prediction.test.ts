@@ -64,6 +64,27 @@ describe('predictBfsExchange', () => {
     expect(predictBfsExchange(a, partitionRows(a, 4), 0)[0]!.seconds).toBeUndefined();
   });
 
+  it('prices a level warm where each rank scanned less than its caches hold since the last exchange, cold after more', () => {
+    const a = generate({ kind: 'grid', rows: 20, cols: 20, seed: 1 }) as CsrMatrix;
+    const points = (t: number): [number, number][] => [
+      [8, t],
+      [1 << 20, 2 * t],
+    ];
+    const net = (warmBelowBytes: number) => ({
+      latencySeconds: 1e-3,
+      bytesPerSecond: 1e9,
+      source: 'a test network',
+      points: points(1e-3),
+      warmPoints: points(1e-6),
+      warmBelowBytes,
+    });
+    const seconds = (below: number) =>
+      predictBfsExchange(a, partitionRows(a, 2), 0, { interconnect: net(below), direction: 'top-down' }).map((l) => l.seconds!);
+    // A 400-vertex grid's levels scan a few dozen entries: warm under a 1 MiB cache, cold under none.
+    for (const t of seconds(1 << 20)) expect(t).toBeLessThan(1e-5);
+    for (const t of seconds(0)) expect(t).toBeGreaterThan(1e-3);
+  });
+
   it('refuses bad arguments, naming the value', () => {
     const a = generate({ kind: 'grid', rows: 4, cols: 4, seed: 1 }) as CsrMatrix;
     const p = partitionRows(a, 2);

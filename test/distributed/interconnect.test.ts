@@ -42,14 +42,62 @@ describe('predictExchange', () => {
   });
 });
 
+describe('predictExchange, warm', () => {
+  it('prices a warm exchange on the points measured back to back, a cold one (the default) on those after a turnover', () => {
+    const net = {
+      latencySeconds: 1e-4,
+      bytesPerSecond: 1e9,
+      source: 'measured',
+      points: [
+        [8, 1e-4],
+        [1e6, 1e-3],
+      ] as [number, number][],
+      warmPoints: [
+        [8, 1e-5],
+        [1e6, 2e-4],
+      ] as [number, number][],
+    };
+    expect(predictExchange(layout([0, 1]), layout([0, 0]), 8, 0, net)).toBeCloseTo(1e-4, 9);
+    expect(predictExchange(layout([0, 1]), layout([0, 0]), 8, 0, net, true)).toBeCloseTo(1e-5, 9);
+    // No warm points measured: the cold ones serve both.
+    const { warmPoints: _, ...cold } = net;
+    expect(predictExchange(layout([0, 1]), layout([0, 0]), 8, 0, cold, true)).toBeCloseTo(1e-4, 9);
+  });
+});
+
 describe('measureInterconnect', () => {
   it('measures increasing times for increasing sizes on loopback ranks, and refuses bad sizes', async () => {
     const nets = await Promise.all(loopback(2).map((c) => measureInterconnect(c, { largeBytes: 1 << 16, rounds: 3 })));
     for (const net of nets) {
       expect(net.points!.length).toBe(5);
       expect(net.points!.map((p) => p[0])).toEqual([8, 4096, 16384, 65536, 262144]);
+      expect(net.warmPoints!.map((p) => p[0])).toEqual([8, 4096, 16384, 65536, 262144]);
+      expect(net.warmBelowBytes).toBeGreaterThan(0);
       expect(net.latencySeconds).toBeGreaterThanOrEqual(0);
     }
     await expect(measureInterconnect(loopback(1)[0]!, { largeBytes: 12 })).rejects.toThrow(InvalidArgumentError);
+  });
+});
+
+describe('measureInterconnect, as a run makes exchanges', () => {
+  it('writes each timed exchange afresh, after untimed passes of every size that last half a second', async () => {
+    const ranks = loopback(2);
+    // What each rank's alltoallv saw: the first element of its send buffer, and when it came.
+    const seen: { first: number; at: number }[][] = [[], []];
+    const watched = ranks.map((c, r) => ({
+      ...c,
+      alltoallv: ((send, sc, sd, recv, rc, rd) => {
+        seen[r]!.push({ first: send[0]!, at: performance.now() });
+        return c.alltoallv(send, sc, sd, recv, rc, rd);
+      }) as typeof c.alltoallv,
+    }));
+    const started = performance.now();
+    const nets = await Promise.all(watched.map((c) => measureInterconnect(c, { largeBytes: 1 << 12, rounds: 4 })));
+    // The timed exchanges are the last 5 sizes x 4 rounds x (after a turnover, back to back).
+    const timed = seen[0]!.slice(-40);
+    expect(timed[0]!.at - started).toBeGreaterThanOrEqual(490);
+    // Each size's rounds send a buffer written just before (round numbers 0..3), not one sent before.
+    for (let g = 0; g < 10; g++) expect(timed.slice(4 * g, 4 * g + 4).map((x) => x.first)).toEqual([0, 1, 2, 3]);
+    expect(nets[0]!.source).toMatch(/after a cache turnover as in a run/);
   });
 });
