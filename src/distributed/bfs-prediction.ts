@@ -5,8 +5,8 @@
 // its owner); on a bottom-up level the frontier bits of every halo row (a byte per 8 rows per rank
 // pair); and on top-down levels one 32-bit count to each rank it can send vertices to (the owners
 // of its halo). With an interconnect, each level's
-// exchange time is the slowest rank's `predictExchange` of those bytes, priced warm where the rank
-// scanned less than its caches hold since the last exchange. The rule and the messages
+// exchange time is the slowest rank's `predictExchange` of those bytes, with the caches as the
+// level's work left them (the bytes it passed through them). The rule and the messages
 // mirror src/distributed/bfs.ts; test/distributed/bfs-prediction.test.ts holds the two together.
 
 import { CsrMatrix } from '../data/csr.js';
@@ -84,7 +84,8 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
   const countBytes = new Float64Array(parts);
   for (const key of halo.keys()) countBytes[key % parts]! += 4;
   const net = options.interconnect;
-  const controlSeconds = net ? { cold: countSeconds(halo, parts, net, false), warm: countSeconds(halo, parts, net, true) } : undefined;
+  const rows = new Float64Array(parts);
+  for (const p of owner) rows[p]!++;
   const sentOnce = new Set<number>(); // c * parts + p: rank p has sent vertex c to its owner
   let unvisitedEdges = a.nnz;
   let bottomUp = direction === 'bottom-up';
@@ -123,10 +124,13 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
         }
       }
     }
-    // A rank that scanned less than its caches hold since the last exchange finds this one warm.
-    const warm = Array.from(work, (w) => net?.warmBelowBytes !== undefined && w * SCANNED_ENTRY_BYTES < net.warmBelowBytes);
-    const counts = controlSeconds && !bottomUp ? Float64Array.from(warm, (hot, r) => (hot ? controlSeconds.warm : controlSeconds.cold)[r]!) : undefined;
-    const seconds = net ? levelSeconds(sends, counts, warm, parts, net) : undefined;
+    // What each rank passed through its caches since its last exchange: the level's scan, the
+    // passes over its rows a bottom-up level makes, and before the first level the search's set-up.
+    const touched = Array.from(
+      work,
+      (w, r) => w * SCANNED_ENTRY_BYTES + rows[r]! * ((bottomUp ? BOTTOM_UP_BYTES_PER_ROW : 0) + (level === 0 ? SETUP_BYTES_PER_ROW : 0)),
+    );
+    const seconds = net ? levelSeconds(sends, bottomUp ? undefined : touched, touched, halo, parts, net) : undefined;
     levels.push({
       direction: bottomUp ? 'bottom-up' : 'top-down',
       frontier: frontier.length,
@@ -170,36 +174,42 @@ function layouts(bytesByPair: Iterable<readonly [number, number]>, parts: number
 
 /** Bytes a level's scan touches per entry: its column index and the depth or frontier bit it looks up. */
 const SCANNED_ENTRY_BYTES = 8;
+/** Bytes per own row a bottom-up level passes over besides its scan: the frontier flags cleared and set, the depths read. */
+const BOTTOM_UP_BYTES_PER_ROW = 6;
+/** Bytes per own row a search's set-up writes before its first exchange: depths, two frontier buffers, flags. */
+const SETUP_BYTES_PER_ROW = 14;
 
 const noDispls = (parts: number): Int32Array => new Int32Array(parts); // predictExchange reads counts only
 
-/** Each rank's predicted exchange of a top-down level's counts: 4 bytes to each owner of rows it reads (`halo`'s pairs). The same every level. */
-function countSeconds(halo: ReadonlyMap<number, number>, parts: number, net: Interconnect, warm: boolean): Float64Array {
+/** Each rank's predicted exchange of a top-down level's counts: 4 bytes to each owner of rows it reads (`halo`'s pairs), after `touched` bytes (per rank). */
+function countSeconds(halo: ReadonlyMap<number, number>, parts: number, net: Interconnect, touched: readonly number[]): Float64Array {
   // Key p * parts + q in `halo`: q reads p's rows, so q sends p a count.
   const counts = layouts(
     Array.from(halo.keys(), (key) => [(key % parts) * parts + Math.floor(key / parts), 4] as const),
     parts,
   );
   const d = noDispls(parts);
-  return Float64Array.from(counts, (l, r) => predictExchange({ counts: l.send, displs: d }, { counts: l.recv, displs: d }, 1, r, net, warm));
+  return Float64Array.from(counts, (l, r) => predictExchange({ counts: l.send, displs: d }, { counts: l.recv, displs: d }, 1, r, net, touched[r]));
 }
 
 /**
- * The slowest rank's exchange of `sends` (bytes per rank pair), plus on a top-down level its
- * counts' (`counts`, per rank), each rank's priced warm or cold (`warm`, per rank).
+ * The slowest rank's exchange of `sends` (bytes per rank pair) after `touched` bytes of work (per
+ * rank), preceded on a top-down level by its counts' (`countsAfter`: the counts' exchange comes
+ * after the scan, the data's at once after it).
  */
 function levelSeconds(
   sends: ReadonlyMap<number, number>,
-  counts: Float64Array | undefined,
-  warm: readonly boolean[],
+  countsAfter: readonly number[] | undefined,
+  touched: readonly number[],
+  halo: ReadonlyMap<number, number>,
   parts: number,
   net: Interconnect,
 ): number {
   const d = noDispls(parts);
+  const counts = countsAfter ? countSeconds(halo, parts, net, countsAfter) : undefined;
   let slowest = 0;
   layouts(sends, parts).forEach((l, r) => {
-    // Where the counts go first, the data follows them at once: warm.
-    const data = predictExchange({ counts: l.send, displs: d }, { counts: l.recv, displs: d }, 1, r, net, counts !== undefined || warm[r]);
+    const data = predictExchange({ counts: l.send, displs: d }, { counts: l.recv, displs: d }, 1, r, net, counts ? 0 : touched[r]);
     slowest = Math.max(slowest, data + (counts?.[r] ?? 0));
   });
   return slowest;

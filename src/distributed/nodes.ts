@@ -20,7 +20,7 @@ import { formatSeconds } from '../units.js';
 import { checkOptions } from '../validate.js';
 import type { BoundWorkload, WorkloadData } from '../workloads/bind.js';
 import type { Interconnect } from './interconnect.js';
-import { nodeExchange } from './scaling.js';
+import { nodeExchange, productBytes } from './scaling.js';
 
 /** A kind of node: its devices, and how many of them the cluster has. */
 export interface NodeKind {
@@ -226,7 +226,8 @@ function pricing(graph: CsrMatrix, bound: BoundWorkload, net: Interconnect, part
       const share = (p.entries + p.rows) / total;
       const computeSeconds = share * kind.seconds;
       let exchangeSeconds = 0;
-      if (parts > 1) for (const w of widths) exchangeSeconds += nodeExchange(p.peers, p.sends * w, p.halo * w, bytes, net);
+      if (parts > 1)
+        for (const w of widths) exchangeSeconds += nodeExchange(p.peers, p.sends * w, p.halo * w, bytes, net, productBytes(p.entries, p.rows, w, bytes));
       return {
         weight: (weights ? weights[r]! : 1) / sum,
         rows: p.rows,

@@ -87,7 +87,8 @@ export function predictScaling(a: CsrMatrix, options: ScalingOptions): ScalingPr
     for (const part of stats.parts) {
       const own = part.entries * k * rate;
       // A node's exchange as predictExchange sees it: its peers, and what it sends and receives.
-      const x = n === 1 ? 0 : nodeExchange(part.peers, part.sends * k, part.halo * k, elementBytes, net);
+      const x =
+        n === 1 ? 0 : nodeExchange(part.peers, part.sends * k, part.halo * k, elementBytes, net, productBytes(part.entries, part.rows, k, elementBytes));
       kernel = Math.max(kernel, own);
       exchange = Math.max(exchange, x);
       seconds = Math.max(seconds, own + x);
@@ -113,8 +114,11 @@ export function predictScaling(a: CsrMatrix, options: ScalingOptions): ScalingPr
   };
 }
 
-/** predictExchange for a node talking to `peers` others, its sends and receipts spread evenly over them (elements). */
-export function nodeExchange(peers: number, send: number, recv: number, elementBytes: number, net: Interconnect): number {
+/**
+ * predictExchange for a node talking to `peers` others, its sends and receipts spread evenly over
+ * them (elements), after `touchedBytes` of work (its share of a product: productBytes).
+ */
+export function nodeExchange(peers: number, send: number, recv: number, elementBytes: number, net: Interconnect, touchedBytes?: number): number {
   if (peers === 0) return 0;
   const spread = (total: number): Int32Array => {
     const counts = new Int32Array(peers + 1);
@@ -122,5 +126,11 @@ export function nodeExchange(peers: number, send: number, recv: number, elementB
     return counts;
   };
   const layout = (counts: Int32Array) => ({ counts, displs: new Int32Array(counts.length) });
-  return predictExchange(layout(spread(send)), layout(spread(recv)), elementBytes, 0, net);
+  return predictExchange(layout(spread(send)), layout(spread(recv)), elementBytes, 0, net, touchedBytes);
 }
+
+/**
+ * Bytes a node's share of a product passes through its caches between two exchanges: its entries
+ * (index and value) and its rows of X and Y. What the exchange after it finds the caches holding.
+ */
+export const productBytes = (entries: number, rows: number, k: number, elementBytes: number): number => entries * 8 + 2 * rows * k * elementBytes;

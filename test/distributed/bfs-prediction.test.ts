@@ -64,25 +64,30 @@ describe('predictBfsExchange', () => {
     expect(predictBfsExchange(a, partitionRows(a, 4), 0)[0]!.seconds).toBeUndefined();
   });
 
-  it('prices a level warm where each rank scanned less than its caches hold since the last exchange, cold after more', () => {
+  it("prices each level with the caches as its work left them: thin levels near the back-to-back figures, a search's first after its set-up", () => {
     const a = generate({ kind: 'grid', rows: 20, cols: 20, seed: 1 }) as CsrMatrix;
-    const points = (t: number): [number, number][] => [
+    const pts = (t: number): [number, number][] => [
       [8, t],
       [1 << 20, 2 * t],
     ];
-    const net = (warmBelowBytes: number) => ({
+    const net = {
       latencySeconds: 1e-3,
       bytesPerSecond: 1e9,
       source: 'a test network',
-      points: points(1e-3),
-      warmPoints: points(1e-6),
-      warmBelowBytes,
-    });
-    const seconds = (below: number) =>
-      predictBfsExchange(a, partitionRows(a, 2), 0, { interconnect: net(below), direction: 'top-down' }).map((l) => l.seconds!);
-    // A 400-vertex grid's levels scan a few dozen entries: warm under a 1 MiB cache, cold under none.
-    for (const t of seconds(1 << 20)) expect(t).toBeLessThan(1e-5);
-    for (const t of seconds(0)) expect(t).toBeGreaterThan(1e-3);
+      points: pts(1e-3),
+      cacheStates: [
+        { touchedBytes: 0, points: pts(1e-6) },
+        { touchedBytes: 1 << 20, points: pts(1e-3) },
+      ],
+    };
+    const levels = predictBfsExchange(a, partitionRows(a, 2), 0, { interconnect: net, direction: 'top-down' });
+    // A 400-vertex grid's levels scan a few dozen entries: far under 1 MiB, near the warm figure.
+    for (const l of levels.slice(1)) expect(l.seconds!).toBeLessThan(2e-4);
+    // The first follows the set-up's pass over the rank's rows: colder than the next.
+    expect(levels[0]!.seconds!).toBeGreaterThan(levels[1]!.seconds!);
+    // Without cache states every level is priced on the points.
+    const plain = predictBfsExchange(a, partitionRows(a, 2), 0, { interconnect: { ...net, cacheStates: [] }, direction: 'top-down' });
+    for (const l of plain) expect(l.seconds!).toBeGreaterThanOrEqual(1e-3);
   });
 
   it('refuses bad arguments, naming the value', () => {

@@ -42,26 +42,41 @@ describe('predictExchange', () => {
   });
 });
 
-describe('predictExchange, warm', () => {
-  it('prices a warm exchange on the points measured back to back, a cold one (the default) on those after a turnover', () => {
-    const net = {
-      latencySeconds: 1e-4,
-      bytesPerSecond: 1e9,
-      source: 'measured',
-      points: [
-        [8, 1e-4],
-        [1e6, 1e-3],
-      ] as [number, number][],
-      warmPoints: [
-        [8, 1e-5],
-        [1e6, 2e-4],
-      ] as [number, number][],
-    };
-    expect(predictExchange(layout([0, 1]), layout([0, 0]), 8, 0, net)).toBeCloseTo(1e-4, 9);
-    expect(predictExchange(layout([0, 1]), layout([0, 0]), 8, 0, net, true)).toBeCloseTo(1e-5, 9);
-    // No warm points measured: the cold ones serve both.
-    const { warmPoints: _, ...cold } = net;
-    expect(predictExchange(layout([0, 1]), layout([0, 0]), 8, 0, cold, true)).toBeCloseTo(1e-4, 9);
+describe('predictExchange, cache states', () => {
+  const pts = (t: number): [number, number][] => [
+    [8, t],
+    [1e6, 10 * t],
+  ];
+  const net = {
+    latencySeconds: 1e-4,
+    bytesPerSecond: 1e9,
+    source: 'measured',
+    points: pts(1e-4),
+    cacheStates: [
+      { touchedBytes: 0, points: pts(1e-5) },
+      { touchedBytes: 1 << 20, points: pts(1e-4) },
+      { touchedBytes: 1 << 26, points: pts(1e-3) },
+    ],
+  };
+  const at = (touched?: number) => predictExchange(layout([0, 1]), layout([0, 0]), 8, 0, net, touched);
+
+  it('prices an exchange by the bytes its rank touched since the last one, between the two nearest measured states', () => {
+    expect(at(0)).toBeCloseTo(1e-5, 12);
+    expect(at(1 << 20)).toBeCloseTo(1e-4, 12);
+    expect(at(1 << 26)).toBeCloseTo(1e-3, 12);
+    expect(at(1 << 30)).toBeCloseTo(1e-3, 12); // beyond the deepest state measured: that state
+    // Half way in log(1 + touched / L1) between 1 MiB and 64 MiB (L1 32 KiB): half way in time.
+    const x = (t: number) => Math.log2(1 + t / 32768);
+    const mid = 32768 * (2 ** ((x(1 << 20) + x(1 << 26)) / 2) - 1);
+    expect(at(mid)).toBeCloseTo((1e-4 + 1e-3) / 2, 9);
+    expect(at(1 << 10)).toBeGreaterThan(1e-5);
+    expect(at(1 << 10)).toBeLessThan(1e-4);
+  });
+
+  it('without the bytes touched, or without states, prices on the points measured after an L2 of traffic', () => {
+    expect(at()).toBeCloseTo(1e-4, 12);
+    const { cacheStates: _, ...plain } = net;
+    expect(predictExchange(layout([0, 1]), layout([0, 0]), 8, 0, plain, 0)).toBeCloseTo(1e-4, 12);
   });
 });
 
@@ -71,8 +86,9 @@ describe('measureInterconnect', () => {
     for (const net of nets) {
       expect(net.points!.length).toBe(5);
       expect(net.points!.map((p) => p[0])).toEqual([8, 4096, 16384, 65536, 262144]);
-      expect(net.warmPoints!.map((p) => p[0])).toEqual([8, 4096, 16384, 65536, 262144]);
-      expect(net.warmBelowBytes).toBeGreaterThan(0);
+      expect(net.cacheStates!.map((c) => c.touchedBytes)).toEqual([0, expect.any(Number), 1 << 26]);
+      expect(net.cacheStates![1]!.points).toBe(net.points);
+      for (const c of net.cacheStates!) expect(c.points.map((p) => p[0])).toEqual([8, 4096, 16384, 65536, 262144]);
       expect(net.latencySeconds).toBeGreaterThanOrEqual(0);
     }
     await expect(measureInterconnect(loopback(1)[0]!, { largeBytes: 12 })).rejects.toThrow(InvalidArgumentError);
@@ -93,11 +109,11 @@ describe('measureInterconnect, as a run makes exchanges', () => {
     }));
     const started = performance.now();
     const nets = await Promise.all(watched.map((c) => measureInterconnect(c, { largeBytes: 1 << 12, rounds: 4 })));
-    // The timed exchanges are the last 5 sizes x 4 rounds x (after a turnover, back to back).
-    const timed = seen[0]!.slice(-40);
+    // The timed exchanges are the last 5 sizes x 3 cache states x 4 rounds.
+    const timed = seen[0]!.slice(-60);
     expect(timed[0]!.at - started).toBeGreaterThanOrEqual(490);
     // Each size's rounds send a buffer written just before (round numbers 0..3), not one sent before.
-    for (let g = 0; g < 10; g++) expect(timed.slice(4 * g, 4 * g + 4).map((x) => x.first)).toEqual([0, 1, 2, 3]);
+    for (let g = 0; g < 15; g++) expect(timed.slice(4 * g, 4 * g + 4).map((x) => x.first)).toEqual([0, 1, 2, 3]);
     expect(nets[0]!.source).toMatch(/after a cache turnover as in a run/);
   });
 });
