@@ -41,6 +41,7 @@ export {
   type Exchangeable,
   initMpi,
   launchedBy,
+  MPI_DEFAULT_SETTINGS,
   type MpiCommunicator,
   mpiInfo,
   type WaitPolicy,
@@ -51,7 +52,7 @@ export { gatherRows, gatherVertices } from './distributed/gather.js';
 export { type DistributedBfsOptions, type DistributedLevel, type DistributedSearch, distributedBfs } from './distributed/bfs.js';
 export { type DistributedRunResult, type RunDistributedOptions, runDistributed } from './distributed/run.js';
 export { DistributedLayouts } from './distributed/layouts.js';
-export { type Interconnect, measureInterconnect, predictExchange } from './distributed/interconnect.js';
+export { type CacheState, type Interconnect, measureInterconnect, predictExchange } from './distributed/interconnect.js';
 export { predictScaling, type ScalingOptions, type ScalingPoint, type ScalingPrediction } from './distributed/scaling.js';
 export {
   type ClusterDescription,

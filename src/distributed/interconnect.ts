@@ -53,11 +53,11 @@ async function allPast(comm: Communicator, until: number): Promise<boolean> {
 }
 
 /**
- * Median of the per-round maxima across ranks of an alltoallv moving `bytes` to every peer, each
- * made as a run makes one: the caches turned over (a kernel ran before it) and the send buffer
- * just written (packed), the receive buffer out of cache. Back to back, with both buffers hot,
- * the same exchanges between two ranks of one host took a quarter to a third of what they took
- * in runs (16 KiB 7 us against 27, 1 MiB 68 us against 177), and every prediction was that low.
+ * Median over rounds of an alltoallv moving `bytes` to every peer, each made as a run makes one:
+ * after `before` (the work that leaves the caches in some state), the send buffer just written
+ * (packed), one rank arriving late, timed from its arrival. Entered together on hot buffers, the
+ * same exchanges between two ranks of one host took a quarter to a third of what they took after
+ * a kernel's traffic (16 KiB 7 us against 27, 1 MiB 68 us against 177).
  */
 async function timedExchange(comm: Communicator, bytes: number, rounds: number, before: () => Promise<void> | void): Promise<number> {
   const per = Math.max(1, Math.ceil(bytes / 8));
@@ -138,7 +138,7 @@ export async function measureInterconnect(comm: Communicator, options: { readonl
   return {
     latencySeconds: first[1] / peers,
     bytesPerSecond: (last[0] - first[0]) / Math.max(last[1] - first[1], 1e-9),
-    source: `measured on ${comm.size} ranks (${sizes.join(', ')} B to each peer, median of ${rounds}, each after a cache turnover as in a run)`,
+    source: `measured on ${comm.size} ranks (${sizes.join(', ')} B to each peer, median of ${rounds}, one rank ${ARRIVAL_SKEW_MS} ms late, timed from its arrival, after an L2 of traffic; also after none and ${DEEP_TOUCHED_BYTES >> 20} MB)`,
     points,
     cacheStates: states.map(({ touchedBytes, points: p }) => ({ touchedBytes, points: p })),
   };

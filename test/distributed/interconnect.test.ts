@@ -114,6 +114,6 @@ describe('measureInterconnect, as a run makes exchanges', () => {
     expect(timed[0]!.at - started).toBeGreaterThanOrEqual(490);
     // Each size's rounds send a buffer written just before (round numbers 0..3), not one sent before.
     for (let g = 0; g < 15; g++) expect(timed.slice(4 * g, 4 * g + 4).map((x) => x.first)).toEqual([0, 1, 2, 3]);
-    expect(nets[0]!.source).toMatch(/after a cache turnover as in a run/);
+    expect(nets[0]!.source).toMatch(/one rank 1 ms late, timed from its arrival, after an L2 of traffic/);
   });
 });
