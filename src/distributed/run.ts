@@ -21,6 +21,7 @@ import type { Value } from '../workloads/reference.js';
 import { DistributedLayouts } from './layouts.js';
 import { type ExchangeSpan, splitExchanges } from './exchange-timing.js';
 import { orderBetween } from './row-orders.js';
+import { Lifetimes } from '../executor/lifetimes.js';
 import { distributedBfs } from './bfs.js';
 import { gatherRows, gatherVertices } from './gather.js';
 import { DistributedCsr } from './halo.js';
@@ -160,10 +161,18 @@ export async function runDistributed(
   let exchangeSeconds = 0;
   const products: RankProduct[] = [];
   const spans: (ExchangeSpan | undefined)[] = [];
+  // Intermediates go back to the kernels' output pool once their last reader is done, as in a
+  // single-process run: fresh arrays per operator were new pages and garbage (page faults,
+  // zeroing and V8's collector took several times the kernels' own time in a GCN).
+  const lifetimes = new Lifetimes(bound, false);
+  const local: (Value | undefined)[] = new Array(bound.values.length);
   for (const op of bound.ops) {
     const x = op.operands.map((k) => placed[k]!);
     const { value, bytes, exchange, product } = await runOp(fn, comm, op, x, opts.device, spans);
     placed[op.output] = value;
+    if (value.at === 'rows') local[op.output] = value.data;
+    lifetimes.finished(op, local, () => undefined);
+    for (const v of op.operands) if (local[v] === undefined && placed[v]?.at === 'rows' && bound.values[v]!.producer >= 0) placed[v] = undefined;
     bytesSent += bytes;
     exchangeSeconds += exchange;
     if (product) products.push(product);

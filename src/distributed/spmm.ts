@@ -10,6 +10,7 @@ import type { Device, TimeSource } from '../devices/device.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { checkOptions } from '../validate.js';
 import { spmmTimed } from '../kernels/spmm.js';
+import { takeOutput } from '../kernels/output-pool.js';
 import { type DistributedCsr, scaled } from './halo.js';
 import { type ExchangeSpan, spanOf } from './exchange-timing.js';
 import type { Communicator } from './mpi.js';
@@ -108,7 +109,8 @@ export async function distributedSpmm(
   const { out } = options;
   if (out !== undefined && (!(out instanceof DenseMatrix) || out.rows !== own || out.cols !== k || out.precision !== x.precision))
     throw new InvalidArgumentError(`${fn}: out must be a ${own}x${k} ${x.precision} DenseMatrix, got ${describe(out)}`);
-  const y = out ?? new DenseMatrix(own, k, alloc(x.data, own * k), { allowNonFinite: true });
+  // From the kernels' output pool: every row is written below, and a run gives dead ones back.
+  const y = out ?? new DenseMatrix(own, k, takeOutput(fn, own, k, x.precision), { allowNonFinite: true });
   const view = (b: number, e: number): DenseMatrix => new DenseMatrix(e - b, k, y.data.subarray(b * k, e * k), { allowNonFinite: true });
   const rows = async (b: number, e: number): Promise<number> => {
     if (e <= b) return 0;
