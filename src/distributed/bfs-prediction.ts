@@ -84,6 +84,7 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
   const countBytes = new Float64Array(parts);
   for (const key of halo.keys()) countBytes[key % parts]! += 4;
   const net = options.interconnect;
+  const countLayout = countLayouts(halo, parts);
   const rows = new Float64Array(parts);
   for (const p of owner) rows[p]!++;
   const sentOnce = new Set<number>(); // c * parts + p: rank p has sent vertex c to its owner
@@ -130,7 +131,7 @@ export function predictBfsExchange(a: CsrMatrix, partition: RowPartition, source
       work,
       (w, r) => w * SCANNED_ENTRY_BYTES + rows[r]! * ((bottomUp ? BOTTOM_UP_BYTES_PER_ROW : 0) + (level === 0 ? SETUP_BYTES_PER_ROW : 0)),
     );
-    const seconds = net ? levelSeconds(sends, bottomUp ? undefined : touched, touched, halo, parts, net) : undefined;
+    const seconds = net ? levelSeconds(sends, bottomUp ? undefined : touched, touched, countLayout, parts, net) : undefined;
     levels.push({
       direction: bottomUp ? 'bottom-up' : 'top-down',
       frontier: frontier.length,
@@ -181,15 +182,13 @@ const SETUP_BYTES_PER_ROW = 14;
 
 const noDispls = (parts: number): Int32Array => new Int32Array(parts); // predictExchange reads counts only
 
-/** Each rank's predicted exchange of a top-down level's counts: 4 bytes to each owner of rows it reads (`halo`'s pairs), after `touched` bytes (per rank). */
-function countSeconds(halo: ReadonlyMap<number, number>, parts: number, net: Interconnect, touched: readonly number[]): Float64Array {
+/** Each rank's count layout on a top-down level: 4 bytes to each owner of rows it reads (`halo`'s pairs). The same every level. */
+function countLayouts(halo: ReadonlyMap<number, number>, parts: number): { send: Int32Array; recv: Int32Array }[] {
   // Key p * parts + q in `halo`: q reads p's rows, so q sends p a count.
-  const counts = layouts(
+  return layouts(
     Array.from(halo.keys(), (key) => [(key % parts) * parts + Math.floor(key / parts), 4] as const),
     parts,
   );
-  const d = noDispls(parts);
-  return Float64Array.from(counts, (l, r) => predictExchange({ counts: l.send, displs: d }, { counts: l.recv, displs: d }, 1, r, net, touched[r]));
 }
 
 /**
@@ -201,12 +200,14 @@ function levelSeconds(
   sends: ReadonlyMap<number, number>,
   countsAfter: readonly number[] | undefined,
   touched: readonly number[],
-  halo: ReadonlyMap<number, number>,
+  countLayout: readonly { send: Int32Array; recv: Int32Array }[],
   parts: number,
   net: Interconnect,
 ): number {
   const d = noDispls(parts);
-  const counts = countsAfter ? countSeconds(halo, parts, net, countsAfter) : undefined;
+  const counts = countsAfter
+    ? Float64Array.from(countLayout, (l, r) => predictExchange({ counts: l.send, displs: d }, { counts: l.recv, displs: d }, 1, r, net, countsAfter[r]))
+    : undefined;
   let slowest = 0;
   layouts(sends, parts).forEach((l, r) => {
     const data = predictExchange({ counts: l.send, displs: d }, { counts: l.recv, displs: d }, 1, r, net, counts ? 0 : touched[r]);

@@ -39,6 +39,9 @@ export function spanOf(first: CollectiveTiming | undefined, last: CollectiveTimi
   return { enteredAt: first.enteredAt, completedAt: last.completedAt };
 }
 
+/** Whether every rank of `comm` runs on this host (one monotonic clock), where the communicator says. */
+export const onOneHost = (comm: Communicator): boolean => 'wait' in comm && (comm as { wait: { localRanks: number } }).wait.localRanks === comm.size;
+
 /** Barriers whose exit moments estimate the ranks' clock offsets across hosts. */
 const OFFSET_ROUNDS = 7;
 const offsets = new WeakMap<Communicator, Float64Array>();
@@ -80,8 +83,7 @@ export async function splitExchanges(comm: Communicator, spans: readonly (Exchan
   await comm.allreduce(agree, 'min');
   if (-agree[1]! !== agree[0]!) throw new InvalidArgumentError(`${fn}: the ranks made different numbers of exchanges (${m} here)`);
   if (agree[2] === 0 || m === 0) return m === 0 ? { transferSeconds: 0, waitSeconds: 0 } : undefined;
-  const oneHost = 'wait' in comm && (comm as { wait: { localRanks: number } }).wait.localRanks === comm.size;
-  const offset = await clockOffsets(comm, oneHost);
+  const offset = await clockOffsets(comm, onOneHost(comm));
   const entered = new Float64Array(m * comm.size);
   await comm.allgatherv(
     Float64Array.from(spans, (s) => s!.enteredAt),

@@ -10,6 +10,7 @@ import { describe, InvalidArgumentError } from '../errors.js';
 import type { Layout } from './halo.js';
 import type { Communicator } from './mpi.js';
 import { turnOverCaches, turnoverBytesPerCore } from '../executor/cache-turnover.js';
+import { onOneHost } from './exchange-timing.js';
 
 export interface Interconnect {
   /** Seconds of a message of no bytes between two ranks. */
@@ -67,7 +68,7 @@ async function timedExchange(comm: Communicator, bytes: number, rounds: number, 
   counts[comm.rank] = 0; // nothing to itself: only what crosses between ranks
   const displs = Int32Array.from({ length: comm.size }, (_, r) => r * per);
   const times: number[] = [];
-  const oneClock = 'wait' in comm && (comm as { wait: { localRanks: number } }).wait.localRanks === comm.size;
+  const oneClock = onOneHost(comm);
   for (let i = 0; i < rounds; i++) {
     await before();
     send.fill(i);

@@ -171,7 +171,7 @@ export async function runDistributed(
     const { value, bytes, exchange, product } = await runOp(fn, comm, op, x, opts.device, spans);
     placed[op.output] = value;
     if (value.at === 'rows') local[op.output] = value.data;
-    lifetimes.finished(op, local, () => undefined);
+    lifetimes.finished(op, local);
     for (const v of op.operands) if (local[v] === undefined && placed[v]?.at === 'rows' && bound.values[v]!.producer >= 0) placed[v] = undefined;
     bytesSent += bytes;
     exchangeSeconds += exchange;
