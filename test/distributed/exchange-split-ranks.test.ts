@@ -1,7 +1,7 @@
-// On real MPI ranks (mpirun, 2 processes): an exchange that one rank reaches 40 ms late is, for
-// the others, 40 ms of waiting and little of moving bytes, and for the late rank no wait; a run's
-// exchanges split so add up to what the ranks spent in them (exchange-timing.ts). Skipped, saying
-// why, where the build has no MPI or no launcher is installed.
+// On real MPI ranks (mpirun, 2 processes): an exchange that one rank reaches 100 ms late is, for
+// the others, about 100 ms of waiting and little of moving bytes, and for the late rank no wait;
+// a run's exchanges split so add up to what the ranks spent in them (exchange-timing.ts). Skipped,
+// saying why, where the build has no MPI or no launcher is installed.
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,8 +26,10 @@ describe.skipIf(!mpiReady)(`exchanges split at the last rank's arrival under mpi
       .sort((a, b) => a.rank - b.rank);
     expect(lines.map((l) => l.rank)).toEqual([0, 1]);
     const [early, late] = lines as [Line, Line];
-    expect(early.seconds).toBeGreaterThan(0.035);
-    expect(early.split.waitSeconds).toBeGreaterThan(0.035);
+    // The ranks leave the barrier before it at moments up to several ms apart on a loaded
+    // machine (one rank's exit can be descheduled), so the bounds leave 30 ms of the 100.
+    expect(early.seconds).toBeGreaterThan(0.07);
+    expect(early.split.waitSeconds).toBeGreaterThan(0.07);
     expect(early.split.transferSeconds).toBeLessThan(0.02);
     expect(late.split.waitSeconds).toBeLessThan(0.005);
     for (const { split, seconds, run } of lines) {
