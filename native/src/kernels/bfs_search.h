@@ -13,6 +13,7 @@
 #include "../machine.h"
 #include "../thread_pool.h"
 #include "bfs.h"
+#include "bfs_split_choice.h"
 #include "search_common.h"
 
 namespace dype {
@@ -112,7 +113,9 @@ class DirectionOptimizingBfs {
   // stores instead of compare-and-swap, discoveries written straight to the queue. Long-diameter
   // graphs run thousands of these, so they must cost no more than a textbook serial BFS level.
   // Kept out of line so its hot loop gets registers of its own (inlined into run() it spilled).
-  __attribute__((noinline)) int64_t top_down_serial(int32_t next_depth, int64_t q_begin, int64_t q_end);
+  int64_t top_down_serial(int32_t next_depth, int64_t q_begin, int64_t q_end);
+  template <bool kParent>
+  __attribute__((noinline)) int64_t top_down_serial_loop(int32_t next_depth, int64_t q_begin, int64_t q_end);
 
   // Every unvisited vertex looks for a parent among its in-neighbours in the frontier bitmap.
   // Chunks are whole 64-vertex words, so each word of `next_` has one writer. Returns the
@@ -153,6 +156,8 @@ class DirectionOptimizingBfs {
   static constexpr int64_t kBottomUpChunksPerParticipant = 2;
   // Frontier edges below which a step stays top-down (see run()).
   static constexpr int64_t kMinBottomUpScout = 1024;
+  // Whether candidate top-down levels (kParallelTopDownEdges and more) are split, as measured.
+  SplitChoice split_choice_{kParallelTopDownEdges};
   std::vector<int32_t> heavy_;
   std::atomic<int64_t> tail_{0};
   std::atomic<int64_t> examined_{0};

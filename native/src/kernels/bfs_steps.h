@@ -4,6 +4,8 @@
 // conversions between the two frontier forms. Included by bfs.cc only.
 #pragma once
 
+#include <chrono>
+
 #include "bfs_scan.h"
 #include "bfs_search.h"
 
@@ -56,6 +58,14 @@ int64_t DirectionOptimizingBfs<P>::top_down_step(int32_t level, int64_t q_begin,
                              ? std::min<int64_t>(participants, std::max<int64_t>(1, f / 4))
                              : std::min<int64_t>(participants * 16, std::max<int64_t>(1, std::min(frontier_edges / 1024, f / 4)));
   if (chunks == 1) return top_down_serial(next_depth, q_begin, q_end);
+  // A level that could go either way runs the way this search measured faster (bfs_split_choice.h).
+  const auto started = std::chrono::steady_clock::now();
+  const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  if (!split_choice_.split(frontier_edges)) {
+    const int64_t found = top_down_serial(next_depth, q_begin, q_end);
+    split_choice_.record(frontier_edges, false, seconds());
+    return found;
+  }
   pool_.parallel_for(chunks, [&](int64_t c) {
     thread_local std::vector<int32_t> buf;
     buf.clear();
@@ -108,34 +118,49 @@ int64_t DirectionOptimizingBfs<P>::top_down_step(int32_t level, int64_t q_begin,
     });
     examined_.fetch_add(total, std::memory_order_relaxed);
   }
+  split_choice_.record(frontier_edges, true, seconds());
   return scout.load();
 }
 
 template <typename P>
 int64_t DirectionOptimizingBfs<P>::top_down_serial(int32_t next_depth, int64_t q_begin, int64_t q_end) {
+  return a_.parent != nullptr ? top_down_serial_loop<true>(next_depth, q_begin, q_end) : top_down_serial_loop<false>(next_depth, q_begin, q_end);
+}
+
+// A loop per parent choice, the row bounds read once into 64-bit values and each fault a return:
+// the branch on `parent` inside one loop and the checked row view kept more values alive than
+// the registers hold, and the spills (to vector registers, round trips on every vertex) made
+// the level 12-15% slower than this form. A/B in one plain C++ process on the Zen 5 VM, median
+// of 200 searches, the textbook serial queue BFS in the same rounds (its time / ours): bcsstk25
+// 0.76-0.77 -> 0.86-0.87, luxembourg_osm 0.74-0.75 -> 0.86-0.87, delaunay_n16 0.84-0.85 -> 0.96.
+// What is left to the textbook loop is the checks, each 3-9% and kept: a bad index, row pointer
+// or an overrun queue stops the search with a Status.
+template <typename P>
+template <bool kParent>
+int64_t DirectionOptimizingBfs<P>::top_down_serial_loop(int32_t next_depth, int64_t q_begin, int64_t q_end) {
   const int32_t* ci = g_.ci;
+  const P* rp = g_.rp;
   int32_t* depth = a_.depth;
   int32_t* parent = a_.parent;
   int32_t* queue = queue_.get();
   const uint64_t n = static_cast<uint64_t>(n_);
+  const int64_t nnz = g_.nnz;
   int64_t tail = q_end;
   int64_t sc = 0, ex = 0;
   for (int64_t i = q_begin; i < q_end; ++i) {
     const int32_t u = queue[i];
-    int64_t b, e;
-    if (!g_.row(u, b, e)) return fault_.raise(2, u, "graph"), 0;
+    const int64_t b = static_cast<int64_t>(rp[u]), e = static_cast<int64_t>(rp[u + 1]);
+    if (!(0 <= b && b <= e && e <= nnz)) return fault_.raise(2, u, "graph"), 0;
     ex += e - b;
     for (int64_t p = b; p < e; ++p) {
       // The index read as unsigned, so the bounds check and the address use one zero-extended
-      // load instead of a load, a sign extension and a check. In a plain C++ harness on an AMD
-      // EPYC (Zen 3) VM that took this step from 0.74 to 0.94 of the plain BFS's speed
-      // (bcsstk25, one thread); inside Node the two builds timed alike (docs/speed-zen3.md).
+      // load instead of a load, a sign extension and a check (docs/speed-zen3.md).
       const uint64_t v = static_cast<uint32_t>(ci[p]);
       if (v >= n) return fault_.raise(1, p, "graph"), 0;
       const int32_t seen = depth[v];
       if (seen >= 0) continue;
       depth[v] = next_depth;
-      if (parent) parent[v] = u;
+      if constexpr (kParent) parent[v] = u;
       sc += -static_cast<int64_t>(seen) - 1;
       // Cannot overflow unless the depth array changed under us; refuse rather than write past it.
       if (tail >= n_) return fault_.raise(3, 0, "graph"), 0;
