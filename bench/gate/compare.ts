@@ -145,6 +145,32 @@ export function withTolerances(metrics: readonly Metric[], tolerances: Readonly<
 }
 
 /**
+ * A baseline in which only the metrics whose names start with one of `prefixes` are retaken from
+ * `run` (bench:update --only): every other metric stays as `current` has it, so a run of the one
+ * suite a change touched is enough. A retaken ratio keeps the tolerance `current` gave it unless
+ * the run's metric carries one of its own; metrics new to the baseline under those prefixes are
+ * added.
+ * @throws Error naming the metric when a metric of `current` under the prefixes is not in the run,
+ *   or when no metric matches a prefix.
+ */
+export function retakeOnly(current: readonly Metric[], run: readonly Metric[], prefixes: readonly string[]): Metric[] {
+  const taken = (name: string): boolean => prefixes.some((p) => name.startsWith(p));
+  for (const p of prefixes) {
+    if (!current.some((m) => m.name.startsWith(p)) && !run.some((m) => m.name.startsWith(p)))
+      throw new Error(`retakeOnly: no metric starts with ${JSON.stringify(p)}`);
+  }
+  const fromRun = new Map(run.map((m) => [m.name, m]));
+  const kept = current.map((m) => {
+    if (!taken(m.name)) return m;
+    const now = fromRun.get(m.name);
+    if (now === undefined) throw new Error(`retakeOnly: ${m.name} is in the baseline but not in the run; run its suite`);
+    return now.tolerance === undefined && m.tolerance !== undefined ? { ...now, tolerance: m.tolerance } : now;
+  });
+  const known = new Set(current.map((m) => m.name));
+  return [...kept, ...run.filter((m) => taken(m.name) && !known.has(m.name))];
+}
+
+/**
  * A baseline from another machine class, for a machine that has none of its own: its
  * deterministic metrics (modelled figures, the same on every machine) stay gated, its timed
  * ratios become information only, since they were measured against references that run

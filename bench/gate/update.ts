@@ -9,7 +9,7 @@
 // than its default tolerance (withTolerances in compare.ts); say why in the note.
 // --only PREFIX (repeatable): only the metrics whose names start so take the runs' values; the
 // others keep the current baseline's (a change that touched one suite does not move the bars of
-// the others to a new draw of the machine).
+// the others to a new draw of the machine), so the runs need only that suite (retakeOnly).
 // Run: node --import tsx bench/gate/update.ts --note "why the baseline changes" [--profile ci] [--also FILE ...] [--tolerance NAME=F ...] [--only PREFIX ...] [--baseline FILE]
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { type Baseline, baselinePathFor, classOfRun, latestPath, readBaseline, readLatest } from './files.js';
-import { medianOfRuns, withTolerances } from './compare.js';
+import { medianOfRuns, retakeOnly, withTolerances } from './compare.js';
 import { type ProfileName, PROFILES } from './profile.js';
 
 const { values: args } = parseArgs({
@@ -74,9 +74,11 @@ const path = args.baseline ?? baselinePathFor(cls);
 if (args.only.length > 0) {
   if (!existsSync(path)) fail(`--only keeps the other metrics of ${path}, which does not exist yet`);
   const current = readBaseline(path);
-  const taken = (name: string): boolean => args.only.some((p) => name.startsWith(p));
-  const kept = new Map(current.metrics.map((m) => [m.name, m]));
-  metrics = metrics.map((m) => (taken(m.name) ? m : (kept.get(m.name) ?? m)));
+  try {
+    metrics = retakeOnly(current.metrics, metrics, args.only);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   measured = `${current.measured} (${args.only.join(', ')}: ${measured})`;
 }
 const baseline: Baseline = { note, profile: latest.profile, machineClass: cls, measured, machine: latest.machine, metrics };
