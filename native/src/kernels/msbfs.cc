@@ -2,6 +2,8 @@
 // per machine word, one traversal of an edge serving every source whose frontier holds it.
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
@@ -225,6 +227,36 @@ class MultiSourceBfs {
   Fault fault_;
 };
 
+// Depth rows the single searches of a long-diameter batch search in, one per thread at work and
+// reused: a search's scattered writes then land in a row its core's cache already holds, and the
+// finished row is copied to its place in the output in one sequential pass. Searching straight
+// into the 64 output rows (29 MB on luxembourg_osm) missed the cache on every first write of a
+// row, and the batch took 1.04x the time of 64 `bfs` calls into one reused array.
+class ScratchRows {
+ public:
+  explicit ScratchRows(int64_t n) : n_(n) {}
+  int32_t* take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) {
+      owned_.emplace_back(new int32_t[static_cast<size_t>(n_)]);
+      return owned_.back().get();
+    }
+    int32_t* row = free_.back();
+    free_.pop_back();
+    return row;
+  }
+  void give_back(int32_t* row) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(row);
+  }
+
+ private:
+  int64_t n_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<int32_t[]>> owned_;
+  std::vector<int32_t*> free_;
+};
+
 }  // namespace
 
 Status msbfs(const char* fn, const MsBfsArgs& a, int64_t* edges_examined) {
@@ -265,18 +297,24 @@ Status msbfs(const char* fn, const MsBfsArgs& a, int64_t* edges_examined) {
     std::mutex failure;
     Status failed;
     std::atomic<int64_t> edges{0};
+    ScratchRows rows(n);
     ThreadPool::instance().parallel_for(a.num_sources - 1, [&](int64_t k) {
       BfsArgs one = first;
       one.source = a.sources[k + 1];
-      one.depth = a.depths + (k + 1) * n;
+      int32_t* out = a.depths + (k + 1) * n;
       BfsStats own;
       Status r;
+      int32_t* row = nullptr;
       try {
+        row = rows.take();
+        one.depth = row;
         r = bfs(fn, one, &own);
       } catch (const std::bad_alloc&) {
         // The pool's threads must not throw: report it as the call's error.
         r = Status{false, "ERR_LIMIT", std::string(fn) + ": out of memory for a search's working arrays"};
       }
+      if (r.ok) std::memcpy(out, row, static_cast<size_t>(n) * sizeof(int32_t));
+      if (row != nullptr) rows.give_back(row);
       if (r.ok) {
         edges.fetch_add(own.edges_examined, std::memory_order_relaxed);
         return;
