@@ -2,20 +2,8 @@
 // top-down search with an error naming the entry, on the serial path (thin levels) with and
 // without a parent tree: the checks that keep a search inside its arrays (bfs_steps.h).
 import { describe, expect, it } from 'vitest';
-import { CsrMatrix } from '../../src/data/csr.js';
 import { bfs } from '../../src/kernels/bfs.js';
-
-/** A path 0 - 1 - ... - (n-1), each vertex's row [left, right]. */
-function path(n: number): CsrMatrix {
-  const rowPtr = new Int32Array(n + 1);
-  const colIdx: number[] = [];
-  for (let v = 0; v < n; v++) {
-    if (v > 0) colIdx.push(v - 1);
-    if (v < n - 1) colIdx.push(v + 1);
-    rowPtr[v + 1] = colIdx.length;
-  }
-  return new CsrMatrix({ rows: n, cols: n, rowPtr, colIdx: Int32Array.from(colIdx), symmetric: true });
-}
+import { pathGraph as path } from '../support/path-graph.js';
 
 describe('bfs: a corrupted graph on the serial top-down path', () => {
   for (const parents of [false, true]) {
