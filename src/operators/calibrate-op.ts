@@ -112,8 +112,8 @@ async function timeInput(b: BoundWorkload, device: Device, repeats: number): Pro
 
 /**
  * Whether samples whose largest input has at least 8x the work (flops + bytes) of the smallest
- * took no more than 1.5x its time: no operator does that, a machine busy while the small ones
- * were timed does.
+ * took no more than 1.5x its time: a machine busy while the small ones were timed does that; an
+ * operator whose time truly stays flat only costs two more rounds of timing.
  */
 export function looksFlat(rows: readonly Sample[]): boolean {
   if (rows.length < 2) return false;
