@@ -18,11 +18,11 @@ namespace search {
 class SplitChoice {
  public:
   // Levels of at least `floor` frontier edges are candidates; classes of doubling size from there.
-  explicit SplitChoice(int64_t floor) : floor_(floor), forced_(forced()) {}
+  explicit SplitChoice(int64_t floor) : floor_(floor) {}
 
   // Whether to split a candidate level of `edges` frontier edges.
   bool split(int64_t edges) {
-    if (forced_ >= 0) return forced_ == 1;
+    if (forced() >= 0) return forced() == 1;
     const int c = size_class(edges);
     if (c < 0) return true;  // large enough that splitting wins anywhere
     const int64_t seen = ++seen_[c];
@@ -74,7 +74,6 @@ class SplitChoice {
   }
 
   int64_t floor_;
-  int forced_;
   Cost serial_[kClasses], split_[kClasses];
   int64_t seen_[kClasses] = {};
 };

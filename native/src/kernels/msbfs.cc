@@ -313,12 +313,13 @@ Status msbfs(const char* fn, const MsBfsArgs& a, int64_t* edges_examined) {
         // The pool's threads must not throw: report it as the call's error.
         r = Status{false, "ERR_LIMIT", std::string(fn) + ": out of memory for a search's working arrays"};
       }
-      if (r.ok) std::memcpy(out, row, static_cast<size_t>(n) * sizeof(int32_t));
-      if (row != nullptr) rows.give_back(row);
       if (r.ok) {
+        std::memcpy(out, row, static_cast<size_t>(n) * sizeof(int32_t));
+        rows.give_back(row);
         edges.fetch_add(own.edges_examined, std::memory_order_relaxed);
         return;
       }
+      if (row != nullptr) rows.give_back(row);
       std::lock_guard<std::mutex> lock(failure);
       if (failed.ok) failed = std::move(r);
     });
