@@ -65,17 +65,34 @@ constexpr int kStripBytes = 512;
 // bit-identical results. Wider rows stay on 256-bit vectors: at k = 128 the 512-bit version was
 // 0.90-1.31x, slower on four of twelve inputs (x rows are only as aligned as a JS typed array,
 // so most 512-bit loads span two cache lines).
+//
+// Rows wider than a strip (FP64 at k = 128) are the exception: AVX-512 has 32 vector registers,
+// enough for 16 accumulators of 512 bits, so a 1024-byte row is one strip and one pass over its
+// nonzeros instead of two passes of 16 256-bit accumulators. Both builds alternated in one C++
+// process on the SpMM suite's CI inputs and Kronecker 16 (Zen 5 VM, 30 November 2026): 1.11-1.31x
+// at one thread on all seven (bcsstk16, below Eigen before, 1.13-1.17x), at two 0.95-1.24x
+// (Kronecker 14 0.95-0.97, the grid 0.97-0.99, the rest 1.0-1.24). FP32 at k = 128 stays on
+// 256-bit vectors (512-bit: Kronecker 0.92-0.96x).
 #if defined(__AVX512F__)
 constexpr int kWideVectorBytes = 64;
 #else
 constexpr int kWideVectorBytes = 32;
 #endif
 constexpr int kWideRowBytes = 256;
+constexpr int kWideStripBytes = 1024;
 
 template <int K, typename T>
 constexpr int row_vector_bytes() {
   constexpr int bytes = K * static_cast<int>(sizeof(T));
-  return K > 0 && bytes % kWideVectorBytes == 0 && bytes <= kWideRowBytes ? kWideVectorBytes : 32;
+  constexpr bool wide_strip = kWideVectorBytes == 64 && bytes > kStripBytes;
+  return K > 0 && bytes % kWideVectorBytes == 0 && (bytes <= kWideRowBytes || wide_strip) ? kWideVectorBytes : 32;
+}
+
+// Bytes of a row accumulated per pass over its nonzeros: kWideStripBytes where the row is wider
+// than kStripBytes and held in 512-bit vectors, else kStripBytes.
+template <int K, typename T>
+constexpr int strip_bytes() {
+  return row_vector_bytes<K, T>() == 64 && K * static_cast<int>(sizeof(T)) > kStripBytes ? kWideStripBytes : kStripBytes;
 }
 
 template <int K, typename V, typename T>
@@ -86,7 +103,7 @@ inline int64_t accumulate_row(T* __restrict dst, const int32_t* __restrict cols_
   constexpr int kLanes = static_cast<int>(kVectorBytes / sizeof(T));
   if constexpr (K > 0 && K % kLanes == 0) {
     typedef T vec __attribute__((vector_size(kVectorBytes)));
-    constexpr int kStrip = std::min<int>(K, kStripBytes / static_cast<int>(sizeof(T)));
+    constexpr int kStrip = std::min<int>(K, strip_bytes<K, T>() / static_cast<int>(sizeof(T)));
     static_assert(K % kStrip == 0 && kStrip % kLanes == 0, "strips must tile the row");
     constexpr int kVectors = kStrip / kLanes;
     constexpr int kRowPrefetchBytes = std::min<int>(K * static_cast<int>(sizeof(T)), kPrefetchRowBytes);
