@@ -123,7 +123,11 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
     chunks = std::min<int64_t>(pool.participants() * 16, std::max<int64_t>(1, total / 256));
   }
 
-  // Prefetching pays when each gathered row of x spans cache lines of its own (not for SpMV).
+  // Prefetching pays when each gathered row of x spans cache lines of its own (not for SpMV, nor
+  // for rows of 32 bytes: FP32 at k = 8 is one vector a nonzero, so the out-of-order window
+  // already holds dozens of upcoming gathers, and the prefetch's index load, test and hint only
+  // take issue slots; without it, both builds alternated in one C++ process, Zen 5 VM: 1.07-1.39x
+  // at one thread and 1.09-1.36x at two on six of the CI inputs and Kronecker 16, roads 0.98-1.02).
   // Every line of a row wider than the 128-byte pair the hardware fetches together, where the
   // gathers miss: X beyond L2 and under 16 entries a row (roads, meshes, email-Enron). With more
   // entries a row each X row serves many nearby output rows or is a hub's (FEM, banded,
@@ -133,7 +137,7 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
   // (luxembourg_osm FP64 k = 128 1.60-1.70x), 1.08-1.13x on email-Enron.
   const int64_t row_bytes = k * static_cast<int64_t>(sizeof(T));
   const bool gathers_miss = s.a.cols * row_bytes > l2_cache_bytes() && nnz < 16 * rows;
-  const Prefetch prefetch_extent = row_bytes < 32                     ? Prefetch::kNone
+  const Prefetch prefetch_extent = row_bytes <= 32                    ? Prefetch::kNone
                                    : row_bytes > 128 && gathers_miss ? Prefetch::kWholeRow
                                                                      : Prefetch::kFirstLine;
 

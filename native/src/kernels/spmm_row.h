@@ -39,7 +39,7 @@ constexpr int64_t kPrefetchDistance = 8;
 
 // How much of an upcoming X row to prefetch, chosen per call by spmm.cc.
 enum class Prefetch {
-  kNone,      // narrow rows (SpMV): a line serves many neighbours, extra loads only slow the loop
+  kNone,      // rows of at most 32 bytes (SpMV, FP32 k = 8): extra loads only slow the loop (spmm.cc)
   kFirstLine, // rows of at most 128 bytes, or gathers that mostly hit (spmm.cc says when)
   kWholeRow,  // every line of the row (up to kPrefetchRowBytes): a gather of a wide row from
               // L3 or memory is several line misses the hardware prefetchers do not foresee
