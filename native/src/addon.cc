@@ -94,6 +94,19 @@ Napi::Value L2CacheBytes(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(l2_cache_bytes()));
 }
 
+// Bytes from an ArrayBuffer's data to the next 64-byte boundary (0 where it is on one): dense
+// arrays dype allocates start their data there (src/data/aligned.ts), so a row of 64 bytes or a
+// multiple is whole cache lines and a 512-bit load never spans two.
+Napi::Value AlignmentPad(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsArrayBuffer()) {
+    Napi::TypeError::New(env, "alignmentPad: expects an ArrayBuffer").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  const auto at = reinterpret_cast<uintptr_t>(info[0].As<Napi::ArrayBuffer>().Data());
+  return Napi::Number::New(env, static_cast<double>((64 - at % 64) % 64));
+}
+
 // The core the host lane is bound to, or -1 where threads are not bound (host_lane.h).
 Napi::Value LaneCore(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), HostLane::instance().core()); }
 
@@ -169,9 +182,10 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   export_functions(env, exports, {{"spmm", Spmm}, {"spmv", Spmv}, {"bfs", Bfs}, {"msbfs", MsBfs}, {"noopSync", NoopSync},
                                    {"noopAsync", NoopAsync}, {"threads", Threads}, {"laneCore", LaneCore}, {"laneMoves", LaneMoves}, {"liveWorkers", LiveWorkers},
                                    {"poolProbe", PoolProbe}, {"poolJobs", PoolJobs}, {"watchPreemption", WatchPreemption},
-                                   {"cacheShareBytes", CacheShareBytes}, {"l2CacheBytes", L2CacheBytes}});
+                                   {"cacheShareBytes", CacheShareBytes}, {"l2CacheBytes", L2CacheBytes},
+                                   {"alignmentPad", AlignmentPad}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
-  exports.Set("abiVersion", Napi::Number::New(env, 13));
+  exports.Set("abiVersion", Napi::Number::New(env, 14));
   return exports;
 }
 

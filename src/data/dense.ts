@@ -1,6 +1,7 @@
 // Dense row-major matrices: SpMM's right-hand side and output, and GNN feature matrices.
 
 import { describe, InvalidArgumentError, LimitError } from '../errors.js';
+import { newDenseArray } from './aligned.js';
 import { checkMemory } from '../limits.js';
 import { checkInt, firstNonFinite, MAX_INDEX } from '../validate.js';
 
@@ -48,7 +49,7 @@ export class DenseMatrix<T extends DenseArray = DenseArray> {
   static zeros(rows: number, cols: number, precision: Precision = 'f32'): DenseMatrix {
     const n = denseElements('DenseMatrix.zeros', rows, cols);
     // Zero-filled, so finite by construction: nothing to scan.
-    return new DenseMatrix(rows, cols, precision === 'f32' ? new Float32Array(n) : new Float64Array(n), { allowNonFinite: true });
+    return new DenseMatrix(rows, cols, newDenseArray(precision, n), { allowNonFinite: true });
   }
 
   get precision(): Precision {

@@ -1,5 +1,6 @@
 // Seeded dense matrices: SpMM right-hand sides and GNN feature matrices.
 
+import { newDenseArray } from '../data/aligned.js';
 import { denseElements, DenseMatrix, type Precision } from '../data/dense.js';
 import { checkEnum, checkOptions } from '../validate.js';
 import { checkSeed, checkSpecObject, PRECISIONS } from './common.js';
@@ -39,11 +40,11 @@ export function denseFeatures(options: DenseFeaturesOptions): DenseMatrix {
   const precision = opts.precision === undefined ? 'f32' : checkEnum(fn, 'precision', opts.precision, PRECISIONS);
   const rng = new Rng(checkSeed(fn, opts.seed));
   if (precision === 'f32') {
-    const data = new Float32Array(count);
+    const data = newDenseArray('f32', count);
     for (let i = 0; i < count; i++) data[i] = ((rng.nextU32() >>> 8) - 8388608) / 8388608;
     return new DenseMatrix(rows as number, cols as number, data);
   }
-  const data = new Float64Array(count);
+  const data = newDenseArray('f64', count);
   for (let i = 0; i < count; i++) {
     const hi = rng.nextU32() >>> 5; // 27 bits
     const lo = rng.nextU32() >>> 6; // 26 bits

@@ -2,6 +2,7 @@
 // (src/workloads/dense/) and the native kernels (dense.ts), so both refuse the same inputs with the
 // same messages; and the small helpers both use to build their results.
 
+import { newDenseArray } from '../data/aligned.js';
 import { CsrMatrix } from '../data/csr.js';
 import { type DenseArray, DenseMatrix, denseElements, type Precision } from '../data/dense.js';
 import type { RowRange } from '../devices/device.js';
@@ -27,7 +28,7 @@ export function shape(m: { rows: number; cols: number }): string {
 
 export function allocDense(fn: string, rows: number, cols: number, precision: Precision): DenseArray {
   const n = denseElements(fn, rows, cols);
-  return precision === 'f32' ? new Float32Array(n) : new Float64Array(n);
+  return newDenseArray(precision, n);
 }
 
 /**

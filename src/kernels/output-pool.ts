@@ -9,6 +9,7 @@
 // Only arrays this pool allocated are ever taken back, and only kernels that overwrite every
 // element of their output take from it, so a caller never sees a stale value.
 
+import { newDenseArray } from '../data/aligned.js';
 import { type DenseArray, denseElements, type Precision } from '../data/dense.js';
 import { memoryBudget } from '../limits.js';
 
@@ -48,7 +49,7 @@ export function takeOutput(fn: string, rows: number, cols: number, precision: Pr
     touched();
     return reused;
   }
-  const a = precision === 'f32' ? new Float32Array(n) : new Float64Array(n);
+  const a = newDenseArray(precision, n);
   born.add(a);
   return a;
 }

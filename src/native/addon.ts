@@ -183,9 +183,11 @@ export interface NativeAddon {
   poolJobs(): { shared: number; unaided: number; preempted: number };
   /** One more (true) or one fewer (false) watcher: while any watches, calls count their preemption. */
   watchPreemption(on: boolean): void;
+  /** Bytes from `buffer`'s data to the next 64-byte boundary (0 where it is on one). */
+  alignmentPad(buffer: ArrayBuffer): number;
 }
 
-const EXPECTED_ABI = 13;
+const EXPECTED_ABI = 14;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */

@@ -101,7 +101,7 @@ Status non_finite_status(const char* fn, const SpmmArgs& s, int64_t row) {
                          " (overflow, or values changed after validation)");
 }
 
-template <typename P, typename V, typename T, int K>
+template <typename P, typename V, typename T, int K, bool AlignedX>
 Status spmm_impl(const char* fn, const SpmmArgs& s) {
   const P* rp = static_cast<const P*>(s.a.row_ptr);
   const int32_t* ci = s.a.col_idx;
@@ -168,7 +168,7 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
     // carry. accumulate_to returns false when a column index is out of range.
     auto accumulate_to = [&](T* __restrict dst, int64_t stop) -> bool {
       int64_t at = -1;
-      p = accumulate_row<K, V, T>(dst, cols_of, vals, x, p, stop, cols, k, prefetch, nz_end, &at);
+      p = accumulate_row<K, V, T, AlignedX>(dst, cols_of, vals, x, p, stop, cols, k, prefetch, nz_end, &at);
       if (p >= 0) return true;
       int64_t expected = -1;
       bad_col.compare_exchange_strong(expected, base + at);
@@ -219,24 +219,34 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
   return Status{};
 }
 
+// spmm_impl at width K, instantiated for X on a 64-byte boundary and not where the vector width
+// the row is accumulated in depends on it (spmm_row.h).
+template <typename P, typename V, typename T, int K>
+Status spmm_width(const char* fn, const SpmmArgs& s) {
+  if constexpr (spmm_row::width_depends_on_alignment<K, T>()) {
+    if (reinterpret_cast<uintptr_t>(s.x) % 64 == 0) return spmm_impl<P, V, T, K, true>(fn, s);
+  }
+  return spmm_impl<P, V, T, K, false>(fn, s);
+}
+
 template <typename P, typename V, typename T>
 Status dispatch_width(const char* fn, const SpmmArgs& s) {
   if constexpr (std::is_same_v<P, int32_t>) {
     switch (s.k) {
-      case 1: return spmm_impl<P, V, T, 1>(fn, s);
-      case 2: return spmm_impl<P, V, T, 2>(fn, s);
-      case 4: return spmm_impl<P, V, T, 4>(fn, s);
-      case 8: return spmm_impl<P, V, T, 8>(fn, s);
-      case 16: return spmm_impl<P, V, T, 16>(fn, s);
-      case 32: return spmm_impl<P, V, T, 32>(fn, s);
-      case 64: return spmm_impl<P, V, T, 64>(fn, s);
-      case 128: return spmm_impl<P, V, T, 128>(fn, s);
-      default: return spmm_impl<P, V, T, 0>(fn, s);
+      case 1: return spmm_width<P, V, T, 1>(fn, s);
+      case 2: return spmm_width<P, V, T, 2>(fn, s);
+      case 4: return spmm_width<P, V, T, 4>(fn, s);
+      case 8: return spmm_width<P, V, T, 8>(fn, s);
+      case 16: return spmm_width<P, V, T, 16>(fn, s);
+      case 32: return spmm_width<P, V, T, 32>(fn, s);
+      case 64: return spmm_width<P, V, T, 64>(fn, s);
+      case 128: return spmm_width<P, V, T, 128>(fn, s);
+      default: return spmm_width<P, V, T, 0>(fn, s);
     }
   } else {
     // 64-bit row pointers only occur beyond 2^31 nonzeros, where memory traffic dominates and
     // unrolling for a fixed width buys little; keep the instantiation count down.
-    return s.k == 1 ? spmm_impl<P, V, T, 1>(fn, s) : spmm_impl<P, V, T, 0>(fn, s);
+    return s.k == 1 ? spmm_width<P, V, T, 1>(fn, s) : spmm_width<P, V, T, 0>(fn, s);
   }
 }
 

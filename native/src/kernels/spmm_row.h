@@ -71,8 +71,13 @@ constexpr int kStripBytes = 512;
 // nonzeros instead of two passes of 16 256-bit accumulators. Both builds alternated in one C++
 // process on the SpMM suite's CI inputs and Kronecker 16 (Zen 5 VM, 30 November 2026): 1.11-1.31x
 // at one thread on all seven (bcsstk16, below Eigen before, 1.13-1.17x), at two 0.95-1.24x
-// (Kronecker 14 0.95-0.97, the grid 0.97-0.99, the rest 1.0-1.24). FP32 at k = 128 stays on
-// 256-bit vectors (512-bit: Kronecker 0.92-0.96x).
+// (Kronecker 14 0.95-0.97, the grid 0.97-0.99, the rest 1.0-1.24).
+//
+// And rows of exactly 512 bytes (FP32 at k = 128, FP64 at k = 64) when X starts on a 64-byte
+// boundary (`AlignedX`; dype's own arrays do, src/data/aligned.ts): each row is then 8 whole
+// lines, one 512-bit load each. Same harness, X and Y aligned: FP32 k = 128 1.11-1.51x at one
+// thread and 1.12-1.45x at two on the seven inputs, FP64 k = 64 1.09-1.47x; on X 16 bytes past a
+// line it was 0.96-1.17x (Kronecker 14 the loss), so misaligned X keeps 256-bit vectors.
 #if defined(__AVX512F__)
 constexpr int kWideVectorBytes = 64;
 #else
@@ -81,29 +86,36 @@ constexpr int kWideVectorBytes = 32;
 constexpr int kWideRowBytes = 256;
 constexpr int kWideStripBytes = 1024;
 
-template <int K, typename T>
+template <int K, typename T, bool AlignedX>
 constexpr int row_vector_bytes() {
   constexpr int bytes = K * static_cast<int>(sizeof(T));
-  constexpr bool wide_strip = kWideVectorBytes == 64 && bytes > kStripBytes;
-  return K > 0 && bytes % kWideVectorBytes == 0 && (bytes <= kWideRowBytes || wide_strip) ? kWideVectorBytes : 32;
+  constexpr bool wide = kWideVectorBytes == 64 && (bytes > kStripBytes || (bytes == kStripBytes && AlignedX));
+  return K > 0 && bytes % kWideVectorBytes == 0 && (bytes <= kWideRowBytes || wide) ? kWideVectorBytes : 32;
+}
+
+// Whether the choice of vector width depends on X's alignment at this width (spmm.cc then
+// instantiates both).
+template <int K, typename T>
+constexpr bool width_depends_on_alignment() {
+  return row_vector_bytes<K, T, true>() != row_vector_bytes<K, T, false>();
 }
 
 // Bytes of a row accumulated per pass over its nonzeros: kWideStripBytes where the row is wider
 // than kStripBytes and held in 512-bit vectors, else kStripBytes.
-template <int K, typename T>
+template <int K, typename T, bool AlignedX>
 constexpr int strip_bytes() {
-  return row_vector_bytes<K, T>() == 64 && K * static_cast<int>(sizeof(T)) > kStripBytes ? kWideStripBytes : kStripBytes;
+  return row_vector_bytes<K, T, AlignedX>() == 64 && K * static_cast<int>(sizeof(T)) > kStripBytes ? kWideStripBytes : kStripBytes;
 }
 
-template <int K, typename V, typename T>
+template <int K, typename V, typename T, bool AlignedX>
 inline int64_t accumulate_row(T* __restrict dst, const int32_t* __restrict cols_of, const V* vals,
                               const T* __restrict x, int64_t p, int64_t stop, uint64_t cols, int64_t k,
                               Prefetch prefetch, int64_t nz_end, int64_t* bad) {
-  constexpr int kVectorBytes = row_vector_bytes<K, T>();
+  constexpr int kVectorBytes = row_vector_bytes<K, T, AlignedX>();
   constexpr int kLanes = static_cast<int>(kVectorBytes / sizeof(T));
   if constexpr (K > 0 && K % kLanes == 0) {
     typedef T vec __attribute__((vector_size(kVectorBytes)));
-    constexpr int kStrip = std::min<int>(K, strip_bytes<K, T>() / static_cast<int>(sizeof(T)));
+    constexpr int kStrip = std::min<int>(K, strip_bytes<K, T, AlignedX>() / static_cast<int>(sizeof(T)));
     static_assert(K % kStrip == 0 && kStrip % kLanes == 0, "strips must tile the row");
     constexpr int kVectors = kStrip / kLanes;
     constexpr int kRowPrefetchBytes = std::min<int>(K * static_cast<int>(sizeof(T)), kPrefetchRowBytes);
