@@ -3,6 +3,7 @@
 // so the scheduler prices a DAG whose sizes are all known and the executor cannot meet a
 // mismatch half-way through.
 
+import { newDenseArray } from '../data/aligned.js';
 import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix, denseElements, type Precision } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
@@ -232,7 +233,7 @@ export function bindWorkload(workload: Workload, data: WorkloadData, options: Bi
         if (precision === 'f32' && !Number.isFinite(Math.fround(fill))) {
           throw new InvalidArgumentError(`${fn}: input ${name}'s fill ${fill} is outside the range of f32; bind at f64 or scale the fill`);
         }
-        x = new DenseMatrix(rows, cols, precision === 'f32' ? new Float32Array(rows * cols).fill(fill) : new Float64Array(rows * cols).fill(fill));
+        x = new DenseMatrix(rows, cols, newDenseArray(precision, rows * cols).fill(fill));
       } else {
         throw new InvalidArgumentError(`${fn}: workload ${workload.name} needs input ${name} (${rows} x ${cols} dense)`);
       }

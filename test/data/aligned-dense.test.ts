@@ -2,15 +2,15 @@
 // kernel outputs and generated features; tiny ones are plain arrays; contents start at zero.
 
 import { describe, expect, it } from 'vitest';
-import { DENSE_ALIGN_BYTES, newDenseArray } from '../../src/data/aligned.js';
+import { newDenseArray } from '../../src/data/aligned.js';
 import { DenseMatrix } from '../../src/data/dense.js';
 import { denseFeatures } from '../../src/generators/index.js';
 import { spmm } from '../../src/kernels/spmm.js';
 import { nativeAddon } from '../../src/native/addon.js';
+import { onLineBoundary } from '../support/aligned.js';
 import { skewedMatrix } from '../support/random.js';
 
-/** Whether `a`'s data starts on a 64-byte boundary: its buffer's pad to one equals its offset, modulo 64. */
-const aligned = (a: Float32Array | Float64Array): boolean => (a.byteOffset - nativeAddon().alignmentPad(a.buffer as ArrayBuffer)) % DENSE_ALIGN_BYTES === 0;
+const aligned = onLineBoundary;
 
 describe('dense arrays on a 64-byte boundary', () => {
   it('places each array of a page or more on the boundary, zeroed, at every length and precision', () => {

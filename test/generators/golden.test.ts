@@ -30,7 +30,10 @@ describe('golden fingerprints', () => {
   }
 
   it('dense features', () => {
-    const bytes = (x: Float32Array | Float64Array) => createHash('sha256').update(new Uint8Array(x.buffer, x.byteOffset, x.byteLength)).digest('hex');
+    const bytes = (x: Float32Array | Float64Array) =>
+      createHash('sha256')
+        .update(new Uint8Array(x.buffer, x.byteOffset, x.byteLength))
+        .digest('hex');
     expect(bytes(denseFeatures({ rows: 16, cols: 8, seed: 5 }).data)).toBe('c3b651c4a9223b64b19dbf9ecae3a556545470960fd851df32477c71e5762c2f');
     expect(bytes(denseFeatures({ rows: 16, cols: 8, seed: 5, precision: 'f64' }).data)).toBe(
       '094a81eb77afc38aa71e68e1e4e41b6c359987e0ed9d3b678c03fca21dbee235',
