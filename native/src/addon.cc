@@ -104,7 +104,7 @@ Napi::Value AlignmentPad(const Napi::CallbackInfo& info) {
     return env.Undefined();
   }
   const auto at = reinterpret_cast<uintptr_t>(info[0].As<Napi::ArrayBuffer>().Data());
-  return Napi::Number::New(env, static_cast<double>((64 - at % 64) % 64));
+  return Napi::Number::New(env, static_cast<double>((kDenseAlignBytes - at % kDenseAlignBytes) % kDenseAlignBytes));
 }
 
 // The core the host lane is bound to, or -1 where threads are not bound (host_lane.h).

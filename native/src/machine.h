@@ -10,6 +10,10 @@
 
 namespace dype {
 
+// The boundary dense data dype allocates starts on (src/data/aligned.ts: DENSE_ALIGN_BYTES): a
+// cache line, and a 512-bit vector.
+constexpr uintptr_t kDenseAlignBytes = 64;
+
 // One core's L2 in bytes (2 MiB where sysconf does not know).
 inline int64_t l2_cache_bytes() {
   static const int64_t l2 = [] {

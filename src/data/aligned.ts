@@ -23,13 +23,14 @@ let addon: NativeAddon | null | undefined;
  * must already be checked against the typed-array and memory limits (`denseElements`).
  */
 export function newDenseArray(precision: Precision, n: number): DenseArray {
-  const size = precision === 'f32' ? 4 : 8;
-  if (n * size >= ALIGN_FROM_BYTES) addon ??= optionalAddon();
+  const bytes = n * (precision === 'f32' ? 4 : 8);
   const plain = (): DenseArray => (precision === 'f32' ? new Float32Array(n) : new Float64Array(n));
-  if (n * size < ALIGN_FROM_BYTES || !addon) return plain();
+  if (bytes < ALIGN_FROM_BYTES) return plain();
+  addon ??= optionalAddon();
+  if (!addon) return plain();
   let buffer: ArrayBuffer;
   try {
-    buffer = new ArrayBuffer(n * size + DENSE_ALIGN_BYTES);
+    buffer = new ArrayBuffer(bytes + DENSE_ALIGN_BYTES);
   } catch {
     return plain(); // at the engine's largest buffer the pad does not fit: as before, unaligned
   }

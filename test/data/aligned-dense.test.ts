@@ -10,8 +10,6 @@ import { nativeAddon } from '../../src/native/addon.js';
 import { onLineBoundary } from '../support/aligned.js';
 import { skewedMatrix } from '../support/random.js';
 
-const aligned = onLineBoundary;
-
 describe('dense arrays on a 64-byte boundary', () => {
   it('places each array of a page or more on the boundary, zeroed, at every length and precision', () => {
     for (const precision of ['f32', 'f64'] as const) {
@@ -19,7 +17,7 @@ describe('dense arrays on a 64-byte boundary', () => {
         const a = newDenseArray(precision, n);
         expect(a.length).toBe(n);
         expect(a instanceof (precision === 'f32' ? Float32Array : Float64Array)).toBe(true);
-        expect(aligned(a)).toBe(true);
+        expect(onLineBoundary(a)).toBe(true);
         expect(a.every((v) => v === 0)).toBe(true);
       }
     }
@@ -32,11 +30,11 @@ describe('dense arrays on a 64-byte boundary', () => {
   });
 
   it('aligns zero matrices, generated features and kernel outputs', async () => {
-    expect(aligned(DenseMatrix.zeros(300, 32, 'f64').data)).toBe(true);
-    expect(aligned(denseFeatures({ rows: 300, cols: 32, seed: 1, precision: 'f32' }).data)).toBe(true);
+    expect(onLineBoundary(DenseMatrix.zeros(300, 32, 'f64').data)).toBe(true);
+    expect(onLineBoundary(denseFeatures({ rows: 300, cols: 32, seed: 1, precision: 'f32' }).data)).toBe(true);
     const a = skewedMatrix(300, 200, 3000, 4, 'f32');
     const y = await spmm(a, denseFeatures({ rows: 200, cols: 32, seed: 2, precision: 'f32' }));
-    expect(aligned(y.data)).toBe(true);
+    expect(onLineBoundary(y.data)).toBe(true);
   });
 
   it('refuses a non-buffer in the addon with a clear error', () => {

@@ -224,7 +224,7 @@ Status spmm_impl(const char* fn, const SpmmArgs& s) {
 template <typename P, typename V, typename T, int K>
 Status spmm_width(const char* fn, const SpmmArgs& s) {
   if constexpr (spmm_row::width_depends_on_alignment<K, T>()) {
-    if (reinterpret_cast<uintptr_t>(s.x) % 64 == 0) return spmm_impl<P, V, T, K, true>(fn, s);
+    if (reinterpret_cast<uintptr_t>(s.x) % kDenseAlignBytes == 0) return spmm_impl<P, V, T, K, true>(fn, s);
   }
   return spmm_impl<P, V, T, K, false>(fn, s);
 }
