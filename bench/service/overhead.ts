@@ -21,7 +21,8 @@
 // the tiny job's blocks: what polling for the next message instead of sleeping saves (hot-poll.ts).
 // Uploads: a feature matrix sent through the socket and through shared memory (Linux: written into
 // a region the server maps), alternated, each upload new content (one value changed), beside one
-// in-process copy of the same bytes (the least any transfer costs).
+// in-process copy of the same bytes (the least any transfer costs). And the served plan run in
+// this process on devices the server grants (`runHere`), beside the others in the same blocks.
 //
 // Run: node --expose-gc --import tsx bench/service/overhead.ts [--quick] [--sources]
 
@@ -116,12 +117,15 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   const served = await client.schedule(workload, graph, options);
   const run = { replan: false, learn: false } as const;
   const sleeping = await sleepingClient.schedule(workload, graph, options);
+  // The served plan run in this process on devices the server grants (runHere: no outputs cross).
+  const here = await lib.schedule(workload, graph, { ...options, system, model, fixedMapping: served.mapping });
   // Warm both paths (kernels, JIT, the server's first runs) before timing.
   const warmRounds = size > 1 ? WARM_REQUESTS / size : 3;
   for (let i = 0; i < warmRounds; i++) {
     for (let j = 0; j < size; j++) await lib.runPlan(local, run);
     for (let j = 0; j < size; j++) await client.runPlan(served, run);
     for (let j = 0; j < size; j++) await sleepingClient.runPlan(sleeping, run);
+    for (let j = 0; j < size; j++) await client.runHere(served, here, run);
   }
   const a: number[] = [];
   const b: number[] = [];
@@ -133,13 +137,18 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   const viaSocket = size === 1 ? await socketClient.schedule(workload, graph, options) : undefined;
   const c: number[] = [];
   const d: number[] = [];
-  for (let i = 0; i < blocks; i++) {
-    await block(() => lib.runPlan(local, run), size, warm, a, aRuns);
-    await block(() => client.runPlan(served, run), size, warm, b, bRuns);
-    if (viaSocket) await block(() => socketClient.runPlan(viaSocket, run), size, warm, c);
-    await block(() => sleepingClient.runPlan(sleeping, run), size, warm, d);
-    if (size > 1) await block(roundTrip, size, warm, floor);
-  }
+  const e: number[] = [];
+  // The sides' order turns each round: a side that follows another leaves its processes' after-work
+  // (a server's spare region, its collector) on whatever comes next, so no side always comes next.
+  const sides: (() => Promise<void>)[] = [
+    () => block(() => lib.runPlan(local, run), size, warm, a, aRuns),
+    () => block(() => client.runPlan(served, run), size, warm, b, bRuns),
+    ...(viaSocket ? [() => block(() => socketClient.runPlan(viaSocket, run), size, warm, c)] : []),
+    () => block(() => sleepingClient.runPlan(sleeping, run), size, warm, d),
+    () => block(() => client.runHere(served, here, run), size, warm, e),
+    ...(size > 1 ? [() => block(roundTrip, size, warm, floor)] : []),
+  ];
+  for (let i = 0; i < blocks; i++) for (let j = 0; j < sides.length; j++) await sides[(i + j) % sides.length]!();
   const over = (median(b) - median(a)) * 1000;
   console.log(`${label}: ${graph.rows} vertices, ${graph.nnz} entries; mapping in-process ${local.chosen.label} | served ${served.chosen.label}`);
   console.log(
@@ -149,6 +158,9 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
     console.log(
       `  served, polling off (--poll-us 0): ms ${spread(d)}; overhead ${((median(d) - median(a)) * 1000).toFixed(0)} us per request: polling saves ${((median(d) - median(b)) * 1000).toFixed(0)} us`,
     );
+  console.log(
+    `  run here on devices the server grants (runHere): ms ${spread(e)}; / in-process ${(median(e) / median(a)).toFixed(3)}; overhead ${((median(e) - median(a)) * 1000).toFixed(0)} us per request`,
+  );
   if (c.length > 0) console.log(`  served with its outputs through the socket ms ${spread(c)}; served / in-process ${(median(c) / median(a)).toFixed(3)}`);
   const wall = (rs: { wallSeconds: number }[]): string => spread(rs.map((r) => r.wallSeconds * 1000));
   console.log(`  the run alone (its wallSeconds): in-process ms ${wall(aRuns)}; inside the server ms ${wall(bRuns)}`);

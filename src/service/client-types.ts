@@ -70,14 +70,16 @@ export interface ServedRunResult extends RunResult {
   readonly plan?: PlanResult;
   /** Where the job sat on the machine's shared timeline (composed service seconds). */
   readonly machine?: MachineSlot;
-  /** How the outputs came: through the socket, or (large ones) in a shared-memory region mapped here. */
-  readonly outputsVia?: 'socket' | 'shared-memory';
+  /** `runHere`: the same, once the server has put the run's record on the timeline (rejects where it refused the record). */
+  readonly recorded?: Promise<MachineSlot>;
+  /** How the outputs came: through the socket, (large ones) in a shared-memory region mapped here, or made in this process (`runHere`). */
+  readonly outputsVia?: 'socket' | 'shared-memory' | 'this-process';
 }
 
 /** A stream's result from the server: `runStream`'s, each run's outputs decoded, the plans as plain data. */
 export interface ServedStreamResult extends Omit<StreamResult, 'results' | 'plans'> {
   /** Each input's run; `outputsVia` says how its outputs came (a stream's large outputs share one region). */
-  readonly results: readonly (RunResult & { readonly outputsVia?: 'socket' | 'shared-memory' })[];
+  readonly results: readonly (RunResult & { readonly outputsVia?: 'socket' | 'shared-memory' | 'this-process' })[];
   readonly plans: readonly PlanResult[];
   /** Where the stream sat on the machine's shared timeline: it holds the devices it uses for its pipelined makespan. */
   readonly machine: MachineSlot;

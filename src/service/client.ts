@@ -7,7 +7,7 @@ import { type Socket, createConnection } from 'node:net';
 import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
 import { AbortedError, describe, InvalidArgumentError, SessionClosedError } from '../errors.js';
-import type { ExplorationResult } from '../scheduler/schedule.js';
+import type { ExplorationResult, Plan } from '../scheduler/schedule.js';
 import type { Value } from '../operators/kind.js';
 import { checkNumber, checkOptions } from '../validate.js';
 import type { Workload } from '../workloads/definition.js';
@@ -36,6 +36,7 @@ import { SHARED_MIN_BYTES } from './region-layout.js';
 import { fieldsInRegion, outputsFromRegion, probeRegions, streamOutputsFromRegion } from './shared-upload.js';
 import { dataField, jobFields, workloadFields } from './call-fields.js';
 import { HotPoll, pollWindow } from './hot-poll.js';
+import { checkLocalPlan, runHere } from './run-here.js';
 
 export type * from './client-types.js';
 
@@ -67,6 +68,14 @@ export interface DypeClient {
   schedule(workload: Workload | string | object, data: ServedData, options?: ServedScheduleOptions): Promise<ServedPlan>;
   /** As the library's `runPlan`, for a plan from {@link DypeClient.schedule}: runs the very plan the server kept. */
   runPlan(plan: ServedPlan, options?: ServedRunOptions): Promise<ServedRunResult>;
+  /**
+   * Run a plan from {@link DypeClient.schedule} in this process, on the devices the server grants:
+   * the job waits its turn on the shared machine as a served run does, `local` (the same mapping on
+   * this process's data: `schedule(workload, data, { fixedMapping: plan.mapping, system })` with the
+   * server's system) runs here, and the server is told what each device did. The outputs never
+   * cross the socket. @throws {InvalidArgumentError} where `local` is another mapping or system.
+   */
+  runHere(plan: ServedPlan, local: Plan, options?: ServedRunOptions): Promise<ServedRunResult>;
   /** Plan and run in one request (`schedule` then `runPlan` on the server). */
   run(workload: Workload | string | object, data: ServedData, options?: ServedScheduleOptions & { readonly run?: ServedRunSettings }): Promise<ServedRunResult>;
   /**
@@ -135,6 +144,8 @@ class ServiceClient implements DypeClient {
   serverVersion = '';
   /** Whether large uploads go through shared memory (the server offers it, this process can open its regions, and writing them has worked so far). */
   #sharedMemory = false;
+  /** The server's system, asked once (runHere checks local plans against it). */
+  #system: Promise<SystemInfo> | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -194,11 +205,6 @@ class ServiceClient implements DypeClient {
     return this.#closed !== undefined;
   }
 
-  /**
-   * Send a matrix to the server once; later calls reference it by content hash (calls given the
-   * matrix itself upload it on first use).
-   * @throws the library's `CsrMatrix` / `DenseMatrix` errors as the server validates it; {LimitError} past the frame or store bound.
-   */
   async upload(matrix: CsrMatrix | DenseMatrix): Promise<DataRef & Stored> {
     if (!(matrix instanceof CsrMatrix) && !(matrix instanceof DenseMatrix)) {
       throw new InvalidArgumentError(`DypeClient.upload: matrix must be a CsrMatrix or DenseMatrix, got ${describe(matrix)}`);
@@ -220,17 +226,14 @@ class ServiceClient implements DypeClient {
     return this.#call('upload', fields ?? { matrix: wire });
   }
 
-  /** As the library's `explore`, planned on the server; the result is plain data (no live problem). */
   async explore(workload: Workload | string | object, data: ServedData, options: ServedExploreOptions = {}): Promise<ExplorationResult> {
     return (await this.#plan('explore', workload, data, options)) as ExplorationResult;
   }
 
-  /** As the library's `schedule`: the plan's data, kept on the server for {@link runPlan}. */
   async schedule(workload: Workload | string | object, data: ServedData, options: ServedScheduleOptions = {}): Promise<ServedPlan> {
     return (await this.#plan('schedule', workload, data, options)) as ServedPlan;
   }
 
-  /** As the library's `runPlan`, for a plan from {@link schedule}: runs the very plan the server kept. */
   async runPlan(plan: ServedPlan, options: ServedRunOptions = {}): Promise<ServedRunResult> {
     if (!isRecord(plan) || typeof (plan as { planId?: unknown }).planId !== 'string') {
       throw new InvalidArgumentError(`DypeClient.runPlan: plan must come from this client's schedule(), got ${describe(plan)}`);
@@ -239,7 +242,12 @@ class ServiceClient implements DypeClient {
     return this.#runReply(await this.#call('run', { plan: plan.planId, run, ...jobFields(options) }, signal));
   }
 
-  /** Plan and run in one request (`schedule` then `runPlan` on the server). */
+  async runHere(plan: ServedPlan, local: Plan, options: ServedRunOptions = {}): Promise<ServedRunResult> {
+    this.#system ??= this.system();
+    checkLocalPlan(plan, local, await this.#system);
+    return runHere((type, fields, signal) => this.#call(type, fields, signal), plan, local, options);
+  }
+
   async run(
     workload: Workload | string | object,
     data: ServedData,
@@ -271,22 +279,18 @@ class ServiceClient implements DypeClient {
     return { ...(raw as unknown as ServedStreamResult), results: (raw['results'] as unknown[]).map((r) => this.#decodeRun(r)) };
   }
 
-  /** The server's system (the fields of `dype system --json`). */
   async system(): Promise<SystemInfo> {
     return (await this.#call('system', {})) as SystemInfo;
   }
 
-  /** Tenants, queues, devices' busy time and shares, the store, and this tenant's jobs. */
   async status(): Promise<ServerStatus> {
     return (await this.#call('status', {})) as ServerStatus;
   }
 
-  /** Cancel one of this tenant's jobs by id (as `status` lists them). */
   async cancel(job: string): Promise<void> {
     await this.#call('cancel', { job });
   }
 
-  /** Close the connection; calls still waiting reject with a {@link SessionClosedError}. */
   async close(): Promise<void> {
     if (this.#closed) return;
     await new Promise<void>((resolve) => {

@@ -11,6 +11,7 @@ import type { FairScheduler } from './fair-scheduler.js';
 import { FrameReader, MessageCodec } from './frames.js';
 import { checkEnvelope, checkFields, type Envelope, isRecord, PROTOCOL_VERSION, type Reply, RequestError, type Welcome, wireError } from './protocol.js';
 import { answer, type ServiceState } from './requests.js';
+import type { LeaseGrant } from './leases.js';
 import { regionLayouts, SHARED_MIN_BYTES, viewsInRegion } from './region-layout.js';
 import { type Reservation, SharedRegions } from './shared-regions.js';
 import type { TenantDirectory } from './tokens.js';
@@ -44,6 +45,8 @@ export class Connection {
   /** Requests answered by jobs still going: request id -> job id. */
   /** Request id -> the job answering it, and whether the job is keyed (it survives this connection). */
   readonly #inflight = new Map<number, { jobId: string; keyed: boolean }>();
+  /** Leases granted to this connection and not yet reported done. */
+  readonly #leases = new Set<string>();
   readonly #helloTimer: NodeJS.Timeout;
   /** Shared-memory regions for uploads and replies, where this client may use them (it came through the Unix socket). */
   readonly #regions: SharedRegions | undefined;
@@ -168,6 +171,7 @@ export class Connection {
         this.#send({ type: 'result', id, result: req.type === 'reserve' ? this.#reserve(tenant, req.fields) : this.#closeRegions(req.fields) });
         return;
       }
+      if (req.type === 'lease-done') this.#leases.delete(req.fields['lease'] as string);
       const fromRegion = req.type === 'upload' && req.fields['region'] !== undefined;
       const a = answer(this.host.state, tenant, fromRegion ? this.#fromRegion(req) : req);
       if (a.state === 'now') {
@@ -181,6 +185,12 @@ export class Connection {
         return;
       }
       this.#inflight.set(id, { jobId: a.jobId, keyed: a.keyed === true });
+      // A granted lease outlives its request: it ends with its record, or when this connection leaves.
+      if (req.type === 'lease')
+        a.value.then(
+          (g) => (this.#closed ? this.host.state.leases.abandon(tenant, [(g as LeaseGrant).lease]) : this.#leases.add((g as LeaseGrant).lease)),
+          () => undefined,
+        );
       a.value.then(
         (result) => this.#settle(id, { type: 'result', id, result }),
         (e: unknown) => this.#settle(id, { type: 'error', id, error: wireError(e) }),
@@ -313,6 +323,8 @@ export class Connection {
       }
     }
     this.#inflight.clear();
+    if (tenant !== undefined) this.host.state.leases.abandon(tenant, this.#leases);
+    this.#leases.clear();
     this.host.closed(this);
   }
 }

@@ -28,7 +28,21 @@ import { suggest } from '../validate.js';
 export const PROTOCOL_VERSION = 1;
 
 /** Requests a client may send after the handshake. */
-export const REQUEST_TYPES = ['upload', 'reserve', 'close-regions', 'schedule', 'explore', 'run', 'stream', 'system', 'status', 'cancel', 'release'] as const;
+export const REQUEST_TYPES = [
+  'upload',
+  'reserve',
+  'close-regions',
+  'schedule',
+  'explore',
+  'run',
+  'stream',
+  'system',
+  'status',
+  'cancel',
+  'release',
+  'lease',
+  'lease-done',
+] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
 
 /** Largest request id (ids are unsigned 32-bit, reused freely once answered). */

@@ -18,6 +18,7 @@ import type { FairScheduler, JobHandle, JobOutcome, JobSpec } from './fair-sched
 import { checkKey, KeyedJobs } from './idempotency.js';
 import type { Interleaver, Lane, OpenJob } from './interleaver.js';
 import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
+import type { Leases } from './leases.js';
 import type { PlanCache } from './plan-cache.js';
 import type { TenantPolicy } from './policy.js';
 import { checkFields, type Envelope, stringField } from './protocol.js';
@@ -43,6 +44,8 @@ export interface ServiceState {
   /** Plan each job against the backlog (else as if the machine were idle; it still runs behind the backlog). */
   readonly backlogPlanning: boolean;
   readonly plans: PlanCache;
+  /** Runs in clients' own processes on devices granted here (leases.ts). */
+  readonly leases: Leases;
   readonly version: string;
   readonly started: number;
   connections(): number;
@@ -130,6 +133,10 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
     case 'stream':
       checkFields(fn, f, ['workload', 'data'], ['options', 'run', ...JOB_FIELDS]);
       return keyed(state, tenant, fn, req, () => streamJob(state, tenant, fn, f));
+    case 'lease':
+      return state.leases.request(state, tenant, f);
+    case 'lease-done':
+      return state.leases.done(state, tenant, f);
   }
 }
 

@@ -15,6 +15,7 @@ import { Connection, type ConnectionHost } from './connection.js';
 import { DataStore } from './data-store.js';
 import { FairScheduler } from './fair-scheduler.js';
 import { DEFAULT_MAX_FRAME_BYTES, MAX_FRAME_LIMIT } from './frames.js';
+import { Leases } from './leases.js';
 import { PlanCache } from './plan-cache.js';
 import { defaultPolicy, loadPolicy, type ServicePolicy } from './policy.js';
 import type { ServiceClock, ServiceState } from './requests.js';
@@ -191,6 +192,7 @@ export class DypeServer {
       clock: settings.clock,
       backlogPlanning: settings.backlogPlanning,
       plans: new PlanCache(store),
+      leases: new Leases(),
       version: packageVersion(),
       started: performance.now() / 1000,
       connections: () => this.#connections.size,
