@@ -15,11 +15,11 @@
 
 import { AbortedError, describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Backlog } from '../scheduler/backlog.js';
-import type { JobOutcome } from './jobs.js';
+import type { JobHandle, JobOutcome } from './jobs.js';
 import type { MachineSlot, MachineWork } from './machine-timeline.js';
 import { checkFields, isRecord } from './protocol.js';
 import { jobTimes } from './request-fields.js';
-import type { Answer, ServiceState } from './requests.js';
+import { type Answer, keptPlanJob, type ServiceState } from './requests.js';
 
 /** Seconds a granted lease may run before the server ends it, where the job has no timeout of its own. */
 export const LEASE_SECONDS = 600;
@@ -71,7 +71,6 @@ export class Leases {
     }
     const kept = state.plans.get(fn, tenant, fields['plan']);
     const { plan } = kept;
-    const needs = [...new Set(plan.predicted.timeline.map((e) => plan.problem.system.devices[e.device]!.name))];
     const times = jobTimes(state, fn, fields);
     const seconds = times.timeout ?? LEASE_SECONDS;
     let granted!: (g: LeaseGrant) => void;
@@ -80,57 +79,44 @@ export class Leases {
       granted = res;
       refused = rej;
     });
-    state.plans.pin(kept);
-    let handle: ReturnType<typeof state.scheduler.submit>;
-    try {
-      handle = state.scheduler.submit(fn, {
-        tenant,
-        kind: 'lease',
-        needs,
-        ...times,
-        run: async ({ signal, arrival: at }): Promise<JobOutcome<unknown>> => {
-          const id = `lease-${this.#next++}`;
-          const backlog = state.machine.backlogAt(at);
-          const record = new Promise<LeaseRecord>((resolve, reject) => {
-            const stop = (e: Error): void => {
+    const handle: JobHandle<unknown> = keptPlanJob(state, fn, kept, {
+      tenant,
+      kind: 'lease',
+      ...times,
+      run: async ({ signal, arrival: at }): Promise<JobOutcome<unknown>> => {
+        const id = `lease-${this.#next++}`;
+        const backlog = state.machine.backlogAt(at);
+        const record = new Promise<LeaseRecord>((resolve, reject) => {
+          const stop = (e: Error): void => {
+            clearTimeout(timer);
+            this.#open.delete(id);
+            reject(e);
+          };
+          const timer = setTimeout(() => stop(new AbortedError(`${fn}: lease ${id} ended: no record within ${seconds} s`)), seconds * 1000);
+          timer.unref?.();
+          signal.addEventListener('abort', () => stop(new AbortedError(`${fn}: lease ${id} ended: ${String(signal.reason ?? 'cancelled')}`)), { once: true });
+          this.#open.set(id, {
+            tenant,
+            end: (r) => {
+              if (r instanceof Error) return stop(r);
               clearTimeout(timer);
               this.#open.delete(id);
-              reject(e);
-            };
-            const timer = setTimeout(() => stop(new AbortedError(`${fn}: lease ${id} ended: no record within ${seconds} s`)), seconds * 1000);
-            timer.unref?.();
-            signal.addEventListener('abort', () => stop(new AbortedError(`${fn}: lease ${id} ended: ${String(signal.reason ?? 'cancelled')}`)), { once: true });
-            this.#open.set(id, {
-              tenant,
-              end: (r) => {
-                if (r instanceof Error) return stop(r);
-                clearTimeout(timer);
-                this.#open.delete(id);
-                resolve(r);
-              },
-              slot: () => handle.result, // (the job may start inside submit, before `handle` is set)
-            });
+              resolve(r);
+            },
+            slot: () => handle.result, // (the job may start inside submit, before `handle` is set)
           });
-          granted({ lease: id, backlog, arrival: at });
-          const r = await record;
-          const usage = new Map<string, number>();
-          for (const w of r.pieces) for (const [d, s] of Object.entries(w.devices)) usage.set(d, (usage.get(d) ?? 0) + s);
-          const work = r.pieces.map((w) => ({ ...w, start: at + w.start, finish: at + w.finish }));
-          const machine: MachineSlot = { ...state.machine.commit(at, backlog, r.busyUntil, r.makespan), work };
-          return { value: { machine }, usage, demand: plan.problem.table.demandSeconds() };
-        },
-      });
-    } catch (e) {
-      state.plans.unpin(kept);
-      throw e;
-    }
-    handle.result.then(
-      () => state.plans.unpin(kept),
-      (e: unknown) => {
-        state.plans.unpin(kept);
-        refused(e); // ended before its grant (cancelled, timed out, refused a device): the request hears why
+        });
+        granted({ lease: id, backlog, arrival: at });
+        const r = await record;
+        const usage = new Map<string, number>();
+        for (const w of r.pieces) for (const [d, s] of Object.entries(w.devices)) usage.set(d, (usage.get(d) ?? 0) + s);
+        const work = r.pieces.map((w) => ({ ...w, start: at + w.start, finish: at + w.finish }));
+        const machine: MachineSlot = { ...state.machine.commit(at, backlog, r.busyUntil, r.makespan), work };
+        return { value: { machine }, usage, demand: plan.problem.table.demandSeconds() };
       },
-    );
+    });
+    // Ended before its grant (cancelled, timed out, refused a device): the request hears why.
+    handle.result.catch(refused);
     return { state: 'job', jobId: handle.id, value: grant };
   }
 

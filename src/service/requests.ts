@@ -19,7 +19,7 @@ import { checkKey, KeyedJobs } from './idempotency.js';
 import type { Interleaver, Lane, OpenJob } from './interleaver.js';
 import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
 import type { Leases } from './leases.js';
-import type { PlanCache } from './plan-cache.js';
+import type { KeptPlan, PlanCache } from './plan-cache.js';
 import type { TenantPolicy } from './policy.js';
 import { checkFields, type Envelope, stringField } from './protocol.js';
 import { describeSystem } from './system-info.js';
@@ -288,30 +288,38 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
   const runOptions = optionsField(fn, 'run', f['run'], RUN_OPTION_KEYS);
   const times = jobTimes(state, fn, f);
   const plan: Plan = kept.plan;
+  const handle = keptPlanJob(state, fn, kept, {
+    tenant,
+    kind: 'run',
+    ...times,
+    run: async ({ signal, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
+      const lane = state.interleaver?.open(openJob(state, tenant, at));
+      try {
+        const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { signal, allowance }, lane);
+        return { value: { ...runReply(result), machine }, ...charge };
+      } finally {
+        lane?.close();
+      }
+    },
+  });
+  return { state: 'job', jobId: handle.id, value: handle.result };
+}
+
+/**
+ * Submit a job that runs a kept plan: it needs the devices the plan uses (it waits while any is
+ * over its tenant's quota), and the plan stays kept while the job is queued or running.
+ */
+export function keptPlanJob(state: ServiceState, fn: string, kept: KeptPlan, spec: Omit<JobSpec<unknown>, 'needs'>): JobHandle<unknown> {
+  const { plan } = kept;
   const needs = [...new Set(plan.predicted.timeline.map((e) => plan.problem.system.devices[e.device]!.name))];
   state.plans.pin(kept);
-  let handle: ReturnType<typeof state.scheduler.submit>;
   try {
-    handle = state.scheduler.submit(fn, {
-      tenant,
-      kind: 'run',
-      needs,
-      ...times,
-      run: async ({ signal, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
-        const lane = state.interleaver?.open(openJob(state, tenant, at));
-        try {
-          const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { signal, allowance }, lane);
-          return { value: { ...runReply(result), machine }, ...charge };
-        } finally {
-          lane?.close();
-        }
-      },
-    });
+    const handle = state.scheduler.submit(fn, { ...spec, needs });
+    return { id: handle.id, result: handle.result.finally(() => state.plans.unpin(kept)) };
   } catch (e) {
     state.plans.unpin(kept);
     throw e;
   }
-  return { state: 'job', jobId: handle.id, value: handle.result.finally(() => state.plans.unpin(kept)) };
 }
 
 const STREAM_RUN_KEYS = ['replan', 'bfsLevels', 'recoverDeviceFailures', 'featureThreshold'];
