@@ -16,7 +16,7 @@
 import { AbortedError, describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Backlog } from '../scheduler/backlog.js';
 import type { JobHandle, JobOutcome } from './jobs.js';
-import type { MachineSlot, MachineWork } from './machine-timeline.js';
+import { deviceSeconds, type MachineSlot, type MachineWork } from './machine-timeline.js';
 import { checkFields, isRecord } from './protocol.js';
 import { jobTimes } from './request-fields.js';
 import { type Answer, keptPlanJob, type ServiceState } from './requests.js';
@@ -108,11 +108,9 @@ export class Leases {
         });
         granted({ lease: id, backlog, arrival: at });
         const r = await record;
-        const usage = new Map<string, number>();
-        for (const w of r.pieces) for (const [d, s] of Object.entries(w.devices)) usage.set(d, (usage.get(d) ?? 0) + s);
         const work = r.pieces.map((w) => ({ ...w, start: at + w.start, finish: at + w.finish }));
         const machine: MachineSlot = { ...state.machine.commit(at, backlog, r.busyUntil, r.makespan), work };
-        return { value: { machine }, usage, demand: plan.problem.table.demandSeconds() };
+        return { value: { machine }, usage: deviceSeconds(r.pieces), demand: plan.problem.table.demandSeconds() };
       },
     });
     // Ended before its grant (cancelled, timed out, refused a device): the request hears why.

@@ -12,6 +12,8 @@
 // `exclusive` is the baseline the load bench compares with: each job holds the whole machine from
 // its start to its end (first come, first served), whatever its plan uses.
 
+import { pieceUse } from '../executor/allowance.js';
+import type { RunResult } from '../executor/run.js';
 import type { Backlog } from '../scheduler/backlog.js';
 
 export type Sharing = 'shared' | 'exclusive';
@@ -126,4 +128,21 @@ export class MachineTimeline {
   snapshot(): Record<string, number> {
     return Object.fromEntries(this.#free);
   }
+}
+
+/** A run's pieces as machine work, `offset` seconds later (a job's arrival on the service clock). */
+export function workOf(result: Pick<RunResult, 'pieces'>, offset = 0): MachineWork[] {
+  return result.pieces.map((p) => ({
+    start: offset + p.start,
+    finish: offset + p.finish,
+    seconds: p.observedSeconds,
+    devices: Object.fromEntries(pieceUse(p.device, p.observedSeconds, p.steps)),
+  }));
+}
+
+/** Busy seconds per device over `work`. */
+export function deviceSeconds(work: readonly MachineWork[]): Map<string, number> {
+  const usage = new Map<string, number>();
+  for (const w of work) for (const [d, sec] of Object.entries(w.devices)) usage.set(d, (usage.get(d) ?? 0) + sec);
+  return usage;
 }

@@ -6,7 +6,7 @@
 import type { CostModel } from '../cost/model.js';
 import type { BackendStatus, System } from '../devices/system.js';
 import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
-import { type DeviceAllowance, pieceUse } from '../executor/allowance.js';
+import type { DeviceAllowance } from '../executor/allowance.js';
 import { reservedSeconds } from '../executor/gate.js';
 import { runPlan, type RunPlanOptions, type RunResult } from '../executor/run.js';
 import { type RunStreamOptions, runStream } from '../executor/stream.js';
@@ -17,7 +17,7 @@ import type { DataStore } from './data-store.js';
 import type { FairScheduler, JobHandle, JobOutcome, JobSpec } from './fair-scheduler.js';
 import { checkKey, KeyedJobs } from './idempotency.js';
 import type { Interleaver, Lane, OpenJob } from './interleaver.js';
-import type { MachineSlot, MachineTimeline } from './machine-timeline.js';
+import { deviceSeconds, type MachineSlot, type MachineTimeline, workOf } from './machine-timeline.js';
 import type { Leases } from './leases.js';
 import type { KeptPlan, PlanCache } from './plan-cache.js';
 import type { TenantPolicy } from './policy.js';
@@ -175,15 +175,12 @@ async function runOnMachine(
   const backlog = state.machine.backlogAt(arrival);
   const result = await runPlan(plan, { ...options, backlog });
   // The run was composed behind the backlog its arrival found: its pieces' times count from the arrival.
-  const work = result.pieces.map((p) => ({
-    start: arrival + p.start,
-    finish: arrival + p.finish,
-    seconds: p.observedSeconds,
-    devices: Object.fromEntries(pieceUse(p.device, p.observedSeconds, p.steps)),
-  }));
-  const usage = new Map<string, number>();
-  for (const w of work) for (const [d, sec] of Object.entries(w.devices)) usage.set(d, (usage.get(d) ?? 0) + sec);
-  return { result, machine: { ...state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan), work }, charge: { usage, demand } };
+  const work = workOf(result, arrival);
+  return {
+    result,
+    machine: { ...state.machine.commit(arrival, backlog, result.busyUntil, result.composedMakespan), work },
+    charge: { usage: deviceSeconds(work), demand },
+  };
 }
 
 /** A job as the interleaver orders it: its tenant, priority and weight. */
@@ -194,9 +191,7 @@ function openJob(state: ServiceState, tenant: string, arrival: number): OpenJob 
 
 /** Busy seconds per device of a run's pieces. */
 function usageOf(result: RunResult): Map<string, number> {
-  const usage = new Map<string, number>();
-  for (const p of result.pieces) for (const [d, s] of pieceUse(p.device, p.observedSeconds, p.steps)) usage.set(d, (usage.get(d) ?? 0) + s);
-  return usage;
+  return deviceSeconds(workOf(result));
 }
 
 /** A run's result as plain data: its outputs in wire form, the rest as it is. */

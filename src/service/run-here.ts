@@ -3,13 +3,12 @@
 // run's record cross the socket; the outputs never leave this process.
 
 import { describe, InvalidArgumentError } from '../errors.js';
-import { pieceUse } from '../executor/allowance.js';
 import { runPlan, type RunResult } from '../executor/run.js';
 import type { Plan } from '../scheduler/schedule.js';
 import type { ServedPlan, ServedRunOptions, ServedRunResult } from './client-types.js';
 import { jobFields } from './call-fields.js';
 import type { LeaseGrant, LeaseRecord } from './leases.js';
-import type { MachineSlot } from './machine-timeline.js';
+import { type MachineSlot, workOf } from './machine-timeline.js';
 import { isRecord, type RequestType } from './protocol.js';
 import { deviceInfo, type SystemInfo } from './system-info.js';
 
@@ -48,16 +47,7 @@ export function checkLocalPlan(plan: ServedPlan, local: Plan, server: SystemInfo
 
 /** What the server is told of a run: each piece's time and device seconds, the devices' busy ends, the composed makespan. */
 export function recordOf(result: RunResult): LeaseRecord {
-  return {
-    pieces: result.pieces.map((p) => ({
-      start: p.start,
-      finish: p.finish,
-      seconds: p.observedSeconds,
-      devices: Object.fromEntries(pieceUse(p.device, p.observedSeconds, p.steps)),
-    })),
-    busyUntil: result.busyUntil,
-    makespan: result.composedMakespan,
-  };
+  return { pieces: workOf(result), busyUntil: result.busyUntil, makespan: result.composedMakespan };
 }
 
 /** Wait for the grant, run `local` behind the backlog it names, and report the run (or its failure). */
