@@ -9,9 +9,9 @@ import { DenseMatrix, type Precision } from '../../src/data/dense.js';
 import { denseFeatures } from '../../src/generators/index.js';
 import { spmm } from '../../src/kernels/spmm.js';
 import { nativeAddon } from '../../src/native/addon.js';
-import { bestTriad, type GraphblasReference, graphblasOf, type GraphblasSpmm, loadReferences, type ReferenceAddon } from '../references/load.js';
+import { type GraphblasReference, graphblasOf, type GraphblasSpmm, loadReferences, type ReferenceAddon } from '../references/load.js';
 import { loadDataset } from '../common/datasets.js';
-import { CALL_WARMUP, type CallCost, callCosts, gatherAwareBytes } from './spmm-bounds.js';
+import { boundNote, boundShares, CALL_WARMUP, type CacheLevel, cacheHierarchy, type CallCost, callCosts, levelTraffic } from './spmm-bounds.js';
 import { verify, withValues } from './spmm-check.js';
 import { collectGarbage, measurePaired, median, pairedRatio, type PairedSettings, type Timing } from '../common/measure.js';
 import { runPerThreadCount, threadCounts } from './threads.js';
@@ -60,9 +60,14 @@ interface Row {
   readonly cols: number;
   readonly nnz: number;
   readonly compulsoryBytes: number;
-  /** Gather-aware bound (spmm-bounds.ts): bytes, and its time at the measured triad bandwidth over dype's time. */
+  /** Gather-aware traffic across each level (spmm-bounds.ts: from L2, from L3, from memory). */
+  readonly levelBytes: readonly number[];
+  /** The bytes from memory alone: the bound before it was priced per level. */
   readonly boundBytes: number;
+  /** The per-level bound's time over dype's time. */
   readonly boundShare: number;
+  /** The memory level's bytes at the triad bandwidth over dype's time: the old, memory-only figure. */
+  readonly memoryBoundShare: number;
   /** Whether A, X and Y together exceed the process's cache share (where the bound is judged). */
   readonly largerThanCache: boolean;
   readonly dype: Timing;
@@ -119,10 +124,12 @@ interface Refs {
   readonly threads: number;
   /** This process's cache share in bytes. */
   readonly cacheBytes: number;
+  /** The hierarchy the bound prices (spmm-bounds.ts), nearest first; the last is memory. */
+  readonly levels: readonly CacheLevel[];
 }
 
 /** A row before its bound share is priced (the triad is known only at the end of the run). */
-type Timed = Omit<Row, 'boundShare'>;
+type Timed = Omit<Row, 'boundShare' | 'memoryBoundShare'>;
 
 /** Verify, then time dype against every reference on one matrix, precision and k. */
 async function compare(name: string, required: boolean, a: CsrMatrix, precision: Precision, k: number, refs: Refs): Promise<Timed> {
@@ -163,7 +170,8 @@ async function compare(name: string, required: boolean, a: CsrMatrix, precision:
     const [dype, ref, plain, grb] = timings;
     const against = (i: number): number => pairedRatio(samples[i]!, samples[0]!);
     const eb = precision === 'f32' ? 4 : 8;
-    const { compulsory: compulsoryBytes, bound: boundBytes } = gatherAwareBytes(a, k, eb, refs.cacheBytes);
+    const traffic = levelTraffic(a, k, eb, refs.levels, threads);
+    const compulsoryBytes = traffic.compulsory;
     const row: Timed = {
       input: name,
       required,
@@ -171,7 +179,8 @@ async function compare(name: string, required: boolean, a: CsrMatrix, precision:
       cols: a.cols,
       nnz: a.nnz,
       compulsoryBytes,
-      boundBytes,
+      levelBytes: traffic.bytes,
+      boundBytes: traffic.bytes[traffic.bytes.length - 1]!,
       largerThanCache: compulsoryBytes > refs.cacheBytes,
       dype: dype!,
       eigen: ref!,
@@ -208,11 +217,13 @@ async function main(): Promise<void> {
     progress(`spmm: ${gbLoaded.reason}`);
     notes.push(`GraphBLAS: ${gbLoaded.reason}.`);
   }
-  const triadGBs = bestTriad(loaded.addon, threads);
   const cacheBytes = nativeAddon().cacheShareBytes();
-  progress(`spmm: triad ${fixed(triadGBs, 1)} GB/s with ${threads} threads; cache share ${fixed(cacheBytes / 2 ** 20, 1)} MiB`);
+  const hierarchy = cacheHierarchy(loaded.addon, threads, nativeAddon().l2CacheBytes(), cacheBytes);
+  const pricesAtStart = hierarchy.price();
+  const gbsText = (gbs: readonly number[]): string => gbs.map((g, i) => `${hierarchy.levels[i]!.source} ${fixed(g, 1)}`).join(', ');
+  progress(`spmm: GB/s from ${gbsText(pricesAtStart)} with ${threads} threads; cache share ${fixed(cacheBytes / 2 ** 20, 1)} MiB`);
   // GraphBLAS's mxm is the slowest side by 3-8x and takes most of a full run: --no-graphblas leaves it out.
-  const refs: Refs = { eigen: loaded.addon, graphblas: args['no-graphblas'] ? undefined : gbLoaded.graphblas, threads, cacheBytes };
+  const refs: Refs = { eigen: loaded.addon, graphblas: args['no-graphblas'] ? undefined : gbLoaded.graphblas, threads, cacheBytes, levels: hierarchy.levels };
   const only = args.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((n) => !INPUTS.some((x) => x.name === n)) ?? [];
   if (unknown.length > 0) throw new Error(`--only: unknown input ${unknown.join(', ')} (known: ${INPUTS.map((x) => x.name).join(', ')})`);
@@ -241,10 +252,11 @@ async function main(): Promise<void> {
   // The bound's bandwidth is the best triad at the start or the end of the run (bestTriad says
   // why): two CI runs an hour apart priced it at 43.6 and 71.6 GB/s at two threads, SpMM's own
   // times alike, and the low one had put dype at 65% of the bound where it was at 35%.
-  const triadEnd = bestTriad(loaded.addon, threads);
-  const boundTriad = Math.max(triadGBs, triadEnd);
-  progress(`spmm: triad ${fixed(triadEnd, 1)} GB/s at the end (${fixed(triadGBs, 1)} at the start); the bound is priced at ${fixed(boundTriad, 1)}`);
-  const rowsOf = timedOf.map((rows): Row[] => rows.map((r) => ({ ...r, boundShare: r.boundBytes / (boundTriad * 1e6) / r.dype.median })));
+  const pricesAtEnd = hierarchy.price();
+  const prices = pricesAtStart.map((g, i) => Math.max(g, pricesAtEnd[i]!));
+  const boundTriad = prices[prices.length - 1]!;
+  progress(`spmm: GB/s at the end ${gbsText(pricesAtEnd)}; the bound is priced at ${gbsText(prices)}`);
+  const rowsOf = timedOf.map((rows): Row[] => rows.map((r) => ({ ...r, ...boundShares(r, r.dype.median / 1e3, prices) })));
   const results = configs.map(({ precision, k }, i) => summarizeConfig(precision, k, rowsOf[i]!));
   const all = results.flatMap((c) => c.rows);
   const large = all.filter((r) => r.largerThanCache);
@@ -257,6 +269,8 @@ async function main(): Promise<void> {
     minEigenRatio: all.length > 0 ? Math.min(...all.map((r) => r.ratio)) : NaN,
     medianBoundShareLarge: medianOr(large.map((r) => r.boundShare)),
     minBoundShareLarge: large.length > 0 ? Math.min(...large.map((r) => r.boundShare)) : NaN,
+    medianMemoryBoundShareLarge: medianOr(large.map((r) => r.memoryBoundShare)),
+    levelGBs: prices,
     largeMeasured: large.length,
     worstCallRatio: calls.length > 0 ? Math.max(...calls.map((c) => c.ratio)) : NaN,
     medianCallRatio: medianOr(calls.map((c) => c.ratio)),
@@ -280,7 +294,7 @@ async function main(): Promise<void> {
       : 'graphblas: not built here.',
     `Timing is paired: one timed call of each implementation per round, each right after an untimed call of itself (so each runs on the cache it leaves itself, not on its neighbour's), the order rotating and reversing between rounds, at least ${SETTINGS.minRounds} rounds and ${SETTINGS.time} ms (after ${SETTINGS.warmup} warm-up calls each); a ratio is the median over rounds of that round's ratio, which cancels most of a shared machine's changing load. ms columns: median ± median absolute deviation.`,
     'OpenMP workers spin-wait after each call by default: on a machine with other load the 2-thread reference figures become erratic (OMP_WAIT_POLICY=passive steadies them).',
-    `Gather-aware bound: compulsory traffic (rowPtr + colIdx + values + X once + Y once) plus a line (or k values) for every gather of an X row that a cache of ${fixed(cacheBytes / 2 ** 20, 1)} MiB (this process's share, as the native kernels size it) would have lost, from the feature engine's reuse-distance histogram; priced at the faster of the two STREAM-style triads measured in this run, at its start and its end (${fixed(boundTriad, 1)} GB/s, ${threads} threads). "% of bound" = bound time / dype time; judged on inputs larger than the cache share.`,
+    boundNote(hierarchy.levels, prices, threads, summary.medianMemoryBoundShareLarge),
     `Small calls: await of the public call (spmv, spmm k = 8, bfs) against the kernel time the native call reports, on inputs of 10k-100k entries, after ${CALL_WARMUP} warm-up calls (the JIT's steady state); median over rounds of each call's ratio.`,
     "Pattern matrices carry explicit all-ones values so every side does identical work; every output was checked to agree with Eigen's before timing.",
   );
@@ -302,6 +316,7 @@ async function main(): Promise<void> {
         'plain/dype',
         'dype GFLOP/s',
         '% of gather-aware bound',
+        '% of memory-only bound',
       ],
       rows: c.rows.map((r) => [
         r.required ? r.input : `${r.input} (generated)`,
@@ -316,6 +331,7 @@ async function main(): Promise<void> {
         fixed(r.plainRatio),
         fixed(gflops(r, r.dype.median), 1),
         `${fixed(100 * r.boundShare, 0)}%${r.largerThanCache ? '' : ' (in cache)'}`,
+        `${fixed(100 * r.memoryBoundShare, 0)}%`,
       ]),
     };
   });
@@ -334,9 +350,15 @@ async function main(): Promise<void> {
   });
   tables.push({
     title: 'Against the gather-aware bound, inputs larger than the cache share; no input below 1.0x Eigen',
-    columns: ['inputs judged', '% of bound (median)', '% of bound (lowest)', 'lowest eigen/dype (all inputs)'],
+    columns: ['inputs judged', '% of bound (median)', '% of bound (lowest)', '% of memory-only bound (median)', 'lowest eigen/dype (all inputs)'],
     rows: [
-      [String(summary.largeMeasured), fixed(100 * summary.medianBoundShareLarge, 0), fixed(100 * summary.minBoundShareLarge, 0), fixed(summary.minEigenRatio)],
+      [
+        String(summary.largeMeasured),
+        fixed(100 * summary.medianBoundShareLarge, 0),
+        fixed(100 * summary.minBoundShareLarge, 0),
+        fixed(100 * summary.medianMemoryBoundShareLarge, 0),
+        fixed(summary.minEigenRatio),
+      ],
     ],
   });
   if (calls.length > 0) {

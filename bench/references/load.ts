@@ -35,6 +35,10 @@ export interface ReferenceAddon {
   plainBfs(n: number, rowPtr: Int32Array, colIdx: Int32Array, source: number, depth: Int32Array): number;
   /** STREAM-style triad over three arrays of n doubles with `threads` OpenMP threads: GB/s, best of 5. */
   triad(n: number, threads: number): number;
+  /** GB/s over `bytesPerThread` a thread: the faster of a read-only sum and a triad, many passes in one parallel region. */
+  cacheBandwidth(bytesPerThread: number, threads: number): number;
+  /** One core's L1 data cache in bytes. */
+  l1DataCacheBytes(): number;
   /** The GAP-style direction-optimising BFS (gap_bfs.h) into `parent`; returns the vertices reached. */
   gapBfs(
     n: number,

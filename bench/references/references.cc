@@ -7,6 +7,8 @@
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -155,8 +157,66 @@ Napi::Value Triad(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), best + 0.0 * a[n / 2]);
 }
 
+// cacheBandwidth(bytesPerThread, threads): GB/s over a working set of bytesPerThread a thread,
+// each thread passing over its own part many times inside one parallel region (no fork per
+// pass), so a set smaller than a cache level measures that level. The faster of a read-only sum
+// (eight 8-wide accumulators: the loads, not the adds, set the pace) and a triad (two reads, one
+// write: 24 bytes a step). The per-level prices of the SpMM bound (bench/kernels/spmm-bounds.ts).
+Napi::Value CacheBandwidth(const Napi::CallbackInfo& info) {
+  const int64_t bytes = info[0].As<Napi::Number>().Int64Value();
+  const int threads = info[1].As<Napi::Number>().Int32Value();
+  constexpr int64_t kLanes = 64;
+  const int64_t n = std::max<int64_t>(kLanes, bytes / 3 / 8 / kLanes * kLanes);  // doubles per array a thread
+  const int64_t passes = std::max<int64_t>(4, (int64_t{256} << 20) / (24 * n));
+  std::vector<double> a(n * threads), b(n * threads, 1.0), c(n * threads, 2.0), r(3 * n * threads, 1.0);
+  double best_read = 0, best_triad = 0, sink = 0;
+  for (int rep = 0; rep < 4; ++rep) {
+    double t0 = omp_get_wtime();
+#pragma omp parallel num_threads(threads) reduction(+ : sink)
+    {
+      const double* p = r.data() + 3 * n * omp_get_thread_num();
+      double acc[kLanes] = {};
+      for (int64_t pass = 0; pass < passes; ++pass) {
+        for (int64_t i = 0; i < 3 * n; i += kLanes) {
+          for (int64_t j = 0; j < kLanes; ++j) acc[j] += p[i + j];
+        }
+      }
+      for (double v : acc) sink += v;
+    }
+    const double read_s = omp_get_wtime() - t0;
+    t0 = omp_get_wtime();
+#pragma omp parallel num_threads(threads)
+    {
+      const int64_t off = n * omp_get_thread_num();
+      double* pa = a.data() + off;
+      const double* pb = b.data() + off;
+      const double* pc = c.data() + off;
+      for (int64_t pass = 0; pass < passes; ++pass) {
+        for (int64_t i = 0; i < n; ++i) pa[i] = pb[i] + 3.0 * pc[i];
+      }
+    }
+    const double triad_s = omp_get_wtime() - t0;
+    if (rep == 0) continue;  // the warm-up: pages faulted in, caches filled
+    const double total = static_cast<double>(threads) * static_cast<double>(passes);
+    best_read = std::max(best_read, 24.0 * static_cast<double>(n) * total / read_s / 1e9);
+    best_triad = std::max(best_triad, 24.0 * static_cast<double>(n) * total / triad_s / 1e9);
+  }
+  return Napi::Number::New(info.Env(), std::max(best_read, best_triad) + 0.0 * (sink + a[n / 2]));
+}
+
+// l1DataCacheBytes(): one core's L1 data cache (48 KiB where sysconf does not say).
+Napi::Value L1DataCacheBytes(const Napi::CallbackInfo& info) {
+  long bytes = 0;
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+  bytes = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+#endif
+  return Napi::Number::New(info.Env(), static_cast<double>(bytes > 0 ? bytes : 48 << 10));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("triad", Napi::Function::New(env, Triad));
+  exports.Set("cacheBandwidth", Napi::Function::New(env, CacheBandwidth));
+  exports.Set("l1DataCacheBytes", Napi::Function::New(env, L1DataCacheBytes));
   exports.Set("gapBfs", Napi::Function::New(env, GapBfs));
   exports.Set("eigenSpmm", Napi::Function::New(env, EigenSpmm));
   exports.Set("plainSpmm", Napi::Function::New(env, PlainSpmm));
