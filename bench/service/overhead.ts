@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect as connectSocket } from 'node:net';
 import { median } from '../../src/stats.js';
+import { randomPermutation, Rng } from '../../src/generators/rng.js';
 import { ensureBuilt } from '../../test/support/build-cli.js';
 
 const { values: args } = parseArgs({
@@ -42,7 +43,11 @@ const { values: args } = parseArgs({
 const TINY_BLOCKS = args.quick ? 10 : 50;
 const BLOCK = 25;
 const WARM = 5;
-const GCN_ROUNDS = args.quick ? 9 : 15;
+const GCN_ROUNDS = args.quick ? 9 : 40;
+/** Quiet time before each block, ms: longer than any process's polling after its last message or job. */
+const SETTLE_MS = 5;
+/** Seed of the sides' order in each round. */
+const ORDER_SEED = 22;
 /** Tiny requests each side runs before any is timed (the server's JIT warms up over thousands). */
 const WARM_REQUESTS = args.quick ? 1500 : 3000;
 /** Bytes of the tiny job's reply frame (64 x 32 FP32 outputs and the run's record): the floor's reply. */
@@ -102,6 +107,11 @@ const spread = (xs: number[]): string => `${median(xs).toPrecision(3)} (${Math.m
 
 /** Time `call` `block` times in a row, keeping all but the first `warm`: ms, and what the call returns. */
 async function block<T>(call: () => Promise<T>, size: number, warm: number, into: number[], results: T[] = []): Promise<void> {
+  // Each block starts on a settled machine: the collector's debt paid, and the last block's after-work
+  // done (pool workers poll 2 ms after a job, a server 1 ms for the next request), so no side runs
+  // on another's leftovers.
+  (globalThis as { gc?: () => void }).gc?.();
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   for (let i = 0; i < size; i++) {
     const t = performance.now();
     const r = await call();
@@ -133,22 +143,26 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   // The run's own wall time inside each process: what the server adds around it is the rest.
   const aRuns: { wallSeconds: number }[] = [];
   const bRuns: { wallSeconds: number }[] = [];
+  const eRuns: { wallSeconds: number }[] = [];
   // Large outputs come back in shared memory to `client`; to `socketClient` through the socket.
   const viaSocket = size === 1 ? await socketClient.schedule(workload, graph, options) : undefined;
   const c: number[] = [];
   const d: number[] = [];
   const e: number[] = [];
-  // The sides' order turns each round: a side that follows another leaves its processes' after-work
-  // (a server's spare region, its collector) on whatever comes next, so no side always comes next.
+  // The sides' order is drawn afresh each round: a side leaves its processes' after-work on whatever
+  // comes next (a pool's workers poll for 2 ms after a job, a server polls for the next request, a
+  // collector runs), so no side may always follow the same one. (It turned round-robin before,
+  // which keeps every side's predecessor: runHere always came after the polling-off server's GCN.)
   const sides: (() => Promise<void>)[] = [
     () => block(() => lib.runPlan(local, run), size, warm, a, aRuns),
     () => block(() => client.runPlan(served, run), size, warm, b, bRuns),
     ...(viaSocket ? [() => block(() => socketClient.runPlan(viaSocket, run), size, warm, c)] : []),
     () => block(() => sleepingClient.runPlan(sleeping, run), size, warm, d),
-    () => block(() => client.runHere(served, here, run), size, warm, e),
+    () => block(() => client.runHere(served, here, run), size, warm, e, eRuns),
     ...(size > 1 ? [() => block(roundTrip, size, warm, floor)] : []),
   ];
-  for (let i = 0; i < blocks; i++) for (let j = 0; j < sides.length; j++) await sides[(i + j) % sides.length]!();
+  const order = new Rng(ORDER_SEED, blocks);
+  for (let i = 0; i < blocks; i++) for (const j of randomPermutation(order, sides.length)) await sides[j]!();
   const over = (median(b) - median(a)) * 1000;
   console.log(`${label}: ${graph.rows} vertices, ${graph.nnz} entries; mapping in-process ${local.chosen.label} | served ${served.chosen.label}`);
   console.log(
@@ -161,9 +175,14 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   console.log(
     `  run here on devices the server grants (runHere): ms ${spread(e)}; / in-process ${(median(e) / median(a)).toFixed(3)}; overhead ${((median(e) - median(a)) * 1000).toFixed(0)} us per request`,
   );
+  if (size === 1) {
+    // One request of each side a round: the per-round ratio cancels the machine's drift between rounds.
+    const perRound = (xs: number[]): string => median(xs.map((x, i) => x / a[i]!)).toFixed(3);
+    console.log(`  medians of per-round ratios to in-process: served ${perRound(b)}; runHere ${perRound(e)}; polling off ${perRound(d)}`);
+  }
   if (c.length > 0) console.log(`  served with its outputs through the socket ms ${spread(c)}; served / in-process ${(median(c) / median(a)).toFixed(3)}`);
   const wall = (rs: { wallSeconds: number }[]): string => spread(rs.map((r) => r.wallSeconds * 1000));
-  console.log(`  the run alone (its wallSeconds): in-process ms ${wall(aRuns)}; inside the server ms ${wall(bRuns)}`);
+  console.log(`  the run alone (its wallSeconds): in-process ms ${wall(aRuns)}; inside the server ms ${wall(bRuns)}; run here ms ${wall(eRuns)}`);
   if (floor.length > 0) {
     const f = median(floor) * 1000;
     console.log(
