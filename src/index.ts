@@ -240,6 +240,7 @@ export {
   type ServedData,
   type ServedExploreOptions,
   type ServedPlan,
+  type RunHereOptions,
   type ServedRunOptions,
   type ServedRunResult,
   type ServedScheduleOptions,

@@ -46,6 +46,8 @@ const WARM = 5;
 const GCN_ROUNDS = args.quick ? 9 : 40;
 /** Quiet time before each block, ms: longer than any process's polling after its last message or job. */
 const SETTLE_MS = 5;
+/** Runs of one plan a side makes in a row in the loop comparison (keptLoop). */
+const LOOP_RUNS = 6;
 /** Seed of the sides' order in each round. */
 const ORDER_SEED = 22;
 /** Tiny requests each side runs before any is timed (the server's JIT warms up over thousands). */
@@ -191,6 +193,40 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   }
 }
 
+/**
+ * A loop of runs of one plan, as an application serving a stream of requests makes them: blocks of
+ * LOOP_RUNS in-process and with `runHere` keeping its lease (the last of a block lets it go, so the
+ * other sides never wait for it), in a fresh order each round; each block's first run not counted
+ * (`runHere`'s asks for the grant). Medians of the per-round ratios of the blocks' medians.
+ */
+async function keptLoop(graph: ReturnType<Lib['kroneckerGraph']>, rounds: number): Promise<void> {
+  const options = { probe: false, policy: 'min-time' } as const;
+  const served = await client.schedule('gcn', graph, options);
+  const here = await lib.schedule('gcn', graph, { ...options, system, model, fixedMapping: served.mapping });
+  const run = { replan: false, learn: false } as const;
+  const inProcess: number[] = [];
+  const kept: number[] = [];
+  const loop = async (call: (last: boolean) => Promise<unknown>, into: number[]): Promise<void> => {
+    await block(() => call(false), 1, 1, []); // a settled machine, then the block's first run, not counted
+    const times: number[] = [];
+    for (let i = 1; i < LOOP_RUNS; i++) {
+      const t = performance.now();
+      await call(i === LOOP_RUNS - 1);
+      times.push(ms(t));
+    }
+    into.push(median(times));
+  };
+  const order = new Rng(ORDER_SEED, rounds + 1);
+  for (let r = 0; r < rounds; r++) {
+    const sides = [() => loop(() => lib.runPlan(here, run), inProcess), () => loop((last) => client.runHere(served, here, { ...run, keepLease: !last }), kept)];
+    for (const j of randomPermutation(order, 2)) await sides[j]!();
+  }
+  const ratios = kept.map((k, i) => k / inProcess[i]!);
+  console.log(
+    `gcn in a loop (${rounds} rounds of ${LOOP_RUNS} runs a side): in-process ms ${spread(inProcess)}; runHere keeping its lease ms ${spread(kept)}; per-round ratio ${spread(ratios)}`,
+  );
+}
+
 /** Upload `rows` x 64 FP32 features, new content each time, through the socket and through shared memory. */
 async function uploads(rows: number, rounds: number): Promise<void> {
   const data = new Float32Array(rows * 64).map((_, i) => (i % 97) / 97);
@@ -231,7 +267,9 @@ try {
   for (let i = 0; i < 4 * TINY_BLOCKS; i++) await block(() => client.status(), BLOCK, WARM, statusTimes);
   console.log(`status round trip: ms ${spread(statusTimes)} (medians of ${statusTimes.length})`);
   await compare('tiny job (spmm)', 'spmm', lib.kroneckerGraph({ scale: 6, edgeFactor: 4, seed: 1 }), TINY_BLOCKS, BLOCK, WARM);
-  await compare('gcn', 'gcn', lib.kroneckerGraph({ scale: 16, edgeFactor: 8, seed: 1 }), GCN_ROUNDS, 1, 0);
+  const kronecker16 = lib.kroneckerGraph({ scale: 16, edgeFactor: 8, seed: 1 });
+  await compare('gcn', 'gcn', kronecker16, GCN_ROUNDS, 1, 0);
+  await keptLoop(kronecker16, args.quick ? 5 : 40);
 } finally {
   await client.close();
   await socketClient.close();

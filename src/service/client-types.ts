@@ -33,6 +33,17 @@ export type ServedScheduleOptions = Omit<ScheduleOptions, 'system' | 'model'> & 
 export type ServedExploreOptions = Omit<ExploreOptions, 'system' | 'model'> & ServedJobOptions;
 export type ServedRunOptions = Pick<RunPlanOptions, 'signal' | 'replan' | 'learn' | 'bfsLevels' | 'recoverDeviceFailures'> & ServedJobOptions;
 
+/** `runHere`'s options: a served run's, and whether to keep the lease for the next run of the plan. */
+export type RunHereOptions = ServedRunOptions & {
+  /**
+   * Keep the devices granted after the run, so that the next `runHere` of the same plan starts
+   * without asking (it pays only the record's send). The server asks for them back when another
+   * job waits, when they idle a quarter of a second, or when it drains; this client gives them
+   * back at once, or after the run in progress. Not where the tenant has quotas. @default false
+   */
+  readonly keepLease?: boolean;
+};
+
 /** The run's own settings inside a `run` request (the job's options are the request's). */
 export type ServedRunSettings = Omit<ServedRunOptions, keyof ServedJobOptions>;
 /** The stream's own run settings inside a `stream` request. */

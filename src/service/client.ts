@@ -17,6 +17,7 @@ import type {
   DataRef,
   ServedData,
   ServedExploreOptions,
+  RunHereOptions,
   ServedPlan,
   ServedRunOptions,
   ServedRunResult,
@@ -36,7 +37,7 @@ import { SHARED_MIN_BYTES } from './region-layout.js';
 import { fieldsInRegion, outputsFromRegion, probeRegions, streamOutputsFromRegion } from './shared-upload.js';
 import { dataField, jobFields, workloadFields } from './call-fields.js';
 import { HotPoll, pollWindow } from './hot-poll.js';
-import { checkLocalPlan, runHere } from './run-here.js';
+import { LeaseKeeper } from './run-here.js';
 
 export type * from './client-types.js';
 
@@ -69,13 +70,12 @@ export interface DypeClient {
   /** As the library's `runPlan`, for a plan from {@link DypeClient.schedule}: runs the very plan the server kept. */
   runPlan(plan: ServedPlan, options?: ServedRunOptions): Promise<ServedRunResult>;
   /**
-   * Run a plan from {@link DypeClient.schedule} in this process, on the devices the server grants:
-   * the job waits its turn on the shared machine as a served run does, `local` (the same mapping on
-   * this process's data: `schedule(workload, data, { fixedMapping: plan.mapping, system })` with the
-   * server's system) runs here, and the server is told what each device did. The outputs never
-   * cross the socket. @throws {InvalidArgumentError} where `local` is another mapping or system.
+   * Run a plan from {@link DypeClient.schedule} here when the server grants its devices (its turn on
+   * the shared machine as a served run): `local` is the same mapping on this process's data
+   * (`schedule(workload, data, { fixedMapping: plan.mapping, system })`, the server's system); the
+   * outputs stay here. @throws {InvalidArgumentError} where `local` is another mapping or system.
    */
-  runHere(plan: ServedPlan, local: Plan, options?: ServedRunOptions): Promise<ServedRunResult>;
+  runHere(plan: ServedPlan, local: Plan, options?: RunHereOptions): Promise<ServedRunResult>;
   /** Plan and run in one request (`schedule` then `runPlan` on the server). */
   run(workload: Workload | string | object, data: ServedData, options?: ServedScheduleOptions & { readonly run?: ServedRunSettings }): Promise<ServedRunResult>;
   /**
@@ -132,6 +132,7 @@ class ServiceClient implements DypeClient {
   readonly #codec = new MessageCodec();
   readonly #reader = new FrameReader(2 ** 32 - 1);
   readonly #pending = new Map<number, Pending>();
+  readonly #quiet = new Set<number>(); // pending requests awaited without polling
   /** Hash of each matrix sent (or being sent): a matrix goes over the wire once per connection. */
   readonly #uploaded = new WeakMap<object, Promise<string>>();
   #hello: Pending | undefined;
@@ -142,10 +143,9 @@ class ServiceClient implements DypeClient {
   tenant = '';
   /** The server's dype version. */
   serverVersion = '';
-  /** Whether large uploads go through shared memory (the server offers it, this process can open its regions, and writing them has worked so far). */
-  #sharedMemory = false;
-  /** The server's system, asked once (runHere checks local plans against it). */
-  #system: Promise<SystemInfo> | undefined;
+  #sharedMemory = false; // large uploads through shared memory: offered, openable here, and working so far
+  #system: Promise<SystemInfo> | undefined; // asked once: runHere checks local plans against it
+  readonly #leases = new LeaseKeeper((type, fields, signal, quiet) => this.#call(type, fields, signal, quiet));
 
   constructor(
     private readonly socket: Socket,
@@ -242,10 +242,10 @@ class ServiceClient implements DypeClient {
     return this.#runReply(await this.#call('run', { plan: plan.planId, run, ...jobFields(options) }, signal));
   }
 
-  async runHere(plan: ServedPlan, local: Plan, options: ServedRunOptions = {}): Promise<ServedRunResult> {
+  async runHere(plan: ServedPlan, local: Plan, options: RunHereOptions = {}): Promise<ServedRunResult> {
     this.#system ??= this.system();
-    checkLocalPlan(plan, local, await this.#system);
-    return runHere((type, fields, signal) => this.#call(type, fields, signal), plan, local, options);
+    this.#leases.check(plan, local, await this.#system);
+    return this.#leases.run(plan, local, options);
   }
 
   async run(
@@ -325,7 +325,8 @@ class ServiceClient implements DypeClient {
     return dataField(data, async (m) => (await this.#uploaded.get(m)) ?? (await this.upload(m)).hash);
   }
 
-  #call(type: RequestType, fields: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  /** Send a request; a `quiet` one is awaited without polling (it may wait long: a kept lease's hold). */
+  #call(type: RequestType, fields: Record<string, unknown>, signal?: AbortSignal, quiet = false): Promise<unknown> {
     if (this.#closed) return Promise.reject(this.#closed);
     if (signal?.aborted) return Promise.reject(new AbortedError(`DypeClient.${type}: the signal is already aborted`, { cause: signal.reason }));
     const id = this.#nextId;
@@ -346,14 +347,15 @@ class ServiceClient implements DypeClient {
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       this.socket.write(frame);
-      this.poll.arm();
+      if (quiet) this.#quiet.add(id);
+      else this.poll.arm();
     });
   }
 
   #onData(chunk: Buffer): void {
     this.poll.heard();
     this.#readFrames(chunk);
-    if (this.#pending.size > 0) this.poll.arm();
+    if (this.#pending.size > this.#quiet.size) this.poll.arm();
   }
 
   #readFrames(chunk: Buffer): void {
@@ -379,6 +381,7 @@ class ServiceClient implements DypeClient {
       const p = typeof id === 'number' ? this.#pending.get(id) : undefined;
       if (!p) continue;
       this.#pending.delete(id as number);
+      this.#quiet.delete(id as number);
       if (msg['type'] === 'result') p.resolve(msg['result']);
       else p.reject(reviveError(msg['error']));
     }
@@ -392,5 +395,6 @@ class ServiceClient implements DypeClient {
     this.#hello = undefined;
     for (const p of this.#pending.values()) p.reject(e);
     this.#pending.clear();
+    this.#quiet.clear();
   }
 }

@@ -171,9 +171,10 @@ export class Connection {
         this.#send({ type: 'result', id, result: req.type === 'reserve' ? this.#reserve(tenant, req.fields) : this.#closeRegions(req.fields) });
         return;
       }
-      if (req.type === 'lease-done') this.#leases.delete(req.fields['lease'] as string);
       const fromRegion = req.type === 'upload' && req.fields['region'] !== undefined;
       const a = answer(this.host.state, tenant, fromRegion ? this.#fromRegion(req) : req);
+      // A kept lease stays this connection's (to end it if the connection leaves) until it ends.
+      if (req.type === 'lease-done' && !this.host.state.leases.isOpen(req.fields['lease'])) this.#leases.delete(req.fields['lease'] as string);
       if (a.state === 'now') {
         const result = (v: unknown): Reply => ({ type: 'result', id, result: fromRegion ? { ...(v as object), via: 'shared-memory' } : v });
         if (a.value instanceof Promise)

@@ -181,6 +181,7 @@ export class FairScheduler {
     tenant.queue.splice(at < 0 ? tenant.queue.length : at, 0, job);
     this.#jobs.set(job.id, job);
     this.#pump();
+    if (job.state === 'queued') this.dispatch.queued?.();
     return { id: job.id, result };
   }
 

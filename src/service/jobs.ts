@@ -65,4 +65,6 @@ export interface DispatchSettings {
    * 1.8 ms of a 6 ms cut). @default false
    */
   readonly fairWindow?: boolean;
+  /** Called when a job just submitted has to wait (the server then asks kept leases back). */
+  readonly queued?: () => void;
 }

@@ -42,6 +42,7 @@ export const REQUEST_TYPES = [
   'release',
   'lease',
   'lease-done',
+  'lease-hold',
 ] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
 

@@ -137,6 +137,8 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
       return state.leases.request(state, tenant, f);
     case 'lease-done':
       return state.leases.done(state, tenant, f);
+    case 'lease-hold':
+      return state.leases.hold(tenant, f);
   }
 }
 

@@ -177,6 +177,7 @@ export class DypeServer {
       order: settings.sharing === 'exclusive' ? 'fifo' : 'fair',
       fairWindow: interleaver !== undefined,
       ...(settings.clock === 'declared' ? { horizon: () => interleaver?.clock ?? machine.earliestFree } : {}),
+      queued: () => this.state.leases.revokeAll(),
     });
     const store = new DataStore(settings.storeBytes);
     this.state = {
@@ -297,6 +298,7 @@ export class DypeServer {
   drain(): Promise<void> {
     this.#draining ??= (async () => {
       for (const s of this.#servers) s.close();
+      this.state.leases.revokeAll();
       await this.scheduler.drain();
       // The last jobs' replies travel through a few promise reactions: let those run (they all
       // do before the next turn of the event loop) so every reply is written, then end each connection.
