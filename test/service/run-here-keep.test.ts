@@ -1,7 +1,8 @@
 // A lease kept between runs (`runHere(plan, local, { keepLease: true })`, service/leases.ts and
 // service/run-here.ts): the plan's next runs start without asking again and each goes on the
 // timeline; the server asks for the lease back when another job waits (which then runs), when it
-// idles, and never where the tenant has quotas; a client that leaves gives it back.
+// idles, and never where the tenant has quotas; a client that leaves gives it back; runs reported
+// late come checked whole.
 
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { kroneckerGraph } from '../../src/generators/index.js';
@@ -9,7 +10,8 @@ import { schedule } from '../../src/scheduler/schedule.js';
 import { connect, type DypeClient } from '../../src/service/client.js';
 import { KEEP_IDLE_SECONDS } from '../../src/service/leases.js';
 import type { DypeServer } from '../../src/service/server.js';
-import { settle, simulatedServer, TOKENS } from './support.js';
+import { encodeMatrix } from '../../src/service/wire-values.js';
+import { RawClient, settle, simulatedServer, TOKENS } from './support.js';
 
 let server: DypeServer;
 let a: DypeClient;
@@ -100,5 +102,56 @@ it('keeps no lease for a tenant with quotas', async () => {
   } finally {
     await c.close();
     await quoted.close();
+  }
+});
+
+const errorOf = (m: Record<string, unknown>): string => String((m['error'] as { message?: string } | undefined)?.message);
+
+it('takes held-back runs (`earlier`) checked whole before any touches the timeline', async () => {
+  const { raw } = await RawClient.hello(server.addresses[0]!, TOKENS.a);
+  try {
+    raw.send({ type: 'upload', id: 1, matrix: encodeMatrix(graph) });
+    const hash = ((await raw.next())['result'] as { hash: string }).hash;
+    raw.send({ type: 'schedule', id: 2, workload: 'spmm', data: hash, options: { probe: false } });
+    const planId = ((await raw.next())['result'] as { planId: string }).planId;
+    raw.send({ type: 'lease', id: 3, plan: planId });
+    const grant = (await raw.next())['result'] as { lease: string; keep: boolean };
+    expect(grant.keep).toBe(true);
+    const run = { pieces: [{ start: 0, finish: 0.001, seconds: 0.001, devices: { gpu: 0.001 } }], busyUntil: { gpu: 0.001 }, makespan: 0.001 };
+    const committed = vi.spyOn(server.state.machine, 'commit');
+    raw.send({
+      type: 'lease-done',
+      id: 4,
+      lease: grant.lease,
+      keep: true,
+      earlier: [
+        { record: run, age: 0.01 },
+        { record: { ...run, makespan: -1 }, age: 0 },
+      ],
+    });
+    expect(errorOf(await raw.next())).toMatch(/record.makespan" must be seconds/);
+    expect(committed).not.toHaveBeenCalled();
+    raw.send({ type: 'lease-done', id: 5, lease: grant.lease, keep: true, earlier: Array.from({ length: 65 }, () => ({ record: run, age: 0 })) });
+    expect(errorOf(await raw.next())).toMatch(/"earlier" must be an array of at most 64 runs/);
+    raw.send({
+      type: 'lease-done',
+      id: 6,
+      lease: grant.lease,
+      keep: true,
+      earlier: [
+        { record: run, age: 0.02 },
+        { record: run, age: 0.01 },
+      ],
+    });
+    const kept = (await raw.next())['result'] as { kept: boolean; earlier: { arrival: number }[] };
+    expect(kept.kept).toBe(true);
+    expect(kept.earlier).toHaveLength(2);
+    expect(committed).toHaveBeenCalledTimes(2);
+    raw.send({ type: 'lease-done', id: 7, lease: grant.lease, release: true });
+    expect((await raw.next())['result']).toEqual({ ended: grant.lease });
+    expect(server.state.leases.size).toBe(0);
+    committed.mockRestore();
+  } finally {
+    raw.close();
   }
 });
