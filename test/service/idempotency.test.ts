@@ -8,7 +8,7 @@ import { kroneckerGraph } from '../../src/generators/index.js';
 import { connect, type DypeClient } from '../../src/service/client.js';
 import type { DypeServer } from '../../src/service/server.js';
 import { smallGraph } from '../scheduler/schedule-fixtures.js';
-import { simulatedServer, TOKENS } from './support.js';
+import { simulatedServerWithClients, TOKENS } from './support.js';
 
 const graph = smallGraph();
 const options = { probe: false, run: { replan: false, learn: false } } as const;
@@ -16,16 +16,12 @@ let server: DypeServer;
 let a: DypeClient;
 let b: DypeClient;
 
+let close: () => Promise<void>;
+
 beforeAll(async () => {
-  server = await simulatedServer();
-  a = await connect(server.addresses[0]!, { token: TOKENS.a });
-  b = await connect(server.addresses[0]!, { token: TOKENS.b });
+  ({ server, a, b, close } = await simulatedServerWithClients());
 });
-afterAll(async () => {
-  await a.close();
-  await b.close();
-  await server.close();
-});
+afterAll(() => close());
 
 const completed = async (c: DypeClient): Promise<number> => (await c.status()).tenants.find((t) => t.name === (c === a ? 'a' : 'b'))!.completed;
 

@@ -11,23 +11,19 @@ import { connect, type DypeClient } from '../../src/service/client.js';
 import { KEEP_IDLE_SECONDS } from '../../src/service/leases.js';
 import type { DypeServer } from '../../src/service/server.js';
 import { encodeMatrix } from '../../src/service/wire-values.js';
-import { RawClient, settle, simulatedServer, TOKENS } from './support.js';
+import { RawClient, settle, simulatedServer, simulatedServerWithClients, TOKENS } from './support.js';
 
 let server: DypeServer;
 let a: DypeClient;
 let b: DypeClient;
 const graph = kroneckerGraph({ scale: 8, edgeFactor: 8, seed: 3 });
 
+let close: () => Promise<void>;
+
 beforeAll(async () => {
-  server = await simulatedServer();
-  a = await connect(server.addresses[0]!, { token: TOKENS.a });
-  b = await connect(server.addresses[0]!, { token: TOKENS.b });
+  ({ server, a, b, close } = await simulatedServerWithClients());
 });
-afterAll(async () => {
-  await a.close();
-  await b.close();
-  await server.close();
-});
+afterAll(() => close());
 
 async function keptPlan(client: DypeClient) {
   const plan = await client.schedule('spmm', graph, { probe: false });

@@ -6,7 +6,7 @@ import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { connect as netConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import type { DypeClient } from '../../src/service/client.js';
+import { connect, type DypeClient } from '../../src/service/client.js';
 import { FrameReader, MessageCodec } from '../../src/service/frames.js';
 import { PROTOCOL_VERSION } from '../../src/service/protocol.js';
 import { startServer, type DypeServer, type ServeOptions } from '../../src/service/server.js';
@@ -75,6 +75,23 @@ export async function simulatedServer(
     log: () => {},
     ...options,
   });
+}
+
+/** A simulated server (see {@link simulatedServer}) with a client of tenant a and one of b; `close` ends all three. */
+export async function simulatedServerWithClients(): Promise<{ server: DypeServer; a: DypeClient; b: DypeClient; close(): Promise<void> }> {
+  const server = await simulatedServer();
+  const a = await connect(server.addresses[0]!, { token: TOKENS.a });
+  const b = await connect(server.addresses[0]!, { token: TOKENS.b });
+  return {
+    server,
+    a,
+    b,
+    close: async () => {
+      await a.close();
+      await b.close();
+      await server.close();
+    },
+  };
 }
 
 /** A server in this process on a socket in a fresh temporary folder (the cache folder is there too). */
