@@ -139,9 +139,8 @@ class ServiceClient implements DypeClient {
   #nextId = 1;
   #closed: Error | undefined;
   #maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
-  /** The tenant the server knows this client as. */
+  /** The tenant the server knows this client as, and the server's dype version. */
   tenant = '';
-  /** The server's dype version. */
   serverVersion = '';
   #sharedMemory = false; // large uploads through shared memory: offered, openable here, and working so far
   #system: Promise<SystemInfo> | undefined; // asked once: runHere checks local plans against it
@@ -293,6 +292,7 @@ class ServiceClient implements DypeClient {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    this.#leases.release(); // its held-back runs go before the connection ends
     await new Promise<void>((resolve) => {
       this.socket.once('close', () => resolve());
       this.socket.end();

@@ -182,6 +182,11 @@ export class LeaseKeeper {
     return kept;
   }
 
+  /** Give back a kept lease, with the runs it held back (the client is closing). */
+  release(): void {
+    if (this.#kept) this.#giveBack(this.#kept);
+  }
+
   /** Stop using `kept` (the last record ends it). */
   #drop(kept: Kept): void {
     kept.revoked = true;

@@ -77,13 +77,16 @@ it('a run without keepLease ends a kept lease with its record', async () => {
   await expect(a.runHere(plan, local, { keepLease: 'yes' as never })).rejects.toThrow(/keepLease must be a boolean/);
 });
 
-it('a client that leaves gives its kept lease back', async () => {
+it('a client that closes gives its kept lease back with the runs it held back', async () => {
   const c = await connect(server.addresses[0]!, { token: TOKENS.a });
   const { plan, local } = await keptPlan(c);
-  await c.runHere(plan, local, { keepLease: true, replan: false });
+  const committed = vi.spyOn(server.state.machine, 'commit');
+  for (let i = 0; i < 3; i++) await c.runHere(plan, local, { keepLease: true, replan: false });
   expect(server.state.leases.size).toBe(1);
   await c.close();
   expect(await settle(() => server.state.leases.size, 0)).toBe(0);
+  expect(committed).toHaveBeenCalledTimes(3);
+  committed.mockRestore();
 });
 
 it('keeps no lease for a tenant with quotas', async () => {
