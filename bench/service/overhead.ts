@@ -22,7 +22,8 @@
 // Uploads: a feature matrix sent through the socket and through shared memory (Linux: written into
 // a region the server maps), alternated, each upload new content (one value changed), beside one
 // in-process copy of the same bytes (the least any transfer costs). And the served plan run in
-// this process on devices the server grants (`runHere`), beside the others in the same blocks.
+// this process on devices the server grants (`runHere`), beside the others in the same blocks; and
+// a loop of GCN runs in-process against `runHere` keeping its lease (keptLoop).
 //
 // Run: node --expose-gc --import tsx bench/service/overhead.ts [--quick] [--sources]
 
