@@ -13,10 +13,10 @@
 // record, with the client's failure, when its connection leaves, or after its time (the job's
 // timeout, else LEASE_SECONDS): devices are never held by a client that went away.
 //
-// A lease may be kept between runs (`lease-done` with `keep`): each run's record goes on the
-// timeline at once, and the client's next run of the plan starts without asking again, so a run
-// in a loop pays the record's send, not the grant's round trip (two processes waking: 1.5-1.9 ms
-// for 0.2 ms of work on the 2-vCPU VM). Only the client may end it, so a run it starts is never
+// A lease may be kept between runs (`lease-done` with `keep`): the client's next run of the plan
+// starts without asking again, so a run in a loop pays neither the grant's round trip (two
+// processes waking: 1.5-1.9 ms for 0.2 ms of work on the 2-vCPU VM) nor a message of its own (the
+// client sends several runs' records together, `earlier`, each placed at the time it started). Only the client may end it, so a run it starts is never
 // unauthorised: the server asks for it back (the answer to `lease-hold`) when another job waits,
 // when the lease idles KEEP_IDLE_SECONDS, or when draining, and another job waits for the client's
 // answer: the run in progress, if any, then its record or `release`.
@@ -176,7 +176,7 @@ export class Leases {
 
   /**
    * `lease-done`: the client's record of a run (answered with where it sat on the shared timeline,
-   * and whether the lease is kept: `keep`, `age` the seconds since the run started), `failed` (a
+   * and whether the lease is kept: `keep`; `age`, the seconds since the run started), `failed` (a
    * message), or `release` (a kept lease given back); `earlier` carries a kept lease's runs not yet
    * reported (each `{ record, age }`, oldest first), put on the timeline before the rest.
    */
@@ -188,7 +188,7 @@ export class Leases {
     const earlierRuns = earlierRecords(fn, fields['earlier'], names);
     const keepIt = fields['keep'] === true;
     const record = fields['record'] === undefined ? undefined : leaseRecord(fn, fields['record'], names);
-    const age = keepIt && record ? seconds(fn, 'age', fields['age']) : 0;
+    const age = record && fields['age'] !== undefined ? seconds(fn, 'age', fields['age']) : 0;
     if (record === undefined && fields['failed'] === undefined && fields['release'] !== true && !keepIt)
       throw new InvalidArgumentError(`${fn}: give a "record", "failed", "release": true, or "earlier" runs with "keep": true`);
     // Checked whole before any of it touches the timeline.

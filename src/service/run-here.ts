@@ -147,7 +147,8 @@ export class LeaseKeeper {
       // process's whatever the server does with it, and the server reads it before this
       // connection's next request (one socket, in order).
       if (kept) this.#drop(kept);
-      recorded = this.#send(lease, kept, { record }).then((r) => (r as { machine: MachineSlot }).machine);
+      const age = (performance.now() - started) / 1000;
+      recorded = this.#send(lease, kept, { record, age }).then((r) => (r as { machine: MachineSlot }).machine);
     }
     recorded.catch(() => undefined); // handled here; a caller awaiting `recorded` still hears a refusal
     return { ...result, recorded, outputsVia: 'this-process' };

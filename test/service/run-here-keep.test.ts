@@ -114,7 +114,7 @@ it('takes held-back runs (`earlier`) checked whole before any touches the timeli
     raw.send({ type: 'schedule', id: 2, workload: 'spmm', data: hash, options: { probe: false } });
     const planId = ((await raw.next())['result'] as { planId: string }).planId;
     raw.send({ type: 'lease', id: 3, plan: planId });
-    const grant = (await raw.next())['result'] as { lease: string; keep: boolean };
+    const grant = (await raw.next())['result'] as { lease: string; keep: boolean; arrival: number };
     expect(grant.keep).toBe(true);
     const run = { pieces: [{ start: 0, finish: 0.001, seconds: 0.001, devices: { gpu: 0.001 } }], busyUntil: { gpu: 0.001 }, makespan: 0.001 };
     const committed = vi.spyOn(server.state.machine, 'commit');
@@ -146,8 +146,11 @@ it('takes held-back runs (`earlier`) checked whole before any touches the timeli
     expect(kept.kept).toBe(true);
     expect(kept.earlier).toHaveLength(2);
     expect(committed).toHaveBeenCalledTimes(2);
-    raw.send({ type: 'lease-done', id: 7, lease: grant.lease, release: true });
-    expect((await raw.next())['result']).toEqual({ ended: grant.lease });
+    // The last record ends the lease; its run is placed when it started (age), at the grant at the earliest.
+    raw.send({ type: 'lease-done', id: 7, lease: grant.lease, record: run, age: 3600 });
+    const last = (await raw.next())['result'] as { kept: boolean; machine: { arrival: number } };
+    expect(last.kept).toBe(false);
+    expect(last.machine.arrival).toBe(grant.arrival);
     expect(server.state.leases.size).toBe(0);
     committed.mockRestore();
   } finally {
