@@ -13,6 +13,7 @@
 #include "async_call.h"
 #include "kernels/spmm.h"
 #include "machine.h"
+#include "prefault.h"
 #include "thread_pool.h"
 
 namespace dype {
@@ -94,17 +95,65 @@ Napi::Value L2CacheBytes(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(l2_cache_bytes()));
 }
 
-// Bytes from an ArrayBuffer's data to the next 64-byte boundary (0 where it is on one): dense
-// arrays dype allocates start their data there (src/data/aligned.ts), so a row of 64 bytes or a
-// multiple is whole cache lines and a 512-bit load never spans two.
+// alignmentPad(buffer, boundary = 64): bytes from an ArrayBuffer's data to the next multiple of
+// `boundary` (a power of two up to 2 MiB; 0 where it is on one). Dense arrays dype allocates start
+// their data on 64 bytes (src/data/aligned.ts), so a row of 64 bytes or a multiple is whole cache
+// lines and a 512-bit load never spans two; large ones on 2 MiB, so their pages can be huge.
 Napi::Value AlignmentPad(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsArrayBuffer()) {
     Napi::TypeError::New(env, "alignmentPad: expects an ArrayBuffer").ThrowAsJavaScriptException();
     return env.Undefined();
   }
+  uintptr_t boundary = kDenseAlignBytes;
+  if (info.Length() > 1 && !info[1].IsUndefined()) {
+    const double b = info[1].IsNumber() ? info[1].As<Napi::Number>().DoubleValue() : -1;
+    if (!(b >= 1 && b <= double(uintptr_t{2} << 20)) || (static_cast<uintptr_t>(b) & (static_cast<uintptr_t>(b) - 1)) != 0) {
+      Napi::RangeError::New(env, "alignmentPad: boundary must be a power of two from 1 to 2 MiB").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    boundary = static_cast<uintptr_t>(b);
+  }
   const auto at = reinterpret_cast<uintptr_t>(info[0].As<Napi::ArrayBuffer>().Data());
-  return Napi::Number::New(env, static_cast<double>((kDenseAlignBytes - at % kDenseAlignBytes) % kDenseAlignBytes));
+  return Napi::Number::New(env, static_cast<double>((boundary - at % boundary) % boundary));
+}
+
+// provisionPages(buffer, byteOffset, byteLength): map bytes [byteOffset, byteOffset + byteLength)
+// of an ArrayBuffer for writing as a kernel's output is before its clock starts (prefault.h:
+// whole 2 MiB blocks as huge pages where offered), contents unchanged; returns how many of the
+// range's whole pages are mapped afterwards, and of how many (`{ mapped, pages }`, asked of
+// mincore: `pages` where the platform cannot say).
+Napi::Value ProvisionPages(const Napi::CallbackInfo& info) {
+  const char* fn = "provisionPages";
+  Napi::Env env = info.Env();
+  if (info.Length() < 3 || !info[0].IsArrayBuffer()) {
+    Napi::TypeError::New(env, std::string(fn) + ": expects (ArrayBuffer, byteOffset, byteLength)").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  Napi::ArrayBuffer buffer = info[0].As<Napi::ArrayBuffer>();
+  const auto size = static_cast<int64_t>(buffer.ByteLength());
+  return with_arg_errors(env, [&]() -> Napi::Value {
+    const int64_t offset = get_int(info, 1, fn, "byteOffset", 0, size);
+    const int64_t length = get_int(info, 2, fn, "byteLength", 0, size - offset);
+    auto* data = static_cast<uint8_t*>(buffer.Data()) + offset;
+    prefault(data, static_cast<size_t>(length));
+    const uintptr_t page = page_bytes();
+    const uintptr_t first = (reinterpret_cast<uintptr_t>(data) + page - 1) & ~(page - 1);
+    const uintptr_t last = (reinterpret_cast<uintptr_t>(data) + static_cast<uintptr_t>(length)) & ~(page - 1);
+    const int64_t pages = last > first ? static_cast<int64_t>((last - first) / page) : 0;
+    int64_t mapped = pages;
+#if defined(__linux__)
+    std::vector<unsigned char> resident(static_cast<size_t>(pages));
+    if (pages > 0 && mincore(reinterpret_cast<void*>(first), last - first, resident.data()) == 0) {
+      mapped = 0;
+      for (unsigned char r : resident) mapped += r & 1;
+    }
+#endif
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("mapped", Napi::Number::New(env, static_cast<double>(mapped)));
+    o.Set("pages", Napi::Number::New(env, static_cast<double>(pages)));
+    return o;
+  });
 }
 
 // The core the host lane is bound to, or -1 where threads are not bound (host_lane.h).
@@ -183,9 +232,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
                                    {"noopAsync", NoopAsync}, {"threads", Threads}, {"laneCore", LaneCore}, {"laneMoves", LaneMoves}, {"liveWorkers", LiveWorkers},
                                    {"poolProbe", PoolProbe}, {"poolJobs", PoolJobs}, {"watchPreemption", WatchPreemption},
                                    {"cacheShareBytes", CacheShareBytes}, {"l2CacheBytes", L2CacheBytes},
-                                   {"alignmentPad", AlignmentPad}});
+                                   {"alignmentPad", AlignmentPad}, {"provisionPages", ProvisionPages}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
-  exports.Set("abiVersion", Napi::Number::New(env, 14));
+  exports.Set("abiVersion", Napi::Number::New(env, 15));
   return exports;
 }
 

@@ -183,11 +183,17 @@ export interface NativeAddon {
   poolJobs(): { shared: number; unaided: number; preempted: number };
   /** One more (true) or one fewer (false) watcher: while any watches, calls count their preemption. */
   watchPreemption(on: boolean): void;
-  /** Bytes from `buffer`'s data to the next 64-byte boundary (0 where it is on one). */
-  alignmentPad(buffer: ArrayBuffer): number;
+  /** Bytes from `buffer`'s data to the next multiple of `boundary` (a power of two up to 2 MiB; default 64; 0 where it is on one). */
+  alignmentPad(buffer: ArrayBuffer, boundary?: number): number;
+  /**
+   * Map bytes `[byteOffset, byteOffset + byteLength)` of `buffer` for writing, as a kernel's output
+   * is before its clock starts (whole 2 MiB blocks as huge pages where the system offers them);
+   * contents unchanged. Returns how many of the range's whole pages are mapped afterwards, of how many.
+   */
+  provisionPages(buffer: ArrayBuffer, byteOffset: number, byteLength: number): { mapped: number; pages: number };
 }
 
-const EXPECTED_ABI = 14;
+const EXPECTED_ABI = 15;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */
