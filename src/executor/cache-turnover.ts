@@ -10,12 +10,21 @@
 // operator's calibration) the pool streams a buffer through every core: one L2 of traffic per core
 // (a ReLU over L2 x threads / 8 floats, read and written: about 160 us on the 2-vCPU VM), ahead
 // of each timed run, not the warm-up. The operands stay in the last-level cache, as in a run.
+//
+// Then the operands an earlier operator of the workload made are handed over: in a run they were
+// just written by that operator's kernel, part of each one's lines dirty in the other core's
+// cache, and on the 2-vCPU Zen 5 VM (whose two vCPUs sit 220 ns apart, one way) reading them cost
+// far more than reading lines nobody wrote lately. A GCN on wing, all on the CPU: its second
+// aggregation took 605 us on an operand last written long before, 1,231 us on one handed over
+// (`handOver`, native/src/addon.cc), 972-1,478 us in runPlan; the first 778, 1,567 and
+// 1,583-2,474 us. The probes and the oracle priced a chain of CPU operators at 0.6-0.8 of its run.
 
 import { DenseMatrix } from '../data/dense.js';
 import type { Device } from '../devices/device.js';
 import { nativeRelu } from '../kernels/dense.js';
 import { recycleOutput } from '../kernels/output-pool.js';
 import { optionalAddon } from '../native/addon.js';
+import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 
 /** L2 bytes per core assumed where the machine does not say. */
 const DEFAULT_L2_BYTES = 2 << 20;
@@ -52,10 +61,38 @@ export async function turnOverCaches(): Promise<void> {
   recycleOutput(r.output.data);
 }
 
+/** The dense data among operands `x` of `op` that an earlier operator of the workload made (what a turnover hands over). */
+export function madeEarlier(bound: BoundWorkload, op: BoundOp, x: readonly unknown[]): ArrayBufferView[] {
+  const out: ArrayBufferView[] = [];
+  op.operands.forEach((v, j) => {
+    const value = x[j];
+    if (bound.values[v]!.producer >= 0 && value instanceof DenseMatrix) out.push(value.data);
+  });
+  return out;
+}
+
 /**
- * For `repeatInRounds`' `before`: a turnover ahead of each timed run of the runs whose device
- * (`deviceOf(k)`) computes on the host's cores, nothing for the others.
+ * Leave `arrays` as a kernel leaves the output it wrote: every cache line written by the pool's
+ * threads, the pages dealt among them (contents unchanged).
  */
-export function turnoverFor(deviceOf: (k: number) => Device): (k: number) => Promise<void> | undefined {
-  return (k) => (onHostCores(deviceOf(k)) ? turnOverCaches() : undefined);
+export async function handOver(arrays: readonly ArrayBufferView[]): Promise<void> {
+  const addon = optionalAddon();
+  if (addon === null) return;
+  for (const a of arrays) if (a.byteLength > 0) await addon.handOver(a);
+}
+
+/**
+ * For `repeatInRounds`' `before`: ahead of each timed run of the runs whose device
+ * (`deviceOf(k)`) computes on the host's cores, a turnover, then the run's operands that an
+ * earlier operator made (`madeEarlier(k)`) handed over; nothing for the others.
+ */
+export function turnoverFor(
+  deviceOf: (k: number) => Device,
+  madeEarlier?: (k: number) => readonly ArrayBufferView[],
+): (k: number) => Promise<void> | undefined {
+  return (k) => {
+    if (!onHostCores(deviceOf(k))) return undefined;
+    const arrays = madeEarlier?.(k) ?? [];
+    return arrays.length === 0 ? turnOverCaches() : turnOverCaches().then(() => handOver(arrays));
+  };
 }

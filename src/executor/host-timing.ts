@@ -43,15 +43,19 @@ export function countUnaided(): () => number {
 
 /**
  * `repeatInRounds` options for runs whose device is `deviceOf(k)`: on the host's cores, a cache
- * turnover before each timed run, and its unaided jobs and preempted calls counted; nothing for
+ * turnover before each timed run and the operands an earlier operator made (`madeEarlier(k)`)
+ * handed over (cache-turnover.ts), and its unaided jobs and preempted calls counted; nothing for
  * other devices.
  */
-export function hostTimingFor(deviceOf: (k: number) => Device): {
+export function hostTimingFor(
+  deviceOf: (k: number) => Device,
+  madeEarlier?: (k: number) => readonly ArrayBufferView[],
+): {
   readonly before: (k: number) => Promise<void> | undefined;
   readonly unaided: (k: number) => (() => number) | undefined;
 } {
   return {
-    before: turnoverFor(deviceOf),
+    before: turnoverFor(deviceOf, madeEarlier),
     unaided: (k) => (onHostCores(deviceOf(k)) ? countUnaided() : undefined),
   };
 }

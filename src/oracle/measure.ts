@@ -15,6 +15,7 @@ import { type PieceResult, type PieceSource, runPiece } from '../executor/piece.
 import { recycleOperatorOutput } from '../executor/lifetimes.js';
 import { repeatInRounds } from '../executor/repeats.js';
 import { hostTimingFor } from '../executor/host-timing.js';
+import { madeEarlier } from '../executor/cache-turnover.js';
 import type { CostSource } from '../scheduler/space.js';
 import type { BoundOp, BoundWorkload } from '../workloads/bind.js';
 import type { Value } from '../workloads/reference.js';
@@ -194,7 +195,17 @@ export async function measurePieces(
   // Real pieces timed together in rounds (executor/repeats.ts), those on the host's cores each after
   // a turnover of its caches and on the cores a run has (executor/host-timing.ts).
   const samples = await repeatInRounds(real.map(runOf), repeats, {
-    ...hostTimingFor((k) => system.devices[real[k]!.device]!),
+    ...hostTimingFor(
+      (k) => system.devices[real[k]!.device]!,
+      (k) => {
+        const op = bound.ops[real[k]!.op]!;
+        return madeEarlier(
+          bound,
+          op,
+          op.operands.map((v) => values[v]!),
+        );
+      },
+    ),
     ...(options.signal ? { signal: options.signal } : {}),
     onDone: (k, results) => finish(real[k]!, summarise(results)),
   });

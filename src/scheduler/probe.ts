@@ -20,6 +20,7 @@ import { recycleOperatorOutput } from '../executor/lifetimes.js';
 import type { Value } from '../workloads/reference.js';
 import { repeatInRounds } from '../executor/repeats.js';
 import { hostTimingFor } from '../executor/host-timing.js';
+import { madeEarlier } from '../executor/cache-turnover.js';
 import { probeOperands } from './probe-operands.js';
 import { measuredRanges } from './probe-ranges.js';
 import { type Observed, type ProbeRange, type ProbeSet, probeSet, probeSpread, probeable } from './probe-sets.js';
@@ -86,11 +87,14 @@ export class Prober {
   private async observeAcross(d: number, ranges: readonly ProbeRange[]): Promise<Observed[]> {
     const device = this.system.devices[d]!;
     this.signal?.throwIfAborted();
-    const runs = ranges.map(({ i, b, e }) => {
-      const op = this.bound.ops[i]!;
+    const operandsOf = ranges.map(({ i }) => {
       let x = this.operands.get(i);
-      if (!x) this.operands.set(i, (x = probeOperands(this.bound, op)));
-      return (): Promise<Cost> => onHost(device, () => runOnce(this.bound, device, op, x!, b, e));
+      if (!x) this.operands.set(i, (x = probeOperands(this.bound, this.bound.ops[i]!)));
+      return x;
+    });
+    const runs = ranges.map(({ i, b, e }, k) => {
+      const op = this.bound.ops[i]!;
+      return (): Promise<Cost> => onHost(device, () => runOnce(this.bound, device, op, operandsOf[k]!, b, e));
     });
     let out: Observed[];
     if (device.simulated) {
@@ -98,7 +102,13 @@ export class Prober {
       for (const run of runs) out.push({ cost: await run(), spread: 0 });
     } else {
       // On the host's cores each timed run starts from caches as a run leaves them, on the cores a run has (host-timing.ts).
-      const timed = await repeatInRounds(runs, this.settings.repeats, { ...(this.signal ? { signal: this.signal } : {}), ...hostTimingFor(() => device) });
+      const timed = await repeatInRounds(runs, this.settings.repeats, {
+        ...(this.signal ? { signal: this.signal } : {}),
+        ...hostTimingFor(
+          () => device,
+          (k) => madeEarlier(this.bound, this.bound.ops[ranges[k]!.i]!, operandsOf[k]!),
+        ),
+      });
       out = timed.map((rs) => {
         const sorted = [...rs].sort((p, q) => p.seconds - q.seconds);
         return { cost: sorted[sorted.length >> 1]!, spread: probeSpread(sorted.map((r) => r.seconds)) };
