@@ -157,40 +157,24 @@ Napi::Value ProvisionPages(const Napi::CallbackInfo& info) {
   });
 }
 
-// handOver(data: TypedArray): Promise<{ seconds }>. Leaves `data` as another kernel's threads
-// leave the output they wrote: on the pool, one byte of every cache line written back to itself
-// (contents unchanged), its pages dealt in turn to as many chunks as the pool has participants.
-// A run's operator reads what the operator before it has just written, part of it dirty in the
-// other core's cache; the planner's probes and the oracle time it on operands nobody has written
-// since long before (src/executor/cache-turnover.ts says what that changed).
+// handOver(data: TypedArray): leaves `data` as another thread leaves what it has just written:
+// one byte of every cache line written back to itself (contents unchanged), here on the JS thread.
+// A run's operator reads what the operator before it has just written, part of it dirty in another
+// core's cache; the planner's probes and the oracle time it on operands nobody has written since
+// long before (src/executor/cache-turnover.ts says what that changed). Synchronous: an async call
+// here left the next timed call preempted or short of its workers several times as often.
 Napi::Value HandOver(const Napi::CallbackInfo& info) {
-  const char* fn = "handOver";
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsTypedArray()) {
-    Napi::TypeError::New(env, std::string(fn) + ": expects a typed array").ThrowAsJavaScriptException();
+    Napi::TypeError::New(env, "handOver: expects a typed array").ThrowAsJavaScriptException();
     return env.Undefined();
   }
   Napi::TypedArray array = info[0].As<Napi::TypedArray>();
-  auto* data = static_cast<uint8_t*>(array.ArrayBuffer().Data()) + array.ByteOffset();
+  volatile uint8_t* at = static_cast<uint8_t*>(array.ArrayBuffer().Data()) + array.ByteOffset();
   const size_t bytes = array.ByteLength();
-  return launch<Nothing>(
-      env, fn, false, Pins::args(info, 1),
-      [data, bytes](const char*, Nothing&) {
-        constexpr size_t kLine = 64;
-        const size_t page = page_bytes();
-        const size_t pages = (bytes + page - 1) / page;
-        ThreadPool& pool = ThreadPool::instance();
-        const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(pool.participants(), static_cast<int64_t>(pages)));
-        pool.parallel_for(chunks, [&](int64_t c) {
-          volatile uint8_t* at = data;
-          for (size_t p = static_cast<size_t>(c); p < pages; p += static_cast<size_t>(chunks)) {
-            const size_t end = std::min(bytes, (p + 1) * page);
-            for (size_t i = p * page; i < end; i += kLine) at[i] = at[i];
-          }
-        });
-        return Status{};
-      },
-      no_report, Runs::kOnHostLane);
+  constexpr size_t kLine = 64;
+  for (size_t i = 0; i < bytes; i += kLine) at[i] = at[i];
+  return env.Undefined();
 }
 
 // The core the host lane is bound to, or -1 where threads are not bound (host_lane.h).

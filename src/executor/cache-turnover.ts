@@ -12,12 +12,13 @@
 // of each timed run, not the warm-up. The operands stay in the last-level cache, as in a run.
 //
 // Then the operands an earlier operator of the workload made are handed over: in a run they were
-// just written by that operator's kernel, part of each one's lines dirty in the other core's
-// cache, and on the 2-vCPU Zen 5 VM (whose two vCPUs sit 220 ns apart, one way) reading them cost
-// far more than reading lines nobody wrote lately. A GCN on wing, all on the CPU: its second
-// aggregation took 605 us on an operand last written long before, 1,231 us on one handed over
-// (`handOver`, native/src/addon.cc), 972-1,478 us in runPlan; the first 778, 1,567 and
-// 1,583-2,474 us. The probes and the oracle priced a chain of CPU operators at 0.6-0.8 of its run.
+// just written by that operator's kernel, part of each one's lines dirty in another core's cache,
+// and on the 2-vCPU Zen 5 VM (whose two vCPUs sat 220 ns apart, one way, in its slow spells)
+// reading them cost far more than reading lines nobody wrote lately. A GCN on wing, all on the
+// CPU: its second aggregation took 419-605 us on an operand last written long before, 955-1,231 us
+// on one handed over (`handOver`, native/src/addon.cc: every line written on the JS thread),
+// 1,004-1,174 us on one the pool's threads had just written, and 972-1,478 us in runPlan. The
+// probes and the oracle priced a chain of CPU operators at 0.6-0.8 of its run.
 
 import { DenseMatrix } from '../data/dense.js';
 import type { Device } from '../devices/device.js';
@@ -71,14 +72,11 @@ export function madeEarlier(bound: BoundWorkload, op: BoundOp, x: readonly unkno
   return out;
 }
 
-/**
- * Leave `arrays` as a kernel leaves the output it wrote: every cache line written by the pool's
- * threads, the pages dealt among them (contents unchanged).
- */
-export async function handOver(arrays: readonly ArrayBufferView[]): Promise<void> {
+/** Leave `arrays` as another thread leaves what it has just written: every cache line written (contents unchanged). */
+export function handOver(arrays: readonly ArrayBufferView[]): void {
   const addon = optionalAddon();
   if (addon === null) return;
-  for (const a of arrays) if (a.byteLength > 0) await addon.handOver(a);
+  for (const a of arrays) if (a.byteLength > 0) addon.handOver(a);
 }
 
 /**

@@ -191,11 +191,8 @@ export interface NativeAddon {
    * contents unchanged. Returns how many of the range's whole pages are mapped afterwards, of how many.
    */
   provisionPages(buffer: ArrayBuffer, byteOffset: number, byteLength: number): { mapped: number; pages: number };
-  /**
-   * On the pool, every cache line of `data` written back to itself (contents unchanged), its pages
-   * dealt in turn to the pool's participants: the array as another kernel leaves its output.
-   */
-  handOver(data: ArrayBufferView): Promise<{ seconds: number }>;
+  /** Every cache line of `data` written back to itself on this thread (contents unchanged): the array as another thread leaves what it wrote. */
+  handOver(data: ArrayBufferView): void;
 }
 
 const EXPECTED_ABI = 15;

@@ -17,7 +17,7 @@ import { smallGraph, specModel } from '../scheduler/schedule-fixtures.js';
 afterEach(() => vi.restoreAllMocks());
 
 describe('operands handed over before a CPU piece is timed', () => {
-  it('keeps every byte of what it hands over, at any offset and length', async () => {
+  it('keeps every byte of what it hands over, at any offset and length', () => {
     const f32 = new Float32Array(300_000);
     for (let i = 0; i < f32.length; i++) f32[i] = Math.sin(i) * 1e30;
     f32[5] = Number.NaN;
@@ -25,7 +25,7 @@ describe('operands handed over before a CPU piece is timed', () => {
     const f64 = new Float64Array(70_001).map((_, i) => i / 7);
     const odd = new Uint8Array(new ArrayBuffer(100_000)).map((_, i) => i % 251).subarray(3, 99_997);
     const before = [new Uint8Array(f32.buffer).slice(), new Uint8Array(f64.buffer).slice(), odd.slice()];
-    await handOver([f32, f64, odd, new Float32Array(0)]);
+    handOver([f32, f64, odd, new Float32Array(0)]);
     // Compared whole (an element-wise matcher over megabytes takes seconds).
     expect(Buffer.compare(new Uint8Array(f32.buffer), before[0]!)).toBe(0);
     expect(Buffer.compare(new Uint8Array(f64.buffer), before[1]!)).toBe(0);
@@ -36,7 +36,11 @@ describe('operands handed over before a CPU piece is timed', () => {
     const bound = bindWorkload(workload('gcn'), smallGraph(), {});
     const [xw1, agg1] = [bound.ops[0]!, bound.ops[1]!];
     const valuesOf = (op: typeof xw1): unknown[] =>
-      op.operands.map((v) => bound.values[v]!.data ?? new DenseMatrix(bound.values[v]!.rows, bound.values[v]!.cols, new Float32Array(bound.values[v]!.rows * bound.values[v]!.cols)));
+      op.operands.map(
+        (v) =>
+          bound.values[v]!.data ??
+          new DenseMatrix(bound.values[v]!.rows, bound.values[v]!.cols, new Float32Array(bound.values[v]!.rows * bound.values[v]!.cols)),
+      );
     expect(madeEarlier(bound, xw1, valuesOf(xw1))).toEqual([]); // X and W1 are inputs
     const made = madeEarlier(bound, agg1, valuesOf(agg1)); // the normalised graph is an input, xw1 was made
     expect(made.length).toBe(1);
