@@ -62,7 +62,7 @@ inline bool huge_pages_offered() {
 }
 
 // Map unmapped pages [run, run + bytes) for writing. The whole 2 MiB blocks inside are asked for
-// as huge pages: on the Zen 5 VM a fresh 4 MiB took 0.25 ms so against 6 ms in 4 KiB pages (one
+// as huge pages: on the Zen 5 VM a fresh 4 MiB took 0.25 ms to map so against 6 ms in 4 KiB pages (one
 // guest fault and one hypervisor exit per block instead of per page). Then each page's first byte
 // is written back to itself (the output belongs to this call): on a virtual machine a page the
 // guest has just mapped may still have no host memory behind it, and its first write exits to the
