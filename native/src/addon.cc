@@ -138,10 +138,8 @@ Napi::Value ProvisionPages(const Napi::CallbackInfo& info) {
     const int64_t length = get_int(info, 2, fn, "byteLength", 0, size - offset);
     auto* data = static_cast<uint8_t*>(buffer.Data()) + offset;
     prefault(data, static_cast<size_t>(length));
-    const uintptr_t page = page_bytes();
-    const uintptr_t first = (reinterpret_cast<uintptr_t>(data) + page - 1) & ~(page - 1);
-    const uintptr_t last = (reinterpret_cast<uintptr_t>(data) + static_cast<uintptr_t>(length)) & ~(page - 1);
-    const int64_t pages = last > first ? static_cast<int64_t>((last - first) / page) : 0;
+    const auto [first, last] = whole_pages(data, static_cast<size_t>(length));
+    const int64_t pages = static_cast<int64_t>((last - first) / page_bytes());
     int64_t mapped = pages;
 #if defined(__linux__)
     std::vector<unsigned char> resident(static_cast<size_t>(pages));

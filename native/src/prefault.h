@@ -119,18 +119,23 @@ inline void populate_unmapped(uintptr_t first, uintptr_t last) {
 #endif  // __linux__
 
 // Map the pages of [data, data + bytes) for writing, leaving their contents unchanged.
-inline void prefault(void* data, size_t bytes) {
-  if (data == nullptr || bytes < kPrefaultMinBytes) return;
+// The whole pages inside [data, data + bytes): their first and end addresses (equal where none).
+inline std::pair<uintptr_t, uintptr_t> whole_pages(const void* data, size_t bytes) {
   const uintptr_t page = page_bytes();
   const uintptr_t begin = reinterpret_cast<uintptr_t>(data);
   const uintptr_t first = (begin + page - 1) & ~(page - 1);
   const uintptr_t last = (begin + bytes) & ~(page - 1);
-  if (last <= first) return;
+  return {first, std::max(first, last)};
+}
+
+inline void prefault(void* data, size_t bytes) {
+  if (data == nullptr || bytes < kPrefaultMinBytes) return;
+  const auto [first, last] = whole_pages(data, bytes);
+  if (last == first) return;
 #if defined(__linux__)
   populate_unmapped(first, last);
 #else
-  volatile uint8_t* bytes_at = static_cast<volatile uint8_t*>(data);
-  for (uintptr_t at = first; at < last; at += page) bytes_at[at - begin] = bytes_at[at - begin];
+  for (uintptr_t at = first; at < last; at += page_bytes()) *reinterpret_cast<volatile uint8_t*>(at) = *reinterpret_cast<volatile uint8_t*>(at);
 #endif
 }
 

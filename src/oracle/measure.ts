@@ -194,17 +194,18 @@ export async function measurePieces(
   }
   // Real pieces timed together in rounds (executor/repeats.ts), those on the host's cores each after
   // a turnover of its caches and on the cores a run has (executor/host-timing.ts).
+  const handed = real.map((p) => {
+    const op = bound.ops[p.op]!;
+    return madeEarlier(
+      bound,
+      op,
+      op.operands.map((v) => values[v]!),
+    );
+  });
   const samples = await repeatInRounds(real.map(runOf), repeats, {
     ...hostTimingFor(
       (k) => system.devices[real[k]!.device]!,
-      (k) => {
-        const op = bound.ops[real[k]!.op]!;
-        return madeEarlier(
-          bound,
-          op,
-          op.operands.map((v) => values[v]!),
-        );
-      },
+      (k) => handed[k]!,
     ),
     ...(options.signal ? { signal: options.signal } : {}),
     onDone: (k, results) => finish(real[k]!, summarise(results)),

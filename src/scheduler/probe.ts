@@ -102,11 +102,12 @@ export class Prober {
       for (const run of runs) out.push({ cost: await run(), spread: 0 });
     } else {
       // On the host's cores each timed run starts from caches as a run leaves them, on the cores a run has (host-timing.ts).
+      const handed = ranges.map(({ i }, k) => madeEarlier(this.bound, this.bound.ops[i]!, operandsOf[k]!));
       const timed = await repeatInRounds(runs, this.settings.repeats, {
         ...(this.signal ? { signal: this.signal } : {}),
         ...hostTimingFor(
           () => device,
-          (k) => madeEarlier(this.bound, this.bound.ops[ranges[k]!.i]!, operandsOf[k]!),
+          (k) => handed[k]!,
         ),
       });
       out = timed.map((rs) => {
