@@ -85,6 +85,9 @@ export interface ServedRunResult extends RunResult {
   readonly recorded?: Promise<MachineSlot>;
   /** How the outputs came: through the socket, (large ones) in a shared-memory region mapped here, or made in this process (`runHere`). */
   readonly outputsVia?: 'socket' | 'shared-memory' | 'this-process';
+  /** Served runs: seconds the server held the job, from reading the request to its outputs written for the reply
+   *  (`wallSeconds` of the run inside it); the call's time beyond it is the transport and this side's decoding. */
+  readonly serverSeconds?: number;
 }
 
 /** A stream's result from the server: `runStream`'s, each run's outputs decoded, the plans as plain data. */

@@ -42,9 +42,8 @@ export class Connection {
   readonly #codec = new MessageCodec();
   #tenant: string | undefined;
   #closed = false;
-  /** Requests answered by jobs still going: request id -> job id. */
-  /** Request id -> the job answering it, and whether the job is keyed (it survives this connection). */
-  readonly #inflight = new Map<number, { jobId: string; keyed: boolean }>();
+  /** Jobs this connection waits for, by request id: whether each is keyed (it survives this connection), and when its request was read (performance.now()). */
+  readonly #inflight = new Map<number, { jobId: string; keyed: boolean; received: number }>();
   /** Leases granted to this connection and not yet reported done. */
   readonly #leases = new Set<string>();
   readonly #helloTimer: NodeJS.Timeout;
@@ -156,6 +155,7 @@ export class Connection {
   }
 
   #request(message: unknown): void {
+    const received = performance.now();
     const tenant = this.#tenant!;
     let id = 0;
     try {
@@ -185,7 +185,7 @@ export class Connection {
         else this.#send(result(a.value));
         return;
       }
-      this.#inflight.set(id, { jobId: a.jobId, keyed: a.keyed === true });
+      this.#inflight.set(id, { jobId: a.jobId, keyed: a.keyed === true, received });
       // A granted lease outlives its request: it ends with its record, or when this connection leaves.
       if (req.type === 'lease')
         a.value.then(
@@ -275,8 +275,14 @@ export class Connection {
 
   /** A job's reply: sent once, and only while this connection is open. */
   #settle(id: number, reply: Reply): void {
-    if (!this.#inflight.delete(id)) return;
-    this.#send(this.#outputsInRegion(reply));
+    const job = this.#inflight.get(id);
+    if (!job) return;
+    this.#inflight.delete(id);
+    const sent = this.#outputsInRegion(reply);
+    // How long the server held the job, its outputs' region written (not the reply's encoding):
+    // a client's call time beyond it is the transport and its own decoding.
+    if (sent.type === 'result' && isRecord(sent.result)) sent.result['serverSeconds'] = (performance.now() - job.received) / 1000;
+    this.#send(sent);
   }
 
   #send(reply: Reply | Welcome): void {
