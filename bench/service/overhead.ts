@@ -124,6 +124,19 @@ async function block<T>(call: () => Promise<T>, size: number, warm: number, into
   }
 }
 
+let pageSink = 0;
+/** The call's outputs read one value a page, as a caller using them would: pages of a mapped reply fault in here, as they would in the caller's own use, so the served side is not timed without them. */
+async function used<T extends { outputs: Record<string, unknown> }>(call: Promise<T>): Promise<T> {
+  const result = await call;
+  for (const o of Object.values(result.outputs)) {
+    const data = ArrayBuffer.isView(o) ? o : (o as { data?: unknown }).data;
+    if (!ArrayBuffer.isView(data) || data instanceof DataView) continue;
+    const values = data as unknown as ArrayLike<number>;
+    for (let i = 0; i < values.length; i += 512) pageSink += Number(values[i]);
+  }
+  return result;
+}
+
 async function compare(label: string, workload: string, graph: ReturnType<Lib['kroneckerGraph']>, blocks: number, size: number, warm: number): Promise<void> {
   const options = { probe: false, policy: 'min-time' } as const;
   const local = await lib.schedule(workload, graph, { ...options, system, model });
@@ -145,7 +158,7 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   const floor: number[] = [];
   // The run's own wall time inside each process: what the server adds around it is the rest.
   const aRuns: { wallSeconds: number }[] = [];
-  const bRuns: { wallSeconds: number }[] = [];
+  const bRuns: { wallSeconds: number; serverSeconds?: number }[] = [];
   const eRuns: { wallSeconds: number }[] = [];
   // Large outputs come back in shared memory to `client`; to `socketClient` through the socket.
   const viaSocket = size === 1 ? await socketClient.schedule(workload, graph, options) : undefined;
@@ -157,11 +170,11 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   // collector runs), so no side may always follow the same one. (It turned round-robin before,
   // which keeps every side's predecessor: runHere always came after the polling-off server's GCN.)
   const sides: (() => Promise<void>)[] = [
-    () => block(() => lib.runPlan(local, run), size, warm, a, aRuns),
-    () => block(() => client.runPlan(served, run), size, warm, b, bRuns),
-    ...(viaSocket ? [() => block(() => socketClient.runPlan(viaSocket, run), size, warm, c)] : []),
-    () => block(() => sleepingClient.runPlan(sleeping, run), size, warm, d),
-    () => block(() => client.runHere(served, here, run), size, warm, e, eRuns),
+    () => block(() => used(lib.runPlan(local, run)), size, warm, a, aRuns),
+    () => block(() => used(client.runPlan(served, run)), size, warm, b, bRuns),
+    ...(viaSocket ? [() => block(() => used(socketClient.runPlan(viaSocket, run)), size, warm, c)] : []),
+    () => block(() => used(sleepingClient.runPlan(sleeping, run)), size, warm, d),
+    () => block(() => used(client.runHere(served, here, run)), size, warm, e, eRuns),
     ...(size > 1 ? [() => block(roundTrip, size, warm, floor)] : []),
   ];
   const order = new Rng(ORDER_SEED, blocks);
@@ -186,6 +199,11 @@ async function compare(label: string, workload: string, graph: ReturnType<Lib['k
   if (c.length > 0) console.log(`  served with its outputs through the socket ms ${spread(c)}; served / in-process ${(median(c) / median(a)).toFixed(3)}`);
   const wall = (rs: { wallSeconds: number }[]): string => spread(rs.map((r) => r.wallSeconds * 1000));
   console.log(`  the run alone (its wallSeconds): in-process ms ${wall(aRuns)}; inside the server ms ${wall(bRuns)}; run here ms ${wall(eRuns)}`);
+  const held = bRuns.flatMap((r, i) => (r.serverSeconds === undefined ? [] : [{ run: r.wallSeconds * 1000, held: r.serverSeconds * 1000, call: b[i]! }]));
+  if (held.length > 0)
+    console.log(
+      `  served, where the time goes (medians, ms): the run inside the server ${median(held.map((h) => h.run)).toFixed(2)}; the server around it ${median(held.map((h) => h.held - h.run)).toFixed(2)}; transport and the client's decoding ${median(held.map((h) => h.call - h.held)).toFixed(2)}`,
+    );
   if (floor.length > 0) {
     const f = median(floor) * 1000;
     console.log(
@@ -271,6 +289,7 @@ try {
   const kronecker16 = lib.kroneckerGraph({ scale: 16, edgeFactor: 8, seed: 1 });
   await compare('gcn', 'gcn', kronecker16, GCN_ROUNDS, 1, 0);
   await keptLoop(kronecker16, args.quick ? 5 : 40);
+  if (Number.isNaN(pageSink)) console.log('(an output read one value a page held NaN)');
 } finally {
   await client.close();
   await socketClient.close();
