@@ -44,6 +44,21 @@ export class InvalidArgumentError extends DypeError {
   }
 }
 
+/**
+ * A request to `dype serve` named data (by content hash) that the server does not hold for this
+ * tenant: never uploaded by it, or evicted since (the two read the same). A client that uploaded
+ * the matrix itself uploads it again and retries once.
+ */
+export class MissingDataError extends InvalidArgumentError {
+  /** The content hash the request named. */
+  readonly hash: string;
+
+  constructor(message: string, hash: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.hash = hash;
+  }
+}
+
 /** A file or buffer does not follow its format. Carries the source name and 1-based line. */
 export class FormatError extends DypeError {
   /** File path, or a label such as `<buffer>` for in-memory input. */

@@ -7,6 +7,7 @@ export {
   DypeError,
   FormatError,
   InvalidArgumentError,
+  MissingDataError,
   ExecutionError,
   AbortedError,
   SessionClosedError,

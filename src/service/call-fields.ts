@@ -3,7 +3,7 @@
 
 import { CsrMatrix } from '../data/csr.js';
 import { DenseMatrix } from '../data/dense.js';
-import { describe, InvalidArgumentError } from '../errors.js';
+import { describe, InvalidArgumentError, MissingDataError } from '../errors.js';
 import type { Workload } from '../workloads/definition.js';
 import type { ServedData, ServedJobOptions } from './client-types.js';
 import { isRecord } from './protocol.js';
@@ -41,4 +41,36 @@ export function workloadFields(w: Workload | string | object): { workload: strin
   if (definition !== undefined && isRecord(definition) && 'order' in w)
     return { workload: definition, ...((w as Workload).stream === true ? { stream: true as const } : {}) };
   return { workload: w };
+}
+
+/**
+ * Send a request naming `data` (matrices become hashes: `uploaded` holds those sent, `upload` sends
+ * the rest); where the server no longer holds a matrix that `uploaded` says was sent (evicted
+ * since), forget it, upload it again and send once more. Data the caller named by hash is not
+ * retried: the server's answer stands.
+ */
+export async function withUploadedData<T>(
+  data: readonly ServedData[],
+  uploaded: WeakMap<object, Promise<string>>,
+  upload: (m: CsrMatrix | DenseMatrix) => Promise<string>,
+  send: (wire: (string | Record<string, string>)[]) => Promise<T>,
+): Promise<T> {
+  const wire = async (): Promise<(string | Record<string, string>)[]> => {
+    const out: (string | Record<string, string>)[] = [];
+    for (const d of data) out.push(await dataField(d, async (m) => (await uploaded.get(m)) ?? (await upload(m))));
+    return out;
+  };
+  try {
+    return await send(await wire());
+  } catch (e) {
+    if (!(e instanceof MissingDataError)) throw e;
+    let forgotten = false;
+    const forget = async (m: CsrMatrix | DenseMatrix): Promise<string> => {
+      if ((await uploaded.get(m)?.catch(() => undefined)) === e.hash) forgotten = uploaded.delete(m) || forgotten;
+      return '';
+    };
+    for (const d of data) await dataField(d, forget);
+    if (!forgotten) throw e;
+    return send(await wire());
+  }
 }

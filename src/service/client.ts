@@ -35,7 +35,7 @@ import { packageVersion } from './version.js';
 import { decodeValue, encodeMatrix, matrixBytes, type WireMatrix } from './wire-values.js';
 import { SHARED_MIN_BYTES } from './region-layout.js';
 import { fieldsInRegion, outputsFromRegion, probeRegions, streamOutputsFromRegion } from './shared-upload.js';
-import { dataField, jobFields, workloadFields } from './call-fields.js';
+import { jobFields, withUploadedData, workloadFields } from './call-fields.js';
 import { HotPoll, pollWindow } from './hot-poll.js';
 import { LeaseKeeper } from './run-here.js';
 
@@ -253,14 +253,8 @@ class ServiceClient implements DypeClient {
     options: ServedScheduleOptions & { readonly run?: ServedRunSettings } = {},
   ): Promise<ServedRunResult> {
     const { signal, timeout: _t, arrival: _a, key: _k, run, ...planning } = options;
-    const fields = {
-      ...workloadFields(workload),
-      data: await this.#dataWire(data),
-      options: planning,
-      ...(run ? { run } : {}),
-      ...jobFields(options),
-    };
-    return this.#runReply(await this.#call('run', fields, signal));
+    const fields = { ...workloadFields(workload), options: planning, ...(run ? { run } : {}), ...jobFields(options) };
+    return this.#runReply(await this.#withData([data], ([d]) => this.#call('run', { ...fields, data: d }, signal)));
   }
 
   async runStream(
@@ -271,10 +265,9 @@ class ServiceClient implements DypeClient {
     if (!Array.isArray(inputs) || inputs.length === 0)
       throw new InvalidArgumentError(`DypeClient.runStream: inputs must be a non-empty array, got ${describe(inputs)}`);
     const { signal, timeout: _t, arrival: _a, key: _k, run, ...planning } = options;
-    const data: (string | Record<string, string>)[] = [];
-    for (const input of inputs) data.push(await this.#dataWire(input));
-    const fields = { workload: workloadFields(workload).workload, data, options: planning, ...(run ? { run } : {}), ...jobFields(options) };
-    const raw = streamOutputsFromRegion('DypeClient.runStream', (await this.#call('stream', fields, signal)) as Record<string, unknown>, this.#mapped);
+    const fields = { workload: workloadFields(workload).workload, options: planning, ...(run ? { run } : {}), ...jobFields(options) };
+    const reply = await this.#withData(inputs, (data) => this.#call('stream', { ...fields, data }, signal));
+    const raw = streamOutputsFromRegion('DypeClient.runStream', reply as Record<string, unknown>, this.#mapped);
     return { ...(raw as unknown as ServedStreamResult), results: (raw['results'] as unknown[]).map((r) => this.#decodeRun(r)) };
   }
 
@@ -302,7 +295,7 @@ class ServiceClient implements DypeClient {
 
   async #plan(type: 'explore' | 'schedule', workload: Workload | string | object, data: ServedData, options: ServedScheduleOptions): Promise<unknown> {
     const { signal, timeout: _t, arrival: _a, key: _k, ...planning } = options;
-    return this.#call(type, { ...workloadFields(workload), data: await this.#dataWire(data), options: planning, ...jobFields(options) }, signal);
+    return this.#withData([data], ([d]) => this.#call(type, { ...workloadFields(workload), data: d, options: planning, ...jobFields(options) }, signal));
   }
 
   /** Tell the server this client has mapped a reply's region. */
@@ -320,9 +313,9 @@ class ServiceClient implements DypeClient {
     return { ...r, outputs };
   }
 
-  /** Matrices become hashes, uploading those not sent yet. */
-  #dataWire(data: ServedData): Promise<string | Record<string, string>> {
-    return dataField(data, async (m) => (await this.#uploaded.get(m)) ?? (await this.upload(m)).hash);
+  /** Send a request naming `data`, uploading what this client has not sent yet, and again what the server evicted since. */
+  #withData<T>(data: readonly ServedData[], send: (wire: (string | Record<string, string>)[]) => Promise<T>): Promise<T> {
+    return withUploadedData(data, this.#uploaded, async (m) => (await this.upload(m)).hash, send);
   }
 
   /** Send a request; a `quiet` one is awaited without polling (it may wait long: a kept lease's hold). */

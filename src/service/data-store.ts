@@ -4,7 +4,7 @@
 
 import type { CsrMatrix } from '../data/csr.js';
 import type { DenseMatrix } from '../data/dense.js';
-import { describe, InvalidArgumentError, LimitError } from '../errors.js';
+import { describe, InvalidArgumentError, LimitError, MissingDataError } from '../errors.js';
 import { contentHash, matrixBytes } from './wire-values.js';
 
 interface Entry {
@@ -84,8 +84,9 @@ export class DataStore {
     }
     const e = this.#entries.get(hash);
     if (!e?.owners.has(tenant)) {
-      throw new InvalidArgumentError(
+      throw new MissingDataError(
         `${fn}: field ${JSON.stringify(field)}: no data ${hash.slice(0, 12)}... for tenant ${JSON.stringify(tenant)} (never uploaded by it, or evicted since: upload it again)`,
+        hash,
       );
     }
     this.#touch(hash, e);

@@ -15,6 +15,7 @@ import {
   InvalidArgumentError,
   IoError,
   LimitError,
+  MissingDataError,
   NativeError,
   OperatorError,
   SessionClosedError,
@@ -74,6 +75,8 @@ export interface WireError {
   readonly message: string;
   readonly operator?: string;
   readonly device?: string;
+  /** A MissingDataError's content hash. */
+  readonly missing?: string;
 }
 
 export type Reply =
@@ -168,6 +171,7 @@ export function wireError(e: unknown): WireError {
       message: e.message,
       ...(e instanceof ExecutionError || e instanceof OperatorError ? { operator: e.operator } : {}),
       ...(e instanceof ExecutionError ? { device: e.device } : {}),
+      ...(e instanceof MissingDataError ? { missing: e.hash } : {}),
     };
   }
   const message = e instanceof Error ? e.message : String(e);
@@ -175,7 +179,7 @@ export function wireError(e: unknown): WireError {
 }
 
 const CODES: Readonly<Record<string, (w: WireError) => DypeError>> = {
-  ERR_INVALID_ARGUMENT: (w) => new InvalidArgumentError(w.message),
+  ERR_INVALID_ARGUMENT: (w) => (typeof w.missing === 'string' ? new MissingDataError(w.message, w.missing) : new InvalidArgumentError(w.message)),
   ERR_FORMAT: (w) => Object.assign(new FormatError('serve', '<frame>', 0, ''), { message: w.message }),
   ERR_UNSUPPORTED: (w) => new UnsupportedError(w.message),
   ERR_LIMIT: (w) => new LimitError(w.message),
