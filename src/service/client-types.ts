@@ -118,5 +118,7 @@ export interface ServerStatus extends SchedulerStatus {
     readonly evicted: number;
     readonly tenantEntries?: number;
     readonly tenantBytes?: number;
+    /** Bytes this tenant's running jobs hold (what their plans compute), counted with its data in its memory quota. */
+    readonly tenantJobBytes?: number;
   };
 }

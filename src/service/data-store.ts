@@ -33,6 +33,8 @@ export class DataStore {
   readonly #entries = new Map<string, Entry>();
   #bytes = 0;
   #evicted = 0;
+  /** The matrices held (a job's memory counts its inputs the store does not hold: job-memory.ts). */
+  readonly #held = new WeakSet<object>();
 
   constructor(readonly maxBytes: number) {}
 
@@ -40,16 +42,17 @@ export class DataStore {
    * Keep `matrix` for `tenant`; returns its hash.
    * @param quota bytes the tenant may hold (its policy's `memoryBytes`); shared content counts in full.
    * @param hash the matrix's {@link contentHash}, where the caller computed it already (off the JS thread).
+   * @param jobBytes bytes the tenant's running jobs hold, counted against `quota` beside its data.
    * @throws {LimitError} when it cannot fit even after evicting everything unreferenced, or past the tenant's quota.
    */
-  put(tenant: string, matrix: CsrMatrix | DenseMatrix, quota?: number, hash = contentHash(matrix)): Stored {
+  put(tenant: string, matrix: CsrMatrix | DenseMatrix, quota?: number, hash = contentHash(matrix), jobBytes = 0): Stored {
     const had = this.#entries.get(hash);
     if (quota !== undefined && !had?.owners.has(tenant)) {
       const held = this.usage(tenant).tenantBytes!;
       const bytes = had?.bytes ?? matrixBytes(matrix);
-      if (held + bytes > quota) {
+      if (held + jobBytes + bytes > quota) {
         throw new LimitError(
-          `serve.upload: tenant ${JSON.stringify(tenant)} holds ${held} bytes of data; ${bytes} more would pass its memory quota of ${quota} bytes (memoryBytes); release data it no longer needs`,
+          `serve.upload: tenant ${JSON.stringify(tenant)} holds ${held} bytes of data${jobBytes > 0 ? ` and ${jobBytes} bytes in its running jobs` : ''}; ${bytes} more would pass its memory quota of ${quota} bytes (memoryBytes); release data it no longer needs`,
         );
       }
     }
@@ -60,7 +63,7 @@ export class DataStore {
     }
     const bytes = matrixBytes(matrix);
     if (bytes > this.maxBytes) {
-      throw new LimitError(`serve.upload: the matrix holds ${bytes} bytes, more than the store's bound of ${this.maxBytes} bytes (dype serve --store-bytes)`);
+      throw new LimitError(`serve.upload: the matrix holds ${bytes} bytes, more than the store's bound of ${this.maxBytes} bytes (dype serve --store-mib)`);
     }
     this.#makeRoom(bytes);
     if (this.#bytes + bytes > this.maxBytes) {
@@ -69,6 +72,7 @@ export class DataStore {
       );
     }
     this.#entries.set(hash, { matrix, bytes, owners: new Set([tenant]), pins: 0 });
+    this.#held.add(matrix);
     this.#bytes += bytes;
     return { hash, bytes, stored: 'new' };
   }
@@ -143,8 +147,14 @@ export class DataStore {
     this.#entries.set(hash, e);
   }
 
+  /** Whether `data` is a matrix this store holds. */
+  holds(data: unknown): boolean {
+    return typeof data === 'object' && data !== null && this.#held.has(data);
+  }
+
   #remove(hash: string, e: Entry): void {
     this.#entries.delete(hash);
+    this.#held.delete(e.matrix);
     this.#bytes -= e.bytes;
   }
 

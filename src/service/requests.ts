@@ -16,6 +16,7 @@ import type { WorkloadData } from '../workloads/bind.js';
 import type { DataStore } from './data-store.js';
 import type { FairScheduler, JobHandle, JobOutcome, JobSpec } from './fair-scheduler.js';
 import { checkKey, KeyedJobs } from './idempotency.js';
+import { type JobMemory, planBytes } from './job-memory.js';
 import type { Interleaver, Lane, OpenJob } from './interleaver.js';
 import { deviceSeconds, type MachineSlot, type MachineTimeline, workOf } from './machine-timeline.js';
 import type { Leases } from './leases.js';
@@ -37,6 +38,8 @@ export interface ServiceState {
   /** With operator granularity: the jobs' operators take turns on the machine (else jobs run whole). */
   readonly interleaver: Interleaver | undefined;
   readonly keys: KeyedJobs;
+  /** Bytes each tenant's running jobs hold, counted in its memory quota. */
+  readonly jobMemory: JobMemory;
   /** The policy in force for a tenant. */
   tenantPolicy(name: string): TenantPolicy | undefined;
   /** `wall`: jobs arrive when received; `declared`: at the `arrival` their request gives (replay, for benchmarks). */
@@ -76,7 +79,8 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
       const quota = state.tenantPolicy(tenant)?.memoryBytes;
       const stored = async (): Promise<object> => {
         const matrix = await decodeMatrixOffThread(fn, 'matrix', f['matrix']);
-        return { ...state.store.put(tenant, matrix, quota, await contentHashOffThread(matrix)), via: 'socket' };
+        const hash = await contentHashOffThread(matrix);
+        return { ...state.store.put(tenant, matrix, quota, hash, state.jobMemory.held(tenant)), via: 'socket' };
       };
       return { state: 'now', value: stored() };
     }
@@ -111,7 +115,7 @@ export function answer(state: ServiceState, tenant: string, req: Envelope): Answ
             backlog: state.machine.backlogAt(state.clock === 'wall' ? performance.now() / 1000 : state.machine.earliestFree),
           },
           ...state.scheduler.status(tenant),
-          store: state.store.usage(tenant),
+          store: { ...state.store.usage(tenant), tenantJobBytes: state.jobMemory.held(tenant) },
         },
       };
     case 'cancel': {
@@ -159,6 +163,24 @@ function keyed(state: ServiceState, tenant: string, fn: string, req: Envelope, s
  * operator by operator through its `lane` of the interleaver.
  */
 async function runOnMachine(
+  state: ServiceState,
+  plan: Plan,
+  arrival: number,
+  runOptions: Readonly<Record<string, unknown>>,
+  job: { readonly fn: string; readonly tenant: string; readonly signal: AbortSignal; readonly allowance?: RunPlanOptions['allowance'] },
+  lane: Lane | undefined,
+): Promise<{ result: RunResult; machine: MachineSlot; charge: Omit<JobOutcome<unknown>, 'value'> }> {
+  const bytes = planBytes(plan, (d) => state.store.holds(d)).computed;
+  return withJobMemory(state, job.fn, job.tenant, bytes, () => runBehindBacklog(state, plan, arrival, runOptions, job, lane));
+}
+
+/** Run `body` holding `bytes` of `tenant`'s memory quota beside its data and its other running jobs (job-memory.ts). */
+function withJobMemory<T>(state: ServiceState, fn: string, tenant: string, bytes: number, body: () => Promise<T>): Promise<T> {
+  const limit = { quota: state.tenantPolicy(tenant)?.memoryBytes, dataBytes: state.store.usage(tenant).tenantBytes! };
+  return state.jobMemory.during(fn, tenant, bytes, limit, body);
+}
+
+async function runBehindBacklog(
   state: ServiceState,
   plan: Plan,
   arrival: number,
@@ -275,7 +297,7 @@ async function planAndRun(
     const planId = state.plans.keep(tenant, plan, hashes);
     return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
   }
-  const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { signal, allowance }, lane);
+  const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { fn: 'serve.run', tenant, signal, allowance }, lane);
   return { value: { ...runReply(result), plan: planResult(plan), machine }, ...charge };
 }
 
@@ -292,7 +314,7 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
     run: async ({ signal, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
       const lane = state.interleaver?.open(openJob(state, tenant, at));
       try {
-        const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { signal, allowance }, lane);
+        const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { fn, tenant, signal, allowance }, lane);
         return { value: { ...runReply(result), machine }, ...charge };
       } finally {
         lane?.close();
@@ -357,7 +379,12 @@ function streamJob(state: ServiceState, tenant: string, fn: string, f: Readonly<
         signal,
       } as ScheduleOptions;
       const plan = await schedule(workload, data, planning);
-      const s = await runStream(plan, data, { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunStreamOptions);
+      // One input's values at a time, and every input's outputs kept for the reply.
+      const { computed, outputs } = planBytes(plan, (d) => state.store.holds(d));
+      const bytes = computed + (data.length - 1) * outputs;
+      const s = await withJobMemory(state, fn, tenant, bytes, () =>
+        runStream(plan, data, { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunStreamOptions),
+      );
       const usage = new Map<string, number>();
       for (const r of s.results) for (const [d, sec] of usageOf(r)) usage.set(d, (usage.get(d) ?? 0) + sec);
       const used = new Set<string>();

@@ -20,6 +20,7 @@ import { PlanCache } from './plan-cache.js';
 import { defaultPolicy, loadPolicy, type ServicePolicy } from './policy.js';
 import type { ServiceClock, ServiceState } from './requests.js';
 import { KeyedJobs } from './idempotency.js';
+import { JobMemory } from './job-memory.js';
 import { Interleaver } from './interleaver.js';
 import { GRANULARITY, type Granularity, MachineTimeline, SHARING, type Sharing } from './machine-timeline.js';
 import { backlogNames } from '../scheduler/backlog.js';
@@ -189,6 +190,7 @@ export class DypeServer {
       machine,
       interleaver,
       keys: new KeyedJobs(),
+      jobMemory: new JobMemory(),
       tenantPolicy: (name) => this.#policy.tenants.find((t) => t.name === name),
       clock: settings.clock,
       backlogPlanning: settings.backlogPlanning,

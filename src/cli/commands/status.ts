@@ -78,7 +78,7 @@ export function formatStatus(s: ServerStatus, address: string): string {
   const st = s.store;
   lines.push(
     '',
-    `Store: ${formatBytes(st.bytes)} of ${formatBytes(st.maxBytes)} in ${st.entries} matri${st.entries === 1 ? 'x' : 'ces'} (${st.evicted} evicted); yours: ${st.tenantEntries ?? 0}, ${formatBytes(st.tenantBytes ?? 0)}`,
+    `Store: ${formatBytes(st.bytes)} of ${formatBytes(st.maxBytes)} in ${st.entries} matri${st.entries === 1 ? 'x' : 'ces'} (${st.evicted} evicted); yours: ${st.tenantEntries ?? 0}, ${formatBytes(st.tenantBytes ?? 0)}${st.tenantJobBytes ? `; your running jobs hold ${formatBytes(st.tenantJobBytes)}` : ''}`,
   );
   lines.push(
     s.jobs.length === 0
