@@ -1,9 +1,11 @@
 // A tenant's memory quota (its policy's `memoryBytes`) counts the data it uploaded and what its
-// running jobs compute. A job holds, from when it starts running until it ends, the values its
-// plan computes and the inputs it derives or generates (the executor keeps a run's values until
-// the run ends); a stream holds one input's values and every input's outputs. A job that would
-// pass the quota beside the tenant's data and its other running jobs is refused before it runs,
-// with a LimitError naming the figures; an upload counts the running jobs' bytes too.
+// running jobs compute. A job is counted, from when it starts running until it ends, at every
+// value its plan computes and every input it derives or generates: what a run allocates at most
+// (a run hands a value's memory to the kernels' output pool after its last reader, where the next
+// output of that size takes it, and the pool keeps it for later runs). A stream: one input's
+// values and every input's outputs. A job that would pass the quota beside the tenant's data and
+// its other running jobs is refused before it runs, with a LimitError naming the figures; an
+// upload counts the running jobs' bytes too.
 
 import { LimitError } from '../errors.js';
 import type { Plan } from '../scheduler/schedule.js';

@@ -2,32 +2,19 @@
 // succeeds. Data named by its hash (a DataRef), which the client cannot send again, gets the
 // server's typed MissingDataError with the hash it named.
 
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { InvalidArgumentError, MissingDataError } from '../../src/errors.js';
 import { kroneckerGraph } from '../../src/generators/index.js';
-import { connect, type DypeClient } from '../../src/service/client.js';
-import type { DypeServer } from '../../src/service/server.js';
-import { inProcessServer } from './support.js';
+import { matrixBytes } from '../../src/service/wire-values.js';
+import { serverForFile } from './support.js';
 
-let server: DypeServer;
-let client: DypeClient;
 const first = kroneckerGraph({ scale: 8, edgeFactor: 8, seed: 1 });
 const second = kroneckerGraph({ scale: 8, edgeFactor: 8, seed: 2 });
-
-beforeAll(async () => {
-  let address = '';
-  // Room for one of the two graphs: uploading the second evicts the first.
-  const bytes = Math.max(first.rowPtr.byteLength + first.colIdx.byteLength, second.rowPtr.byteLength + second.colIdx.byteLength);
-  ({ server, address } = await inProcessServer({ storeBytes: Math.ceil(bytes * 1.5) }));
-  client = await connect(address, { token: readFileSync(server.tokenFile!, 'utf8').trim() });
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+// Room for one of the two graphs: uploading the second evicts the first.
+const served = serverForFile({ storeBytes: Math.ceil(Math.max(matrixBytes(first), matrixBytes(second)) * 1.5) });
 
 it('a matrix evicted since its upload is uploaded again, and the call succeeds', async () => {
+  const { client } = served;
   const ref = await client.upload(first);
   // explore keeps no plan, so nothing pins the data it names.
   await client.explore('spmm', second, { probe: false }); // evicts the first graph

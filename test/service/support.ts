@@ -2,10 +2,10 @@
 // CLI), and a raw client that speaks frames by hand (for hostile input).
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { connect as netConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { connect, type DypeClient } from '../../src/service/client.js';
 import { FrameReader, MessageCodec } from '../../src/service/frames.js';
 import { PROTOCOL_VERSION } from '../../src/service/protocol.js';
@@ -109,6 +109,31 @@ export async function inProcessServer(
     log: (l) => void logs.push(l),
   });
   return { server, dir, address: server.addresses[0]!, logs };
+}
+
+/**
+ * An in-process server (see {@link inProcessServer}) and a client with its token, opened before
+ * the file's tests and closed after them; read them through the getters once the tests run.
+ */
+export function serverForFile(options: Parameters<typeof inProcessServer>[0] = {}): { readonly server: DypeServer; readonly client: DypeClient } {
+  let server: DypeServer | undefined;
+  let client: DypeClient | undefined;
+  beforeAll(async () => {
+    server = (await inProcessServer(options)).server;
+    client = await connect(server.addresses[0]!, { token: readFileSync(server.tokenFile!, 'utf8').trim() });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get client() {
+      return client!;
+    },
+  };
 }
 
 export interface ServerProcess {
