@@ -280,9 +280,10 @@ export class Connection {
     this.#inflight.delete(id);
     const sent = this.#outputsInRegion(reply);
     // How long the server held the job, its outputs' region written (not the reply's encoding):
-    // a client's call time beyond it is the transport and its own decoding.
-    if (sent.type === 'result' && isRecord(sent.result)) sent.result['serverSeconds'] = (performance.now() - job.received) / 1000;
-    this.#send(sent);
+    // a client's call time beyond it is the transport and its own decoding. On a copy: a keyed
+    // job's result is shared by every request under its key.
+    const serverSeconds = (performance.now() - job.received) / 1000;
+    this.#send(sent.type === 'result' && isRecord(sent.result) ? { ...sent, result: { ...sent.result, serverSeconds } } : sent);
   }
 
   #send(reply: Reply | Welcome): void {

@@ -33,8 +33,6 @@ export class DataStore {
   readonly #entries = new Map<string, Entry>();
   #bytes = 0;
   #evicted = 0;
-  /** The matrices held (a job's memory counts its inputs the store does not hold: job-memory.ts). */
-  readonly #held = new WeakSet<object>();
 
   constructor(readonly maxBytes: number) {}
 
@@ -72,7 +70,6 @@ export class DataStore {
       );
     }
     this.#entries.set(hash, { matrix, bytes, owners: new Set([tenant]), pins: 0 });
-    this.#held.add(matrix);
     this.#bytes += bytes;
     return { hash, bytes, stored: 'new' };
   }
@@ -147,14 +144,14 @@ export class DataStore {
     this.#entries.set(hash, e);
   }
 
-  /** Whether `data` is a matrix this store holds. */
+  /** Whether `data` is a matrix this store holds (a job's memory counts only inputs it does not: job-memory.ts). */
   holds(data: unknown): boolean {
-    return typeof data === 'object' && data !== null && this.#held.has(data);
+    for (const e of this.#entries.values()) if (e.matrix === data) return true;
+    return false;
   }
 
   #remove(hash: string, e: Entry): void {
     this.#entries.delete(hash);
-    this.#held.delete(e.matrix);
     this.#bytes -= e.bytes;
   }
 
