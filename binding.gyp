@@ -36,6 +36,7 @@
         "native/src/shared_memory.cc",
         "native/src/input_scans.cc",
         "native/src/content_hash.cc",
+        "native/src/memory_retention.cc",
         "native/src/cuda/gpu_binding.cc",
         "<!@(node -p \"require('fs').readdirSync('native/src/sim').filter(f => f.endsWith('.cc')).sort().map(f => 'native/src/sim/' + f).join(' ')\")"
       ],

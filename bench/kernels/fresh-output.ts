@@ -2,7 +2,8 @@
 // provisioning the output's pages outside the clock (native/src/prefault.h) is for. A bimodal
 // fresh-output time reaches the planner's probes and the oracle alike. Beside the kernel's time,
 // the call's: provisioning a fresh output is paid there (outputs of 1.5 MiB and more in huge pages
-// where the system offers them; DYPE_HUGE_PAGES=0 turns that off, to compare).
+// where the system offers them; DYPE_HUGE_PAGES=0 turns that off, to compare; DYPE_KEEP_FREED_MEMORY=0
+// maps every fresh output apart again, as glibc does by default: freed-memory.ts).
 // Run: node --import tsx bench/kernels/fresh-output.ts [--dataset 4elt] [--share 0.3] [--k 64] [--calls 400]
 
 import { parseArgs } from 'node:util';

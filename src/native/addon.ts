@@ -193,9 +193,15 @@ export interface NativeAddon {
   provisionPages(buffer: ArrayBuffer, byteOffset: number, byteLength: number): { mapped: number; pages: number };
   /** Every cache line of `data` written back to itself on this thread (contents unchanged): the array as another thread leaves what it wrote. */
   handOver(data: ArrayBufferView): void;
+  /**
+   * Whether freed memory is kept in the process (native/src/memory_retention.cc): allocations
+   * under `heapBelowBytes` come from the heap, which keeps up to `keepFreeBytes` free at its top,
+   * so a run's outputs reuse memory whose pages are backed; `reason` says why not where not.
+   */
+  memoryRetention(): { applied: boolean; heapBelowBytes: number; keepFreeBytes: number; reason: string };
 }
 
-const EXPECTED_ABI = 15;
+const EXPECTED_ABI = 16;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */

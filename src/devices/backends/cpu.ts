@@ -140,9 +140,11 @@ export const cpuBackend: BackendDefinition = {
     const partitioning = metis.available ? 'METIS' : `row blocks only (no METIS: ${metis.reason})`;
     const mpi = mpiInfo();
     const distributed = mpi.available ? `${mpi.library} (under mpirun)` : `unavailable (${mpi.reason})`;
+    const kept = nativeAddon().memoryRetention();
+    const freed = kept.applied ? `kept for reuse (up to ${kept.keepFreeBytes >> 20} MiB)` : `handed back (${kept.reason})`;
     return {
       available: true,
-      detail: `${cpuModel}, ${nativeAddon().threads()} threads, ${energy}, GEMM: ${describeGemm(gemmLibrary())}, partitioning: ${partitioning}, distributed runs: ${distributed}`,
+      detail: `${cpuModel}, ${nativeAddon().threads()} threads, ${energy}, GEMM: ${describeGemm(gemmLibrary())}, partitioning: ${partitioning}, distributed runs: ${distributed}, freed memory: ${freed}`,
     };
   },
   create(name, spec) {
