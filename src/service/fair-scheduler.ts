@@ -346,20 +346,15 @@ export class FairScheduler {
     job.charged = t.meanDemand ?? this.#meanDemand;
     t.vtime += job.charged / t.policy.weight;
     const signal = job.controller.signal;
+    // A wait with the host slot given up meanwhile, shown in status as `why`.
+    const aside = (why: JobState) => (wait: () => Promise<void>, s: AbortSignal | undefined) =>
+      this.#host.around(wait, s, (waiting) => void (job.state = waiting ? why : 'running'));
     // Quotas hold piece by piece: the run is refused a device once the tenant reaches its quota there.
-    if (Object.keys(t.policy.quotas).length > 0)
-      job.allowance = new QuotaAllowance(
-        () => t.policy,
-        t.recent,
-        this.now,
-        (wait, s) =>
-          this.#host.around(wait, s, (waiting) => {
-            job.state = waiting ? 'waiting for quota' : 'running';
-          }),
-      );
+    if (Object.keys(t.policy.quotas).length > 0) job.allowance = new QuotaAllowance(() => t.policy, t.recent, this.now, aside('waiting for quota'));
+    const waitAside = (wait: () => Promise<void>): Promise<void> => aside('waiting for memory')(wait, signal);
     let work: Promise<JobOutcome<unknown>>;
     try {
-      work = job.spec.run({ signal, exclude, arrival: job.arrival, ...(job.allowance ? { allowance: job.allowance } : {}) });
+      work = job.spec.run({ signal, exclude, arrival: job.arrival, waitAside, ...(job.allowance ? { allowance: job.allowance } : {}) });
     } catch (e) {
       work = Promise.reject(e);
     }

@@ -15,6 +15,12 @@ export interface JobContext {
    * device once the quota is reached, piece by piece, and charges each piece as it ends.
    */
   readonly allowance?: DeviceAllowance;
+  /**
+   * Wait for `wait` with the job's host slot given to other jobs meanwhile (its state shows
+   * `waiting for memory`), then take a slot again ahead of new jobs: how a job waits for its
+   * tenant's other jobs to give memory back (job-memory.ts).
+   */
+  readonly waitAside?: (wait: () => Promise<void>) => Promise<void>;
 }
 
 /** What a job returns: its value, the busy seconds it put on each device, and what it asked of the machine. */

@@ -6,7 +6,6 @@
 import type { CostModel } from '../cost/model.js';
 import type { BackendStatus, System } from '../devices/system.js';
 import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
-import type { DeviceAllowance } from '../executor/allowance.js';
 import { reservedSeconds } from '../executor/gate.js';
 import { runPlan, type RunPlanOptions, type RunResult } from '../executor/run.js';
 import { type RunStreamOptions, runStream } from '../executor/stream.js';
@@ -14,9 +13,9 @@ import { explore, planResult, resolveWorkload, schedule, type Plan, type Schedul
 import { streamOf } from '../workloads/definition.js';
 import type { WorkloadData } from '../workloads/bind.js';
 import type { DataStore } from './data-store.js';
-import type { FairScheduler, JobHandle, JobOutcome, JobSpec } from './fair-scheduler.js';
+import type { FairScheduler, JobContext, JobHandle, JobOutcome, JobSpec } from './fair-scheduler.js';
 import { checkKey, KeyedJobs } from './idempotency.js';
-import { type JobMemory, planBytes } from './job-memory.js';
+import { type JobMemory, type MemoryJob, planBytes } from './job-memory.js';
 import type { Interleaver, Lane, OpenJob } from './interleaver.js';
 import { deviceSeconds, type MachineSlot, type MachineTimeline, workOf } from './machine-timeline.js';
 import type { Leases } from './leases.js';
@@ -167,17 +166,20 @@ async function runOnMachine(
   plan: Plan,
   arrival: number,
   runOptions: Readonly<Record<string, unknown>>,
-  job: { readonly fn: string; readonly tenant: string; readonly signal: AbortSignal; readonly allowance?: RunPlanOptions['allowance'] },
+  job: MemoryJob & { readonly allowance?: RunPlanOptions['allowance'] },
   lane: Lane | undefined,
 ): Promise<{ result: RunResult; machine: MachineSlot; charge: Omit<JobOutcome<unknown>, 'value'> }> {
   const bytes = planBytes(plan, (d) => state.store.holds(d)).computed;
-  return withJobMemory(state, job.fn, job.tenant, bytes, () => runBehindBacklog(state, plan, arrival, runOptions, job, lane));
+  // A job whose lane is open may not wait: the other jobs' operators wait for its first one.
+  const waits = lane ? { ...job, waitAside: undefined } : job;
+  return withJobMemory(state, waits, bytes, () => runBehindBacklog(state, plan, arrival, runOptions, job, lane));
 }
 
-/** Run `body` holding `bytes` of `tenant`'s memory quota beside its data and its other running jobs (job-memory.ts). */
-function withJobMemory<T>(state: ServiceState, fn: string, tenant: string, bytes: number, body: () => Promise<T>): Promise<T> {
-  const limit = { quota: state.tenantPolicy(tenant)?.memoryBytes, dataBytes: state.store.usage(tenant).tenantBytes! };
-  return state.jobMemory.during(fn, tenant, bytes, limit, body);
+/** Run `body` holding `bytes` of the job's tenant's memory quota beside its data and its other running jobs, waiting for them where it may (job-memory.ts). */
+function withJobMemory<T>(state: ServiceState, job: MemoryJob, bytes: number, body: () => Promise<T>): Promise<T> {
+  const { fn, tenant, signal, waitAside } = job;
+  const limit = () => ({ quota: state.tenantPolicy(tenant)?.memoryBytes, dataBytes: state.store.usage(tenant).tenantBytes! });
+  return state.jobMemory.during(fn, tenant, bytes, limit, body, waitAside ? { aside: waitAside, signal } : undefined);
 }
 
 async function runBehindBacklog(
@@ -249,11 +251,11 @@ function planJob(state: ServiceState, tenant: string, fn: string, kind: 'explore
     tenant,
     kind,
     ...jobTimes(state, fn, f),
-    run: async ({ signal, exclude, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
+    run: async (ctx): Promise<JobOutcome<unknown>> => {
       // Opened before planning, so no other job's operator moves on until this one says what it runs first.
-      const lane = kind === 'run' ? state.interleaver?.open(openJob(state, tenant, at)) : undefined;
+      const lane = kind === 'run' ? state.interleaver?.open(openJob(state, tenant, ctx.arrival)) : undefined;
       try {
-        return await planAndRun(state, tenant, kind, workload, data, hashes, options, runOptions, { signal, exclude, at, lane, allowance });
+        return await planAndRun(state, tenant, kind, workload, data, hashes, options, runOptions, ctx, lane);
       } finally {
         lane?.close();
       }
@@ -271,9 +273,10 @@ async function planAndRun(
   hashes: readonly string[],
   options: Record<string, unknown>,
   runOptions: Record<string, unknown>,
-  job: { signal: AbortSignal; exclude: readonly string[]; at: number; lane: Lane | undefined; allowance: DeviceAllowance | undefined },
+  ctx: JobContext,
+  lane: Lane | undefined,
 ): Promise<JobOutcome<unknown>> {
-  const { signal, exclude, at, lane, allowance } = job;
+  const { signal, exclude, arrival: at, allowance, waitAside } = ctx;
   const merged = mergedExclude(options['exclude'], exclude);
   // The library checks every option (names and values) as it does in-process.
   // Jobs sharing the machine by operator turns plan in the order they opened, each against the reservations before it.
@@ -297,7 +300,7 @@ async function planAndRun(
     const planId = state.plans.keep(tenant, plan, hashes);
     return { value: { ...planResult(plan), planId }, usage: new Map([['host', (performance.now() - t0) / 1000]]) };
   }
-  const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { fn: 'serve.run', tenant, signal, allowance }, lane);
+  const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { fn: 'serve.run', tenant, signal, allowance, waitAside }, lane);
   return { value: { ...runReply(result), plan: planResult(plan), machine }, ...charge };
 }
 
@@ -311,10 +314,10 @@ function runKeptPlan(state: ServiceState, tenant: string, fn: string, f: Readonl
     tenant,
     kind: 'run',
     ...times,
-    run: async ({ signal, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
+    run: async ({ signal, arrival: at, allowance, waitAside }): Promise<JobOutcome<unknown>> => {
       const lane = state.interleaver?.open(openJob(state, tenant, at));
       try {
-        const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { fn, tenant, signal, allowance }, lane);
+        const { result, machine, charge } = await runOnMachine(state, plan, at, runOptions, { fn, tenant, signal, allowance, waitAside }, lane);
         return { value: { ...runReply(result), machine }, ...charge };
       } finally {
         lane?.close();
@@ -368,7 +371,7 @@ function streamJob(state: ServiceState, tenant: string, fn: string, f: Readonly<
     tenant,
     kind: 'stream',
     ...jobTimes(state, fn, f),
-    run: async ({ signal, exclude, arrival: at, allowance }): Promise<JobOutcome<unknown>> => {
+    run: async ({ signal, exclude, arrival: at, allowance, waitAside }): Promise<JobOutcome<unknown>> => {
       const data = inputs.map((x) => x.data);
       const merged = mergedExclude(options['exclude'], exclude);
       const planning = {
@@ -382,7 +385,7 @@ function streamJob(state: ServiceState, tenant: string, fn: string, f: Readonly<
       // One input's values at a time, and every input's outputs kept for the reply.
       const { computed, outputs } = planBytes(plan, (d) => state.store.holds(d));
       const bytes = computed + (data.length - 1) * outputs;
-      const s = await withJobMemory(state, fn, tenant, bytes, () =>
+      const s = await withJobMemory(state, { fn, tenant, signal, waitAside }, bytes, () =>
         runStream(plan, data, { ...runOptions, signal, ...(allowance ? { allowance } : {}) } as RunStreamOptions),
       );
       const usage = new Map<string, number>();

@@ -70,7 +70,7 @@ export interface TenantStatus {
 }
 
 /** A job's state: waiting its turn, running, or running but waiting for its tenant's quota (its host slot given to others). */
-export type JobState = 'queued' | 'running' | 'waiting for quota';
+export type JobState = 'queued' | 'running' | 'waiting for quota' | 'waiting for memory';
 
 export interface SchedulerStatus {
   readonly slots: number;

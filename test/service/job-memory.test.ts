@@ -18,7 +18,7 @@ const graph = kroneckerGraph({ scale: 8, edgeFactor: 8, seed: 4 });
 
 it('holds a job’s bytes while it runs, and refuses one that would pass the quota', async () => {
   const memory = new JobMemory();
-  const limit = { quota: 1000, dataBytes: 300 };
+  const limit = () => ({ quota: 1000, dataBytes: 300 });
   let release: () => void = () => undefined;
   const first = memory.during('serve.run', 'a', 500, limit, () => new Promise<void>((r) => (release = r)));
   expect(memory.held('a')).toBe(500);
@@ -27,7 +27,15 @@ it('holds a job’s bytes while it runs, and refuses one that would pass the quo
     'serve.run: tenant "a" holds 300 bytes of data and 500 bytes in its running jobs; this job computes 201 bytes more, past its memory quota of 1000 bytes (memoryBytes)',
   );
   expect(await memory.during('serve.run', 'a', 200, limit, async () => memory.held('a'))).toBe(700); // exactly at the quota
-  expect(await memory.during('serve.run', 'b', 10 ** 9, { quota: undefined, dataBytes: 0 }, async () => 'no quota')).toBe('no quota');
+  expect(
+    await memory.during(
+      'serve.run',
+      'b',
+      10 ** 9,
+      () => ({ quota: undefined, dataBytes: 0 }),
+      async () => 'no quota',
+    ),
+  ).toBe('no quota');
   release();
   await first;
   expect(memory.held('a')).toBe(0);
