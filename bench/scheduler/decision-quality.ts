@@ -1,9 +1,10 @@
 // Decision quality of schedule() against the model-independent oracle, on the fixed cases of
 // decision-suite.ts.
 // Run: node --import tsx bench/scheduler/decision-quality.ts [--quick] [--calibrations quick,full]
-//        [--systems h100,cpu-cgra] [--workloads gcn,bfs] [--datasets cora] [--json FILE] [--min-optimal RATE] [--rival]
+//        [--systems h100,cpu-cgra] [--workloads gcn,bfs] [--datasets cora] [--json FILE] [--min-optimal RATE] [--rival] [--in-runs]
 // --rival also judges, on systems with a real device, a second oracle's best by the same rule
-// (the yardstick's own repeatability on this machine).
+// (the yardstick's own repeatability on this machine); --in-runs runs, on those systems, the pick
+// and the oracle's best whole with runPlan, alternately, and judges the pick by those runs too.
 // --quick runs the CI size (four small datasets, the quick calibration); --min-optimal makes the
 // exit status 1 when the optimal rate is lower.
 
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     calibrations: { type: 'string' },
     repeats: { type: 'string' },
     rival: { type: 'boolean', default: false },
+    'in-runs': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -59,13 +61,14 @@ const { results, summary } = await runSuite({
   ...(list(args.systems) ? { systems: list(args.systems)! } : {}),
   ...(args.repeats ? { repeats: Number(args.repeats) } : {}),
   rival: args.rival,
+  inRuns: args['in-runs'],
   onCase: (r: CaseResult) => {
     n++;
     if (!args.quiet)
       progress(
         `${String(n).padStart(4)} ${r.system} ${r.calibration} ${r.workload} ${r.dataset} ${r.objective}: ${r.optimal ? 'optimal' : `loss ${fixed(100 * r.loss, 1)}% (picked ${r.pickLabel}, best ${r.bestLabel}; ${figures(r)})`}${
           r.rival ? `; rival oracle ${r.rival.optimal ? 'optimal' : `loss ${fixed(100 * r.rival.loss, 1)}% (${r.rival.label})`}` : ''
-        }`,
+        }${r.inRuns ? `; in runs pick/best ${fixed(r.inRuns.median, 3)} (q1 ${fixed(r.inRuns.lo, 3)}, best as ${r.inRuns.label})` : ''}`,
       );
   },
   onSkip: (what, why) => progress(`skip ${what}: ${why}`),
@@ -161,6 +164,15 @@ const report: SuiteReport = {
             title: "The yardstick against itself: a second oracle's best, built beside the planner, judged as the picks are",
             columns: rateColumns,
             rows: Object.entries(summary.rivalBySystem).map(([k, r]) => row(k, r)),
+          },
+        ]
+      : []),
+    ...(summary.inRunsBySystem
+      ? [
+          {
+            title: "The picks judged in whole runs (runPlan, pick and the oracle's best alternately), and how many verdicts agree with the oracle's",
+            columns: [...rateColumns, 'agree'],
+            rows: Object.entries(summary.inRunsBySystem).map(([k, r]) => [...row(k, r), `${r.agree} of ${r.cases}`]),
           },
         ]
       : []),

@@ -15,6 +15,7 @@ import { CsrMatrix } from '../../src/data/csr.js';
 import { buildSystem, type System, type SystemDescription } from '../../src/devices/system.js';
 import { generate, type GeneratorSpec } from '../../src/generators/index.js';
 import { Oracle, type PairedComparison } from '../../src/oracle/oracle.js';
+import { compareInRuns } from '../../src/oracle/in-runs.js';
 import type { ScalarObjective } from '../../src/scheduler/branch-and-bound.js';
 import { type PortableMapping, portableMapping, translateMapping } from '../../src/scheduler/baselines.js';
 import { mappingPoint } from '../../src/scheduler/front.js';
@@ -170,6 +171,12 @@ export interface SuiteOptions {
    * is the yardstick's own repeatability, the ceiling for any planner on this machine. @default false
    */
   readonly rival?: boolean;
+  /**
+   * On systems with a real device, also run the pick and the oracle's best whole with `runPlan`,
+   * alternately, and judge the pick by those runs (src/oracle/in-runs.ts): whether the oracle's
+   * verdict, composed from pieces timed apart, holds when the mappings run. @default false
+   */
+  readonly inRuns?: boolean;
   readonly onCase?: (r: CaseResult) => void;
   readonly onSkip?: (what: string, why: string) => void;
   readonly onProgress?: (what: string) => void;
@@ -179,6 +186,25 @@ export interface SuiteOptions {
 export async function suiteModel(system: System, how: SuiteCalibration | 'uncalibrated'): Promise<CostModel> {
   if (how === 'uncalibrated') return new CostModel(system);
   return new CostModel(system, await calibrate(system, { quick: how === 'quick' }));
+}
+
+/**
+ * The pick and the oracle's best run whole, alternately (compareInRuns); the best as the nearest
+ * mapping the planner's space holds (a plan of it without probes: nothing predicted is used in a
+ * run without re-planning). Undefined where that is the pick's own mapping.
+ */
+async function judgeInRuns(
+  w: { workload: Workload },
+  data: CsrMatrix,
+  plan: Plan,
+  best: PortableMapping,
+  objective: ScalarObjective,
+  params: { params?: Record<string, number> },
+): Promise<CaseResult['inRuns']> {
+  const { system, model } = plan.problem;
+  const bestPlan = await schedule(w.workload, data, { system, model, ...params, maxPoints: 0, policy: objective, fixedMapping: best, probe: false });
+  if (bestPlan.chosen.label === plan.chosen.label) return undefined;
+  return { ...(await compareInRuns(plan, bestPlan, objective)), label: bestPlan.chosen.label };
 }
 
 /** The choices a genome picks from a space of choices per operator (a plan's or an oracle's). */
@@ -322,6 +348,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
             const rivalBest = rival?.optimum(objective).genome;
             const rivalVerdict =
               rival && rivalBest ? judge(objective, measured, await oracle.compare(mappingOf(rival.choices, rivalBest), objective)) : undefined;
+            const inRuns = options.inRuns && measured ? await judgeInRuns(w, data, plan, portableOf(oracle, best.genome), objective, params) : undefined;
             const r: CaseResult = {
               workload: wName,
               dataset: input.name,
@@ -354,6 +381,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ results: CaseRe
               bestLabel: labelOf(portableOf(oracle, best.genome)),
               oracleExact: best.exact,
               planSeconds,
+              ...(inRuns ? { inRuns } : {}),
               ...(rival && rivalBest && rivalVerdict
                 ? { rival: { optimal: rivalVerdict.optimal, loss: rivalVerdict.loss, label: labelOf(portableOf(rival, rivalBest)) } }
                 : {}),

@@ -58,7 +58,16 @@ export interface CaseResult {
   readonly planSeconds?: number;
   /** With `rival`: a second oracle's best, judged as the pick is (the yardstick's own repeatability). */
   readonly rival?: { readonly optimal: boolean; readonly loss: number; readonly label: string };
+  /**
+   * With `inRuns`, on systems with a real device: the pick and the oracle's best (the nearest
+   * mapping the planner's space holds, `label`) run whole with `runPlan`, alternately; the pick's
+   * value over the best's (src/oracle/in-runs.ts). Absent where the two are one mapping.
+   */
+  readonly inRuns?: { readonly median: number; readonly lo: number; readonly hi: number; readonly rounds: number; readonly label: string };
 }
+
+/** Whether a paired ratio says the pick is as good as the best: its median within 1%, or its first quartile (as the oracle's rule). */
+export const withinOnePercent = (r: { readonly median: number; readonly lo: number }): boolean => r.median <= 1.01 || r.lo <= 1.01;
 
 export interface RateSummary {
   readonly cases: number;
@@ -88,6 +97,8 @@ export interface SuiteSummary extends RateSummary {
   readonly unpairedBySystem?: Readonly<Record<string, RateSummary>>;
   /** A second oracle's best judged as the picks are, by system (absent unless the suite ran with `rival`). */
   readonly rivalBySystem?: Readonly<Record<string, RateSummary>>;
+  /** The picks judged in whole runs against the oracle's best (absent unless the suite ran with `inRuns`), by system. */
+  readonly inRunsBySystem?: Readonly<Record<string, RateSummary & { readonly agree: number }>>;
 }
 
 const geomean = (xs: number[]): number => {
@@ -136,7 +147,23 @@ export function summarise(results: readonly CaseResult[]): SuiteSummary {
     ...(held.length ? { heldOut: rates(held) } : {}),
     ...(unpaired.length ? { unpairedBySystem: by(unpaired, (r) => r.system) } : {}),
     ...(rivals.length ? { rivalBySystem: by(rivals, (r) => r.system) } : {}),
+    ...(results.some((r) => r.measured && r.inRuns) ? { inRunsBySystem: inRunsBySystem(results) } : {}),
   };
+}
+
+/** The verdicts in whole runs, by system: rates as the oracle's, and how many agree with the oracle's verdict. */
+function inRunsBySystem(results: readonly CaseResult[]): Record<string, RateSummary & { readonly agree: number }> {
+  // A case whose pick is the best's mapping ran nothing: it is optimal in runs as in the oracle.
+  const judged = results
+    .filter((r) => r.measured)
+    .map((r) => {
+      const optimal = r.inRuns ? withinOnePercent(r.inRuns) : true;
+      return { system: r.system, optimal, loss: r.inRuns ? Math.max(0, r.inRuns.median - 1) : 0, agree: optimal === r.optimal };
+    });
+  const out: Record<string, RateSummary & { readonly agree: number }> = {};
+  for (const [system, rate] of Object.entries(by(judged, (r) => r.system)))
+    out[system] = { ...rate, agree: judged.filter((r) => r.system === system && r.agree).length };
+  return out;
 }
 
 /** The old yardstick: the best of the planner's own candidate mappings, by the oracle's executed costs. */

@@ -81,6 +81,8 @@ export interface RunResult {
   readonly composedMakespan: number;
   /** Active energy of the pieces plus the idle power of the devices used, over the makespan. */
   readonly energy: number;
+  /** The energy on the composed timeline, always (idle power over the composed makespan: the figure beside `composedMakespan`). */
+  readonly composedEnergy: number;
   /** Share of the pieces' seconds read off a clock (the rest simulated or modelled). */
   readonly measuredShare: number;
   /** What the plan predicted, for comparison. */

@@ -149,6 +149,7 @@ class Run {
       makespan: composed.makespan,
       makespanSource: composed.makespanSource,
       composedMakespan: composed.metrics.makespan,
+      composedEnergy: composed.metrics.energy,
       energy: composed.energy,
       measuredShare: composed.measuredShare,
       predicted: plan.predicted,
