@@ -3,6 +3,7 @@
 // Everything after this (the search, the policy, re-planning, the oracle's enumeration) works on
 // a PlanningProblem and never binds or prices anything again.
 
+import { nextTurn } from '../next-turn.js';
 import type { Precision } from '../data/dense.js';
 import type { CostModel } from '../cost/model.js';
 import { loadCostModel } from '../cost/store.js';
@@ -197,6 +198,8 @@ export async function prepare(
     ...(options.precision ? { precision: options.precision } : {}),
     seed: search.seed,
   });
+  await nextTurn();
+  options.signal?.throwIfAborted();
 
   const system = options.system ?? (await detectSystem());
   const model = options.model ?? (await loadCostModel(system));
@@ -232,6 +235,8 @@ export async function prepare(
       throw new InfeasibleError(`${fn}: no allowed device can run ${op.id} (${op.kind}); allowed: ${allowed.map((d) => system.devices[d]!.name).join(', ')}`);
     }
   });
+  await nextTurn();
+  options.signal?.throwIfAborted();
   const table = new CostTable(choices, bound.ops, costs);
   const evaluator = new Evaluator(bound, system, table, objectives, constraints);
   const space: SpaceOptions = {

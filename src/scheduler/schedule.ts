@@ -2,6 +2,7 @@
 // mapping space for the Pareto front of time against energy, price the baselines, and (for
 // `schedule`) pick one mapping by the user's policy and explain the pick.
 
+import { nextTurn } from '../next-turn.js';
 import { InfeasibleError } from '../errors.js';
 import { checkInt, checkOptions } from '../validate.js';
 import type { WorkloadData } from '../workloads/bind.js';
@@ -155,6 +156,8 @@ export async function schedule(
     if (!kept?.genome || !kept.feasible) throw new InfeasibleError(`${fn}: the fixed mapping cannot run here: ${kept?.reason ?? 'it does not fit'}`);
     chosen = kept as MappingPoint;
   } else if (objective) {
+    await nextTurn();
+    options.signal?.throwIfAborted();
     picked = pickMapping(problem, objective, { costs: problem.costs, model: problem.costs }) ?? undefined;
     if (!picked) throw new InfeasibleError(`${fn}: ${ex.empty?.reason ?? 'no mapping fits'}`);
     // A split's parts are probed where they are and re-balanced (when planning probes).
@@ -227,9 +230,13 @@ async function exploreProblem(
   // holds the mappings the policies pick, whatever the sampled search finds.
   const singles = [...seeds];
   for (const o of SCALAR_OBJECTIVES) {
+    await nextTurn(); // each exact search is a long synchronous stretch: the event loop gets a turn between them
+    options.signal?.throwIfAborted();
     const best = branchAndBound(new Evaluator(bound, system, table, ['time', 'energy'], constraints), o, { maxNodes: 2e6, seeds: singles });
     if (best.genome.length) seeds.push(best.genome);
   }
+  await nextTurn();
+  options.signal?.throwIfAborted();
   const found = searchFront(problem, problem.search, { seeds, maxPoints, ...(options.signal ? { signal: options.signal } : {}) });
 
   const baselines: BaselinePoint[] = [];
