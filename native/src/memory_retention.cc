@@ -24,6 +24,15 @@
 
 #include "napi_util.h"
 
+// AddressSanitizer's allocator stands in for glibc's (its mallopt refuses everything).
+#if defined(__SANITIZE_ADDRESS__)
+#define DYPE_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DYPE_UNDER_ASAN 1
+#endif
+#endif
+
 namespace dype {
 namespace {
 
@@ -40,7 +49,9 @@ struct Retention {
 };
 
 Retention apply_retention() {
-#if defined(__GLIBC__)
+#if defined(DYPE_UNDER_ASAN)
+  return {false, "the addon is built with AddressSanitizer, whose allocator stands in for glibc's"};
+#elif defined(__GLIBC__)
   const char* off = std::getenv("DYPE_KEEP_FREED_MEMORY");
   if (off != nullptr && std::strcmp(off, "0") == 0) return {false, "DYPE_KEEP_FREED_MEMORY=0"};
   const char* tunables = std::getenv("GLIBC_TUNABLES");
