@@ -5,7 +5,8 @@
 // other connections' requests (a status, a cancel, an upload's next chunk) are read then, and a
 // cancelled plan stops there, instead of after the whole plan.
 
-/** Resolves on the event loop's next turn, after the I/O waiting now has been handled. */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/** Resolves on the event loop's next turn, after the I/O waiting now has been handled; throws the signal's reason if it was aborted by then. */
+export async function nextTurn(signal?: AbortSignal): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  signal?.throwIfAborted();
 }

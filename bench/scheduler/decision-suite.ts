@@ -25,7 +25,7 @@ import { pagerankDefinition } from '../../src/workloads/builder.js';
 import { defineWorkload, type Workload } from '../../src/workloads/definition.js';
 import { workload as shipped } from '../../src/workloads/library.js';
 import { loadDataset } from '../common/datasets.js';
-import { plannerOptimum, summarise, type CaseResult, type SuiteSummary } from './decision-summary.js';
+import { plannerOptimum, summarise, type CaseResult, type SuiteSummary, withinOnePercent } from './decision-summary.js';
 
 export { summarise, type CaseResult, type SuiteSummary };
 
@@ -261,7 +261,7 @@ export function judge(
   const pick = value(objective, paired.pick.median);
   const best = value(objective, paired.best.median);
   const { ratio } = paired;
-  const optimal = ratio.median <= 1.01 || (measured && ratio.lo <= 1.01);
+  const optimal = measured ? withinOnePercent(ratio) : ratio.median <= 1.01;
   const unpairedOptimal = pick <= best * 1.01 || (measured && value(objective, paired.pick.lo) <= value(objective, paired.best.hi) * 1.01);
   return {
     pick,

@@ -20,6 +20,7 @@ import type { RunResult } from '../executor/records.js';
 import { objectiveValue, type ScalarObjective } from '../scheduler/branch-and-bound.js';
 import type { Plan } from '../scheduler/schedule.js';
 import { checkInt } from '../validate.js';
+import { ratioQuartiles } from './oracle.js';
 
 /** The pick's value over the best's in paired runs: median and quartiles over the rounds. */
 export interface RunsComparison {
@@ -70,7 +71,5 @@ export async function compareInRuns(
     }
     ratios.push(runValue(objective, p) / runValue(objective, b));
   }
-  ratios.sort((a, b) => a - b);
-  const at = (q: number): number => ratios[Math.round(q * (ratios.length - 1))]!;
-  return { median: at(0.5), lo: at(0.25), hi: at(0.75), rounds };
+  return { ...ratioQuartiles(ratios), rounds };
 }

@@ -74,6 +74,13 @@ export interface ScoredMapping {
   readonly hi: Metrics;
 }
 
+/** Median and quartiles of paired rounds' ratios (non-empty), each an order statistic: the nearest round's ratio, not an interpolation. */
+export function ratioQuartiles(ratios: readonly number[]): { readonly median: number; readonly lo: number; readonly hi: number } {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.round(q * (sorted.length - 1))]!;
+  return { median: at(0.5), lo: at(0.25), hi: at(0.75) };
+}
+
 /** The median over rounds of each figure, taken apart (makespan and energy need not share a round). */
 function roundMedian(rounds: readonly Metrics[]): RoundFigures {
   return { makespan: median(rounds.map((m) => m.makespan)), energy: median(rounds.map((m) => m.energy)) };
@@ -281,13 +288,11 @@ export class Oracle {
       ratios.push(value(p) / value(q));
     }
     if (!ratios.length) ratios.push(value(pick.median) / value(bestScored.median));
-    ratios.sort((a, b) => a - b);
-    const at = (q: number): number => ratios[Math.round(q * (ratios.length - 1))]!;
     const inRounds = {
       pick: pickRounds.length ? roundMedian(pickRounds) : { makespan: pick.median.makespan, energy: pick.median.energy },
       best: bestRounds.length ? roundMedian(bestRounds) : { makespan: bestScored.median.makespan, energy: bestScored.median.energy },
     };
-    return { pick, best: bestScored, ratio: { median: at(0.5), lo: at(0.25), hi: at(0.75), rounds: samples.size ? rounds : 0 }, inRounds };
+    return { pick, best: bestScored, ratio: { ...ratioQuartiles(ratios), rounds: samples.size ? rounds : 0 }, inRounds };
   }
 
   /** A mapping's figures composed by the list schedule from the pieces' costs in `source`. */

@@ -198,8 +198,7 @@ export async function prepare(
     ...(options.precision ? { precision: options.precision } : {}),
     seed: search.seed,
   });
-  await nextTurn();
-  options.signal?.throwIfAborted();
+  await nextTurn(options.signal);
 
   const system = options.system ?? (await detectSystem());
   const model = options.model ?? (await loadCostModel(system));
@@ -235,8 +234,7 @@ export async function prepare(
       throw new InfeasibleError(`${fn}: no allowed device can run ${op.id} (${op.kind}); allowed: ${allowed.map((d) => system.devices[d]!.name).join(', ')}`);
     }
   });
-  await nextTurn();
-  options.signal?.throwIfAborted();
+  await nextTurn(options.signal);
   const table = new CostTable(choices, bound.ops, costs);
   const evaluator = new Evaluator(bound, system, table, objectives, constraints);
   const space: SpaceOptions = {

@@ -156,8 +156,7 @@ export async function schedule(
     if (!kept?.genome || !kept.feasible) throw new InfeasibleError(`${fn}: the fixed mapping cannot run here: ${kept?.reason ?? 'it does not fit'}`);
     chosen = kept as MappingPoint;
   } else if (objective) {
-    await nextTurn();
-    options.signal?.throwIfAborted();
+    await nextTurn(options.signal);
     picked = pickMapping(problem, objective, { costs: problem.costs, model: problem.costs }) ?? undefined;
     if (!picked) throw new InfeasibleError(`${fn}: ${ex.empty?.reason ?? 'no mapping fits'}`);
     // A split's parts are probed where they are and re-balanced (when planning probes).
@@ -230,13 +229,11 @@ async function exploreProblem(
   // holds the mappings the policies pick, whatever the sampled search finds.
   const singles = [...seeds];
   for (const o of SCALAR_OBJECTIVES) {
-    await nextTurn(); // each exact search is a long synchronous stretch: the event loop gets a turn between them
-    options.signal?.throwIfAborted();
+    await nextTurn(options.signal); // each exact search is a long synchronous stretch: the event loop gets a turn between them
     const best = branchAndBound(new Evaluator(bound, system, table, ['time', 'energy'], constraints), o, { maxNodes: 2e6, seeds: singles });
     if (best.genome.length) seeds.push(best.genome);
   }
-  await nextTurn();
-  options.signal?.throwIfAborted();
+  await nextTurn(options.signal);
   const found = searchFront(problem, problem.search, { seeds, maxPoints, ...(options.signal ? { signal: options.signal } : {}) });
 
   const baselines: BaselinePoint[] = [];

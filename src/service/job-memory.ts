@@ -11,6 +11,7 @@
 
 import { LimitError } from '../errors.js';
 import type { Plan } from '../scheduler/schedule.js';
+import type { JobContext } from './jobs.js';
 
 /**
  * Bytes a run of `plan` computes: every value an operator produces, and inputs it derives or
@@ -39,7 +40,7 @@ export interface MemoryJob {
   readonly fn: string;
   readonly tenant: string;
   readonly signal: AbortSignal;
-  readonly waitAside?: ((wait: () => Promise<void>) => Promise<void>) | undefined;
+  readonly waitAside?: JobContext['waitAside'] | undefined;
 }
 
 /** The bytes each tenant's running jobs hold. */
