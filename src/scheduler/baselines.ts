@@ -3,6 +3,8 @@
 // (Topcuoglu et al., 2002).
 
 import type { System } from '../devices/system.js';
+import { describe, InvalidArgumentError } from '../errors.js';
+import { suggest } from '../validate.js';
 import type { BoundWorkload } from '../workloads/bind.js';
 import type { Choice, CostTable } from './space.js';
 
@@ -18,6 +20,64 @@ export function portableMapping(bound: BoundWorkload, system: System, choices: r
     const ch = choices[i]![genome[i]!]!;
     return { op: op.id, devices: ch.parts.map((p) => system.devices[p.device]!.name), shares: ch.parts.map((p) => p.fraction) };
   });
+}
+
+const ENTRY_FIELDS = ['op', 'devices', 'shares'];
+
+/**
+ * `value` as a portable mapping (what `plan.mapping` gives): an array of `{ op, devices, shares }`,
+ * one entry an operator, its devices named once each, its shares in [0, 1] summing to 1.
+ * @throws {InvalidArgumentError} naming `fn`, the option and the entry at fault.
+ */
+export function checkPortableMapping(fn: string, option: string, value: unknown): PortableMapping {
+  const bad = (at: string, what: string, got: unknown): InvalidArgumentError => new InvalidArgumentError(`${fn}: ${option}${at} ${what}, got ${describe(got)}`);
+  if (!Array.isArray(value)) throw bad('', 'must be an array of { op, devices, shares } (the form plan.mapping gives)', value);
+  const ops = new Set<string>();
+  value.forEach((entry: unknown, i) => {
+    const at = `[${i}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw bad(at, 'must be an object { op, devices, shares }', entry);
+    const e = entry as Record<string, unknown>;
+    for (const k of Object.keys(e)) {
+      if (ENTRY_FIELDS.includes(k)) continue;
+      const near = suggest(k, ENTRY_FIELDS);
+      throw new InvalidArgumentError(
+        `${fn}: ${option}${at} has an unknown field "${k}"${near ? ` (did you mean "${near}"?)` : ''}; fields: ${ENTRY_FIELDS.join(', ')}`,
+      );
+    }
+    if (typeof e['op'] !== 'string' || e['op'] === '') throw bad(`${at}.op`, 'must be an operator id', e['op']);
+    if (ops.has(e['op'])) throw bad(`${at}.op`, 'names an operator an earlier entry already maps', e['op']);
+    ops.add(e['op']);
+    const devices = e['devices'];
+    if (
+      !Array.isArray(devices) ||
+      devices.length === 0 ||
+      !devices.every((d) => typeof d === 'string' && d !== '') ||
+      new Set(devices).size !== devices.length
+    ) {
+      throw bad(`${at}.devices`, 'must be a non-empty array of distinct device names', devices);
+    }
+    const shares = e['shares'];
+    if (!Array.isArray(shares) || shares.length !== devices.length || !shares.every((x) => typeof x === 'number' && x >= 0 && x <= 1)) {
+      throw bad(`${at}.shares`, `must be ${devices.length} number(s) in [0, 1], one a device`, shares);
+    }
+    const total = (shares as number[]).reduce((a, b) => a + b, 0);
+    if (Math.abs(total - 1) > 1e-6) throw bad(`${at}.shares`, `must sum to 1 (they sum to ${total})`, shares);
+  });
+  return value as PortableMapping;
+}
+
+/** Why `mapping` does not fit this workload and system (an operator it lacks or does not know, a device the system lacks); undefined where it fits. */
+export function mappingMismatch(mapping: PortableMapping, bound: BoundWorkload, system: System): string | undefined {
+  const ids = bound.ops.map((o) => o.id);
+  const missing = ids.find((id) => !mapping.some((m) => m.op === id));
+  if (missing !== undefined) return `it has no entry for operator "${missing}" (the workload's operators: ${ids.join(', ')})`;
+  const names = system.devices.map((d) => d.name);
+  for (const m of mapping) {
+    if (!ids.includes(m.op)) return `operator "${m.op}" is not one of the workload's (${ids.join(', ')})`;
+    const absent = m.devices.find((d) => !names.includes(d));
+    if (absent !== undefined) return `operator "${m.op}" names device "${absent}", which this system lacks (devices: ${names.join(', ')})`;
+  }
+  return undefined;
 }
 
 /**

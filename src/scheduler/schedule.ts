@@ -7,7 +7,7 @@ import { InfeasibleError } from '../errors.js';
 import { checkInt, checkOptions } from '../validate.js';
 import type { WorkloadData } from '../workloads/bind.js';
 import type { Workload } from '../workloads/definition.js';
-import { heftGenome, type PortableMapping, portableMapping, singleDeviceGenome, translateMapping } from './baselines.js';
+import { checkPortableMapping, heftGenome, mappingMismatch, type PortableMapping, portableMapping, singleDeviceGenome, translateMapping } from './baselines.js';
 import { branchAndBound, SCALAR_OBJECTIVES } from './branch-and-bound.js';
 import { type Constraints, Evaluator, type Metrics, type Objective } from './evaluate.js';
 import { explain, type Explanation } from './explain.js';
@@ -204,6 +204,9 @@ async function exploreProblem(
   keys: readonly string[],
 ): Promise<{ problem: PlanningProblem; exploration: Exploration; pointOf: (genome: Int32Array) => MappingPoint }> {
   checkOptions(fn, options, keys as (keyof ExploreOptions & string)[]);
+  // A fixed mapping comes here as the static one: name the option the caller gave.
+  const mappingOption = (options as { fixedMapping?: unknown }).fixedMapping !== undefined ? 'fixedMapping' : 'staticMapping';
+  if (options.staticMapping !== undefined) checkPortableMapping(fn, mappingOption, options.staticMapping);
   const maxPoints = options.maxPoints === undefined ? 5000 : checkInt(fn, 'maxPoints', options.maxPoints, 0);
   const problem = await prepare(fn, workloadArg, data, options, keys);
   const { workload, bound, system, model, allowed, choices, table, evaluator, objectives, constraints } = problem;
@@ -248,12 +251,14 @@ async function exploreProblem(
   };
   for (const d of allowed) baseline(`${system.devices[d]!.name} alone`, singleDeviceGenome(choices, d), `${system.devices[d]!.name} cannot run every operator`);
   baseline('heft', heft, '');
-  if (options.staticMapping)
+  if (options.staticMapping) {
+    const mismatch = mappingMismatch(options.staticMapping, bound, system);
     baseline(
       'static',
-      translateMapping(options.staticMapping, bound, system, choices),
-      'the static mapping names operators or devices this workload and system lack',
+      mismatch ? null : translateMapping(options.staticMapping, bound, system, choices),
+      mismatch ?? "an operator's devices cannot run it here",
     );
+  }
 
   const empty = found.front.length === 0 ? { reason: nearestMiss(problem, found) } : undefined;
   const exploration: Exploration = {

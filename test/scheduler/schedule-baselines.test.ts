@@ -50,6 +50,6 @@ describe('baselines', () => {
     const s = ex.baselines.find((b) => b.name === 'static')!;
     expect(s.feasible).toBe(false);
     expect(s.time).toBeUndefined();
-    expect(s.reason).toMatch(/names operators or devices this workload and system lack/);
+    expect(s.reason).toMatch(/^it has no entry for operator "xw1" \(the workload.s operators: xw1, agg1, h1, xw2, agg2\)$/);
   });
 });
