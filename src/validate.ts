@@ -94,6 +94,12 @@ export function checkEnum<T extends string>(fn: string, what: string, value: unk
   return value as T;
 }
 
+/** `value` as an optional AbortSignal. @throws {InvalidArgumentError} naming `what` where it is something else. */
+export function checkSignal(fn: string, what: string, value: unknown): AbortSignal | undefined {
+  if (value !== undefined && !(value instanceof AbortSignal)) throw new InvalidArgumentError(`${fn}: ${what} must be an AbortSignal, got ${describe(value)}`);
+  return value;
+}
+
 export function checkBoolean(fn: string, what: string, value: unknown): boolean {
   if (typeof value !== 'boolean') {
     throw new InvalidArgumentError(`${fn}: ${what} must be a boolean, got ${describe(value)}`);

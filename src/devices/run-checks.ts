@@ -6,7 +6,7 @@ import { DenseMatrix } from '../data/dense.js';
 import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import { checkGraph, inEdgesOf } from '../kernels/in-edges.js';
 import { checkRowRange } from '../kernels/row-range.js';
-import { checkOptions, MAX_INDEX } from '../validate.js';
+import { checkOptions, checkSignal, MAX_INDEX } from '../validate.js';
 import type { Device, GraphInputs, MatrixInputs, Operator, RowRange, RunOptions } from './device.js';
 import { OPERATOR_KINDS } from './device.js';
 import { checkEnum, checkInt } from '../validate.js';
@@ -53,9 +53,7 @@ export function checkRun(
 ): CheckedRun {
   const fn = `${device.name}.run`;
   const opts = checkOptions(fn, options, ['signal', 'keepOutputs']);
-  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) {
-    throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(opts.signal)}`);
-  }
+  checkSignal(fn, 'signal', opts.signal);
   const keep = opts.keepOutputs as { defer?: unknown; kept?: unknown } | undefined;
   if (keep !== undefined && (keep === null || typeof keep !== 'object' || typeof keep.defer !== 'boolean' || !Array.isArray(keep.kept))) {
     throw new InvalidArgumentError(`${fn}: keepOutputs must be { defer: boolean, kept: [] }, got ${describe(keep)}`);

@@ -4,7 +4,7 @@
 import { describe, InvalidArgumentError } from '../errors.js';
 import { type Backlog, checkBacklog } from '../scheduler/backlog.js';
 import type { Plan } from '../scheduler/schedule.js';
-import { checkOptions } from '../validate.js';
+import { checkOptions, checkSignal } from '../validate.js';
 import { checkAllowance, type DeviceAllowance } from './allowance.js';
 import type { OperatorGate } from './gate.js';
 import type { ExecutionObserver } from './records.js';
@@ -123,6 +123,13 @@ const KEYS = [
   'allowance',
 ] as const;
 
+/** @throws {InvalidArgumentError} where `plan` is not a plan `schedule()` made. */
+export function checkPlan(fn: string, plan: unknown): asserts plan is Plan {
+  const p = plan as Partial<Plan> | null;
+  if (p === null || typeof p !== 'object' || !p.problem?.bound || !p.chosen || !p.constraints)
+    throw new InvalidArgumentError(`${fn}: plan must come from schedule(), got ${describe(plan)}`);
+}
+
 /**
  * Check `runPlan`'s arguments.
  * @throws {InvalidArgumentError} naming the option and the value.
@@ -130,8 +137,7 @@ const KEYS = [
  */
 export function checkRunOptions(fn: string, plan: Plan, options: RunPlanOptions): RunSettings {
   checkOptions(fn, options, KEYS as unknown as (keyof RunPlanOptions & string)[]);
-  if (plan === null || typeof plan !== 'object' || !plan.problem?.bound || !plan.chosen)
-    throw new InvalidArgumentError(`${fn}: plan must come from schedule(), got ${describe(plan)}`);
+  checkPlan(fn, plan);
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     throw new InvalidArgumentError(`${fn}: options must be an object, got ${describe(options)}`);
   const observers = options.observers ?? [];
@@ -143,8 +149,7 @@ export function checkRunOptions(fn: string, plan: Plan, options: RunPlanOptions)
       if (f !== undefined && typeof f !== 'function') throw new InvalidArgumentError(`${fn}: observers[${i}].${hook} must be a function, got ${describe(f)}`);
     }
   });
-  const signal = options.signal;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(signal)}`);
+  const signal = checkSignal(fn, 'signal', options.signal);
   signal?.throwIfAborted();
   const replan = options.replan ?? {};
   if (replan !== false && (replan === null || typeof replan !== 'object'))

@@ -9,6 +9,7 @@ import { describe, InvalidArgumentError } from '../errors.js';
 import { schedule, type Plan } from '../scheduler/schedule.js';
 import { checkOptions } from '../validate.js';
 import type { WorkloadData } from '../workloads/bind.js';
+import { checkPlan } from './options.js';
 import { runPlan, type RunPlanOptions, type RunResult } from './run.js';
 
 export interface RunStreamOptions extends RunPlanOptions {
@@ -84,6 +85,7 @@ function movement(a: Record<string, number>, b: Record<string, number>): { name:
 export async function runStream(plan: Plan, inputs: readonly WorkloadData[], options: RunStreamOptions = {}): Promise<StreamResult> {
   const fn = 'runStream';
   checkOptions(fn, options, KEYS as unknown as (keyof RunStreamOptions & string)[]);
+  checkPlan(fn, plan);
   if (!Array.isArray(inputs) || inputs.length === 0) throw new InvalidArgumentError(`${fn}: inputs must be a non-empty array, got ${describe(inputs)}`);
   const threshold = options.featureThreshold ?? 0.5;
   if (threshold !== false && !(typeof threshold === 'number' && threshold > 0))

@@ -5,11 +5,11 @@
 
 import { nextTurn } from '../next-turn.js';
 import type { Precision } from '../data/dense.js';
-import type { CostModel } from '../cost/model.js';
+import { CostModel } from '../cost/model.js';
 import { loadCostModel } from '../cost/store.js';
 import { detectSystem, System } from '../devices/system.js';
 import { describe, InfeasibleError, InvalidArgumentError } from '../errors.js';
-import { checkInt, checkNumber, checkOptions, suggest } from '../validate.js';
+import { checkInt, checkNumber, checkOptions, checkSignal, suggest } from '../validate.js';
 import { bindWorkload, type BoundWorkload, type WorkloadData } from '../workloads/bind.js';
 import { defineWorkload, type Workload } from '../workloads/definition.js';
 import { workload as shippedWorkload } from '../workloads/library.js';
@@ -181,7 +181,9 @@ export async function prepare(
   }
   if (options.system !== undefined && !(options.system instanceof System))
     throw new InvalidArgumentError(`${fn}: system must be a System, got ${describe(options.system)}`);
-  options.signal?.throwIfAborted();
+  if (options.model !== undefined && !(options.model instanceof CostModel))
+    throw new InvalidArgumentError(`${fn}: model must be a CostModel (loadCostModel(system)), got ${describe(options.model)}`);
+  checkSignal(fn, 'signal', options.signal)?.throwIfAborted();
 
   // The data: one input, or a stream of inputs (planned on its first).
   let first: WorkloadData;

@@ -15,7 +15,7 @@ import { scalarObjective } from '../scheduler/pick.js';
 import { checkPolicy, type Policy } from '../scheduler/policy.js';
 import { PREPARE_KEYS } from '../scheduler/problem.js';
 import type { ScheduleOptions } from '../scheduler/schedule.js';
-import { checkEnum, checkInt, checkOptions } from '../validate.js';
+import { checkEnum, checkInt, checkOptions, checkSignal } from '../validate.js';
 import { operatorKind } from '../operators/registry.js';
 import type { OperatorName } from '../workloads/definition.js';
 import { type BatchRecord, runBatch, type BatchContext } from './run-batch.js';
@@ -116,8 +116,7 @@ export class Session implements HandleOwner {
       energyBudget: options.energyBudget !== undefined,
     });
     this.#window = window === undefined ? 64 : checkInt(fn, 'window', window, 1);
-    if (signal !== undefined && !(signal instanceof AbortSignal))
-      throw new InvalidArgumentError(`${fn}: signal must be an AbortSignal, got ${describe(signal)}`);
+    checkSignal(fn, 'signal', signal);
     if (signal?.aborted) throw new AbortedError(`${fn}: the signal is already aborted`, { cause: signal.reason });
     checkOptions(`${fn}: run`, run, RUN_KEYS as unknown as (keyof SessionRunOptions & string)[]);
     if (onBatch !== undefined && typeof onBatch !== 'function') throw new InvalidArgumentError(`${fn}: onBatch must be a function, got ${describe(onBatch)}`);

@@ -5,7 +5,7 @@
 
 import { describe, InvalidArgumentError } from '../../errors.js';
 import { seedToU32 } from '../../generators/rng.js';
-import { checkInt, checkOptions } from '../../validate.js';
+import { checkInt, checkOptions, checkSignal } from '../../validate.js';
 import { maskedFront } from '../pareto.js';
 
 /** A discrete multi-objective minimisation problem over genomes of integer genes. */
@@ -143,9 +143,7 @@ export function checkSearch(fn: string, problem: SearchProblem, options: SearchO
   const budget = checkInt(fn, 'options.budget', opts.budget, 1, 2 ** 31 - 1);
   const population = opts.population === undefined ? 64 : checkInt(fn, 'options.population', opts.population, 4, 2 ** 20);
   if (population % 2 !== 0) throw new InvalidArgumentError(`${fn}: options.population must be even, got ${population}`);
-  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) {
-    throw new InvalidArgumentError(`${fn}: options.signal must be an AbortSignal, got ${describe(opts.signal)}`);
-  }
+  checkSignal(fn, 'options.signal', opts.signal);
   opts.signal?.throwIfAborted();
   return { seed, budget, population, signal: opts.signal };
 }
