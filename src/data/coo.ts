@@ -57,7 +57,8 @@ const OPTION_KEYS = ['duplicates', 'mirror', 'dropSelfLoops', 'symmetric', 'call
  * // row 1 holds one entry (0, value 4) under the default 'sum' policy
  */
 export function cooToCsr(coo: CooInit, options?: CooToCsrOptions): CsrMatrix {
-  const caller = (options as { caller?: unknown } | null | undefined)?.caller;
+  // Read only from an object (a function's own `caller` throws in strict mode); checkOptions refuses the rest.
+  const caller = options !== null && typeof options === 'object' ? (options as { caller?: unknown }).caller : undefined;
   if (caller !== undefined && (typeof caller !== 'string' || caller.length === 0)) {
     // Checked first: every later message starts with it.
     throw new InvalidArgumentError(`cooToCsr: caller must be a non-empty string, got ${describe(caller)}`);

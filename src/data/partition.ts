@@ -8,6 +8,7 @@
 import { describe, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import { nativeAddon } from '../native/addon.js';
 import { dropSelfLoops, symmetrize } from './convert.js';
+import { checkInt } from '../validate.js';
 import { CsrMatrix } from './csr.js';
 
 /** A partition of the rows into `parts` parts. */
@@ -155,8 +156,12 @@ export function partitionMetis(a: CsrMatrix, parts: number, options: { readonly 
 export function partitionStats(a: CsrMatrix, partition: RowPartition): PartitionStats {
   const fn = 'partitionStats';
   checkSquare(fn, a);
+  if (partition === null || typeof partition !== 'object')
+    throw new InvalidArgumentError(`${fn}: partition must be a RowPartition { parts, owner }, got ${describe(partition)}`);
   const { parts, owner } = partition;
-  if (!(owner instanceof Int32Array) || owner.length !== a.rows || !Number.isInteger(parts) || parts < 1) {
+  // More parts than rows leaves some empty (ranks with no rows); a count far past any machine is refused.
+  checkInt(fn, 'partition.parts', parts, 1, Math.max(a.rows, 1 << 20));
+  if (!(owner instanceof Int32Array) || owner.length !== a.rows) {
     throw new InvalidArgumentError(`${fn}: owner must give each of the ${a.rows} rows a part, got ${describe(owner)}`);
   }
   // The rows of each part in order (a counting sort by part), so each part's halo is counted in one sweep.

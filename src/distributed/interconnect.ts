@@ -6,6 +6,7 @@
 // interpolation between the measured sizes (latency and bandwidth beyond them), and the
 // collective ends with its slowest rank.
 
+import { checkInt, checkNumber } from '../validate.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import type { Layout } from './halo.js';
 import type { Communicator } from './mpi.js';
@@ -168,6 +169,25 @@ function onStates(states: readonly CacheState[], bytes: number, touched: number)
   return onPoints(lo.points, bytes) * (1 - f) + onPoints(hi.points, bytes) * f;
 }
 
+/** @throws {InvalidArgumentError} naming `predictExchange`'s argument at fault. */
+function checkExchangeArguments(send: unknown, recv: unknown, elementBytes: unknown, rank: unknown, net: unknown, touchedBytes: unknown): void {
+  const fn = 'predictExchange';
+  const counts = (what: string, layout: unknown): Int32Array => {
+    const c = (layout as Partial<Layout> | null)?.counts;
+    if (typeof layout !== 'object' || !(c instanceof Int32Array))
+      throw new InvalidArgumentError(`${fn}: ${what} must be a layout { counts, displs } of Int32Arrays, got ${describe(layout)}`);
+    return c;
+  };
+  const ranks = counts('send', send).length;
+  if (counts('recv', recv).length !== ranks) throw new InvalidArgumentError(`${fn}: send counts ${ranks} ranks, recv ${counts('recv', recv).length}`);
+  checkInt(fn, 'rank', rank, 0, Math.max(0, ranks - 1));
+  checkNumber(fn, 'elementBytes', elementBytes, 1, 1 << 20);
+  const n = net as Partial<Interconnect> | null;
+  if (typeof net !== 'object' || n === null || !(Number(n.latencySeconds) >= 0) || !(Number(n.bytesPerSecond) > 0))
+    throw new InvalidArgumentError(`${fn}: net must be an Interconnect (latencySeconds >= 0, bytesPerSecond > 0: measureInterconnect), got ${describe(net)}`);
+  if (touchedBytes !== undefined) checkNumber(fn, 'touchedBytes', touchedBytes, 0);
+}
+
 /**
  * Predicted seconds of an exchange in which this rank sends `send` and receives `recv` (counts in
  * elements of `elementBytes`), with the interconnect's figures: one latency per peer it talks to,
@@ -177,6 +197,7 @@ function onStates(states: readonly CacheState[], bytes: number, touched: number)
  * maximum over ranks (`allreduce(..., 'max')`).
  */
 export function predictExchange(send: Layout, recv: Layout, elementBytes: number, rank: number, net: Interconnect, touchedBytes?: number): number {
+  checkExchangeArguments(send, recv, elementBytes, rank, net, touchedBytes);
   let peers = 0;
   let out = 0;
   let inn = 0;

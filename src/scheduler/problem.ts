@@ -10,7 +10,7 @@ import { loadCostModel } from '../cost/store.js';
 import { detectSystem, System } from '../devices/system.js';
 import { describe, InfeasibleError, InvalidArgumentError } from '../errors.js';
 import { checkInt, checkNumber, checkOptions, checkSignal, suggest } from '../validate.js';
-import { bindWorkload, type BoundWorkload, type WorkloadData } from '../workloads/bind.js';
+import { bindAs, type BoundWorkload, type WorkloadData } from '../workloads/bind.js';
 import { defineWorkload, type Workload } from '../workloads/definition.js';
 import { workload as shippedWorkload } from '../workloads/library.js';
 import { ModelCostSource, type PlanningCosts } from './costs.js';
@@ -195,7 +195,7 @@ export async function prepare(
   } else {
     first = data as WorkloadData;
   }
-  const bound = bindWorkload(workload, first, {
+  const bound = bindAs(fn, workload, first, {
     ...(options.params ? { params: options.params } : {}),
     ...(options.precision ? { precision: options.precision } : {}),
     seed: search.seed,

@@ -9,7 +9,7 @@ import { DenseMatrix, denseElements, type Precision } from '../data/dense.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { denseFeatures } from '../generators/dense.js';
 import { seedToU32 } from '../generators/rng.js';
-import { suggest } from '../validate.js';
+import { checkOptions, suggest } from '../validate.js';
 import { operatorKind } from '../operators/registry.js';
 import type { OpParams } from '../operators/kind.js';
 import { bytesOfSparse } from '../operators/shared.js';
@@ -88,15 +88,14 @@ export interface BoundWorkload {
  * const bound = bindWorkload(workload('gcn'), graph, { params: { hidden: 32 } });
  */
 export function bindWorkload(workload: Workload, data: WorkloadData, options: BindOptions = {}): BoundWorkload {
-  const fn = 'bindWorkload';
+  return bindAs('bindWorkload', workload, data, options);
+}
+
+/** `bindWorkload` on behalf of `fn` (schedule, explore): its errors name the function the caller called. */
+export function bindAs(fn: string, workload: Workload, data: WorkloadData, options: BindOptions = {}): BoundWorkload {
   checkWorkload(fn, workload);
   const def = workload.definition;
-  for (const key of Object.keys(options ?? {})) {
-    if (!['params', 'precision', 'seed'].includes(key)) {
-      const hint = suggest(key, ['params', 'precision', 'seed']);
-      throw new InvalidArgumentError(`${fn}: unknown option ${JSON.stringify(key)}` + (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''));
-    }
-  }
+  checkOptions(fn, options, ['params', 'precision', 'seed']);
   const params: Record<string, number> = { ...(def.params ?? {}) };
   for (const [k, v] of Object.entries(options.params ?? {})) {
     if (!Object.hasOwn(params, k)) {

@@ -80,7 +80,7 @@ describe('option checks', () => {
 describe('inputs', () => {
   it('refuses an empty graph', async () => {
     const empty = new CsrMatrix({ rows: 0, cols: 0, rowPtr: Int32Array.of(0), colIdx: new Int32Array(0) });
-    for (const name of ['spmm', 'bfs', 'gcn']) await refused(schedule(name, empty, base), /^bindWorkload: input \w+ is empty \(0 x 0\)/);
+    for (const name of ['spmm', 'bfs', 'gcn']) await refused(schedule(name, empty, base), /^schedule: input \w+ is empty \(0 x 0\)/);
   });
 
   it('plans a graph with vertices and no edges', async () => {
