@@ -21,6 +21,7 @@ import type {
   RowRange,
   RunOptions,
 } from './device.js';
+import type { SpmmArgs } from '../native/addon.js';
 import { type CheckedBfs, type CheckedMsbfs, type CheckedSpmm, checkRun } from './run-checks.js';
 import type { DeviceTraits } from './traits.js';
 
@@ -130,20 +131,6 @@ export function everyOperator(rest: Pick<DeviceCapabilities, 'memoryBytes' | 'co
 export function entriesIn(a: CsrMatrix, [begin, end]: RowRange): number {
   return a.rowStart(end) - a.rowStart(begin);
 }
-
-/** The positional arguments every native SpMM and SpMV entry point begins with (gpu-sim, cgra-sim, CUDA). */
-export type SpmmArgs = readonly [
-  rows: number,
-  cols: number,
-  rowPtr: RowPtrArray,
-  colIdx: Int32Array,
-  values: ValueArray | null,
-  x: DenseArray,
-  k: number,
-  y: DenseArray,
-  rowBegin: number,
-  rowEnd: number,
-];
 
 /** Marshal `y[range] = a[range] * x` for a native entry point. */
 export function spmmArgs(a: CsrMatrix, x: DenseMatrix, y: DenseMatrix, [begin, end]: RowRange): SpmmArgs {

@@ -31,22 +31,24 @@ export interface NativeGemmInfo {
   readonly reason: string;
 }
 
+/** The positional arguments every native SpMM and SpMV entry point begins with (the CPU's, gpu-sim, cgra-sim, CUDA). */
+export type SpmmArgs = readonly [
+  rows: number,
+  cols: number,
+  rowPtr: RowPtrArray,
+  colIdx: Int32Array,
+  values: ValueArray | null,
+  x: DenseArray,
+  k: number,
+  y: DenseArray,
+  rowBegin: number,
+  rowEnd: number,
+];
+
 /** The addon's exports, positional for cheap marshalling (see native/src/addon.cc). */
 export interface NativeAddon {
   readonly abiVersion: number;
-  spmm(
-    rows: number,
-    cols: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    values: ValueArray | null,
-    x: DenseArray,
-    k: number,
-    y: DenseArray,
-    rowBegin: number,
-    rowEnd: number,
-    inline?: InlineMode,
-  ): Promise<NativeTimed>;
+  spmm(...args: [...SpmmArgs, inline?: InlineMode]): Promise<NativeTimed>;
   /** spmm with k = 1 whose errors name spmv. */
   spmv: NativeAddon['spmm'];
   bfs(

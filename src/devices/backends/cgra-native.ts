@@ -4,7 +4,7 @@
 import type { RowPtrArray, ValueArray } from '../../data/csr.js';
 import type { DenseArray } from '../../data/dense.js';
 import { NativeError } from '../../errors.js';
-import { nativeAddon } from '../../native/addon.js';
+import { nativeAddon, type SpmmArgs } from '../../native/addon.js';
 
 /** The device spec's values by parameter name, as the simulator reads them. */
 export type CgraParams = Readonly<Record<string, number>>;
@@ -39,22 +39,8 @@ export interface CgraCounters {
 }
 
 export interface CgraAddon {
-  cgraSpmm(
-    rows: number,
-    cols: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    values: ValueArray | null,
-    x: DenseArray,
-    k: number,
-    y: DenseArray,
-    rowBegin: number,
-    rowEnd: number,
-    params: CgraParams,
-    inline?: boolean,
-    /** False: the result alone, accumulated as the simulation does; the counters come back zero. @default true */
-    timing?: boolean,
-  ): Promise<CgraCounters>;
+  /** `timing` false: the result alone, accumulated as the simulation does; the counters come back zero (default true). */
+  cgraSpmm(...args: [...SpmmArgs, params: CgraParams, inline?: boolean, timing?: boolean]): Promise<CgraCounters>;
   /** cgraSpmm whose errors name cgraSpmv. */
   cgraSpmv: CgraAddon['cgraSpmm'];
   /**

@@ -3,7 +3,7 @@
 
 import type { RowPtrArray, ValueArray } from '../../data/csr.js';
 import type { DenseArray } from '../../data/dense.js';
-import { nativeAddon } from '../../native/addon.js';
+import { nativeAddon, type SpmmArgs } from '../../native/addon.js';
 
 /** What the addon reports about CUDA on this machine (native/src/cuda/gpu.h, `Probe`). */
 export interface CudaProbe {
@@ -74,19 +74,7 @@ export interface CudaBlasProbe {
 export interface CudaAddon {
   gpuProbe(): CudaProbe;
   gpuBlasProbe(): CudaBlasProbe;
-  gpuSpmm(
-    rows: number,
-    cols: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    values: ValueArray | null,
-    x: DenseArray,
-    k: number,
-    y: DenseArray,
-    rowBegin: number,
-    rowEnd: number,
-    strategy: number,
-  ): Promise<CudaRun & { readonly strategy: number; readonly group: number }>;
+  gpuSpmm(...args: [...SpmmArgs, strategy: number]): Promise<CudaRun & { readonly strategy: number; readonly group: number }>;
   gpuSpmv: CudaAddon['gpuSpmm'];
   gpuBfs(
     n: number,

@@ -5,7 +5,7 @@
 import type { RowPtrArray, ValueArray } from '../../data/csr.js';
 import { denseElements, type DenseArray } from '../../data/dense.js';
 import { callNative } from '../../kernels/native-call.js';
-import { INLINE_WORK, inlineMode, nativeAddon } from '../../native/addon.js';
+import { INLINE_WORK, inlineMode, nativeAddon, type SpmmArgs } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
 import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, SpmmFigures, searchComplete, spmmArgs } from '../backend-device.js';
 import type { Device, DeviceCapabilities, DevicePower, DeviceSpec } from '../device.js';
@@ -42,20 +42,7 @@ interface GpuSimGraphRun extends GpuSimRun {
 
 /** The simulator's exports (native/src/sim/gpu_binding.cc), positional like the CPU kernels. */
 interface GpuSimAddon {
-  gpuSimSpmm(
-    rows: number,
-    cols: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    values: ValueArray | null,
-    x: DenseArray,
-    k: number,
-    y: DenseArray,
-    rowBegin: number,
-    rowEnd: number,
-    params: Readonly<Record<string, number>>,
-    inline?: boolean,
-  ): Promise<GpuSimSpmmRun>;
+  gpuSimSpmm(...args: [...SpmmArgs, params: Readonly<Record<string, number>>, inline?: boolean]): Promise<GpuSimSpmmRun>;
   gpuSimSpmv: GpuSimAddon['gpuSimSpmm'];
   /**
    * `startLevel` -1 (default) searches from `source`; L >= 0 resumes from the depths already in
