@@ -45,40 +45,31 @@ export type SpmmArgs = readonly [
   rowEnd: number,
 ];
 
+/** The positional arguments every native graph search begins with: the graph and its in-edges (for bottom-up steps). */
+export type GraphArgs = readonly [n: number, rowPtr: RowPtrArray, colIdx: Int32Array, inRowPtr: RowPtrArray, inColIdx: Int32Array];
+
 /** The addon's exports, positional for cheap marshalling (see native/src/addon.cc). */
 export interface NativeAddon {
   readonly abiVersion: number;
   spmm(...args: [...SpmmArgs, inline?: InlineMode]): Promise<NativeTimed>;
   /** spmm with k = 1 whose errors name spmv. */
   spmv: NativeAddon['spmm'];
+  /** `startLevel`: -1 (the default) for a fresh search; else resume the search held in `depth` at this level. `maxLevels`: stop after this many levels; 0 (the default) for none. */
   bfs(
-    n: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    inRowPtr: RowPtrArray,
-    inColIdx: Int32Array,
-    source: number,
-    depth: Int32Array,
-    parent: Int32Array | null,
-    direction: 0 | 1 | 2,
-    alpha: number,
-    beta: number,
-    inline?: InlineMode,
-    /** -1 (the default) for a fresh search; else resume the search held in `depth` at this level. */
-    startLevel?: number,
-    /** Stop after this many levels; 0 (the default) for none. */
-    maxLevels?: number,
+    ...args: [
+      ...GraphArgs,
+      source: number,
+      depth: Int32Array,
+      parent: Int32Array | null,
+      direction: 0 | 1 | 2,
+      alpha: number,
+      beta: number,
+      inline?: InlineMode,
+      startLevel?: number,
+      maxLevels?: number,
+    ]
   ): Promise<NativeBfsStats>;
-  msbfs(
-    n: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    inRowPtr: RowPtrArray,
-    inColIdx: Int32Array,
-    sources: Int32Array,
-    depths: Int32Array,
-    inline?: InlineMode,
-  ): Promise<NativeTimed & { readonly edgesExamined: number }>;
+  msbfs(...args: [...GraphArgs, sources: Int32Array, depths: Int32Array, inline?: InlineMode]): Promise<NativeTimed & { readonly edgesExamined: number }>;
   /** y = x[rowBegin:rowEnd, :] * w, x m x k, w k x n (native/src/kernels/dense_binding.cc). */
   gemm(
     m: number,

@@ -3,7 +3,7 @@
 
 import type { RowPtrArray, ValueArray } from '../../data/csr.js';
 import type { DenseArray } from '../../data/dense.js';
-import { nativeAddon, type SpmmArgs } from '../../native/addon.js';
+import { type GraphArgs, nativeAddon, type SpmmArgs } from '../../native/addon.js';
 
 /** What the addon reports about CUDA on this machine (native/src/cuda/gpu.h, `Probe`). */
 export interface CudaProbe {
@@ -77,29 +77,10 @@ export interface CudaAddon {
   gpuSpmm(...args: [...SpmmArgs, strategy: number]): Promise<CudaRun & { readonly strategy: number; readonly group: number }>;
   gpuSpmv: CudaAddon['gpuSpmm'];
   gpuBfs(
-    n: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    inRowPtr: RowPtrArray,
-    inColIdx: Int32Array,
-    source: number,
-    depth: Int32Array,
-    direction: 0 | 1 | 2,
-    alpha: number,
-    beta: number,
-    startLevel?: number,
-    maxLevels?: number,
+    ...args: [...GraphArgs, source: number, depth: Int32Array, direction: 0 | 1 | 2, alpha: number, beta: number, startLevel?: number, maxLevels?: number]
   ): Promise<CudaRun & { readonly frontier: Float64Array; readonly bottomUp: Uint8Array; readonly edgesExamined: number }>;
   gpuFetch(buffers: readonly ArrayBufferView[]): Promise<CudaPrefetch>;
-  gpuMsbfs(
-    n: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    inRowPtr: RowPtrArray,
-    inColIdx: Int32Array,
-    sources: Int32Array,
-    depths: Int32Array,
-  ): Promise<CudaRun & { readonly edgesExamined: number }>;
+  gpuMsbfs(...args: [...GraphArgs, sources: Int32Array, depths: Int32Array]): Promise<CudaRun & { readonly edgesExamined: number }>;
   gpuPrefetch(buffers: readonly ArrayBufferView[]): Promise<CudaPrefetch>;
   gpuRelease(buffers: readonly ArrayBufferView[]): number;
   gpuExpectOutputs(buffers: readonly ArrayBufferView[], defer: boolean): void;

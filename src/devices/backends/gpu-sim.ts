@@ -5,7 +5,7 @@
 import type { RowPtrArray, ValueArray } from '../../data/csr.js';
 import { denseElements, type DenseArray } from '../../data/dense.js';
 import { callNative } from '../../kernels/native-call.js';
-import { INLINE_WORK, inlineMode, nativeAddon, type SpmmArgs } from '../../native/addon.js';
+import { type GraphArgs, INLINE_WORK, inlineMode, nativeAddon, type SpmmArgs } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
 import { BackendDevice, entriesIn, everyOperator, type Execution, outputRows, SpmmFigures, searchComplete, spmmArgs } from '../backend-device.js';
 import type { Device, DeviceCapabilities, DevicePower, DeviceSpec } from '../device.js';
@@ -50,28 +50,18 @@ interface GpuSimAddon {
    * levels (0, the default: no limit). `frontier[0]` is the starting frontier's size.
    */
   gpuSimBfs(
-    n: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    inRowPtr: RowPtrArray,
-    inColIdx: Int32Array,
-    source: number,
-    depth: Int32Array,
-    params: Readonly<Record<string, number>>,
-    inline?: boolean,
-    startLevel?: number,
-    maxLevels?: number,
+    ...args: [
+      ...GraphArgs,
+      source: number,
+      depth: Int32Array,
+      params: Readonly<Record<string, number>>,
+      inline?: boolean,
+      startLevel?: number,
+      maxLevels?: number,
+    ]
   ): Promise<GpuSimGraphRun & { readonly frontier: Float64Array }>;
   gpuSimMsbfs(
-    n: number,
-    rowPtr: RowPtrArray,
-    colIdx: Int32Array,
-    inRowPtr: RowPtrArray,
-    inColIdx: Int32Array,
-    sources: Int32Array,
-    depths: Int32Array,
-    params: Readonly<Record<string, number>>,
-    inline?: boolean,
+    ...args: [...GraphArgs, sources: Int32Array, depths: Int32Array, params: Readonly<Record<string, number>>, inline?: boolean]
   ): Promise<GpuSimGraphRun>;
 }
 
