@@ -19,14 +19,19 @@ export function formatMs(ms: number): string {
   return formatSeconds(ms / 1e3);
 }
 
-/** Joules in a readable unit: `formatJoules(0.0093) === '9.30 mJ'`. */
+/**
+ * Joules in a readable unit: `formatJoules(0.0093) === '9.30 mJ'`. Down to nJ, as
+ * {@link formatSeconds} goes down to ns: a CGRA's BFS of a tiny graph read "0.0263 uJ".
+ */
 export function formatJoules(j: number): string {
   if (!Number.isFinite(j)) return String(j);
   j = Number(j.toPrecision(3));
   const a = Math.abs(j);
+  if (a === 0) return '0 J';
   if (a >= 1) return `${j.toPrecision(3)} J`;
   if (a >= 1e-3) return `${(j * 1e3).toPrecision(3)} mJ`;
-  return `${(j * 1e6).toPrecision(3)} uJ`;
+  if (a >= 1e-6) return `${(j * 1e6).toPrecision(3)} uJ`;
+  return `${(j * 1e9).toPrecision(3)} nJ`;
 }
 
 /** Bytes with a binary prefix: `formatBytes(32.1e6) === '30.6 MiB'`. */

@@ -1,4 +1,4 @@
-// formatSeconds and formatJoules (src/units.ts): three significant digits in s/ms/us/ns and J/mJ/uJ.
+// formatSeconds and formatJoules (src/units.ts): three significant digits in s/ms/us/ns and J/mJ/uJ (nJ: units-format-nanojoules.test.ts).
 
 import { describe, expect, it } from 'vitest';
 import { formatJoules, formatSeconds } from '../src/units.js';
