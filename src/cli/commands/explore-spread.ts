@@ -64,12 +64,15 @@ export function realDeviceSpreads(plan: Pick<Plan, 'problem'>, history?: Readonl
 
 const pct = (x: number): string => `+-${Math.round(100 * x)}%`;
 
+// Plans made within a minute or two of each other read "over 1 minute", not "over 1 minutes".
+const minutes = (n: number): string => `${n} ${n === 1 ? 'minute' : 'minutes'}`;
+
 const span = (seconds: number): string =>
   seconds >= 2 * 86400
     ? `${Math.round(seconds / 86400)} days`
     : seconds >= 7200
       ? `${Math.round(seconds / 3600)} hours`
-      : `${Math.max(1, Math.round(seconds / 60))} minutes`;
+      : minutes(Math.max(1, Math.round(seconds / 60)));
 
 /** A line per real device for the text report. */
 export function spreadLines(spreads: readonly RealDeviceSpread[]): string[] {
