@@ -27,6 +27,16 @@ export function parseFlags<T extends Options>(
       const hint = suggest(flag.replace(/^-+/, ''), Object.keys(options));
       throw new UsageError(`${command}: unknown option ${flag}${hint ? ` (did you mean --${hint}?)` : ''}; see dype ${command} --help`);
     }
+    // `--deadline -1ms`: parseArgs refuses a value that starts with a dash in three lines of
+    // its own wording; one line naming the flag and the value, and how to pass it, instead.
+    const ambiguous = /Option '(-{1,2}[^']+)' argument is ambiguous/.exec(message);
+    if (ambiguous) {
+      const flag = ambiguous[1]!;
+      const value = argv[argv.indexOf(flag) + 1] ?? '';
+      throw new UsageError(
+        `${command}: ${flag} takes a value, and ${JSON.stringify(value)} after it starts with a dash, so it reads as an option; write ${flag}=${value} to pass it as the value`,
+      );
+    }
     throw new UsageError(`${command}: ${message.replace(/\. To specify.*$/s, '')}`);
   }
 }
