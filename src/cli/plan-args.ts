@@ -139,6 +139,24 @@ export async function schedulePlan(args: PlanArgs, extra: ScheduleOptions): Prom
   }
 }
 
+/**
+ * --exclude names devices of the system, and leaves at least one: `--exclude tpu` was refused by
+ * System.device ("no device "tpu" in system detected"), naming neither the flag nor the devices,
+ * and `--exclude cpu,gpu,cgra` failed with exit code 1 after the input was bound.
+ */
+function checkExclude(command: string, exclude: readonly string[], system: System): void {
+  const names = system.devices.map((d) => d.name);
+  const where = system.name === 'detected' ? 'the detected system' : `system ${system.name}`;
+  for (const name of exclude) {
+    if (!names.includes(name)) {
+      throw new UsageError(`${command}: --exclude names no device of ${where}: ${JSON.stringify(name)} (its devices: ${names.join(', ')})`);
+    }
+  }
+  if (names.every((n) => exclude.includes(n))) {
+    throw new UsageError(`${command}: --exclude ${exclude.join(',')} leaves no device to plan on (the devices of ${where}: ${names.join(', ')})`);
+  }
+}
+
 /** The workload argument: a shipped name, `stream:NAME`, or a path to a JSON definition. */
 export async function resolveWorkloadArg(name: string): Promise<Workload> {
   if (name.endsWith('.json') || name.includes('/')) return loadWorkload(name);
@@ -179,6 +197,7 @@ export async function planArgs(command: string, values: Values, positionals: rea
   const workloadLabel = workload.stream ? `stream:${workload.name}` : workload.name;
   const system = typeof values['system'] === 'string' ? await loadSystem(values['system']) : await detectSystem();
   try {
+    checkExclude(command, exclude, system);
     const model = await loadCostModel(system);
     const options: ScheduleOptions = {
       policy: POLICIES[objective],
