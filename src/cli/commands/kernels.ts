@@ -3,6 +3,7 @@
 
 import type { CsrMatrix } from '../../data/csr.js';
 import { DenseMatrix, type Precision } from '../../data/dense.js';
+import { InvalidArgumentError } from '../../errors.js';
 import { denseFeatures } from '../../generators/index.js';
 import { bfs } from '../../kernels/bfs.js';
 import { msbfs } from '../../kernels/msbfs.js';
@@ -82,6 +83,13 @@ export async function kernelsCommand(argv: readonly string[], write: (s: string)
   const repeat = intFlag('kernels', 'repeats', values['repeats'], 10, 1, 10_000);
   const input = await loadInput('kernels', inputRequest(values));
   const a = input.matrix;
+  // Nothing to time: an empty input printed "0.00 FLOP/s", and one with vertices but no edges
+  // failed in BFS ("bfs: source must be an integer, got undefined").
+  if (a.nnz === 0) {
+    throw new InvalidArgumentError(
+      `kernels: ${input.label} has no stored entries (${formatCount(a.rows)} x ${formatCount(a.cols)}, 0 nonzeros): there is nothing for the kernels to compute`,
+    );
+  }
 
   const x = denseFeatures({ rows: a.cols, cols: k, precision, seed: 1 });
   const out = DenseMatrix.zeros(a.rows, k, precision);
