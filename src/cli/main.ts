@@ -58,6 +58,11 @@ function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+function unknownCommand(command: string): UsageError {
+  const hint = suggest(command, Object.keys(COMMANDS));
+  return new UsageError(`unknown command ${JSON.stringify(command)}${hint ? ` (did you mean ${hint}?)` : ''}; see dype --help`);
+}
+
 export async function main(argv: readonly string[], out: (s: string) => void = (s) => void process.stdout.write(`${s}\n`)): Promise<number> {
   const verbose = argv.includes('--verbose');
   const args = argv.filter((a) => a !== '--verbose');
@@ -65,7 +70,9 @@ export async function main(argv: readonly string[], out: (s: string) => void = (
     const [command, ...rest] = args;
     if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
       const topic = command === 'help' ? rest[0] : undefined;
-      out(topic && COMMANDS[topic] ? COMMANDS[topic].help : HELP);
+      // `dype help explor` printed the general help and exited 0, as if the topic existed.
+      if (topic !== undefined && !COMMANDS[topic]) throw unknownCommand(topic);
+      out(topic ? COMMANDS[topic]!.help : HELP);
       return EXIT_OK;
     }
     if (command === '--version' || command === '-v') {
@@ -73,10 +80,7 @@ export async function main(argv: readonly string[], out: (s: string) => void = (
       return EXIT_OK;
     }
     const entry = COMMANDS[command];
-    if (!entry) {
-      const hint = suggest(command, Object.keys(COMMANDS));
-      throw new UsageError(`unknown command ${JSON.stringify(command)}${hint ? ` (did you mean ${hint}?)` : ''}; see dype --help`);
-    }
+    if (!entry) throw unknownCommand(command);
     await entry.run(rest, out);
     return EXIT_OK;
   } catch (e) {
