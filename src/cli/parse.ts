@@ -10,6 +10,14 @@ export type Options = NonNullable<ParseArgsConfig['options']>;
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 type FlagValue = FlagValues[string];
 
+/**
+ * Library option names that the flags spell differently: a user who knows `schedule(..., {
+ * policy: 'min-time' })` types `--policy` (or `--polcy`), which no flag is close to.
+ */
+const LIBRARY_NAMES: Record<string, { readonly flag: string; readonly note: string }> = {
+  policy: { flag: 'objective', note: "the library's policy 'min-time', 'min-energy' or 'min-edp' is --objective time, energy or edp" },
+};
+
 export function parseFlags<T extends Options>(
   command: string,
   argv: readonly string[],
@@ -24,8 +32,12 @@ export function parseFlags<T extends Options>(
     const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(message);
     if (unknown) {
       const flag = unknown[1]!;
-      const hint = suggest(flag.replace(/^-+/, ''), Object.keys(options));
-      throw new UsageError(`${command}: unknown option ${flag}${hint ? ` (did you mean --${hint}?)` : ''}; see dype ${command} --help`);
+      const name = flag.replace(/^-+/, '');
+      const hint = suggest(name, Object.keys(options));
+      const library = hint === undefined ? suggest(name, Object.keys(LIBRARY_NAMES)) : undefined;
+      const renamed = library !== undefined && LIBRARY_NAMES[library]!.flag in options ? LIBRARY_NAMES[library] : undefined;
+      const advice = hint ? ` (did you mean --${hint}?)` : renamed ? ` (did you mean --${renamed.flag}? ${renamed.note})` : '';
+      throw new UsageError(`${command}: unknown option ${flag}${advice}; see dype ${command} --help`);
     }
     // `--deadline -1ms`: parseArgs refuses a value that starts with a dash in three lines of
     // its own wording; one line naming the flag and the value, and how to pass it, instead.
