@@ -129,7 +129,8 @@ function graphTable(f: GraphFeatures): string {
     ['levels (deepest sample)', formatCount(f.levels)],
     ['levels (mean of samples)', f.meanLevels.toFixed(1)],
     ['diameter estimate', formatCount(f.diameterEstimate)],
-    ['reached', num(f.reached)],
+    // A fraction with no unit read "reached 1": what of the graph a search from a sample reaches.
+    ['reached (mean of samples)', `${(100 * f.reached).toFixed(1)}% of vertices`],
   ];
   const levels = Array.from(f.frontier, (x, l) => [String(l), x.toPrecision(3), f.frontierEdges[l]!.toPrecision(3)]);
   const shown = levels.length > 24 ? [...levels.slice(0, 12), ['...', '', ''], ...levels.slice(-6)] : levels;
