@@ -135,8 +135,8 @@ export async function calibrateCommand(argv: readonly string[], out: (s: string)
   }
 }
 
-/** Fitted host operators: launch, rates, error. */
-function operatorFitTable(fits: readonly OperatorCostFit[]): string {
+/** Fitted host operators: launch, rates (FLOP/s as `dype kernels` and the docs write it), error. */
+export function operatorFitTable(fits: readonly OperatorCostFit[]): string {
   const rate = (perUnit: number, unit: string): string => (perUnit > 0 ? formatRate(1 / perUnit, unit) : '-');
   const table = formatTable(
     ['operator', 'device', 'precision', 'samples', 'launch', 'flops', 'bytes', 'time fit error'],
@@ -146,7 +146,7 @@ function operatorFitTable(fits: readonly OperatorCostFit[]): string {
       f.precision,
       String(f.samples),
       formatSeconds(f.launchSeconds),
-      rate(f.secondsPerFlop, 'flop/s'),
+      rate(f.secondsPerFlop, 'FLOP/s'),
       rate(f.secondsPerByte, 'B/s'),
       pct(f.timeMape),
     ]),
