@@ -9,11 +9,18 @@ export interface OperatorChoices {
 }
 
 /**
- * The short form of a mapping.
+ * The short form of a mapping. `label` is the mapping's own (`p1:cpu 76% + cgra 24%, x1:cpu`):
+ * a plan's chosen split re-balanced after its probe is a choice the exploration's `operators`
+ * do not list, and `dype run pagerank` printed "Plan (min-time): ?; x1 on cpu, ..." from them.
  * @example shortMapping(ops, genome) === 'all gpu' or 'gpu; agg2 on cpu 5% + gpu 95%'
  */
-export function shortMapping(operators: readonly OperatorChoices[], genome: ArrayLike<number>): string {
-  const picks = operators.map((o, i) => o.choices[genome[i]!] ?? '?');
+export function shortMapping(operators: readonly OperatorChoices[], genome: ArrayLike<number>, label?: string): string {
+  const labelled = new Map<string, string>();
+  for (const part of label?.split(', ') ?? []) {
+    const colon = part.indexOf(':');
+    if (colon > 0) labelled.set(part.slice(0, colon), part.slice(colon + 1));
+  }
+  const picks = operators.map((o, i) => o.choices[genome[i]!] ?? labelled.get(o.id) ?? '?');
   const counts = new Map<string, number>();
   for (const p of picks) if (!p.includes('%')) counts.set(p, (counts.get(p) ?? 0) + 1);
   let main: string | undefined;

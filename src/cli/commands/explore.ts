@@ -166,10 +166,10 @@ async function servedPlan(args: PlanArgs, points: number, values: FlagValues): P
 }
 
 function chartInput(args: PlanArgs, plan: Plan, m: Measured | undefined): Omit<Parameters<typeof frontChart>[0], 'width' | 'height'> {
-  const point = (p: Pick<MappingPoint, 'time' | 'energy' | 'genome'>): ChartPoint => ({
+  const point = (p: Pick<MappingPoint, 'time' | 'energy' | 'genome'> & { readonly label?: string }): ChartPoint => ({
     time: p.time,
     energy: p.energy,
-    mapping: shortMapping(plan.operators, p.genome),
+    mapping: shortMapping(plan.operators, p.genome, p.label),
   });
   const baselines = plan.baselines.flatMap((b) =>
     b.feasible && b.genome && b.time !== undefined && b.energy !== undefined ? [{ ...point(b as MappingPoint), name: b.name }] : [],
@@ -185,7 +185,16 @@ function chartInput(args: PlanArgs, plan: Plan, m: Measured | undefined): Omit<P
       ].flatMap(({ p, name }) => {
         const e = measuredOf(m, p.genome);
         return e
-          ? [{ time: e.time, energy: e.energy, mapping: shortMapping(plan.operators, p.genome), name, predictedTime: p.time, predictedEnergy: p.energy }]
+          ? [
+              {
+                time: e.time,
+                energy: e.energy,
+                mapping: shortMapping(plan.operators, p.genome, p.label),
+                name,
+                predictedTime: p.time,
+                predictedEnergy: p.energy,
+              },
+            ]
           : [];
       })
     : undefined;
@@ -211,7 +220,7 @@ function pointJson(plan: Plan, p: MappingPoint | BaselinePoint, m: Measured | un
     memory: p.memory,
     latency: p.latency,
     mapping: p.label,
-    short: p.genome ? shortMapping(plan.operators, p.genome) : undefined,
+    short: p.genome ? shortMapping(plan.operators, p.genome, p.label) : undefined,
     ...(m ? { measured: e ?? null } : {}),
   };
 }
@@ -284,7 +293,7 @@ function printReport(
       p.time !== undefined ? formatSeconds(p.time) : '-',
       p.energy !== undefined ? formatJoules(p.energy) : '-',
       ...(m ? [e ? formatSeconds(e.time) : '-', e ? formatJoules(e.energy) : '-'] : []),
-      p.genome ? shortMapping(plan.operators, p.genome) : '-',
+      p.genome ? shortMapping(plan.operators, p.genome, p.label) : '-',
     ];
   };
   const rows: string[][] = [];

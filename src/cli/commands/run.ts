@@ -254,7 +254,7 @@ function runJson(args: PlanArgs, plan: Plan, result: RunResult, trace: string | 
     units: { time: 's', energy: 'J' },
     plan: {
       mapping: plan.chosen.label,
-      short: shortMapping(plan.operators, plan.chosen.genome),
+      short: shortMapping(plan.operators, plan.chosen.genome, plan.chosen.label),
       predicted: { makespan: plan.predicted.makespan, energy: plan.predicted.energy },
     },
     mapping: result.mapping,
@@ -309,7 +309,7 @@ function printReport(
   out(`System ${describeSystem(plan)}`);
   out(`Cost model: ${modelLine(plan, false)}`);
   out(
-    `Plan (${plan.policy}): ${shortMapping(plan.operators, plan.chosen.genome)}; predicted ${formatSeconds(plan.predicted.makespan)}, ${formatJoules(plan.predicted.energy)}\n`,
+    `Plan (${plan.policy}): ${shortMapping(plan.operators, plan.chosen.genome, plan.chosen.label)}; predicted ${formatSeconds(plan.predicted.makespan)}, ${formatJoules(plan.predicted.energy)}\n`,
   );
   const rows: string[][] = [];
   let last = '';
