@@ -2,6 +2,7 @@
 // find the token: the flag, DYPE_TOKEN, or the default tenant's token file beside the socket.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { IoError } from '../errors.js';
 import { defaultSocketPath, formatAddress, parseAddress, tokenFileFor } from '../service/address.js';
 import { connect, type DypeClient } from '../service/client.js';
 import type { FlagValues, Options } from './parse.js';
@@ -25,6 +26,14 @@ export async function connectFromFlags(command: string, values: FlagValues): Pro
     address = parseAddress(command, raw);
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  // No socket, no server: `dype status` on a machine that runs none asked for a token instead.
+  if (address.kind === 'unix' && !existsSync(address.path)) {
+    throw new IoError(
+      command,
+      address.path,
+      new Error('no dype server listens there (no such socket): start one with `dype serve`, or name one with --server ADDRESS'),
+    );
   }
   let token = typeof values['token'] === 'string' ? values['token'] : process.env['DYPE_TOKEN'];
   if (!token) {
