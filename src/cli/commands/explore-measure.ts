@@ -9,9 +9,14 @@ import { progressReporter } from '../progress.js';
 export const sameGenome = (a: Int32Array | undefined, b: Int32Array | undefined): boolean =>
   a !== undefined && b !== undefined && a.length === b.length && a.every((v, i) => v === b[i]);
 
-/** The mappings --measure executes: the front (chosen included) and every feasible baseline. */
-function measuredGenomes(plan: Plan): Int32Array[] {
+/**
+ * The mappings --measure executes: the front, the chosen plan and every feasible baseline. The
+ * chosen is not always on the front: a split re-balanced after its probe is a mapping of its own,
+ * and its row read "-" under time and energy (executed).
+ */
+export function measuredGenomes(plan: Pick<Plan, 'front' | 'chosen' | 'baselines'>): Int32Array[] {
   const genomes: Int32Array[] = plan.front.map((p) => p.genome);
+  if (!genomes.some((g) => sameGenome(g, plan.chosen.genome))) genomes.push(plan.chosen.genome);
   for (const b of plan.baselines) if (b.feasible && b.genome && !genomes.some((g) => sameGenome(g, b.genome))) genomes.push(b.genome);
   return genomes;
 }

@@ -41,8 +41,8 @@ Output:
   --no-plot            write no chart
   --size WxH           chart size in pixels (default 960x600; a PNG has exactly this size)
   --points N           evaluated mappings drawn, a sample when there are more (default 5000)
-  --measure            execute the front's mappings (and the baselines) and show measured
-                       against predicted; the CPU is timed, simulated devices simulate
+  --measure            execute the front's mappings, the chosen plan and the baselines and show
+                       measured against predicted; the CPU is timed, simulated devices simulate
   --repeats N          timed repetitions of each measured piece, median kept (default 3)
   --json               print one JSON object (schema in docs/cli-json.md)
   -h, --help           show this help
