@@ -49,6 +49,9 @@ export function parseFlags<T extends Options>(
         `${command}: ${flag} takes a value, and ${JSON.stringify(value)} after it starts with a dash, so it reads as an option; write ${flag}=${value} to pass it as the value`,
       );
     }
+    // `dype explore --data` at the end of the line: "Option '--data <value>' argument missing".
+    const missing = /Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
+    if (missing) throw new UsageError(`${command}: ${missing[1]} needs a value; see dype ${command} --help`);
     throw new UsageError(`${command}: ${message.replace(/\. To specify.*$/s, '')}`);
   }
 }
