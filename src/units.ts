@@ -59,6 +59,18 @@ export function formatRate(perSecond: number, unit: string): string {
   return `${v.toPrecision(3)} ${prefixes[i]}${unit}`;
 }
 
+/** A count with thousands separators: `formatCount(30000) === '30,000'`. */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A ratio to three significant digits: `formatRatio(78.3049) === '78.3x'`, `formatRatio(1.1795) === '1.18x'`. */
+export function formatRatio(r: number): string {
+  if (!Number.isFinite(r)) return `${r}x`;
+  const rounded = Number(r.toPrecision(3)); // as formatSeconds: round first, then write
+  return rounded >= 1000 ? `${formatCount(Math.round(r))}x` : `${rounded.toPrecision(3)}x`;
+}
+
 /** A relative change as a signed percentage: `formatChange(0.253) === '+25%'`. */
 export function formatChange(rel: number): string {
   return `${rel > 0 ? '+' : ''}${(rel * 100).toFixed(0)}%`;

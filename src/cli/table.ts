@@ -12,8 +12,4 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-export { formatJoules, formatMs, formatRate, formatSeconds } from '../units.js';
-
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
+export { formatCount, formatJoules, formatMs, formatRate, formatSeconds } from '../units.js';

@@ -6,13 +6,13 @@ import type { CostModel } from '../cost/model.js';
 import type { System } from '../devices/system.js';
 import type { BoundWorkload } from '../workloads/bind.js';
 import type { OperatorEstimate, PlanningCosts } from './costs.js';
-import type { Metrics } from './evaluate.js';
+import type { Evaluator, Metrics } from './evaluate.js';
 import type { PickResult } from './pick.js';
 import type { Refinement } from './refine.js';
 import { type Policy, policyName } from './policy.js';
 import type { Exploration, MappingPoint } from './schedule.js';
 import type { CostTable } from './space.js';
-import { formatJoules, formatSeconds } from '../units.js';
+import { formatCount, formatJoules, formatRatio, formatSeconds } from '../units.js';
 
 export interface FeatureNote {
   readonly input: string;
@@ -50,6 +50,8 @@ export interface ExplainInput {
   readonly exploration: Exploration;
   readonly chosen: MappingPoint;
   readonly predicted: Metrics;
+  /** Prices the whole plan with one operator moved: why a choice other than the operator's fastest device is kept. */
+  readonly evaluator: Evaluator;
   readonly policy: Policy;
   /** How a scalar policy's pick was made, when it was. */
   readonly picked?: PickResult;
@@ -59,10 +61,40 @@ export interface ExplainInput {
   readonly refined?: readonly Refinement[];
 }
 
-const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
+const ratio = (a: number, b: number): string => formatRatio(a / b);
+const plural = (n: number, one: string, many: string): string => `${formatCount(n)} ${n === 1 ? one : many}`;
+const bytesMoved = (m: Metrics): number => m.transfers.reduce((s, t) => s + t.bytes, 0);
+
+/**
+ * What the whole plan gains by `op`'s choice over running it on `device` alone (`other`: the plan
+ * so): an operator is not priced alone, since its choice also decides what is copied and what runs
+ * beside it. Says so where the choice gains nothing (a tie the planner kept).
+ */
+function wholePlanEffect(chosen: Metrics, other: Metrics, device: string): string {
+  if (!other.feasible) return `with it on ${device} alone the plan would break ${other.violations.join('; ')}`;
+  const faster = other.makespan > chosen.makespan * (1 + 1e-9);
+  const frugal = other.energy > chosen.energy * (1 + 1e-9);
+  const figures = `${formatSeconds(chosen.makespan)} / ${formatJoules(chosen.energy)} against ${formatSeconds(other.makespan)} / ${formatJoules(other.energy)} with it on ${device} alone`;
+  const [a, b] = [bytesMoved(chosen), bytesMoved(other)];
+  const copies = Math.abs(a - b) > 0.005 * Math.max(a, b) ? `; copies ${(a / 1e6).toFixed(2)} MB against ${(b / 1e6).toFixed(2)} MB` : '';
+  const verdict =
+    faster && frugal
+      ? 'the whole plan is faster and uses less energy as chosen'
+      : faster
+        ? 'the whole plan is faster as chosen, for more energy'
+        : frugal
+          ? 'the whole plan uses less energy as chosen, for more time'
+          : 'the whole plan gains nothing by it (a tie)';
+  return `${verdict}: ${figures}${copies}`;
+}
+
+/** Whether `chosen` is one of the front's mappings (a mapping made after the search is not). */
+function onFront(exploration: Exploration, chosen: MappingPoint): boolean {
+  return exploration.front.some((p) => p.genome.length === chosen.genome.length && p.genome.every((c, i) => c === chosen.genome[i]));
+}
 
 export function explain(x: ExplainInput): Explanation {
-  const { bound, system, model, costs, table, exploration, chosen, predicted, policy, picked, refined } = x;
+  const { bound, system, model, costs, table, exploration, chosen, predicted, evaluator, policy, picked, refined } = x;
   const summary: string[] = [];
   const features: FeatureNote[] = [];
 
@@ -85,7 +117,7 @@ export function explain(x: ExplainInput): Explanation {
       },
       { input: val.name, name: 'mean column distance', value: f.meanDistance, meaning: 'locality of the gathers from the dense operand' },
     );
-    let line = `${val.name}: ${f.rows} x ${f.cols}, ${f.nnz} nonzeros, rows of ${f.rowLength.mean.toFixed(1)} on average (cv ${f.rowLength.cv.toFixed(2)}, max ${f.rowLength.max})`;
+    let line = `${val.name}: ${formatCount(f.rows)} x ${formatCount(f.cols)}, ${formatCount(f.nnz)} nonzeros, rows of ${f.rowLength.mean.toFixed(1)} on average (cv ${f.rowLength.cv.toFixed(2)}, max ${f.rowLength.max})`;
     if (f.powerLaw.state === 'fitted') line += `, power-law tail alpha ${f.powerLaw.alpha.toFixed(2)}`;
     if (bound.ops.some((o) => (o.kind === 'bfs' || o.kind === 'msbfs') && o.operands[0] === v)) {
       const g = model.graphFeatures(val.pattern);
@@ -117,30 +149,50 @@ export function explain(x: ExplainInput): Explanation {
       .map((d) => costs.whole(op, d))
       .sort((a, b) => a.seconds - b.seconds);
     const fastest = alternatives[0];
+    /** The whole plan with this operator on the fastest device alone instead. */
+    const onFastest = (): string => {
+      const d = system.devices.findIndex((dev) => dev.name === fastest!.device);
+      const alone = table.choices[i]!.findIndex((ch) => ch.parts.length === 1 && ch.parts[0]!.device === d);
+      if (alone < 0) return '';
+      const g = Int32Array.from(chosen.genome);
+      g[i] = alone;
+      return `; ${wholePlanEffect(predicted, evaluator.metrics(g), fastest!.device)}`;
+    };
     let reason: string;
     if (!fastest) reason = 'no single device can run it';
     else if (choice.parts.length > 1) {
       reason =
         seconds <= fastest.seconds
           ? `split ${choice.label}: ${formatSeconds(seconds)} against ${formatSeconds(fastest.seconds)} on ${fastest.device} alone (${ratio(fastest.seconds, seconds)} faster)`
-          : `split ${choice.label}: ${formatSeconds(seconds)}, slower than ${fastest.device} alone (${formatSeconds(fastest.seconds)}) but ${formatJoules(joules)} against ${formatJoules(fastest.joules)}, or leaving ${fastest.device} free for other operators`;
+          : `split ${choice.label}: ${formatSeconds(seconds)} / ${formatJoules(joules)} for the operator, against ${formatSeconds(fastest.seconds)} / ${formatJoules(fastest.joules)} on ${fastest.device} alone${onFastest()}`;
     } else if (choice.label === fastest.device) {
       const next = alternatives[1];
       reason =
         `on ${fastest.device}, the fastest device for it: ${formatSeconds(fastest.seconds)}` +
         (next ? `, next ${next.device} ${formatSeconds(next.seconds)} (${ratio(next.seconds, fastest.seconds)} slower)` : '');
     } else {
-      reason = `${choice.label} at ${formatSeconds(seconds)} / ${formatJoules(joules)} rather than the fastest, ${fastest.device} (${formatSeconds(fastest.seconds)} / ${formatJoules(fastest.joules)}), for the ${policyName(policy)} objective or to avoid moving data`;
+      reason = `${choice.label} at ${formatSeconds(seconds)} / ${formatJoules(joules)} rather than the fastest, ${fastest.device} (${formatSeconds(fastest.seconds)} / ${formatJoules(fastest.joules)})${onFastest()}`;
     }
     return { id: op.id, kind: op.kind, choice: choice.label, seconds, joules, alternatives, reason: `${op.id} (${op.kind}): ${reason}` };
   });
 
   const timeWord = exploration.stream ? 'per input' : '';
   summary.push(
-    `Chosen by ${policyName(policy)}: ${formatSeconds(chosen.time)}${timeWord ? ` ${timeWord}` : ''} and ${formatJoules(chosen.energy)} predicted (modelled), out of ${exploration.front.length} Pareto-optimal mappings among ${exploration.search.evaluated} evaluated (${exploration.search.exhaustive ? 'exhaustively' : exploration.search.strategy}).`,
+    `Chosen by ${policyName(policy)}: ${formatSeconds(chosen.time)}${timeWord ? ` ${timeWord}` : ''} and ${formatJoules(chosen.energy)} predicted (modelled)${onFront(exploration, chosen) ? ', one' : ''} of the ${plural(exploration.front.length, 'Pareto-optimal mapping', 'Pareto-optimal mappings')} the search found among ${formatCount(exploration.search.evaluated)} evaluated (${exploration.search.exhaustive ? 'exhaustively' : exploration.search.strategy})${onFront(exploration, chosen) ? '' : '; the chosen mapping was made after the search (a split re-balanced from its probed parts, or an alternative near the pick priced exactly), so it is not among them'}.`,
   );
+  // Once per split (refinement may re-balance the same split again), saying whether the final pick kept it.
+  const told = new Set<string>();
   for (const r of refined ?? []) {
-    summary.push(`The split of ${r.op} (${r.from}) was probed where it runs and re-balanced from what its parts took (${r.to}) before the final pick.`);
+    if (told.has(`${r.op}|${r.from}|${r.to}`)) continue;
+    told.add(`${r.op}|${r.from}|${r.to}`);
+    const i = bound.ops.findIndex((op) => op.id === r.op);
+    const final = i >= 0 ? table.choices[i]![chosen.genome[i]!]!.label : r.to;
+    summary.push(
+      `The split of ${r.op} (${r.from}) was probed where it runs and re-balanced from what its parts took (${r.to})` +
+        (final === r.to
+          ? ' before the final pick.'
+          : `; the final pick, priced on the whole plan (copies and what runs beside it included), runs it as ${final}.`),
+    );
   }
   if (picked?.simplified) {
     const over = picked.simplified.over;

@@ -4,6 +4,7 @@
 
 import { nextTurn } from '../next-turn.js';
 import { InfeasibleError } from '../errors.js';
+import { formatCount } from '../units.js';
 import { checkInt, checkOptions } from '../validate.js';
 import type { WorkloadData } from '../workloads/bind.js';
 import type { Workload } from '../workloads/definition.js';
@@ -176,6 +177,8 @@ export async function schedule(
     policy: policyName(policy),
     policyRule: policy,
     chosen,
+    // Refinement adds choices (earlier ones keep their indices): list them, or the chosen genome points past the list.
+    operators: planned === problem ? ex.operators : bound.ops.map((op, i) => ({ id: op.id, kind: op.kind, choices: table.choices[i]!.map((c) => c.label) })),
     mapping: portableMapping(bound, system, table.choices, chosen.genome),
     predicted,
     explanation: explain({
@@ -187,6 +190,7 @@ export async function schedule(
       exploration: ex,
       chosen,
       predicted,
+      evaluator: planned.evaluator,
       policy,
       refined,
       probed: planned.prober !== undefined,
@@ -297,7 +301,7 @@ function nearestMiss(problem: PlanningProblem, found: FrontSearch): string {
   let best = -1;
   for (let i = 0; i < result.count; i++) if (best < 0 || result.values[i * m]! < result.values[best * m]!) best = i;
   const why = best >= 0 ? problem.evaluator.metrics(found.genomeAt(best)).violations.join('; ') : 'nothing was evaluated';
-  return `no mapping of ${result.count} evaluated satisfies the constraints; the best by ${problem.objectives[0]} breaks them: ${why}`;
+  return `no mapping of ${formatCount(result.count)} evaluated satisfies the constraints; the best by ${problem.objectives[0]} breaks them: ${why}`;
 }
 
 /** The time of choice `j` of operator `i` run alone: its slowest part. */

@@ -59,7 +59,7 @@ describe('explore with constraints no plan meets', () => {
     expect(r.code).toBe(1);
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.err).toMatch(
-      /^dype: run: no plan satisfies the constraints: .*deadline: [\d.]+ (us|ms) > 1\.00 us \(\+[\d,]+%\); to find plans, relax --deadline [\d.]+(us|ms) or more/,
+      /^dype: run: no mapping of [\d,]+ evaluated satisfies the constraints; .*deadline: [\d.]+ (us|ms) > 1\.00 us \(\+[\d,]+%\); to find plans, relax --deadline [\d.]+(us|ms) or more/,
     );
     expect(r.err).not.toMatch(RAW_FLOAT);
   });

@@ -169,7 +169,7 @@ async function localRun(args: PlanArgs, execution: Execution): Promise<{ plan: P
     if (!(e instanceof InfeasibleError)) throw e;
     // Nothing to run: a failure (exit 1), with what explore would show in one line.
     const x = await infeasible(args, 0);
-    throw new InfeasibleError(`run: no plan satisfies the constraints: ${x.reason}; to find plans, relax ${relaxAdvice(x, args).join('; or ')}`, {
+    throw new InfeasibleError(`run: ${x.reason}; to find plans, relax ${relaxAdvice(x, args).join('; or ')}`, {
       cause: e,
     });
   }
