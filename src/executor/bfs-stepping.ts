@@ -43,7 +43,10 @@ export class BfsStepping {
     const rule = plan.policyRule;
     const timeLed =
       rule === 'min-time' || rule === 'min-edp' || (typeof rule === 'object' && rule !== null && (rule.weights.time ?? 0) > (rule.weights.energy ?? 0));
-    this.devices = enabled && timeLed && plan.constraints.energyBudget === undefined ? resumableBfsDevices(this.system) : [];
+    // Only devices the plan may use: an excluded device is never a step's, and with one device left
+    // stepping has nowhere to go and only pays its calls (a CPU-only BFS of wing: 8.4 ms stepped, 3.8 whole).
+    const allowed = plan.problem.allowed;
+    this.devices = enabled && timeLed && plan.constraints.energyBudget === undefined ? resumableBfsDevices(this.system).filter((d) => allowed.includes(d)) : [];
   }
 
   /** Whether a piece of `op` may be stepped at all (cheap; checked before each piece). */
