@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { symmetrize } from '../data/convert.js';
 import { CsrMatrix } from '../data/csr.js';
-import { FormatError } from '../errors.js';
+import { FormatError, InvalidArgumentError, LimitError } from '../errors.js';
 import { generate, parseGeneratorSpec } from '../generators/index.js';
 import { loadEdgeList, loadMatrixMarket, loadMetis, loadNpz } from '../io/index.js';
 import type { EdgeListDelimiter } from '../io/snap.js';
@@ -162,7 +162,15 @@ function generated(command: string, spec: string | undefined): { matrix: CsrMatr
   }
   const named = spec !== undefined ? all[spec] : undefined;
   const text = named?.spec ?? spec ?? DEFAULT_GENERATOR;
-  return { matrix: generate(parseGeneratorSpec(text)), label: spec !== undefined && named ? `${spec} (${text})` : text };
+  let matrix: CsrMatrix;
+  try {
+    matrix = generate(parseGeneratorSpec(text));
+  } catch (e) {
+    // A value the generator refuses (a bad parameter, a size past its limits) is a bad flag value.
+    if (!(e instanceof InvalidArgumentError || e instanceof LimitError)) throw e;
+    throw new UsageError(`${command}: --generate ${JSON.stringify(text)}: ${e.message}`, { cause: e });
+  }
+  return { matrix, label: spec !== undefined && named ? `${spec} (${text})` : text };
 }
 
 /** --undirected (where the loader did not do it) and --pattern, on a loaded matrix. */

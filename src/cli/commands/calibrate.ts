@@ -33,7 +33,7 @@ the spec gives none) and its time fitted as launch + a * flops + b * bytes over 
 terms. Plans without probes then price it by that fit on the CPU instead of the roofline.
 
 Options:
-  --quick         fewer, smaller inputs and repeats (about a minute on 2 cores)
+  --quick         fewer, smaller inputs and repeats (about 20 s on 2 cores)
   --op NAME       calibrate the user-defined operator NAME (with --module)
   --module FILE   the module that defines it
   --system FILE   calibrate the devices of this system file instead of the detected ones

@@ -16,13 +16,13 @@ Show the system dype schedules on: each device (real or simulated, memory, power
 the links between device memories, and the backends that cannot run on this machine and why.
 
 Options:
-  --system FILE   a system description (JSON, see docs/system.md) instead of the detected one
-  --params        also list every device parameter with its unit and source
-  --json          print one JSON object (schema in docs/cli-json.md)
-  --server ADDR   show the system of a dype server (dype serve): a socket path, unix:PATH or
-                  HOST:PORT on loopback
-  --token TOKEN   its tenant token (default $DYPE_TOKEN, else the token file beside its socket)
-  -h, --help      show this help
+  --system FILE     a system description (JSON, see docs/system.md) instead of the detected one
+  --params          also list every device parameter with its unit and source
+  --json            print one JSON object (schema in docs/cli-json.md)
+  --server ADDRESS  show the system of a dype server (dype serve): a socket path, unix:PATH or
+                    HOST:PORT on loopback
+  --token TOKEN     its tenant token (default $DYPE_TOKEN, else the token file beside its socket)
+  -h, --help        show this help
 
 Simulated devices (cgra-sim, gpu-sim) compute true results but report simulated time and
 energy; the CPU reports measured time and energy read from RAPL, or modelled where RAPL is
