@@ -350,6 +350,8 @@ function printReport(
   out(
     `Makespan ${formatSeconds(result.makespan)} ${how}, against ${formatSeconds(plan.predicted.makespan)} predicted; energy ${formatJoules(result.energy)} against ${formatJoules(plan.predicted.energy)}.`,
   );
+  const overhead = executorTimeNote(result);
+  if (overhead) out(overhead);
   out(
     `Observed: ${sourcesNote(result)}; ${Math.round(result.measuredShare * 100)}% of piece time measured. Copies between memories are modelled from the links. Host wall time ${formatSeconds(result.wallSeconds)}.`,
   );
@@ -361,4 +363,17 @@ function printReport(
   if (trace !== undefined) out(`\nTrace: ${trace} (open in https://ui.perfetto.dev or chrome://tracing)`);
   if (plot !== undefined)
     out(`${trace !== undefined ? '' : '\n'}Chart: ${plot} (the timeline per device and link, predicted beneath observed, re-plans marked)`);
+}
+
+/**
+ * Where a makespan read off the host clock exceeds the pieces' own observed costs composed as
+ * planned: the executor's work around them (calls, output memory, level-by-level decisions),
+ * which no prediction covers. Undefined where it is under a tenth.
+ */
+export function executorTimeNote(result: Pick<RunResult, 'makespan' | 'makespanSource' | 'composedMakespan'>): string | undefined {
+  if (result.makespanSource !== 'measured' || !(result.makespan > 1.1 * result.composedMakespan)) return undefined;
+  return (
+    `Of that makespan, ${formatSeconds(result.composedMakespan)} is the pieces' own time (their observed costs composed as planned); ` +
+    `the other ${formatSeconds(result.makespan - result.composedMakespan)} went to the executor's work around them (calls, output memory, level-by-level decisions), which the prediction does not include.`
+  );
 }
