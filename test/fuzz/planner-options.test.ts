@@ -7,6 +7,7 @@
 import { describe } from 'vitest';
 import { runPlan } from '../../src/executor/run.js';
 import { runStream } from '../../src/executor/stream.js';
+import { PREPARE_KEYS } from '../../src/scheduler/problem.js';
 import { explore, schedule } from '../../src/scheduler/schedule.js';
 import { smallGraph, specModel, twoDeviceSystem } from '../scheduler/schedule-fixtures.js';
 import { attemptAsync, fuzzAsync } from './harness.js';
@@ -16,24 +17,8 @@ const system = twoDeviceSystem();
 const model = specModel(system);
 const graph = smallGraph();
 const plan = await schedule('spmm', graph, { system, model, probe: false });
-const PLANNING = [
-  'objectives',
-  'deadline',
-  'energyBudget',
-  'exclude',
-  'backlog',
-  'search',
-  'seed',
-  'params',
-  'precision',
-  'signal',
-  'splits',
-  'maxSplit',
-  'splitRatios',
-  'probe',
-  'staticMapping',
-  'maxPoints',
-];
+/** What planning takes, but the fixture's system and model (kept underneath) and the search sizes left out above. */
+const PLANNING = [...PREPARE_KEYS.filter((k) => !['system', 'model', 'budget', 'exhaustiveLimit'].includes(k)), 'staticMapping', 'maxPoints'];
 /** The options with the fixture's system and model underneath, where they are an object. */
 const onFixture = (o: unknown): unknown => (o !== null && typeof o === 'object' && !Array.isArray(o) ? { system, model, ...o } : o);
 
