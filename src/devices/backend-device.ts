@@ -4,8 +4,8 @@
 // capabilities, power and traits, and its kernels for each operator family.
 
 import type { KeepOutputs } from './kept-outputs.js';
-import type { CsrMatrix, RowPtrArray, ValueArray } from '../data/csr.js';
-import { type DenseArray, DenseMatrix, denseElements } from '../data/dense.js';
+import type { CsrMatrix } from '../data/csr.js';
+import { DenseMatrix, denseElements } from '../data/dense.js';
 import type {
   Device,
   DeviceCapabilities,

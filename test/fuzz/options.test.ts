@@ -3,10 +3,9 @@
 // (wrong types, negative, huge, non-finite, wrongly shaped arrays). It must run or refuse with a
 // typed error naming itself; an unknown name is always refused, with a did-you-mean when close.
 
-import { describe, expect } from 'vitest';
+import { describe } from 'vitest';
 import { cooToCsr } from '../../src/data/coo.js';
 import { symmetrize } from '../../src/data/convert.js';
-import { DenseMatrix } from '../../src/data/dense.js';
 import { OnlineCorrection } from '../../src/cost/online-correction.js';
 import { graphFeatures, matrixFeatures } from '../../src/cost/features.js';
 import { bandedMatrix, denseFeatures, erdosRenyiGraph, gridGraph, kroneckerGraph } from '../../src/generators/index.js';

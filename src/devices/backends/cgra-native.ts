@@ -1,8 +1,7 @@
 // The CGRA simulator's native exports (native/src/sim/cgra_binding.cc), declared here rather than
 // in src/native/addon.ts so the simulator stays one self-contained backend.
 
-import type { RowPtrArray, ValueArray } from '../../data/csr.js';
-import type { DenseArray } from '../../data/dense.js';
+import type { RowPtrArray } from '../../data/csr.js';
 import { NativeError } from '../../errors.js';
 import { nativeAddon, type SpmmArgs } from '../../native/addon.js';
 

@@ -1,8 +1,6 @@
 // The CUDA part of the native addon as TypeScript sees it (native/src/cuda/gpu_binding.cc and
 // the dense bindings): what the probe and each call report, and the entry points' signatures.
 
-import type { RowPtrArray, ValueArray } from '../../data/csr.js';
-import type { DenseArray } from '../../data/dense.js';
 import { type GraphArgs, nativeAddon, type SpmmArgs } from '../../native/addon.js';
 
 /** What the addon reports about CUDA on this machine (native/src/cuda/gpu.h, `Probe`). */

@@ -2,8 +2,7 @@
 // computed on the CPU; time and energy are modelled from the actual data (row lengths, column
 // indices, BFS frontiers) by the native simulator in native/src/sim/gpu_*.cc.
 
-import type { RowPtrArray, ValueArray } from '../../data/csr.js';
-import { denseElements, type DenseArray } from '../../data/dense.js';
+import { denseElements } from '../../data/dense.js';
 import { callNative } from '../../kernels/native-call.js';
 import { type GraphArgs, INLINE_WORK, inlineMode, nativeAddon, type SpmmArgs } from '../../native/addon.js';
 import type { BackendDefinition } from '../backend.js';
