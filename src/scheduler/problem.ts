@@ -207,7 +207,15 @@ export async function prepare(
   if (model.system !== system) throw new InvalidArgumentError(`${fn}: the model was built for system ${model.system.name}, not ${system.name}`);
   const exclude = options.exclude ?? [];
   if (!Array.isArray(exclude)) throw new InvalidArgumentError(`${fn}: exclude must be an array of device names, got ${describe(exclude)}`);
-  for (const name of exclude) system.device(name); // throws with a suggestion for an unknown name
+  for (const name of exclude) {
+    if (system.devices.some((d) => d.name === name)) continue;
+    const names = system.devices.map((d) => d.name);
+    const hint = suggest(String(name), names);
+    throw new InvalidArgumentError(
+      `${fn}: exclude names no device of system ${system.name}: ${describe(name)}` +
+        (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (devices: ${names.join(', ')})`),
+    );
+  }
   if (options.backlog !== undefined) constraints = { ...constraints, backlog: checkBacklog(fn, options.backlog, system) };
   const allowed = system.devices.flatMap((d, i) => (exclude.includes(d.name) ? [] : [i]));
   if (allowed.length === 0) throw new InfeasibleError(`${fn}: every device is excluded (${exclude.join(', ')})`);
