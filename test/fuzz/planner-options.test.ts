@@ -4,7 +4,7 @@
 // run, or refuse with a typed error naming itself. (`budget` and `exhaustiveLimit` are left out:
 // their largest valid values ask for searches of hours, which is what they mean.)
 
-import { describe } from 'vitest';
+import { describe, expect } from 'vitest';
 import { runPlan } from '../../src/executor/run.js';
 import { runStream } from '../../src/executor/stream.js';
 import { PREPARE_KEYS } from '../../src/scheduler/problem.js';
@@ -41,9 +41,21 @@ describe('options of the planner and the executor', () => {
   for (const t of TARGETS) {
     fuzzAsync(`${t.fn} options: plan or run, or a typed refusal naming ${t.fn}`, optionsFor(t.names), 40, async (c) => {
       const { options, unknownName } = build(t.names, c);
-      const got = await attemptAsync(t.fn, () => t.call(options));
+      // An already-aborted signal stops planning and runs with its own reason, as fetch does
+      // (test/executor/cancellation.test.ts): that is the one refusal that is not a DypeError.
+      const signal = options !== null && typeof options === 'object' ? (options as { signal?: unknown }).signal : undefined;
+      const aborted = signal instanceof AbortSignal && signal.aborted;
+      const stopped = Symbol('stopped by the signal');
+      const got = await attemptAsync(t.fn, () =>
+        t.call(options).catch((e: unknown) => {
+          if (aborted && e === signal.reason) return stopped;
+          throw e;
+        }),
+      );
       checkRefusal(t.fn, unknownName, got as never);
-      return got.ok ? 'result' : 'refused';
+      // Nothing plans or runs under a signal aborted before the call.
+      if (aborted) expect(got.ok && got.value !== stopped, `${t.fn} ran under an aborted signal`).toBe(false);
+      return got.ok && got.value !== stopped ? 'result' : 'refused';
     });
   }
 });
