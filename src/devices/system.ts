@@ -105,14 +105,14 @@ export class System {
   device(name: string): Device {
     const d = this.devices.find((x) => x.name === name);
     if (d) return d;
-    const hint = suggest(
-      String(name),
-      this.devices.map((x) => x.name),
-    );
-    throw new InvalidArgumentError(
-      `System.device: no device ${describe(name)} in system ${this.name}` +
-        (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (devices: ${this.devices.map((x) => x.name).join(', ')})`),
-    );
+    throw new InvalidArgumentError(`System.device: no device ${describe(name)} in system ${this.name}${this.nameHint(name)}`);
+  }
+
+  /** What to say after an unknown device name: the closest name, else the devices there are. */
+  nameHint(name: unknown): string {
+    const names = this.devices.map((x) => x.name);
+    const hint = suggest(String(name), names);
+    return hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (devices: ${names.join(', ')})`;
   }
 
   /** The links a copy from `from` to `to` crosses: none within a space, the direct link, else through the host. */

@@ -124,7 +124,7 @@ const KEYS = [
 ] as const;
 
 /** @throws {InvalidArgumentError} where `plan` is not a plan `schedule()` made. */
-export function checkPlan(fn: string, plan: unknown): asserts plan is Plan {
+function checkPlan(fn: string, plan: unknown): asserts plan is Plan {
   const p = plan as Partial<Plan> | null;
   if (p === null || typeof p !== 'object' || !p.problem?.bound || !p.chosen || !p.constraints)
     throw new InvalidArgumentError(`${fn}: plan must come from schedule(), got ${describe(plan)}`);

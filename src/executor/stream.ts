@@ -7,9 +7,9 @@
 import type { CsrMatrix } from '../data/csr.js';
 import { describe, InvalidArgumentError } from '../errors.js';
 import { schedule, type Plan } from '../scheduler/schedule.js';
-import { checkOptions, checkSignal } from '../validate.js';
+import { checkOptions } from '../validate.js';
 import type { WorkloadData } from '../workloads/bind.js';
-import { checkPlan, checkRunOptions } from './options.js';
+import { checkRunOptions } from './options.js';
 import { runPlan, type RunPlanOptions, type RunResult } from './run.js';
 
 export interface RunStreamOptions extends RunPlanOptions {
@@ -85,15 +85,13 @@ function movement(a: Record<string, number>, b: Record<string, number>): { name:
 export async function runStream(plan: Plan, inputs: readonly WorkloadData[], options: RunStreamOptions = {}): Promise<StreamResult> {
   const fn = 'runStream';
   checkOptions(fn, options, KEYS as unknown as (keyof RunStreamOptions & string)[]);
-  checkPlan(fn, plan);
-  checkSignal(fn, 'signal', options.signal);
+  const { featureThreshold: _, ...runOptions } = options;
+  // runPlan's checks (the plan, the signal, every run option), named as runStream's, not as the runPlan inside.
+  checkRunOptions(fn, plan, runOptions);
   if (!Array.isArray(inputs) || inputs.length === 0) throw new InvalidArgumentError(`${fn}: inputs must be a non-empty array, got ${describe(inputs)}`);
   const threshold = options.featureThreshold ?? 0.5;
   if (threshold !== false && !(typeof threshold === 'number' && threshold > 0))
     throw new InvalidArgumentError(`${fn}: featureThreshold must be a number > 0 or false, got ${describe(threshold)}`);
-  const { featureThreshold: _, ...runOptions } = options;
-  // Checked here too, so a bad run option is named as runStream's, not as the runPlan inside.
-  checkRunOptions(fn, plan, runOptions);
   // The deadline and energy budget hold for every input; a backlog was the machine's state when
   // the first input was planned, not a constraint of the later ones.
   const { backlog: _backlog, ...constraints } = plan.constraints;

@@ -177,8 +177,9 @@ export function explain(x: ExplainInput): Explanation {
   });
 
   const timeWord = exploration.stream ? 'per input' : '';
+  const found = onFront(exploration, chosen);
   summary.push(
-    `Chosen by ${policyName(policy)}: ${formatSeconds(chosen.time)}${timeWord ? ` ${timeWord}` : ''} and ${formatJoules(chosen.energy)} predicted (modelled)${onFront(exploration, chosen) ? ', one' : ''} of the ${plural(exploration.front.length, 'Pareto-optimal mapping', 'Pareto-optimal mappings')} the search found among ${formatCount(exploration.search.evaluated)} evaluated (${exploration.search.exhaustive ? 'exhaustively' : exploration.search.strategy})${onFront(exploration, chosen) ? '' : '; the chosen mapping was made after the search (a split re-balanced from its probed parts, or an alternative near the pick priced exactly), so it is not among them'}.`,
+    `Chosen by ${policyName(policy)}: ${formatSeconds(chosen.time)}${timeWord ? ` ${timeWord}` : ''} and ${formatJoules(chosen.energy)} predicted (modelled)${found ? ', one' : ''} of the ${plural(exploration.front.length, 'Pareto-optimal mapping', 'Pareto-optimal mappings')} the search found among ${formatCount(exploration.search.evaluated)} evaluated (${exploration.search.exhaustive ? 'exhaustively' : exploration.search.strategy})${found ? '' : '; the chosen mapping was made after the search (a split re-balanced from its probed parts, or an alternative near the pick priced exactly), so it is not among them'}.`,
   );
   // Once per split (refinement may re-balance the same split again), saying whether the final pick kept it.
   const told = new Set<string>();

@@ -208,13 +208,8 @@ export async function prepare(
   const exclude = options.exclude ?? [];
   if (!Array.isArray(exclude)) throw new InvalidArgumentError(`${fn}: exclude must be an array of device names, got ${describe(exclude)}`);
   for (const name of exclude) {
-    if (system.devices.some((d) => d.name === name)) continue;
-    const names = system.devices.map((d) => d.name);
-    const hint = suggest(String(name), names);
-    throw new InvalidArgumentError(
-      `${fn}: exclude names no device of system ${system.name}: ${describe(name)}` +
-        (hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (devices: ${names.join(', ')})`),
-    );
+    if (!system.devices.some((d) => d.name === name))
+      throw new InvalidArgumentError(`${fn}: exclude names no device of system ${system.name}: ${describe(name)}${system.nameHint(name)}`);
   }
   if (options.backlog !== undefined) constraints = { ...constraints, backlog: checkBacklog(fn, options.backlog, system) };
   const allowed = system.devices.flatMap((d, i) => (exclude.includes(d.name) ? [] : [i]));
