@@ -6,40 +6,12 @@
 // four times (the first probe's warm-up and three timed rounds): a slow spell over that probe.
 
 import { describe, expect, it } from 'vitest';
-import type { Device, DeviceResult } from '../../src/devices/device.js';
+import type { Device } from '../../src/devices/device.js';
 import { buildSystem, System } from '../../src/devices/system.js';
 import { generate } from '../../src/generators/index.js';
 import { schedule } from '../../src/scheduler/schedule.js';
 import { specModel } from './schedule-fixtures.js';
-
-/** `inner` as a real device on host memory, `factor` times slow until it has run a whole operator `slow` times. */
-function slowAtFirst(inner: Device, factor: number, slow: number): Device {
-  let wholeRuns = 0;
-  const device: Device = {
-    name: inner.name,
-    backend: inner.backend,
-    kind: inner.kind,
-    simulated: false,
-    memorySpace: 'host',
-    capabilities: inner.capabilities,
-    power: inner.power,
-    spec: inner.spec,
-    traits: inner.traits,
-    run: (async (
-      op: Parameters<Device['run']>[0],
-      inputs: Parameters<Device['run']>[1],
-      range?: Parameters<Device['run']>[2],
-      options?: Parameters<Device['run']>[3],
-    ) => {
-      const r = (await inner.run(op, inputs, range, options)) as DeviceResult;
-      const f = wholeRuns < slow ? factor : 1;
-      if (!range) wholeRuns++;
-      return { ...r, source: 'measured', seconds: r.seconds * f, joules: r.joules * f };
-    }) as Device['run'],
-    dispose: () => inner.dispose?.() ?? Promise.resolve(),
-  };
-  return device;
-}
+import { slowAtFirst } from './slow-device.js';
 
 describe('verifying a pick against a real device it left out', () => {
   it('runs the real device beside the pick, and picks it back where it is faster', async () => {

@@ -5,14 +5,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { buildSystem } from '../../src/devices/system.js';
-import { runPiece } from '../../src/executor/piece.js';
 import { generate } from '../../src/generators/index.js';
-import { objectiveValue } from '../../src/scheduler/branch-and-bound.js';
-import { Evaluator } from '../../src/scheduler/evaluate.js';
 import type { ProbedCostSource } from '../../src/scheduler/probed-costs.js';
 import { schedule } from '../../src/scheduler/schedule.js';
-import { type CostSource, CostTable } from '../../src/scheduler/space.js';
-import { referenceValues } from '../../src/workloads/reference.js';
+import { exactPrices } from './exact-prices.js';
 import { specModel } from './schedule-fixtures.js';
 import { loadMatrixMarket } from '../../src/io/index.js';
 import { CsrMatrix } from '../../src/data/csr.js';
@@ -53,29 +49,13 @@ describe('verifying a pick against its near alternatives', () => {
 
   async function check(graph: CsrMatrix, workload = 'msbfs', params: Record<string, number> = { sources: 32 }): Promise<void> {
     const plan = await schedule(workload, graph, { system, model: specModel(system), params });
-    const { bound, choices, constraints } = plan.problem;
+    const { choices } = plan.problem;
     const costs = plan.problem.costs as ProbedCostSource;
-    const op = bound.ops[0]!;
-    const values = referenceValues(bound);
-    const operands = op.operands.map((v) => values[v]!);
     const out = new Float64Array(2);
     const predicted = plan.problem.evaluator;
     const near = choices[0]!.flatMap((_, c) => (predicted.evaluate(Int32Array.of(c), out) && out[0]! <= 1.15 * plan.chosen.time ? [c] : []));
     // The pick and every choice within reach priced by what it takes (simulators: exact and deterministic).
-    const executed = new Map<string, { seconds: number; joules: number }>();
-    for (const c of near) {
-      for (const p of choices[0]![c]!.parts) {
-        const key = `${p.device}/${p.begin}/${p.end}`;
-        if (!executed.has(key)) {
-          const r = await runPiece(bound, op, system.devices[p.device]!, operands, p.begin, p.end);
-          executed.set(key, { seconds: r.seconds, joules: r.joules });
-        }
-      }
-    }
-    // Choices out of reach are not run (the table still asks for every part).
-    const truth: CostSource = { cost: (_o, d, b, e) => executed.get(`${d}/${b}/${e}`) ?? { seconds: Infinity, joules: Infinity } };
-    const evaluator = new Evaluator(bound, system, new CostTable(choices, bound.ops, truth), ['time', 'energy'], constraints);
-    const value = (c: number): number => (evaluator.evaluate(Int32Array.of(c), out) ? objectiveValue('min-time', out[0]!, out[1]!) : Infinity);
+    const { value } = await exactPrices(plan, 'min-time', system.devices, near);
     const picked = value(plan.chosen.genome[0]!);
     // The pick's parts were run exactly...
     for (const p of plan.chosen.genome.length ? choices[0]![plan.chosen.genome[0]!]!.parts : []) expect(costs.hasPart(0, p.device, p.begin, p.end)).toBe(true);
