@@ -181,16 +181,22 @@ export function explain(x: ExplainInput): Explanation {
   summary.push(
     `Chosen by ${policyName(policy)}: ${formatSeconds(chosen.time)}${timeWord ? ` ${timeWord}` : ''} and ${formatJoules(chosen.energy)} predicted (modelled)${found ? ', one' : ''} of the ${plural(exploration.front.length, 'Pareto-optimal mapping', 'Pareto-optimal mappings')} the search found among ${formatCount(exploration.search.evaluated)} evaluated (${exploration.search.exhaustive ? 'exhaustively' : exploration.search.strategy})${found ? '' : '; the chosen mapping was made after the search (a split re-balanced from its probed parts, or an alternative near the pick priced exactly), so it is not among them'}.`,
   );
-  // Once per split (refinement may re-balance the same split again), saying whether the final pick kept it.
-  const told = new Set<string>();
+  // Once per operator and re-balanced split (refinement may re-balance the same split again, or
+  // several splits of one operator to the same shares), saying whether the final pick kept it.
+  const byResult = new Map<string, { op: string; to: string; from: string[] }>();
   for (const r of refined ?? []) {
-    if (told.has(`${r.op}|${r.from}|${r.to}`)) continue;
-    told.add(`${r.op}|${r.from}|${r.to}`);
-    const i = bound.ops.findIndex((op) => op.id === r.op);
-    const final = i >= 0 ? table.choices[i]![chosen.genome[i]!]!.label : r.to;
+    const key = `${r.op}|${r.to}`;
+    const group = byResult.get(key) ?? { op: r.op, to: r.to, from: [] };
+    if (!group.from.includes(r.from)) group.from.push(r.from);
+    byResult.set(key, group);
+  }
+  for (const { op: id, to, from } of byResult.values()) {
+    const i = bound.ops.findIndex((op) => op.id === id);
+    const final = i >= 0 ? table.choices[i]![chosen.genome[i]!]!.label : to;
+    const splits = from.length === 1 ? `The split of ${id} (${from[0]}) was` : `The splits of ${id} (${from.join('; ')}) were`;
     summary.push(
-      `The split of ${r.op} (${r.from}) was probed where it runs and re-balanced from what its parts took (${r.to})` +
-        (final === r.to
+      `${splits} probed where ${from.length === 1 ? 'it runs' : 'they run'} and re-balanced from what ${from.length === 1 ? 'its' : 'their'} parts took (${to})` +
+        (final === to
           ? ' before the final pick.'
           : `; the final pick, priced on the whole plan (copies and what runs beside it included), runs it as ${final}.`),
     );

@@ -18,7 +18,7 @@ describe('the explanation summary', () => {
     expect(chosenLine).toContain(`among ${formatCount(plan.search.evaluated)} evaluated`);
     const onFront = plan.front.some((p) => p.genome.every((c, i) => c === plan.chosen.genome[i]));
     expect(chosenLine.includes('so it is not among them')).toBe(!onFront);
-    const refinements = plan.explanation.summary.filter((s) => s.startsWith('The split of'));
+    const refinements = plan.explanation.summary.filter((s) => /^The splits? of/.test(s));
     expect(refinements.length).toBeGreaterThan(0);
     expect(new Set(refinements).size).toBe(refinements.length);
     for (const line of plan.explanation.summary) expect(line).not.toMatch(/\d{4,}(?![\d,])(?! B)/);
