@@ -35,6 +35,13 @@ export const MAX_RETAKES = 3;
 const RETAKE_PAUSE_MS = 1;
 /** A run's unaided jobs may exceed its fewest so far by this share before it is taken again (a search on a mesh runs most of its narrow levels unaided, by a few per cent more or less). */
 const UNAIDED_SLACK = 0.05;
+/**
+ * Runs longer than this are not taken again: a worker's core held for a time slice, or a thread
+ * switched out, moves such a run by a few per cent, which the median of its rounds absorbs,
+ * while retakes had made most of a plan's time. A multi-source BFS of mdual on the CPU (130 ms a
+ * run, its unaided jobs above their fewest in 58% of runs) spent 11.9 of 33 s planning on retakes.
+ */
+export const RETAKE_LONGEST_SECONDS = 0.02;
 
 /**
  * Time several runs together, as the oracle and the probes both do: each run once to warm up
@@ -60,6 +67,9 @@ export async function repeatInRounds<T extends { readonly seconds: number }>(
   } = {},
 ): Promise<T[][]> {
   const fewest = runs.map(() => Infinity);
+  // Each run's shortest take so far (its warm-up included): how long the run is, where a take
+  // the pool ran short of its workers may itself have taken far longer.
+  const shortest = runs.map(() => Infinity);
   /** Run k once, its unaided jobs counted; whether it ran with more of them than its fewest so far. */
   const take = async (k: number): Promise<{ r: T; short: boolean }> => {
     const counted = options.unaided?.(k);
@@ -72,7 +82,8 @@ export async function repeatInRounds<T extends { readonly seconds: number }>(
     }
     const u = counted?.() ?? 0;
     fewest[k] = Math.min(fewest[k]!, u);
-    return { r, short: u > fewest[k]! * (1 + UNAIDED_SLACK) };
+    shortest[k] = Math.min(shortest[k]!, r.seconds);
+    return { r, short: u > fewest[k]! * (1 + UNAIDED_SLACK) && shortest[k]! <= RETAKE_LONGEST_SECONDS };
   };
   for (let k = 0; k < runs.length; k++) {
     options.signal?.throwIfAborted();

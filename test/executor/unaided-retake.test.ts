@@ -32,7 +32,7 @@ describe('repeatInRounds retakes a run the pool ran short of its workers', () =>
 
   it('gives up after MAX_RETAKES and keeps the last take', async () => {
     const short = Array.from({ length: MAX_RETAKES + 2 }, (_, i) => (i === 0 ? 0 : 5));
-    const seconds = Array.from({ length: MAX_RETAKES + 2 }, (_, i) => 0.1 + i);
+    const seconds = Array.from({ length: MAX_RETAKES + 2 }, (_, i) => 0.001 * (i + 1));
     const s = scripted(seconds, short);
     const [samples] = await repeatInRounds([s.run], 1, { unaided: s.counter });
     expect(samples).toHaveLength(1);
