@@ -5,24 +5,13 @@
 
 import { describe, expect, it } from 'vitest';
 import { RETAKE_LONGEST_SECONDS, repeatInRounds } from '../../src/executor/repeats.js';
-
-/** Runs that report `seconds` in order, each take's unaided jobs read from `unaided` in order. */
-function scripted(seconds: number[], unaided: number[]) {
-  let take = 0;
-  const run = async () => ({ seconds: seconds[take - 1] ?? 0.001 });
-  const counter = () => {
-    const u = unaided[take] ?? 0;
-    take++;
-    return () => u;
-  };
-  return { run, counter, takes: () => take };
-}
+import { scriptedRuns } from './scripted-runs.js';
 
 describe('repeatInRounds and long runs', () => {
   it('keeps a long run that the pool ran short of its workers', async () => {
     const long = RETAKE_LONGEST_SECONDS * 5;
     // Warm-up clean, then every take with more unaided jobs than the fewest.
-    const s = scripted([long, long, long, long], [0, 4, 4, 4]);
+    const s = scriptedRuns([long, long, long, long], [0, 4, 4, 4], 0.001);
     const [samples] = await repeatInRounds([s.run], 3, { unaided: s.counter });
     expect(samples).toHaveLength(3);
     expect(s.takes()).toBe(4);
@@ -30,7 +19,7 @@ describe('repeatInRounds and long runs', () => {
 
   it('still takes again a short run that a stall made long', async () => {
     const short = RETAKE_LONGEST_SECONDS / 10;
-    const s = scripted([short, RETAKE_LONGEST_SECONDS * 50, short, short, short], [0, 3, 0, 0, 0]);
+    const s = scriptedRuns([short, RETAKE_LONGEST_SECONDS * 50, short, short, short], [0, 3, 0, 0, 0], 0.001);
     const [samples] = await repeatInRounds([s.run], 3, { unaided: s.counter });
     expect(samples!.map((r) => r.seconds)).toEqual([short, short, short]);
     expect(s.takes()).toBe(5);

@@ -7,24 +7,12 @@ import { MAX_RETAKES, repeatInRounds } from '../../src/executor/repeats.js';
 import { countUnaided, hostTimingFor } from '../../src/executor/host-timing.js';
 import { nativeAddon } from '../../src/native/addon.js';
 import { cpuAndCgra } from '../support/cpu-and-cgra.js';
-
-/** Runs that report `seconds` in order, each take's unaided jobs read from `unaided` in order. */
-function scripted(seconds: number[], unaided: number[]) {
-  let take = 0;
-  // The counter is asked first (just before each take), so the take under way is `take - 1`.
-  const run = async () => ({ seconds: seconds[take - 1] ?? 0.01 });
-  const counter = () => {
-    const u = unaided[take] ?? 0;
-    take++;
-    return () => u;
-  };
-  return { run, counter, takes: () => take };
-}
+import { scriptedRuns } from './scripted-runs.js';
 
 describe('repeatInRounds retakes a run the pool ran short of its workers', () => {
   it('takes a short run again and keeps the retake', async () => {
     // Warm-up (0 unaided), then: short (1), its retake clean (0), then clean runs.
-    const s = scripted([0.01, 0.9, 0.02, 0.02, 0.02], [0, 1, 0, 0, 0]);
+    const s = scriptedRuns([0.01, 0.9, 0.02, 0.02, 0.02], [0, 1, 0, 0, 0]);
     const [samples] = await repeatInRounds([s.run], 3, { unaided: s.counter });
     expect(samples!.map((r) => r.seconds)).toEqual([0.02, 0.02, 0.02]);
     expect(s.takes()).toBe(5);
@@ -33,7 +21,7 @@ describe('repeatInRounds retakes a run the pool ran short of its workers', () =>
   it('gives up after MAX_RETAKES and keeps the last take', async () => {
     const short = Array.from({ length: MAX_RETAKES + 2 }, (_, i) => (i === 0 ? 0 : 5));
     const seconds = Array.from({ length: MAX_RETAKES + 2 }, (_, i) => 0.001 * (i + 1));
-    const s = scripted(seconds, short);
+    const s = scriptedRuns(seconds, short);
     const [samples] = await repeatInRounds([s.run], 1, { unaided: s.counter });
     expect(samples).toHaveLength(1);
     // The warm-up, the first take and MAX_RETAKES retakes; the last one kept.
@@ -43,7 +31,7 @@ describe('repeatInRounds retakes a run the pool ran short of its workers', () =>
 
   it('judges each run against its own fewest, with a few per cent of slack', async () => {
     // A search whose narrow levels always run unaided (about 100 a run) is not retaken for 103.
-    const s = scripted([0.01, 0.02, 0.02, 0.02], [100, 103, 98, 101]);
+    const s = scriptedRuns([0.01, 0.02, 0.02, 0.02], [100, 103, 98, 101]);
     const [samples] = await repeatInRounds([s.run], 3, { unaided: s.counter });
     expect(samples).toHaveLength(3);
     expect(s.takes()).toBe(4);
