@@ -26,6 +26,7 @@
         "native/src/kernels/spmm.cc",
         "native/src/kernels/bfs.cc",
         "native/src/kernels/msbfs.cc",
+        "native/src/kernels/dist_bfs.cc",
         "native/src/kernels/gemm.cc",
         "native/src/kernels/gemm_builtin.cc",
         "native/src/kernels/elementwise.cc",

@@ -12,9 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 restore=1
-# Also the input scans, the upload hash and the shared-memory regions (native/src/input_scans.cc,
-# content_hash.cc, shared_memory.cc).
-scans=(test/data/first-non-finite.test.ts test/data/csr-check-native.test.ts test/data/off-thread-checks.test.ts test/service/content-hash.test.ts test/service/shared-memory-upload.test.ts test/service/shared-memory-replies.test.ts)
+# Also the input scans, the upload hash, the shared-memory regions and the distributed BFS level
+# steps (native/src/input_scans.cc, content_hash.cc, shared_memory.cc, kernels/dist_bfs.cc).
+scans=(test/distributed/dist-bfs-steps.test.ts test/distributed/dist-bfs-faults.test.ts test/data/first-non-finite.test.ts test/data/csr-check-native.test.ts test/data/off-thread-checks.test.ts test/service/content-hash.test.ts test/service/shared-memory-upload.test.ts test/service/shared-memory-replies.test.ts)
 tests=(test/kernels test/devices test/fuzz/native.test.ts test/fuzz/bfs-resume.test.ts test/hardening test/cli "${scans[@]}")
 while [[ $# -gt 0 ]]; do
   case "$1" in

@@ -254,7 +254,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
                                    {"alignmentPad", AlignmentPad}, {"provisionPages", ProvisionPages},
                                    {"handOver", HandOver}});
   for (napi::ExportFn fn : napi::registered_exports()) fn(env, exports);
-  exports.Set("abiVersion", Napi::Number::New(env, 16));
+  exports.Set("abiVersion", Napi::Number::New(env, 17));
   return exports;
 }
 

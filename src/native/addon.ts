@@ -70,6 +70,38 @@ export interface NativeAddon {
     ]
   ): Promise<NativeBfsStats>;
   msbfs(...args: [...GraphArgs, sources: Int32Array, depths: Int32Array, inline?: InlineMode]): Promise<NativeTimed & { readonly edgesExamined: number }>;
+  /**
+   * One top-down level of a distributed BFS over a rank's rows (native/src/kernels/dist_bfs.cc):
+   * columns below `own` are the rank's vertices, the next `halo` its halo. Reached own vertices
+   * join `next`; halo columns not yet in `haloSent` go to `outbox` as halo positions, once.
+   */
+  distBfsTopDown(
+    own: number,
+    halo: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    depths: Int32Array,
+    frontier: Int32Array,
+    frontierSize: number,
+    haloSent: Uint8Array,
+    level: number,
+    next: Int32Array,
+    outbox: Int32Array,
+    inline?: InlineMode,
+  ): Promise<NativeTimed & { readonly nextSize: number; readonly outSize: number }>;
+  /** One bottom-up level: each unreached own vertex takes the first parent flagged in `inFrontier` (own) or `haloFrontier` (halo). */
+  distBfsBottomUp(
+    own: number,
+    halo: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    depths: Int32Array,
+    inFrontier: Uint8Array,
+    haloFrontier: Uint8Array,
+    level: number,
+    next: Int32Array,
+    inline?: InlineMode,
+  ): Promise<NativeTimed & { readonly nextSize: number }>;
   /** y = x[rowBegin:rowEnd, :] * w, x m x k, w k x n (native/src/kernels/dense_binding.cc). */
   gemm(
     m: number,
@@ -194,7 +226,7 @@ export interface NativeAddon {
   memoryRetention(): { applied: boolean; heapBelowBytes: number; keepFreeBytes: number; reason: string };
 }
 
-const EXPECTED_ABI = 16;
+const EXPECTED_ABI = 17;
 let cached: NativeAddon | undefined;
 
 /** Repository (or installed package) root: this file sits two levels below it in src/ and dist/. */
