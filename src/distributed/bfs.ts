@@ -1,5 +1,7 @@
 // Distributed breadth-first search over a row-partitioned graph, level-synchronous and
-// direction-optimising (Beamer et al., SC 2012) across ranks. Each rank owns its vertices' depths.
+// direction-optimising (Beamer et al., SC 2012) across ranks. Each rank owns its vertices' depths;
+// a level's work over the rank's rows runs natively on its thread pool (native/src/kernels/dist_bfs.cc),
+// the exchanges and the choice of direction here.
 // A top-down level expands the rank's frontier; an edge to a vertex another rank owns is sent to
 // that owner as the vertex's position in the halo segment the two share (4 bytes), at most once
 // per search, since a vertex reached once needs no second message. A bottom-up level lets each
@@ -11,6 +13,7 @@
 
 import { describe, InvalidArgumentError } from '../errors.js';
 import { checkOptions } from '../validate.js';
+import { bottomUpStep, type RankRows, topDownStep } from './bfs-steps.js';
 import type { DistributedCsr } from './halo.js';
 import { type ExchangeSpan, spanOf } from './exchange-timing.js';
 import type { Communicator } from './mpi.js';
@@ -77,8 +80,13 @@ export async function distributedBfs(
   const t0 = performance.now();
   const { local, send, recv, sendRows } = dist;
   const own = dist.localRows;
-  const rp = local.rowPtr as Int32Array;
-  const ci = local.colIdx;
+  if (!(local.rowPtr instanceof Int32Array))
+    throw new InvalidArgumentError(
+      `${fn}: this rank holds ${local.nnz} entries, past the 32-bit row pointers the search takes; spread the graph over more ranks`,
+    );
+  const rp = local.rowPtr;
+  const halo = dist.halo.length;
+  const rank: RankRows = { own: dist.localRows, halo, rowPtr: rp, colIdx: local.colIdx };
   const depths = new Int32Array(own).fill(-1);
   // Two frontier buffers, swapped each level: a fresh one per level was a rank's whole vertex
   // count of new pages (2 MB a level on Kronecker 20 at two ranks) ahead of every exchange.
@@ -93,9 +101,10 @@ export async function distributedBfs(
   // Owner rank of each halo position, and its position in the segment the two ranks share.
   const haloOwner = new Int32Array(dist.halo.length);
   for (let r = 0; r < comm.size; r++) haloOwner.fill(r, recv.displs[r]!, recv.displs[r]! + recv.counts[r]!);
-  const haloSent = new Uint8Array(dist.halo.length);
+  const haloSent = new Uint8Array(halo);
+  const outbox = new Int32Array(halo);
   const inFrontier = new Uint8Array(own);
-  const haloFrontier = new Uint8Array(dist.halo.length);
+  const haloFrontier = new Uint8Array(halo);
   // Frontier bits of the halo, packed per rank pair: rank r's segment takes ceil(count / 8) bytes.
   const bitsOf = (counts: Int32Array) => {
     const c = counts.map((x) => (x + 7) >> 3);
@@ -152,17 +161,7 @@ export async function distributedBfs(
       for (let r = 0; r < comm.size; r++)
         for (let j = 0, base = recv.displs[r]!; j < recv.counts[r]!; j++) haloFrontier[base + j] = (bitsIn[recvBits.displs[r]! + (j >> 3)]! >> (j & 7)) & 1;
       bytesSent = bitsOut.length;
-      for (let v = 0; v < own; v++) {
-        if (depths[v] !== -1) continue;
-        for (let e = rp[v]!; e < rp[v + 1]!; e++) {
-          const c = ci[e]!;
-          if (c < own ? inFrontier[c] === 1 : haloFrontier[c - own] === 1) {
-            depths[v] = level + 1;
-            next[nextSize++] = v;
-            break;
-          }
-        }
-      }
+      nextSize = await bottomUpStep(rank, { depths, inFrontier, haloFrontier, level, next }, unvisitedEdges);
       levels.push({
         direction: 'bottom-up',
         frontier: globalFrontier,
@@ -172,31 +171,18 @@ export async function distributedBfs(
         ...(span ? { exchangeSpan: span } : {}),
       });
     } else {
-      // Expand; remote vertices are sent once per search to their owners, as segment positions.
+      // Expand (natively, on the pool); remote vertices are sent once per search to their owners, as segment positions.
+      const step = await topDownStep(rank, { depths, frontier, frontierSize, haloSent, level, next, outbox }, frontierEdges);
+      nextSize = step.nextSize;
       const outCounts = new Int32Array(comm.size);
-      const outbox: number[] = [];
-      for (let f = 0; f < frontierSize; f++) {
-        const v = frontier[f]!;
-        for (let e = rp[v]!; e < rp[v + 1]!; e++) {
-          const c = ci[e]!;
-          if (c < own) {
-            if (depths[c] === -1) {
-              depths[c] = level + 1;
-              next[nextSize++] = c;
-            }
-          } else if (haloSent[c - own] === 0) {
-            haloSent[c - own] = 1;
-            outbox.push(c - own);
-            outCounts[haloOwner[c - own]!]!++;
-          }
-        }
-      }
+      for (let i = 0; i < step.outSize; i++) outCounts[haloOwner[outbox[i]!]!]!++;
       // Group by owner (halo positions of one owner are one contiguous range, so a counting sort).
       const outDispls = new Int32Array(comm.size);
       for (let r = 1; r < comm.size; r++) outDispls[r] = outDispls[r - 1]! + outCounts[r - 1]!;
       const cursor = outDispls.slice();
-      const out = new Int32Array(outbox.length);
-      for (const h of outbox) {
+      const out = new Int32Array(step.outSize);
+      for (let i = 0; i < step.outSize; i++) {
+        const h = outbox[i]!;
         const r = haloOwner[h]!;
         out[cursor[r]!++] = h - recv.displs[r]!;
       }
