@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CsrMatrix } from '../../src/data/csr.js';
-import { metisAvailable, partitionMetis, partitionRows, partitionStats, type RowPartition } from '../../src/data/partition.js';
+import { partitionRows, partitionStats, type RowPartition } from '../../src/data/partition.js';
 import { distributedBfs, type DistributedBfsOptions } from '../../src/distributed/bfs.js';
 import { gatherVertices } from '../../src/distributed/gather.js';
 import { DistributedCsr } from '../../src/distributed/halo.js';
@@ -15,12 +15,8 @@ import { generate } from '../../src/generators/index.js';
 import { loadMatrixMarket } from '../../src/io/index.js';
 import { bfsReference } from '../../src/kernels/reference.js';
 import { haveDatasets, sharedDatasets } from '../support/datasets.js';
+import { partitioners } from './fixtures/partitioners.js';
 import { loopback } from './loopback.js';
-
-const partitioners: [string, (a: CsrMatrix, p: number) => RowPartition][] = [
-  ['rows', partitionRows],
-  ...(metisAvailable().available ? [['metis', (a: CsrMatrix, p: number) => partitionMetis(a, p)] as [string, (a: CsrMatrix, p: number) => RowPartition]] : []),
-];
 
 async function search(a: CsrMatrix, partition: RowPartition, size: number, source: number, options: DistributedBfsOptions = {}) {
   return Promise.all(

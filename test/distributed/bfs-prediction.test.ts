@@ -6,18 +6,15 @@
 
 import { describe, expect, it } from 'vitest';
 import type { CsrMatrix } from '../../src/data/csr.js';
-import { metisAvailable, partitionMetis, partitionRows, type RowPartition } from '../../src/data/partition.js';
+import { partitionRows } from '../../src/data/partition.js';
 import { distributedBfs } from '../../src/distributed/bfs.js';
 import { predictBfsExchange } from '../../src/distributed/bfs-prediction.js';
 import { DistributedCsr } from '../../src/distributed/halo.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { generate } from '../../src/generators/index.js';
+import { partitioners } from './fixtures/partitioners.js';
 import { loopback } from './loopback.js';
 
-const partitioners: [string, (a: CsrMatrix, p: number) => RowPartition][] = [
-  ['rows', partitionRows],
-  ...(metisAvailable().available ? [['metis', (a: CsrMatrix, p: number) => partitionMetis(a, p)] as [string, (a: CsrMatrix, p: number) => RowPartition]] : []),
-];
 const graphs: [string, () => CsrMatrix][] = [
   ['kronecker 11', () => generate({ kind: 'kronecker', scale: 11, seed: 4 }) as CsrMatrix],
   ['grid 50x40', () => generate({ kind: 'grid', rows: 50, cols: 40, seed: 6 }) as CsrMatrix],
