@@ -23,6 +23,7 @@ import { type ExchangeSpan, splitExchanges } from './exchange-timing.js';
 import { orderBetween } from './row-orders.js';
 import { Lifetimes } from '../executor/lifetimes.js';
 import { distributedBfs } from './bfs.js';
+import { distributedMsbfs } from './msbfs.js';
 import { gatherRows, gatherVertices } from './gather.js';
 import { DistributedCsr } from './halo.js';
 import type { Communicator } from './mpi.js';
@@ -218,22 +219,19 @@ async function runOp(
       spans.push(r.times.exchangeSpan);
       return { value: { at: 'rows', layout: s.dist, data: r.y }, bytes: r.bytesSent, exchange: r.times.exchange, product };
     }
-    case 'bfs':
+    case 'bfs': {
+      const s = x[0]!;
+      if (s.at !== 'sparse') return unsupported(fn, op, s.at);
+      const r = await distributedBfs(comm, s.dist, op.source!);
+      for (const l of r.levels) spans.push(l.exchangeSpan);
+      return { value: { at: 'depths', layout: s.dist, data: [r.depths] }, ...exchanged(r.levels) };
+    }
     case 'msbfs': {
       const s = x[0]!;
       if (s.at !== 'sparse') return unsupported(fn, op, s.at);
-      const sources = op.kind === 'bfs' ? [op.source!] : Array.from(op.sources!);
-      const depths: Int32Array[] = [];
-      let bytes = 0;
-      let exchange = 0;
-      for (const source of sources) {
-        const r = await distributedBfs(comm, s.dist, source);
-        depths.push(r.depths);
-        bytes += r.levels.reduce((t, l) => t + l.bytesSent + l.controlBytes, 0);
-        exchange += r.levels.reduce((t, l) => t + l.exchangeSeconds, 0);
-        for (const l of r.levels) spans.push(l.exchangeSpan);
-      }
-      return { value: { at: 'depths', layout: s.dist, data: depths }, bytes, exchange };
+      const r = await distributedMsbfs(comm, s.dist, Array.from(op.sources!));
+      for (const l of r.levels) spans.push(l.exchangeSpan);
+      return { value: { at: 'depths', layout: s.dist, data: r.depths }, ...exchanged(r.levels) };
     }
     case 'gemm': {
       const a = local(x[0]!);
@@ -275,4 +273,12 @@ async function gathered(comm: Communicator, p: Placed, n: number): Promise<Value
     return out;
   }
   throw new UnsupportedError('runDistributed: a sparse output cannot be gathered yet');
+}
+
+/** A search's bytes sent (vertices or masks, and the counts) and its seconds in exchanges, over its levels. */
+function exchanged(levels: readonly { bytesSent: number; controlBytes: number; exchangeSeconds: number }[]): { bytes: number; exchange: number } {
+  return {
+    bytes: levels.reduce((t, l) => t + l.bytesSent + l.controlBytes, 0),
+    exchange: levels.reduce((t, l) => t + l.exchangeSeconds, 0),
+  };
 }
