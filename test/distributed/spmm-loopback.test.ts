@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CsrMatrix } from '../../src/data/csr.js';
 import { DenseMatrix } from '../../src/data/dense.js';
-import { metisAvailable, partitionMetis, partitionRows, partitionStats, type RowPartition } from '../../src/data/partition.js';
+import { partitionRows, partitionStats, type RowPartition } from '../../src/data/partition.js';
 import { DistributedCsr } from '../../src/distributed/halo.js';
 import { gatherRows } from '../../src/distributed/gather.js';
 import { distributedSpmm, localRowsOf } from '../../src/distributed/spmm.js';
@@ -16,13 +16,8 @@ import { denseFeatures, generate } from '../../src/generators/index.js';
 import { loadMatrixMarket } from '../../src/io/index.js';
 import { firstSpmmMismatch } from '../support/compare.js';
 import { haveDatasets, sharedDatasets } from '../support/datasets.js';
+import { partitioners } from './fixtures/partitioners.js';
 import { loopback } from './loopback.js';
-
-const metis = metisAvailable().available;
-const partitioners: [string, (a: CsrMatrix, p: number) => RowPartition][] = [
-  ['rows', partitionRows],
-  ...(metis ? [['metis', (a: CsrMatrix, p: number) => partitionMetis(a, p)] as [string, (a: CsrMatrix, p: number) => RowPartition]] : []),
-];
 
 /** Run the product on `size` loopback ranks; every rank's gathered Y (they must agree) and the dists. */
 async function runRanks(a: CsrMatrix, x: DenseMatrix, partition: RowPartition, size: number) {
