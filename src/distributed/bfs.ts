@@ -1,7 +1,7 @@
 // Distributed breadth-first search over a row-partitioned graph, level-synchronous and
-// direction-optimising (Beamer et al., SC 2012) across ranks. Each rank owns its vertices' depths;
-// a level's work over the rank's rows runs natively on its thread pool (native/src/kernels/dist_bfs.cc),
-// the exchanges and the choice of direction here.
+// direction-optimising (Beamer et al., SC 2012) across ranks. Each rank owns its vertices' depths.
+// The exchanges and the choice of direction are here; a level's work over the rank's rows is in
+// bfs-steps.ts (natively on the rank's thread pool where the level is wide).
 // A top-down level expands the rank's frontier; an edge to a vertex another rank owns is sent to
 // that owner as the vertex's position in the halo segment the two share (4 bytes), at most once
 // per search, since a vertex reached once needs no second message. A bottom-up level lets each
@@ -80,13 +80,9 @@ export async function distributedBfs(
   const t0 = performance.now();
   const { local, send, recv, sendRows } = dist;
   const own = dist.localRows;
-  if (!(local.rowPtr instanceof Int32Array))
-    throw new InvalidArgumentError(
-      `${fn}: this rank holds ${local.nnz} entries, past the 32-bit row pointers the search takes; spread the graph over more ranks`,
-    );
-  const rp = local.rowPtr;
+  const rp = dist.localRowPtr;
   const halo = dist.halo.length;
-  const rank: RankRows = { own: dist.localRows, halo, rowPtr: rp, colIdx: local.colIdx };
+  const rankRows: RankRows = { own, halo, rowPtr: rp, colIdx: local.colIdx };
   const depths = new Int32Array(own).fill(-1);
   // Two frontier buffers, swapped each level: a fresh one per level was a rank's whole vertex
   // count of new pages (2 MB a level on Kronecker 20 at two ranks) ahead of every exchange.
@@ -161,7 +157,7 @@ export async function distributedBfs(
       for (let r = 0; r < comm.size; r++)
         for (let j = 0, base = recv.displs[r]!; j < recv.counts[r]!; j++) haloFrontier[base + j] = (bitsIn[recvBits.displs[r]! + (j >> 3)]! >> (j & 7)) & 1;
       bytesSent = bitsOut.length;
-      nextSize = await bottomUpStep(rank, { depths, inFrontier, haloFrontier, level, next }, unvisitedEdges);
+      nextSize = await bottomUpStep(rankRows, { depths, inFrontier, haloFrontier, level, next }, unvisitedEdges);
       levels.push({
         direction: 'bottom-up',
         frontier: globalFrontier,
@@ -171,8 +167,8 @@ export async function distributedBfs(
         ...(span ? { exchangeSpan: span } : {}),
       });
     } else {
-      // Expand (natively, on the pool); remote vertices are sent once per search to their owners, as segment positions.
-      const step = await topDownStep(rank, { depths, frontier, frontierSize, haloSent, level, next, outbox }, frontierEdges);
+      // Expand; remote vertices are sent once per search to their owners, as segment positions.
+      const step = await topDownStep(rankRows, { depths, frontier, frontierSize, haloSent, level, next, outbox }, frontierEdges);
       nextSize = step.nextSize;
       const outCounts = new Int32Array(comm.size);
       for (let i = 0; i < step.outSize; i++) outCounts[haloOwner[outbox[i]!]!]!++;

@@ -154,6 +154,11 @@ export class DistributedCsr {
     return this.local.rows;
   }
 
+  /** The local rows' pointers: 32-bit, as `build` makes them (the searches' native steps take no other). */
+  get localRowPtr(): Int32Array {
+    return this.local.rowPtr as Int32Array;
+  }
+
   private readonly spaces = new Map<string, Float32Array | Float64Array>();
   private readonly outboxes = new Map<string, Float32Array | Float64Array>();
 

@@ -59,11 +59,11 @@ export async function distributedMsbfs(comm: Communicator, dist: DistributedCsr,
   const own = dist.localRows;
   const depths = sources.map(() => new Int32Array(own).fill(-1));
   const levels: MsbfsLevel[] = [];
-  const local = new Map<number, number>();
-  dist.rows.forEach((v, i) => local.set(v, i));
+  const localOf = new Map<number, number>();
+  dist.rows.forEach((v, i) => localOf.set(v, i));
   for (let b = 0; b * MSBFS_BATCH < sources.length; b++) {
     const batch = sources.slice(b * MSBFS_BATCH, (b + 1) * MSBFS_BATCH);
-    await searchBatch(comm, dist, batch, local, depths.slice(b * MSBFS_BATCH, (b + 1) * MSBFS_BATCH), b, levels, fn);
+    await searchBatch(comm, dist, batch, localOf, depths.slice(b * MSBFS_BATCH, (b + 1) * MSBFS_BATCH), b, levels, fn);
   }
   return { depths, levels, seconds: (performance.now() - t0) / 1000 };
 }
@@ -72,23 +72,23 @@ async function searchBatch(
   comm: Communicator,
   dist: DistributedCsr,
   batch: readonly number[],
-  local: ReadonlyMap<number, number>,
+  localOf: ReadonlyMap<number, number>,
   depths: Int32Array[],
   batchIndex: number,
   levels: MsbfsLevel[],
   fn: string,
 ): Promise<void> {
-  const { local: rows, send, recv, sendRows } = dist;
+  const { send, recv, sendRows } = dist;
   const own = dist.localRows;
   const halo = dist.halo.length;
-  const rp = rows.rowPtr;
-  const ci = rows.colIdx;
+  const rp = dist.localRowPtr;
+  const ci = dist.local.colIdx;
   const seen = new Uint32Array(own);
   let frontier = new Uint32Array(own);
   let next = new Uint32Array(own);
   let active: number[] = [];
   batch.forEach((s, bit) => {
-    const v = local.get(s);
+    const v = localOf.get(s);
     if (v === undefined) return;
     if (seen[v] === 0) active.push(v);
     seen[v]! |= 1 << bit;
@@ -121,7 +121,7 @@ async function searchBatch(
     };
     for (const v of active) {
       const m = frontier[v]!;
-      for (let e = Number(rp[v]!); e < Number(rp[v + 1]!); e++) {
+      for (let e = rp[v]!; e < rp[v + 1]!; e++) {
         const c = ci[e]!;
         if (c < own) add(c, m);
         else {
