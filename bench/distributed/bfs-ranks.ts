@@ -14,9 +14,8 @@
 //        [--graph kron:16|grid:300x300|email-Enron] [--partitioners rows,metis] [--sources 4] [--direction auto]
 
 import { parseArgs } from 'node:util';
-import { loadGraph } from './graphs.js';
+import { loadGraph, partitionsOf, spreadSources } from './graphs.js';
 import type { CsrMatrix } from '../../src/data/csr.js';
-import { metisAvailable, partitionMetis, partitionRows, type RowPartition } from '../../src/data/partition.js';
 import { splitExchanges } from '../../src/distributed/exchange-timing.js';
 import { distributedBfs } from '../../src/distributed/bfs.js';
 import { predictBfsExchange } from '../../src/distributed/bfs-prediction.js';
@@ -50,15 +49,8 @@ function graph500Bytes(a: CsrMatrix, owner: Int32Array, depths: Int32Array, leve
 }
 
 const a = await loadGraph(args.graph);
-// Sources: non-isolated vertices spread over the ids, the same on every rank.
-const sources: number[] = [];
-for (let i = 0; sources.length < Number(args.sources) && i < a.rows; i++) {
-  const v = Math.floor(((i * 2654435761) >>> 0) % a.rows);
-  if (a.rowLength(v) > 0 && !sources.includes(v)) sources.push(v);
-}
-for (const method of args.partitioners.split(',').filter(Boolean)) {
-  if (method === 'metis' && !metisAvailable().available) continue;
-  const partition: RowPartition = method === 'metis' ? partitionMetis(a, comm.size) : partitionRows(a, comm.size);
+const sources = spreadSources(a, Number(args.sources));
+for (const [method, partition] of partitionsOf(args.partitioners, a, comm.size)) {
   const dist = await DistributedCsr.build(comm, a, partition);
   // Untimed searches first: the level loops are TypeScript, and a cold search ran 4-6x slower than
   // a warm one (in one process, Kronecker 16: 35 ms against 6-9 ms), so the partitioner measured

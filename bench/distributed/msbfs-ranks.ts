@@ -10,7 +10,6 @@
 //        [--graph kron:16|grid:300x300|email-Enron] [--partitioners rows,metis] [--sources 32] [--rounds 5]
 
 import { parseArgs } from 'node:util';
-import { metisAvailable, partitionMetis, partitionRows } from '../../src/data/partition.js';
 import { distributedBfs } from '../../src/distributed/bfs.js';
 import { gatherVertices } from '../../src/distributed/gather.js';
 import { DistributedCsr } from '../../src/distributed/halo.js';
@@ -18,7 +17,7 @@ import { initMpi } from '../../src/distributed/mpi.js';
 import { distributedMsbfs } from '../../src/distributed/msbfs.js';
 import { bfsReference } from '../../src/kernels/reference.js';
 import { median } from '../../src/stats.js';
-import { loadGraph } from './graphs.js';
+import { loadGraph, partitionsOf, spreadSources } from './graphs.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,12 +30,7 @@ const { values: args } = parseArgs({
 });
 const comm = initMpi();
 const a = await loadGraph(args.graph);
-// Sources: non-isolated vertices spread over the ids, the same on every rank.
-const sources: number[] = [];
-for (let i = 0; sources.length < Number(args.sources) && i < a.rows; i++) {
-  const v = Math.floor(((i * 2654435761) >>> 0) % a.rows);
-  if (a.rowLength(v) > 0 && !sources.includes(v)) sources.push(v);
-}
+const sources = spreadSources(a, Number(args.sources));
 
 /** Seconds of `work` on the slowest rank, started together. */
 async function slowest(work: () => Promise<unknown>): Promise<number> {
@@ -48,9 +42,8 @@ async function slowest(work: () => Promise<unknown>): Promise<number> {
   return s[0]!;
 }
 
-for (const method of args.partitioners.split(',').filter(Boolean)) {
-  if (method === 'metis' && !metisAvailable().available) continue;
-  const dist = await DistributedCsr.build(comm, a, method === 'metis' ? partitionMetis(a, comm.size) : partitionRows(a, comm.size));
+for (const [method, partition] of partitionsOf(args.partitioners, a, comm.size)) {
+  const dist = await DistributedCsr.build(comm, a, partition);
   const batch = await distributedMsbfs(comm, dist, sources); // warm, and the record
   let singleRounds = 0;
   const counts = Float64Array.of(0, 0);

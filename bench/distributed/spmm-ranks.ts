@@ -9,10 +9,10 @@
 //        [--graph kron:14|grid:300x300|bcsstk13] [--partitioners rows,metis] [--k 8,32] [--precisions f32,f64] [--rounds 5]
 
 import { parseArgs } from 'node:util';
-import { loadGraph } from './graphs.js';
+import { loadGraph, partitionsOf } from './graphs.js';
 import type { CsrMatrix } from '../../src/data/csr.js';
 import { DenseMatrix } from '../../src/data/dense.js';
-import { metisAvailable, partitionMetis, partitionRows, partitionStats } from '../../src/data/partition.js';
+import { partitionStats } from '../../src/data/partition.js';
 import { DistributedCsr, scaled } from '../../src/distributed/halo.js';
 import { measureInterconnect, predictExchange } from '../../src/distributed/interconnect.js';
 import { initMpi } from '../../src/distributed/mpi.js';
@@ -70,9 +70,7 @@ async function haloExchangeSeconds(dist: DistributedCsr, k: number, precision: '
 const a = await loadGraph(args.graph);
 const net = await measureInterconnect(comm);
 const list = (s: string): string[] => s.split(',').filter(Boolean);
-for (const method of list(args.partitioners)) {
-  if (method === 'metis' && !metisAvailable().available) continue;
-  const partition = method === 'metis' ? partitionMetis(a, comm.size) : partitionRows(a, comm.size);
+for (const [method, partition] of partitionsOf(args.partitioners, a, comm.size)) {
   const dist = await DistributedCsr.build(comm, a, partition);
   for (const precision of list(args.precisions) as ('f32' | 'f64')[])
     for (const k of list(args.k).map(Number)) {
