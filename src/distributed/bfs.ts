@@ -94,9 +94,7 @@ export async function distributedBfs(
     depths[sourceLocal] = 0;
     frontier[frontierSize++] = sourceLocal;
   }
-  // Owner rank of each halo position, and its position in the segment the two ranks share.
-  const haloOwner = new Int32Array(dist.halo.length);
-  for (let r = 0; r < comm.size; r++) haloOwner.fill(r, recv.displs[r]!, recv.displs[r]! + recv.counts[r]!);
+  const { haloOwner, countsOut, countsIn, countPlaces, peersOut } = dist.vertexRoutes;
   const haloSent = new Uint8Array(halo);
   const outbox = new Int32Array(halo);
   const inFrontier = new Uint8Array(own);
@@ -108,14 +106,6 @@ export async function distributedBfs(
     for (let r = 1; r < c.length; r++) d[r] = d[r - 1]! + c[r - 1]!;
     return { counts: c, displs: d, bytes: c.length ? d[c.length - 1]! + c[c.length - 1]! : 0 };
   };
-  // A top-down level's counts go only to the ranks this one can send vertices to (the owners of
-  // its halo) and come only from those that can send to it (the ranks whose halo holds its rows):
-  // a count to every rank made the counts most of what a search sends beyond a few nodes (on a
-  // road network at 256 predicted nodes, nearly all of it; docs/distributed.md).
-  const countsOut = Int32Array.from({ length: comm.size }, (_, r) => (r !== comm.rank && recv.counts[r]! > 0 ? 1 : 0));
-  const countsIn = Int32Array.from({ length: comm.size }, (_, r) => (r !== comm.rank && send.counts[r]! > 0 ? 1 : 0));
-  const countPlaces = iota(comm.size);
-  const peersOut = countsOut.reduce((sum, c) => sum + c, 0);
   const sendBits = bitsOf(send.counts);
   const recvBits = bitsOf(recv.counts);
   const bitsOut = new Uint8Array(sendBits.bytes);
@@ -247,5 +237,3 @@ export function positive(fn: string, name: string, v: unknown): number {
   if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) throw new InvalidArgumentError(`${fn}: ${name} must be a positive number, got ${describe(v)}`);
   return v;
 }
-
-const iota = (n: number): Int32Array => Int32Array.from({ length: n }, (_, i) => i);

@@ -19,7 +19,7 @@ export interface Layout {
   readonly displs: Int32Array;
 }
 
-function layoutOf(counts: Int32Array): Layout {
+export function layoutOf(counts: Int32Array): Layout {
   const displs = new Int32Array(counts.length);
   for (let r = 1; r < counts.length; r++) displs[r] = displs[r - 1]! + counts[r - 1]!;
   return { counts, displs };
@@ -40,7 +40,25 @@ export function scaled(fn: string, l: Layout, k: number): Layout {
   return { counts, displs };
 }
 
+/**
+ * How the searches send vertices to their owners (bfs.ts, msbfs.ts): the owner rank of each halo
+ * position, and a count exchanged only with the ranks a rank can send to (the owners of its halo)
+ * and receive from (the ranks whose halo holds its rows): `countsOut` and `countsIn` are 1 for
+ * those ranks, `countPlaces` rank r's slot r. A count to every rank made the counts most of what a
+ * search sends beyond a few nodes (docs/distributed.md).
+ */
+export interface VertexRoutes {
+  readonly haloOwner: Int32Array;
+  readonly countsOut: Int32Array;
+  readonly countsIn: Int32Array;
+  readonly countPlaces: Int32Array;
+  /** Ranks this one sends a count to. */
+  readonly peersOut: number;
+}
+
 export class DistributedCsr {
+  private routes: VertexRoutes | undefined;
+
   private constructor(
     readonly rank: number,
     readonly size: number,
@@ -152,6 +170,20 @@ export class DistributedCsr {
   /** Rows this rank owns. */
   get localRows(): number {
     return this.local.rows;
+  }
+
+  /** How vertices travel to their owners in a search (computed once, on first use). */
+  get vertexRoutes(): VertexRoutes {
+    if (!this.routes) {
+      const { rank, size, send, recv } = this;
+      const haloOwner = new Int32Array(this.halo.length);
+      for (let r = 0; r < size; r++) haloOwner.fill(r, recv.displs[r]!, recv.displs[r]! + recv.counts[r]!);
+      const countsOut = Int32Array.from({ length: size }, (_, r) => (r !== rank && recv.counts[r]! > 0 ? 1 : 0));
+      const countsIn = Int32Array.from({ length: size }, (_, r) => (r !== rank && send.counts[r]! > 0 ? 1 : 0));
+      const countPlaces = Int32Array.from({ length: size }, (_, r) => r);
+      this.routes = { haloOwner, countsOut, countsIn, countPlaces, peersOut: countsOut.reduce((sum, c) => sum + c, 0) };
+    }
+    return this.routes;
   }
 
   /** The local rows' pointers: 32-bit, as `build` makes them (the searches' native steps take no other). */

@@ -11,7 +11,7 @@
 
 import { describe, InvalidArgumentError } from '../errors.js';
 import { type ExchangeSpan, spanOf } from './exchange-timing.js';
-import type { DistributedCsr } from './halo.js';
+import { type DistributedCsr, layoutOf } from './halo.js';
 import type { Communicator } from './mpi.js';
 
 /** Sources searched together (the bits of a mask). */
@@ -95,15 +95,10 @@ async function searchBatch(
     frontier[v]! |= 1 << bit;
     depths[bit]![v] = 0;
   });
-  // Halo bookkeeping: the sources already sent for each halo vertex, and this level's new ones.
-  const haloOwner = new Int32Array(halo);
-  for (let r = 0; r < comm.size; r++) haloOwner.fill(r, recv.displs[r]!, recv.displs[r]! + recv.counts[r]!);
+  // The sources already sent for each halo vertex, and this level's new ones.
+  const { haloOwner, countsOut, countsIn, countPlaces, peersOut } = dist.vertexRoutes;
   const haloSent = new Uint32Array(halo);
   const haloNew = new Uint32Array(halo);
-  const countsOut = Int32Array.from({ length: comm.size }, (_, r) => (r !== comm.rank && recv.counts[r]! > 0 ? 1 : 0));
-  const countsIn = Int32Array.from({ length: comm.size }, (_, r) => (r !== comm.rank && send.counts[r]! > 0 ? 1 : 0));
-  const countPlaces = Int32Array.from({ length: comm.size }, (_, r) => r);
-  const peersOut = countsOut.reduce((sum, c) => sum + c, 0);
   // A mask from another rank is kept to this batch's sources.
   const valid = batch.length === MSBFS_BATCH ? 0xffffffff : (1 << batch.length) - 1;
   for (let level = 0; ; level++) {
@@ -138,7 +133,7 @@ async function searchBatch(
     // (position in the shared segment, mask) pairs grouped by owner: counts first, then the pairs.
     const outCounts = new Int32Array(comm.size);
     for (const h of outbox) outCounts[haloOwner[h]!]! += 2;
-    const outDispls = exclusiveSums(outCounts);
+    const outDispls = layoutOf(outCounts).displs;
     const cursor = outDispls.slice();
     const out = new Int32Array(2 * outbox.length);
     for (const h of outbox) {
@@ -150,7 +145,7 @@ async function searchBatch(
     const inCounts = new Int32Array(comm.size);
     const t1 = performance.now();
     const first = await comm.alltoallv(outCounts, countsOut, countPlaces, inCounts, countsIn, countPlaces);
-    const inDispls = exclusiveSums(inCounts);
+    const inDispls = layoutOf(inCounts).displs;
     const incoming = new Int32Array(inDispls[comm.size - 1]! + inCounts[comm.size - 1]!);
     const last = await comm.alltoallv(out, outCounts, outDispls, incoming, inCounts, inDispls);
     const exchanged = performance.now();
@@ -179,10 +174,4 @@ async function searchBatch(
     [frontier, next] = [next, frontier];
     active = reached;
   }
-}
-
-function exclusiveSums(counts: Int32Array): Int32Array {
-  const out = new Int32Array(counts.length);
-  for (let r = 1; r < counts.length; r++) out[r] = out[r - 1]! + counts[r - 1]!;
-  return out;
 }
